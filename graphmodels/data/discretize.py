@@ -1,0 +1,561 @@
+"""Discretizers for the numeric columns of mixed tables.
+
+Both discretizers are transformers in the scikit-learn style (without depending on
+scikit-learn): ``__init__`` only stores keyword-only hyperparameters, :meth:`fit` learns cut
+points from training data only and returns ``self``, fitted attributes end in ``_``, and
+:meth:`transform` applies the learned cut points to any table with the same columns.  Fitting
+inside each training fold therefore never leaks information from the test fold.
+
+Only numeric columns are binned (``bool`` columns count as non-numeric); strings, categoricals,
+booleans and numeric columns with too few distinct values pass through unchanged.  Missing
+cells stay missing.  A binned column becomes an ordered :class:`pandas.Categorical` whose
+categories are interval labels such as ``"(-inf, 2.45]"``, ``"(2.45, 4.75]"`` and
+``"(4.75, inf)"``; every bin is a category even when no row falls into it.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import numpy as np
+import pandas as pd
+from scipy.special import xlogy
+
+__all__ = ["EqualFrequencyDiscretizer", "MDLDiscretizer"]
+
+
+# ----------------------------------------------------------------------------------------------
+# helpers
+# ----------------------------------------------------------------------------------------------
+class _ParamsMixin:
+    """``get_params`` / ``set_params`` / ``repr`` from the keyword-only ``__init__`` arguments."""
+
+    @classmethod
+    def _param_names(cls):
+        sig = inspect.signature(cls.__init__)
+        return sorted(
+            p.name
+            for p in sig.parameters.values()
+            if p.name != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
+        )
+
+    def get_params(self, deep=True):
+        """Return the hyperparameters of this transformer.
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            Accepted for scikit-learn compatibility; these transformers have no nested
+            estimators, so it changes nothing.
+
+        Returns
+        -------
+        params : dict
+            Hyperparameter name -> value.
+        """
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def set_params(self, **params):
+        """Set hyperparameters and return ``self``.
+
+        Parameters
+        ----------
+        **params
+            Hyperparameter name -> new value.
+
+        Returns
+        -------
+        self
+
+        Raises
+        ------
+        ValueError
+            If a name is not a hyperparameter of this transformer.
+        """
+        valid = self._param_names()
+        for name, value in params.items():
+            if name not in valid:
+                raise ValueError(
+                    f"invalid parameter {name!r} for {type(self).__name__}; "
+                    f"expected one of {valid}, got {name!r}."
+                )
+            setattr(self, name, value)
+        return self
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
+        return f"{type(self).__name__}({args})"
+
+
+def _as_frame(X):
+    """Return ``X`` as a DataFrame (a 2-D array gets integer column names)."""
+    if isinstance(X, pd.DataFrame):
+        return X
+    if isinstance(X, np.ndarray):
+        if X.ndim != 2:
+            raise ValueError(f"X must be 2-dimensional, expected ndim 2, got ndim {X.ndim}.")
+        return pd.DataFrame(X)
+    raise TypeError(
+        f"X must be a pandas DataFrame or a 2-D numpy array, got {type(X).__name__}."
+    )
+
+
+def _is_numeric(col):
+    """True for numeric, non-boolean columns (categoricals and strings are not numeric)."""
+    dtype = col.dtype
+    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+
+
+def _to_float(col):
+    """Values of a numeric column as float64 with NaN for missing cells."""
+    return col.to_numpy(dtype=np.float64, na_value=np.nan)
+
+
+def _check_int_param(value, name, minimum):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"`{name}` must be an integer, got {type(value).__name__} {value!r}.")
+    if value < minimum:
+        raise ValueError(f"`{name}` must be >= {minimum}, got {value}.")
+
+
+def _format_cut(x, digits):
+    return format(float(x), f".{digits}g")
+
+
+def _bin_labels(cuts):
+    """Interval labels ``(-inf, c1]``, ``(c1, c2]``, ..., ``(ck, inf)`` for sorted cuts.
+
+    Cut points are written with ``format(x, '.6g')``; if two cut points would get the same
+    label, more significant digits are used (up to 17) until all labels differ.
+    """
+    if len(cuts) == 0:
+        return ["(-inf, inf)"]
+    for digits in range(6, 18):
+        txt = [_format_cut(c, digits) for c in cuts]
+        if len(set(txt)) == len(txt):
+            break
+    edges = ["-inf", *txt]
+    labels = [f"({edges[i]}, {edges[i + 1]}]" for i in range(len(txt))]
+    labels.append(f"({txt[-1]}, inf)")
+    return labels
+
+
+def _apply_cuts(values, cuts, index, name):
+    """Bin float ``values`` by sorted ``cuts`` into an ordered categorical Series.
+
+    A value ``v`` goes to bin ``i`` when ``cuts[i-1] < v <= cuts[i]``; missing stays missing.
+    """
+    codes = np.searchsorted(cuts, values, side="left")
+    codes = np.where(np.isnan(values), -1, codes)
+    cat = pd.Categorical.from_codes(codes, categories=_bin_labels(cuts), ordered=True)
+    return pd.Series(cat, index=index, name=name)
+
+
+class _BaseDiscretizer(_ParamsMixin):
+    """Shared ``fit`` scaffolding and ``transform`` for the discretizers."""
+
+    def _validate_params(self):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _fit_column(self, values, y_codes):  # pragma: no cover - overridden
+        raise NotImplementedError
+
+    def _fit_frame(self, X, y_codes):
+        self._validate_params()
+        X = _as_frame(X)
+        if X.columns.has_duplicates:
+            dup = X.columns[X.columns.duplicated()].unique().tolist()
+            raise ValueError(f"X has duplicated column names {dup}; expected unique names.")
+        cut_points = {}
+        for name in X.columns:
+            col = X[name]
+            if not _is_numeric(col):
+                continue
+            values = _to_float(col)
+            observed = values[~np.isnan(values)]
+            if np.isinf(observed).any():
+                raise ValueError(
+                    f"column {name!r} contains infinite values; expected finite numbers "
+                    "or missing cells."
+                )
+            if np.unique(observed).size < self.min_distinct:
+                continue
+            cuts = self._fit_column(values, y_codes)
+            cut_points[name] = np.asarray(cuts, dtype=np.float64)
+        self.feature_names_in_ = np.asarray(X.columns, dtype=object)
+        self.n_features_in_ = X.shape[1]
+        self.binned_columns_ = list(cut_points)
+        self.cut_points_ = cut_points
+        return self
+
+    def transform(self, X):
+        """Bin the numeric columns learned in :meth:`fit`; pass the others through.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or numpy.ndarray of shape (n_rows, n_columns)
+            Table with (at least) the columns seen in :meth:`fit`.  A 2-D array gets integer
+            column names ``0, 1, ...``.  Extra columns pass through unchanged.
+
+        Returns
+        -------
+        Xt : pandas.DataFrame of shape (n_rows, n_columns)
+            New table, same columns in the same order and same index; each binned column
+            is an ordered categorical of interval labels.  Values below or above the
+            training range fall into the first or last bin; missing cells stay missing.
+
+        Raises
+        ------
+        ValueError
+            If the transformer is not fitted or a fitted column is missing from ``X``.
+        TypeError
+            If a binned column is no longer numeric.
+        """
+        if not hasattr(self, "cut_points_"):
+            raise ValueError(
+                f"this {type(self).__name__} is not fitted yet; call `fit` before `transform`."
+            )
+        X = _as_frame(X)
+        missing = [c for c in self.feature_names_in_ if c not in X.columns]
+        if missing:
+            raise ValueError(
+                f"column {missing[0]!r} seen in fit is missing from X "
+                f"(missing columns: {missing})."
+            )
+        out = X.copy()
+        for name, cuts in self.cut_points_.items():
+            col = X[name]
+            if not _is_numeric(col):
+                raise TypeError(
+                    f"column {name!r} was numeric in fit; expected a numeric column, "
+                    f"got dtype {col.dtype}."
+                )
+            out[name] = _apply_cuts(_to_float(col), cuts, X.index, name)
+        return out
+
+    def fit_transform(self, X, y=None):
+        """Fit to ``X`` (and ``y``) and return the transformed ``X``.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or numpy.ndarray of shape (n_rows, n_columns)
+            Training table.
+        y : array-like of shape (n_rows,), optional
+            Class labels (required by :class:`MDLDiscretizer`).
+
+        Returns
+        -------
+        Xt : pandas.DataFrame of shape (n_rows, n_columns)
+            See :meth:`transform`.
+        """
+        return self.fit(X, y).transform(X)
+
+
+# ----------------------------------------------------------------------------------------------
+# equal-frequency
+# ----------------------------------------------------------------------------------------------
+class EqualFrequencyDiscretizer(_BaseDiscretizer):
+    """Unsupervised equal-frequency binning of numeric columns.
+
+    The protocol of Liang & Srebro [1]_: a numeric column with at least ``min_distinct``
+    distinct non-missing training values is cut into ``n_bins`` bins holding about the same
+    number of training rows; other columns pass through unchanged.
+
+    Parameters
+    ----------
+    n_bins : int, default=5
+        Number of bins (>= 2).  Fewer bins result when tied values make quantiles coincide.
+    min_distinct : int, default=10
+        Only numeric columns with at least this many distinct non-missing values are binned
+        (>= 1).  Note that the data-set manifest of this project counts a column as numeric
+        when it has *more than* 10 distinct values; use ``min_distinct=11`` for that rule.
+
+    Attributes
+    ----------
+    cut_points_ : dict
+        Binned column name -> 1-D float array of sorted, distinct cut points, shape
+        (n_bins_column - 1,).
+    binned_columns_ : list
+        Names of the binned columns, in table order.
+    feature_names_in_ : numpy.ndarray of shape (n_columns,)
+        Column names seen in :meth:`fit`.
+    n_features_in_ : int
+        Number of columns seen in :meth:`fit`.
+
+    See Also
+    --------
+    MDLDiscretizer : supervised, entropy-based cut points.
+
+    Notes
+    -----
+    Cut points are the ``i / n_bins`` quantiles (``i = 1, ..., n_bins - 1``) of the training
+    values, with linear interpolation (``numpy.quantile``'s default, as in
+    ``pandas.qcut``).  Duplicate cut points are removed, and so is a cut point equal to the
+    training maximum (its last bin would hold no training row).  Bins are right-closed:
+    ``(c_{i-1}, c_i]``.  Missing cells are ignored in fit and stay missing in transform.
+
+    References
+    ----------
+    .. [1] Liang, P., & Srebro, N. (2004). Methods and experiments with bounded tree-width
+       Markov networks. MIT CSAIL Technical Report MIT-CSAIL-TR-2004-081.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame({"x": np.arange(1.0, 11.0), "colour": list("rgbrgbrgbr")})
+    >>> disc = EqualFrequencyDiscretizer(n_bins=5).fit(X)
+    >>> disc.cut_points_["x"]
+    array([2.8, 4.6, 6.4, 8.2])
+    >>> Xt = disc.transform(pd.DataFrame({"x": [0.0, 5.0, 99.0], "colour": ["r", "g", "b"]}))
+    >>> Xt["x"].tolist(), Xt["colour"].tolist()
+    (['(-inf, 2.8]', '(4.6, 6.4]', '(8.2, inf)'], ['r', 'g', 'b'])
+    >>> Xt = disc.transform(pd.DataFrame({"x": rng.normal(5, 3, size=4), "colour": "r"}))
+    >>> list(Xt["x"].cat.categories)
+    ['(-inf, 2.8]', '(2.8, 4.6]', '(4.6, 6.4]', '(6.4, 8.2]', '(8.2, inf)']
+    """
+
+    def __init__(self, *, n_bins=5, min_distinct=10):
+        self.n_bins = n_bins
+        self.min_distinct = min_distinct
+
+    def _validate_params(self):
+        _check_int_param(self.n_bins, "n_bins", 2)
+        _check_int_param(self.min_distinct, "min_distinct", 1)
+
+    def fit(self, X, y=None):
+        """Learn equal-frequency cut points from training data.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or numpy.ndarray of shape (n_rows, n_columns)
+            Training table; mixed column types are allowed.
+        y : None
+            Ignored; present for API consistency.
+
+        Returns
+        -------
+        self : EqualFrequencyDiscretizer
+            Fitted transformer.
+
+        Raises
+        ------
+        ValueError
+            If ``n_bins < 2``, ``min_distinct < 1``, or a numeric column holds infinities.
+        TypeError
+            If ``X`` is not a DataFrame or 2-D array, or a hyperparameter is not an integer.
+        """
+        return self._fit_frame(X, None)
+
+    def _fit_column(self, values, y_codes):
+        observed = values[~np.isnan(values)]
+        probs = np.arange(1, self.n_bins) / self.n_bins
+        cuts = np.unique(np.quantile(observed, probs))
+        return cuts[cuts < observed.max()]
+
+
+# ----------------------------------------------------------------------------------------------
+# Fayyad & Irani MDL
+# ----------------------------------------------------------------------------------------------
+def _entropy_rows(counts):
+    """Entropy in bits of each row of a count matrix of shape (n, n_classes)."""
+    counts = np.asarray(counts, dtype=np.float64)
+    n = counts.sum(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        p = np.where(n > 0, counts / np.where(n > 0, n, 1), 0.0)
+    return -xlogy(p, p).sum(axis=-1) / np.log(2)
+
+
+def _mdl_cut_points(values, y_codes, n_classes):
+    """Fayyad–Irani recursive MDL cut points for one column (missing values dropped).
+
+    Parameters
+    ----------
+    values : numpy.ndarray of shape (n,)
+        Float values, NaN for missing.
+    y_codes : numpy.ndarray of shape (n,)
+        Integer class codes in ``0 .. n_classes - 1``.
+    n_classes : int
+        Number of classes.
+
+    Returns
+    -------
+    cuts : numpy.ndarray
+        Sorted accepted cut points (midpoints between adjacent distinct values).
+    """
+    keep = ~np.isnan(values)
+    values, y_codes = values[keep], y_codes[keep]
+    uniq, inv = np.unique(values, return_inverse=True)
+    # class counts per distinct value, shape (n_distinct, n_classes)
+    counts = np.bincount(
+        inv * n_classes + y_codes, minlength=uniq.size * n_classes
+    ).reshape(uniq.size, n_classes)
+    cuts = []
+    stack = [(0, uniq.size)]  # half-open ranges of distinct-value indices
+    while stack:
+        lo, hi = stack.pop()
+        if hi - lo < 2:
+            continue
+        seg = counts[lo:hi]
+        total = seg.sum(axis=0)
+        n = total.sum()
+        left = np.cumsum(seg, axis=0)[:-1]  # counts left of the cut after value lo + j
+        right = total - left
+        # boundary points: adjacent values unless both hold one and the same single class
+        nz = seg > 0
+        pure = nz.sum(axis=1) == 1
+        same = pure[:-1] & pure[1:] & (seg[:-1].argmax(axis=1) == seg[1:].argmax(axis=1))
+        candidates = np.flatnonzero(~same)
+        if candidates.size == 0:
+            continue
+        n_left = left[candidates].sum(axis=1)
+        n_right = n - n_left
+        e_left = _entropy_rows(left[candidates])
+        e_right = _entropy_rows(right[candidates])
+        cond = (n_left * e_left + n_right * e_right) / n
+        best = int(np.argmin(cond))
+        j = int(candidates[best])
+        ent = _entropy_rows(total)
+        gain = ent - cond[best]
+        k = int((total > 0).sum())
+        k1 = int((left[j] > 0).sum())
+        k2 = int((right[j] > 0).sum())
+        delta = np.log2(3.0**k - 2) - (k * ent - k1 * e_left[best] - k2 * e_right[best])
+        if gain > (np.log2(n - 1) + delta) / n:
+            cuts.append((uniq[lo + j] + uniq[lo + j + 1]) / 2.0)
+            stack.append((lo, lo + j + 1))
+            stack.append((lo + j + 1, hi))
+    return np.sort(np.asarray(cuts, dtype=np.float64))
+
+
+class MDLDiscretizer(_BaseDiscretizer):
+    """Supervised entropy-based discretization with the MDL stopping rule of Fayyad & Irani.
+
+    Each numeric column is split recursively [1]_: among the boundary points of the sorted
+    training values, take the cut ``T`` minimizing the class-information entropy
+
+    .. math:: E(A, T; S) = \\frac{|S_1|}{|S|} \\mathrm{Ent}(S_1)
+              + \\frac{|S_2|}{|S|} \\mathrm{Ent}(S_2),
+
+    accept it iff
+
+    .. math:: \\mathrm{Gain}(A, T; S) > \\frac{\\log_2(N - 1)}{N} + \\frac{\\Delta(A, T; S)}{N},
+              \\quad \\Delta = \\log_2(3^k - 2) - [k\\,\\mathrm{Ent}(S)
+              - k_1 \\mathrm{Ent}(S_1) - k_2 \\mathrm{Ent}(S_2)],
+
+    where ``N = |S|`` and ``k, k1, k2`` are the numbers of classes present in ``S, S1, S2``,
+    and recurse on both halves.  Entropies are in bits.
+
+    Parameters
+    ----------
+    min_distinct : int, default=2
+        Only numeric columns with at least this many distinct non-missing training values
+        are discretized (>= 1); others pass through unchanged.
+
+    Attributes
+    ----------
+    cut_points_ : dict
+        Binned column name -> 1-D float array of sorted cut points (possibly empty).
+    binned_columns_ : list
+        Names of the binned columns, in table order.
+    feature_names_in_ : numpy.ndarray of shape (n_columns,)
+        Column names seen in :meth:`fit`.
+    n_features_in_ : int
+        Number of columns seen in :meth:`fit`.
+    classes_ : numpy.ndarray of shape (n_classes,)
+        Class labels seen in :meth:`fit`.
+
+    See Also
+    --------
+    EqualFrequencyDiscretizer : unsupervised equal-frequency bins.
+
+    Notes
+    -----
+    Candidate cuts are the midpoints between adjacent distinct values that are *boundary
+    points*: all of them except those between two values whose rows all carry one and the
+    same class (Fayyad & Irani prove the entropy minimum is never there).  Ties in the
+    minimum go to the smallest cut.  The search over cuts is vectorized with cumulative
+    class counts over the sorted distinct values.
+
+    Rows whose value is missing are ignored when fitting that column and stay missing.
+    A column where no cut is accepted becomes a single bin ``"(-inf, inf)"``, as in Weka
+    and Orange: the column is then constant (useless to a classifier) but still present.
+
+    References
+    ----------
+    .. [1] Fayyad, U. M., & Irani, K. B. (1993). Multi-interval discretization of
+       continuous-valued attributes for classification learning. In *Proceedings of the
+       13th International Joint Conference on Artificial Intelligence (IJCAI)*,
+       pp. 1022-1027.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> x = np.concatenate([rng.uniform(0, 1, 30), rng.uniform(2, 3, 30)])
+    >>> y = np.repeat(["a", "b"], 30)
+    >>> X = pd.DataFrame({"x": x, "noise": rng.normal(size=60)})
+    >>> disc = MDLDiscretizer().fit(X, y)
+    >>> len(disc.cut_points_["x"]), bool(1 < disc.cut_points_["x"][0] < 2)
+    (1, True)
+    >>> disc.cut_points_["noise"]
+    array([], dtype=float64)
+    >>> disc.transform(X)["noise"].cat.categories.tolist()
+    ['(-inf, inf)']
+    """
+
+    def __init__(self, *, min_distinct=2):
+        self.min_distinct = min_distinct
+
+    def _validate_params(self):
+        _check_int_param(self.min_distinct, "min_distinct", 1)
+
+    def fit(self, X, y):
+        """Learn Fayyad–Irani MDL cut points from training data.
+
+        Parameters
+        ----------
+        X : pandas.DataFrame or numpy.ndarray of shape (n_rows, n_columns)
+            Training table; mixed column types are allowed.
+        y : array-like of shape (n_rows,)
+            Class labels, aligned with the rows of ``X`` by position; no missing labels.
+
+        Returns
+        -------
+        self : MDLDiscretizer
+            Fitted transformer.
+
+        Raises
+        ------
+        ValueError
+            If ``y`` is None, has missing labels, or its length differs from ``X``'s rows;
+            if ``min_distinct < 1``; or if a numeric column holds infinities.
+        """
+        if y is None:
+            raise ValueError(
+                "MDLDiscretizer is supervised: `y` (class labels) is required, got None."
+            )
+        X = _as_frame(X)
+        y_arr = np.asarray(y, dtype=object) if not isinstance(y, pd.Series) else y.to_numpy()
+        if y_arr.ndim != 1:
+            raise ValueError(f"`y` must be 1-dimensional, got shape {y_arr.shape}.")
+        if len(y_arr) != len(X):
+            raise ValueError(
+                f"`y` must have one label per row of X: expected length {len(X)}, "
+                f"got {len(y_arr)}."
+            )
+        if pd.isna(y_arr).any():
+            raise ValueError(
+                f"`y` has {int(pd.isna(y_arr).sum())} missing labels; expected none."
+            )
+        codes, classes = pd.factorize(y_arr, sort=True)
+        self._n_classes = len(classes)
+        self._fit_frame(X, codes.astype(np.intp))
+        self.classes_ = np.asarray(classes)
+        del self._n_classes
+        return self
+
+    def _fit_column(self, values, y_codes):
+        return _mdl_cut_points(values, y_codes, self._n_classes)
