@@ -1,0 +1,31 @@
+"""graphmodels: learn discrete probabilistic graphical models from data and draw them.
+
+Layers, each importing only from the ones before it::
+
+    data -> stats -> structures -> learners / estimators -> models -> evaluation / plotting
+
+The most used names are re-exported here.
+"""
+
+from . import data, datasets, estimators, learners, models, stats, structures
+from .models import AODE, FAN, TAN, ChowLiu, ChowLiuTree, NaiveBayes, load
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "data",
+    "datasets",
+    "estimators",
+    "learners",
+    "models",
+    "stats",
+    "structures",
+    "NaiveBayes",
+    "TAN",
+    "FAN",
+    "ChowLiu",
+    "AODE",
+    "ChowLiuTree",
+    "load",
+    "__version__",
+]

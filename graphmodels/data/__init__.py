@@ -1,0 +1,19 @@
+"""Data layer: encoding tables into integer codes, discretizers, bundled data sets."""
+
+from . import datasets
+from .datasets import list_datasets, load
+from .discretize import EqualFrequencyDiscretizer, MDLDiscretizer
+from .encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, as_frame
+
+__all__ = [
+    "datasets",
+    "list_datasets",
+    "load",
+    "EqualFrequencyDiscretizer",
+    "MDLDiscretizer",
+    "TableEncoder",
+    "LabelEncoder",
+    "as_frame",
+    "UNKNOWN",
+    "MISSING_LABEL",
+]

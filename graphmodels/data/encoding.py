@@ -1,0 +1,363 @@
+"""Encoding of tables into integer codes with per-variable state labels.
+
+Every learner and estimator in graphmodels works on integer codes: column ``j``
+of a coded table holds values in ``0 .. cardinality[j] - 1``. This module turns
+pandas DataFrames (strings, categoricals, integers, floats, missing cells) and
+numpy arrays into such codes, remembering the state labels so that a fitted
+model can encode new rows the same way and report results with the original
+labels.
+
+Unseen states
+-------------
+A state never seen in training (including a missing cell when no cell of that
+column was missing in training) is encoded as :data:`UNKNOWN` (``-1``). Models
+treat such a cell as unobserved: the variable is marginalized out of that row's
+likelihood, exactly as if the value had not been recorded.
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+import pandas as pd
+
+__all__ = [
+    "UNKNOWN",
+    "MISSING_LABEL",
+    "TableEncoder",
+    "LabelEncoder",
+    "as_frame",
+]
+
+#: Code of a state not seen in training; models marginalize such cells out.
+UNKNOWN = -1
+
+#: Label of the explicit state that stands for a missing cell.
+MISSING_LABEL = "<missing>"
+
+_MISSING_POLICIES = ("value", "error")
+
+
+def as_frame(X, *, name="X"):
+    """Return `X` as a DataFrame, keeping a DataFrame's columns and index.
+
+    Parameters
+    ----------
+    X : DataFrame, 2-D array-like
+        The table. A numpy array gets integer column names ``0 .. p-1``.
+    name : str
+        How to call `X` in error messages.
+
+    Returns
+    -------
+    DataFrame
+
+    Raises
+    ------
+    TypeError
+        If `X` is not table-like (a scalar, a string, a dict of scalars).
+    ValueError
+        If `X` is not two-dimensional, or has duplicate column names.
+    """
+    if isinstance(X, pd.DataFrame):
+        frame = X
+    elif isinstance(X, pd.Series):
+        raise ValueError(
+            f"`{name}` must be 2-dimensional (rows x columns), got a Series; "
+            "use series.to_frame() for a single column."
+        )
+    elif isinstance(X, (str, bytes, numbers.Number)) or X is None:
+        raise TypeError(f"`{name}` must be a DataFrame or a 2-D array, got {type(X).__name__}.")
+    else:
+        array = np.asarray(X, dtype=object if _has_strings(X) else None)
+        if array.ndim != 2:
+            raise ValueError(
+                f"`{name}` must be 2-dimensional (rows x columns), got an array of "
+                f"shape {array.shape}; use array.reshape(-1, 1) for a single column."
+            )
+        frame = pd.DataFrame(array)
+    if frame.columns.has_duplicates:
+        duplicated = frame.columns[frame.columns.duplicated()].unique().tolist()
+        raise ValueError(f"`{name}` has duplicate column names: {duplicated}.")
+    return frame
+
+
+def _has_strings(X):
+    try:
+        return np.asarray(X).dtype.kind in "OUS"
+    except (ValueError, TypeError):
+        return True
+
+
+def _python_scalar(value):
+    """A JSON-friendly Python scalar for a numpy scalar label."""
+    if isinstance(value, np.generic):
+        return value.item()
+    return value
+
+
+def _sort_key(value):
+    # Numbers sort numerically and before strings; other types by their text.
+    if isinstance(value, (bool, np.bool_)):
+        return (0, float(value), "")
+    if isinstance(value, numbers.Number):
+        return (0, float(value), "")
+    return (1, 0.0, str(value))
+
+
+def _column_levels(series):
+    """Sorted observed levels of a column (all categories for a Categorical)."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        return [_python_scalar(v) for v in series.cat.categories]
+    values = pd.unique(series.dropna())
+    return sorted((_python_scalar(v) for v in values), key=_sort_key)
+
+
+class TableEncoder:
+    """Learn the states of each column of a table and encode tables as codes.
+
+    Parameters
+    ----------
+    missing : {"value", "error"}, default="value"
+        What to do with missing cells (NaN, None, NA). ``"value"`` makes them
+        an explicit extra state labelled :data:`MISSING_LABEL` in every column
+        where training had missing cells, as in the protocols of Jakulin &
+        Rish (2006) and Liang & Srebro (2004). ``"error"`` raises a
+        ``ValueError`` naming the column.
+
+    Attributes
+    ----------
+    columns_ : list
+        Column names seen in `fit`, in order.
+    levels_ : list of list
+        For each column, its state labels; code ``k`` stands for
+        ``levels_[j][k]``.
+    cardinalities_ : ndarray of shape (n_columns,)
+        Number of states of each column.
+
+    Notes
+    -----
+    A state met by `transform` that was not seen by `fit` is coded
+    :data:`UNKNOWN` (``-1``); models marginalize such cells out.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> enc = TableEncoder().fit(pd.DataFrame({"a": ["x", "y", None], "b": [1, 2, 2]}))
+    >>> enc.levels_
+    [['x', 'y', '<missing>'], [1, 2]]
+    >>> enc.transform(pd.DataFrame({"a": ["y", "z"], "b": [2, 1]})).tolist()
+    [[1, 1], [-1, 0]]
+    """
+
+    def __init__(self, *, missing="value"):
+        self.missing = missing
+
+    def fit(self, X):
+        """Learn the state labels of every column of `X`.
+
+        Parameters
+        ----------
+        X : DataFrame or 2-D array-like of shape (n_rows, n_columns)
+
+        Returns
+        -------
+        self : TableEncoder
+        """
+        if self.missing not in _MISSING_POLICIES:
+            raise ValueError(
+                f"`missing` must be one of {list(_MISSING_POLICIES)}, got {self.missing!r}."
+            )
+        frame = as_frame(X)
+        self.columns_ = list(frame.columns)
+        self.levels_ = []
+        self.has_missing_state_ = []
+        for column in self.columns_:
+            series = frame[column]
+            if series.ndim != 1:
+                raise ValueError(f"Column {column!r} is not one-dimensional.")
+            levels = _column_levels(series)
+            has_missing = bool(series.isna().any())
+            if has_missing and self.missing == "error":
+                raise ValueError(
+                    f"Column {column!r} has {int(series.isna().sum())} missing cells and "
+                    "missing='error'; use missing='value' to treat them as a state."
+                )
+            if has_missing:
+                levels.append(MISSING_LABEL)
+            self.levels_.append(levels)
+            self.has_missing_state_.append(has_missing)
+        self.cardinalities_ = np.array([len(levels) for levels in self.levels_], dtype=np.int64)
+        return self
+
+    def transform(self, X):
+        """Encode `X` into integer codes; unseen states become ``-1``.
+
+        Parameters
+        ----------
+        X : DataFrame or 2-D array-like
+            A DataFrame is matched to the fitted columns by name (so column
+            order does not matter and extra columns are refused); an array
+            must have the fitted number of columns, in order.
+
+        Returns
+        -------
+        codes : ndarray of shape (n_rows, n_columns), dtype int64
+        """
+        frame = self.align(X)
+        codes = np.empty((len(frame), len(self.columns_)), dtype=np.int64)
+        for j, column in enumerate(self.columns_):
+            codes[:, j] = self._encode_column(frame[column], j)
+        return codes
+
+    def fit_transform(self, X):
+        """Fit to `X` and return its codes."""
+        return self.fit(X).transform(X)
+
+    def align(self, X, *, name="X"):
+        """Return `X` as a DataFrame with exactly the fitted columns, in order.
+
+        Raises
+        ------
+        ValueError
+            Naming the missing or unexpected columns.
+        """
+        frame = as_frame(X, name=name)
+        if not isinstance(X, pd.DataFrame) or _is_positional(frame.columns, self.columns_):
+            if frame.shape[1] != len(self.columns_):
+                raise ValueError(
+                    f"`{name}` has {frame.shape[1]} columns, but the model was fitted on "
+                    f"{len(self.columns_)} columns."
+                )
+            frame = frame.set_axis(self.columns_, axis=1)
+            return frame
+        present = set(frame.columns)
+        missing = [c for c in self.columns_ if c not in present]
+        fitted = set(self.columns_)
+        extra = [c for c in frame.columns if c not in fitted]
+        if missing or extra:
+            parts = []
+            if missing:
+                parts.append(f"missing columns {missing}")
+            if extra:
+                parts.append(f"unexpected columns {extra}")
+            raise ValueError(
+                f"`{name}` does not match the fitted columns: " + " and ".join(parts) + "."
+            )
+        return frame[self.columns_]
+
+    def _encode_column(self, series, j):
+        levels = self.levels_[j]
+        observed = levels[:-1] if self.has_missing_state_[j] else levels
+        values = series.astype(object) if isinstance(series.dtype, pd.CategoricalDtype) else series
+        codes = pd.Categorical(values, categories=pd.Index(observed, dtype=object)).codes
+        codes = codes.astype(np.int64)
+        isna = series.isna().to_numpy()
+        if isna.any():
+            if self.missing == "error" and not self.has_missing_state_[j]:
+                raise ValueError(
+                    f"Column {self.columns_[j]!r} has missing cells and missing='error'."
+                )
+            codes[isna] = len(levels) - 1 if self.has_missing_state_[j] else UNKNOWN
+        return codes
+
+    def to_dict(self):
+        """JSON-friendly description of the fitted encoder."""
+        return {
+            "missing": self.missing,
+            "columns": [_python_scalar(c) for c in self.columns_],
+            "levels": [[_python_scalar(v) for v in levels] for levels in self.levels_],
+            "has_missing_state": list(self.has_missing_state_),
+        }
+
+    @classmethod
+    def from_dict(cls, state):
+        """Rebuild a fitted encoder from :meth:`to_dict` output."""
+        encoder = cls(missing=state["missing"])
+        encoder.columns_ = list(state["columns"])
+        encoder.levels_ = [list(levels) for levels in state["levels"]]
+        encoder.has_missing_state_ = list(state["has_missing_state"])
+        encoder.cardinalities_ = np.array([len(v) for v in encoder.levels_], dtype=np.int64)
+        return encoder
+
+
+def _is_positional(columns, fitted_columns):
+    """True when both column sets are the default 0..p-1 integer labels."""
+    def positional(cols):
+        return all(isinstance(c, (int, np.integer)) for c in cols) and list(cols) == list(
+            range(len(cols))
+        )
+
+    return positional(list(columns)) and positional(list(fitted_columns))
+
+
+class LabelEncoder:
+    """Encode class labels as ``0 .. n_classes-1`` in sorted order.
+
+    The sorted unique labels become ``classes_`` (as ``numpy.unique`` sorts
+    them), so ``predict_proba`` columns follow ``classes_`` whatever the
+    labels look like: strings such as ``'1', '10', '2'`` stay strings and keep
+    their (lexicographic) order.
+
+    Examples
+    --------
+    >>> enc = LabelEncoder().fit(["2", "10", "1", "2"])
+    >>> enc.classes_.tolist()
+    ['1', '10', '2']
+    >>> enc.transform(["10", "2"]).tolist()
+    [1, 2]
+    """
+
+    def fit(self, y):
+        """Learn the sorted unique labels of `y`."""
+        values = _label_array(y)
+        self.classes_ = np.unique(values) if values.dtype != object else _unique_objects(values)
+        return self
+
+    def transform(self, y):
+        """Codes of the labels in `y`; unknown labels raise ``ValueError``."""
+        values = _label_array(y)
+        index = pd.Index(self.classes_)
+        codes = index.get_indexer(values)
+        if (codes < 0).any():
+            unknown = pd.unique(values[codes < 0])[:5].tolist()
+            raise ValueError(f"`y` contains labels not seen in fit: {unknown}.")
+        return codes.astype(np.int64)
+
+    def fit_transform(self, y):
+        """Fit to `y` and return its codes."""
+        return self.fit(y).transform(y)
+
+
+def _label_array(y):
+    if isinstance(y, pd.DataFrame):
+        if y.shape[1] != 1:
+            raise ValueError(f"`y` must be one column of labels, got a DataFrame with {y.shape[1]} columns.")
+        y = y.iloc[:, 0]
+    if isinstance(y, (str, bytes)) or np.ndim(y) == 0:
+        raise TypeError(f"`y` must be a 1-D sequence of labels, got {type(y).__name__}.")
+    if isinstance(y, pd.Series):
+        if isinstance(y.dtype, pd.CategoricalDtype):
+            y = y.astype(object)
+        missing = y.isna().to_numpy()
+        values = y.to_numpy(dtype=object if y.dtype.kind not in "biuf" else None)
+    else:
+        values = np.asarray(y)
+        if values.ndim == 2 and values.shape[1] == 1:
+            values = values.ravel()
+        missing = pd.isna(values) if values.dtype.kind in "fOc" else np.zeros(len(values), bool)
+    if values.ndim != 1:
+        raise ValueError(f"`y` must be 1-dimensional, got shape {values.shape}.")
+    if np.any(missing):
+        raise ValueError(f"`y` has {int(np.sum(missing))} missing labels; drop those rows first.")
+    if values.dtype.kind in "U":
+        values = values.astype(object)
+    return values
+
+
+def _unique_objects(values):
+    labels = sorted(pd.unique(values).tolist(), key=_sort_key)
+    out = np.empty(len(labels), dtype=object)
+    out[:] = labels
+    return out

@@ -1,0 +1,28 @@
+"""Fitted models: scikit-learn style classifiers and density estimators."""
+
+from .aode import AODE
+from .augmented import FAN, TAN, ChowLiu, NaiveBayes
+from .base import BaseClassifier, BaseDensity, BaseModel
+from .density import ChowLiuTree
+from .persistence import load, register_model
+
+for _cls in (NaiveBayes, TAN, FAN, ChowLiu, AODE, ChowLiuTree):
+    register_model(_cls)
+
+#: Classifiers by the short names the command line and `compare` use.
+CLASSIFIERS = {"nb": NaiveBayes, "tan": TAN, "fan": FAN, "chow-liu": ChowLiu, "aode": AODE}
+
+__all__ = [
+    "NaiveBayes",
+    "TAN",
+    "FAN",
+    "ChowLiu",
+    "AODE",
+    "ChowLiuTree",
+    "BaseModel",
+    "BaseClassifier",
+    "BaseDensity",
+    "CLASSIFIERS",
+    "load",
+    "register_model",
+]

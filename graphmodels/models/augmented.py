@@ -1,0 +1,302 @@
+"""Augmented naive Bayes classifiers: naive Bayes, TAN, FAN, and the
+class-conditional Chow-Liu classifier.
+
+All four are forest-structured given the class: each attribute has the class
+and at most one other attribute as parents (the Chow-Liu classifier learns a
+different forest for each class). They share one fitting routine (a family
+table per attribute from the counting engine, turned into a CPT by the
+estimator) and one likelihood routine
+(:func:`~graphmodels.models.inference.forest_log_likelihood`).
+"""
+
+from __future__ import annotations
+
+import networkx as nx
+import numpy as np
+
+from ..estimators.parameters import get_estimator
+from ..learners.trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, tan_structure
+from ..stats.counting import DEFAULT_MAX_CELLS
+from ..structures.forests import augmented_naive_bayes, feature_parents, orient_forest
+from .base import BaseClassifier
+from .inference import forest_log_likelihood
+
+__all__ = ["NaiveBayes", "TAN", "FAN", "ChowLiu"]
+
+
+def _log(table):
+    with np.errstate(divide="ignore"):
+        return np.log(table)
+
+
+def family_log_tables(engine, parents, estimator, class_position=None):
+    """Log CPTs ``log P(x_j | [class,] x_parent)`` of every variable.
+
+    Parameters
+    ----------
+    engine : CountingEngine
+    parents : sequence of int
+        Parent position of each variable in ``range(len(parents))`` (-1 for none).
+    estimator : Estimator
+    class_position : int, optional
+        If given, the class is an extra parent of every variable: the
+        tables get a leading class axis.
+
+    Returns
+    -------
+    list of ndarray, each of shape (n_classes or 1, r_parent or 1, r_j)
+    """
+    tables = []
+    for j, p in enumerate(parents):
+        family = ([] if class_position is None else [class_position]) + ([p] if p >= 0 else []) + [j]
+        counts = np.asarray(engine.counts([engine.names[k] for k in family]))
+        if class_position is None:
+            counts = counts[None]
+        if p < 0:
+            counts = counts[:, None, :]
+        tables.append(_log(estimator.conditional(counts)))
+    return tables
+
+
+class _AugmentedNaiveBayes(BaseClassifier):
+    """Shared fit and likelihood of the shared-structure models."""
+
+    def _check_params(self):
+        self.estimator_ = get_estimator(self.estimator)
+
+    def _learn_structure(self, engine):
+        raise NotImplementedError
+
+    def _fit(self, engine):
+        class_pos = engine.n_variables - 1
+        self.structure_ = self._learn_structure(engine)
+        parents = feature_parents(self.structure_)
+        position = {name: i for i, name in enumerate(engine.names)}
+        self.feature_parents_ = np.array(
+            [position[parents[name][0]] if parents[name] else -1 for name in engine.names[:-1]],
+            dtype=np.int64,
+        )
+        self.class_log_prior_ = _log(self.estimator_.joint(engine.counts([engine.names[class_pos]])))
+        self.log_tables_ = family_log_tables(engine, self.feature_parents_, self.estimator_, class_pos)
+
+    def _joint_log_likelihood(self, codes):
+        joint = forest_log_likelihood(codes, self.feature_parents_, self.log_tables_)
+        return joint + self.class_log_prior_
+
+
+class NaiveBayes(_AugmentedNaiveBayes):
+    """Naive Bayes over discrete attributes.
+
+    ``P(y, x) = P(y) prod_i P(x_i | y)``; prediction normalizes with
+    log-sum-exp, so the posterior never underflows [1]_. A cell with a state
+    unseen in training drops out of the product (it is marginalized).
+
+    Parameters
+    ----------
+    estimator : str, dict or Estimator, default="laplace"
+        Parameter estimator, see :func:`graphmodels.estimators.get_estimator`.
+    missing : {"value", "error"}, default="value"
+        Missing cells as a state of their own, or refused.
+    max_cells : int, default=10_000_000
+        Largest table the counting engine may allocate.
+
+    Attributes
+    ----------
+    classes_ : ndarray of shape (n_classes,)
+    structure_ : nx.DiGraph
+        Class node (``role="class"``) with an arc to every attribute.
+    class_log_prior_ : ndarray of shape (n_classes,)
+    log_tables_ : list of ndarray of shape (n_classes, 1, r_j)
+    encoder_ : TableEncoder
+    n_features_in_ : int
+
+    References
+    ----------
+    .. [1] Mauá, D. D. (2016). *Bayesian Network Classifiers*, lecture notes
+           of MAC6916, section 2.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> X = pd.DataFrame({"outlook": ["sun", "sun", "rain", "rain"], "wind": ["no", "yes", "no", "yes"]})
+    >>> model = NaiveBayes().fit(X, ["play", "stay", "play", "stay"])
+    >>> model.predict(pd.DataFrame({"outlook": ["sun"], "wind": ["yes"]})).tolist()
+    ['stay']
+    """
+
+    def __init__(self, *, estimator="laplace", missing="value", max_cells=DEFAULT_MAX_CELLS):
+        self.estimator = estimator
+        self.missing = missing
+        self.max_cells = max_cells
+
+    def _learn_structure(self, engine):
+        names = engine.names
+        cards = dict(zip(names, engine.cardinalities))
+        return augmented_naive_bayes(names[-1], names[:-1], cardinalities=cards)
+
+
+class TAN(_AugmentedNaiveBayes):
+    """Tree-augmented naive Bayes (Friedman, Geiger & Goldszmidt, 1997).
+
+    The structure comes from :func:`~graphmodels.learners.tan_structure`; each
+    attribute's CPT ``P(x_i | y, x_parent)`` from the estimator. With
+    ``estimator=BDeu(alpha)`` the parameters follow the likelihood-equivalent
+    prior of Mauá's lecture notes, section 3 [2]_.
+
+    Parameters
+    ----------
+    estimator : str, dict or Estimator, default="laplace"
+    algorithm : {"kruskal", "prim"}, default="kruskal"
+        Spanning-tree algorithm (networkx's).
+    missing : {"value", "error"}, default="value"
+    max_cells : int, default=10_000_000
+
+    Attributes
+    ----------
+    classes_, structure_, class_log_prior_, log_tables_, encoder_
+        As :class:`NaiveBayes`; ``log_tables_[i]`` has shape
+        (n_classes, r_parent, r_i).
+    feature_parents_ : ndarray of shape (n_features,)
+        Position of each attribute's attribute parent, -1 for the root.
+
+    References
+    ----------
+    .. [1] Friedman, N., Geiger, D., & Goldszmidt, M. (1997). Bayesian network
+           classifiers. *Machine Learning*, 29(2-3), 131-163.
+    .. [2] Mauá, D. D. (2016). *Bayesian Network Classifiers*, section 3.
+    """
+
+    def __init__(self, *, estimator="laplace", algorithm="kruskal", missing="value", max_cells=DEFAULT_MAX_CELLS):
+        self.estimator = estimator
+        self.algorithm = algorithm
+        self.missing = missing
+        self.max_cells = max_cells
+
+    def _check_params(self):
+        super()._check_params()
+        if self.algorithm not in SPANNING_TREE_ALGORITHMS:
+            raise ValueError(f"`algorithm` must be one of {list(SPANNING_TREE_ALGORITHMS)}, got {self.algorithm!r}.")
+
+    def _learn_structure(self, engine):
+        return tan_structure(engine, engine.names[-1], engine.names[:-1], algorithm=self.algorithm)
+
+
+class FAN(TAN):
+    """MDL-optimal forest-augmented naive Bayes (Hamine & Helman, 2004).
+
+    Like :class:`TAN`, but augmenting arcs whose conditional mutual
+    information does not pay for their extra parameters under MDL are left
+    out, so the attributes form a forest; see
+    :func:`~graphmodels.learners.fan_structure`.
+
+    Parameters
+    ----------
+    estimator : str, dict or Estimator, default="laplace"
+    algorithm : {"kruskal", "prim"}, default="kruskal"
+    missing : {"value", "error"}, default="value"
+    max_cells : int, default=10_000_000
+
+    References
+    ----------
+    .. [1] Hamine, V., & Helman, P. (2004). Learning optimal augmented Bayes
+           networks. arXiv:cs/0509055.
+    """
+
+    def _learn_structure(self, engine):
+        return fan_structure(engine, engine.names[-1], engine.names[:-1], algorithm=self.algorithm)
+
+
+class ChowLiu(BaseClassifier):
+    """Class-conditional Chow-Liu trees: one maximum-MI tree per class.
+
+    ``P(y, x) = P(y) P_y(x)`` where each ``P_y`` is the Chow-Liu tree [1]_ of
+    the rows of class ``y``: the ML-Cf-1 model of Liang & Srebro [2]_ (free
+    structure, tree-width 1).
+
+    Parameters
+    ----------
+    estimator : str, dict or Estimator, default="laplace"
+    algorithm : {"kruskal", "prim"}, default="kruskal"
+    missing : {"value", "error"}, default="value"
+    max_cells : int, default=10_000_000
+
+    Attributes
+    ----------
+    structure_ : nx.DiGraph
+        The class node with an arc to every attribute, and each class's tree
+        arcs with ``kind="augmenting"`` and a ``classes`` list naming the
+        classes whose tree has that arc.
+    trees_ : dict
+        Class label -> that class's oriented tree (nx.DiGraph).
+    feature_parents_ : ndarray of shape (n_classes, n_features)
+    log_tables_ : list (per class) of lists of ndarray (1, r_parent, r_j)
+
+    References
+    ----------
+    .. [1] Chow, C. K., & Liu, C. N. (1968). Approximating discrete
+           probability distributions with dependence trees. *IEEE
+           Transactions on Information Theory*, 14(3), 462-467.
+    .. [2] Liang, P., & Srebro, N. (2004). Methods and experiments with
+           bounded tree-width Markov networks. MIT CSAIL technical report.
+    """
+
+    def __init__(self, *, estimator="laplace", algorithm="kruskal", missing="value", max_cells=DEFAULT_MAX_CELLS):
+        self.estimator = estimator
+        self.algorithm = algorithm
+        self.missing = missing
+        self.max_cells = max_cells
+
+    def _check_params(self):
+        self.estimator_ = get_estimator(self.estimator)
+        if self.algorithm not in SPANNING_TREE_ALGORITHMS:
+            raise ValueError(f"`algorithm` must be one of {list(SPANNING_TREE_ALGORITHMS)}, got {self.algorithm!r}.")
+
+    def _fit(self, engine):
+        class_pos = engine.n_variables - 1
+        features = engine.names[:-1]
+        position = {name: i for i, name in enumerate(features)}
+        self.class_log_prior_ = _log(self.estimator_.joint(engine.counts([engine.names[class_pos]])))
+        cards = dict(zip(engine.names, engine.cardinalities))
+        structure = augmented_naive_bayes(engine.names[-1], features, cardinalities=cards)
+        self.trees_ = {}
+        parents_per_class, tables_per_class = [], []
+        for c, label in enumerate(self.classes_):
+            stratum = engine.stratum(engine.names[class_pos], c)
+            if stratum.total > 0 and len(features) > 1:
+                tree = chow_liu_tree(stratum, features, algorithm=self.algorithm)
+                entropies = {n: float(-np.sum(_plogp(stratum.counts([n])))) for n in features}
+                oriented = orient_forest(tree, root_key=entropies.__getitem__)
+            else:
+                oriented = nx.DiGraph()
+                oriented.add_nodes_from(features)
+            self.trees_[_label_key(label)] = oriented
+            parents = np.full(len(features), -1, dtype=np.int64)
+            for u, v, data in oriented.edges(data=True):
+                parents[position[v]] = position[u]
+                if structure.has_edge(u, v):
+                    structure.edges[u, v]["classes"].append(_label_key(label))
+                else:
+                    structure.add_edge(u, v, kind="augmenting", weight=data.get("weight", 0.0), classes=[_label_key(label)])
+            parents_per_class.append(parents)
+            tables_per_class.append(family_log_tables(stratum, parents, self.estimator_))
+        self.structure_ = structure
+        self.feature_parents_ = np.array(parents_per_class).reshape(len(self.classes_), len(features))
+        self.log_tables_ = tables_per_class
+
+    def _joint_log_likelihood(self, codes):
+        columns = [
+            forest_log_likelihood(codes, parents, tables)[:, 0]
+            for parents, tables in zip(self.feature_parents_, self.log_tables_)
+        ]
+        return np.column_stack(columns) + self.class_log_prior_
+
+
+def _plogp(counts):
+    counts = np.asarray(counts, dtype=float)
+    p = counts / counts.sum()
+    with np.errstate(divide="ignore", invalid="ignore"):
+        return np.where(p > 0, p * np.log(np.where(p > 0, p, 1)), 0.0)
+
+
+def _label_key(label):
+    return label.item() if isinstance(label, np.generic) else label

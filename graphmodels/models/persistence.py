@@ -1,0 +1,166 @@
+"""Saving and loading fitted models as JSON or NPZ, never pickle.
+
+A saved model holds its class name, its hyperparameters and every fitted
+attribute (names ending in ``_``): arrays, networkx graphs (node-link data),
+the table encoder and the estimator, each written as plain data. Loading
+looks the class name up in a fixed registry, so a file cannot make the
+loader run arbitrary code.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+
+import networkx as nx
+import numpy as np
+
+from ..data.encoding import TableEncoder
+from ..estimators.parameters import Estimator, get_estimator
+
+__all__ = ["save_model", "load", "register_model"]
+
+FORMAT_VERSION = 1
+_REGISTRY = {}
+
+
+def register_model(cls):
+    """Make a model class loadable by :func:`load` (used as a decorator)."""
+    _REGISTRY[cls.__name__] = cls
+    return cls
+
+
+def _fitted_names(model):
+    return sorted(
+        name
+        for name in vars(model)
+        if name.endswith("_") and not name.startswith("_")
+    )
+
+
+def _encode(value, arrays):
+    if isinstance(value, np.ndarray):
+        if arrays is not None and value.dtype != object:
+            key = f"a{len(arrays)}"
+            arrays[key] = value
+            return {"__npz__": key}
+        return {
+            "__ndarray__": [_encode(v, None) for v in value.ravel().tolist()] if value.dtype == object else value.tolist(),
+            "dtype": str(value.dtype),
+            "shape": list(value.shape),
+        }
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, (nx.Graph, nx.DiGraph)):
+        data = nx.node_link_data(value, edges="edges")
+        return {"__graph__": _encode(data, None), "directed": value.is_directed()}
+    if isinstance(value, TableEncoder):
+        return {"__encoder__": value.to_dict()}
+    if isinstance(value, Estimator):
+        return {"__estimator__": value.to_dict()}
+    if isinstance(value, dict):
+        return {"__dict__": [[_encode(k, None), _encode(v, arrays)] for k, v in value.items()]}
+    if isinstance(value, (list, tuple)):
+        encoded = [_encode(v, arrays) for v in value]
+        return {"__tuple__": encoded} if isinstance(value, tuple) else encoded
+    if isinstance(value, (frozenset, set)):
+        return {"__frozenset__": [_encode(v, None) for v in sorted(value, key=repr)]}
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    raise TypeError(f"Cannot save a value of type {type(value).__name__}.")
+
+
+def _decode(value, arrays):
+    if isinstance(value, list):
+        return [_decode(v, arrays) for v in value]
+    if not isinstance(value, dict):
+        return value
+    if "__npz__" in value:
+        return arrays[value["__npz__"]]
+    if "__ndarray__" in value:
+        dtype = np.dtype(value["dtype"])
+        if dtype == object:
+            out = np.empty(len(value["__ndarray__"]), dtype=object)
+            out[:] = [_decode(v, arrays) for v in value["__ndarray__"]]
+            return out.reshape(value["shape"])
+        return np.array(value["__ndarray__"], dtype=dtype).reshape(value["shape"])
+    if "__graph__" in value:
+        data = _decode(value["__graph__"], arrays)
+        return nx.node_link_graph(data, directed=value["directed"], edges="edges")
+    if "__encoder__" in value:
+        return TableEncoder.from_dict(value["__encoder__"])
+    if "__estimator__" in value:
+        return get_estimator(value["__estimator__"])
+    if "__dict__" in value:
+        return {_hashable(_decode(k, arrays)): _decode(v, arrays) for k, v in value["__dict__"]}
+    if "__tuple__" in value:
+        return tuple(_decode(v, arrays) for v in value["__tuple__"])
+    if "__frozenset__" in value:
+        return frozenset(_hashable(_decode(v, arrays)) for v in value["__frozenset__"])
+    return {k: _decode(v, arrays) for k, v in value.items()}
+
+
+def _hashable(value):
+    return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
+
+
+def save_model(model, path):
+    """Write a fitted model to `path`: JSON if it ends in ``.json``, else NPZ.
+
+    Raises
+    ------
+    ValueError
+        If the model is not fitted or the extension is neither.
+    """
+    if type(model).__name__ not in _REGISTRY:
+        raise TypeError(f"{type(model).__name__} is not a registered graphmodels model.")
+    model._check_fitted()
+    path = os.fspath(path)
+    extension = os.path.splitext(path)[1].lower()
+    if extension not in (".json", ".npz"):
+        raise ValueError(f"Save to a '.json' or '.npz' file, got {path!r}.")
+    arrays = {} if extension == ".npz" else None
+    document = {
+        "format": "graphmodels",
+        "version": FORMAT_VERSION,
+        "model": type(model).__name__,
+        "params": _encode(model.get_params(deep=False), arrays),
+        "fitted": {name: _encode(getattr(model, name), arrays) for name in _fitted_names(model)},
+    }
+    if arrays is None:
+        with open(path, "w", encoding="utf-8") as handle:
+            json.dump(document, handle)
+    else:
+        np.savez_compressed(path, __document__=np.array(json.dumps(document)), **arrays)
+
+
+def load(path):
+    """Load a model written by :meth:`~graphmodels.models.base.BaseModel.save`.
+
+    Parameters
+    ----------
+    path : str or path-like
+        A ``.json`` or ``.npz`` file.
+
+    Returns
+    -------
+    The fitted model.
+    """
+    path = os.fspath(path)
+    if path.lower().endswith(".npz"):
+        with np.load(path, allow_pickle=False) as archive:
+            document = json.loads(str(archive["__document__"]))
+            arrays = {key: archive[key] for key in archive.files if key != "__document__"}
+    else:
+        with open(path, encoding="utf-8") as handle:
+            document = json.load(handle)
+        arrays = {}
+    if document.get("format") != "graphmodels":
+        raise ValueError(f"{path!r} is not a saved graphmodels model.")
+    cls = _REGISTRY.get(document["model"])
+    if cls is None:
+        raise ValueError(f"Unknown model {document['model']!r} in {path!r}; known: {sorted(_REGISTRY)}.")
+    model = cls(**_decode(document["params"], arrays))
+    for name, value in document["fitted"].items():
+        setattr(model, name, _decode(value, arrays))
+    return model

@@ -1,0 +1,24 @@
+"""The counting engine and the information measures computed from it."""
+
+from .counting import DEFAULT_MAX_CELLS, CountingEngine, PairwiseCounts, TableTooLargeError
+from .information import (
+    as_engine,
+    conditional_mutual_information,
+    entropy,
+    entropy_of_counts,
+    mutual_information,
+    pairwise_mutual_information,
+)
+
+__all__ = [
+    "CountingEngine",
+    "PairwiseCounts",
+    "TableTooLargeError",
+    "DEFAULT_MAX_CELLS",
+    "as_engine",
+    "entropy",
+    "entropy_of_counts",
+    "mutual_information",
+    "conditional_mutual_information",
+    "pairwise_mutual_information",
+]

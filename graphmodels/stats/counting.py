@@ -1,0 +1,394 @@
+"""The counting engine: every contingency table graphmodels needs.
+
+Counts are sums over rows, so the engine reads the data in row chunks and adds
+the chunk tables up. Memory stays bounded by the chunk size and the table
+size, never by the number of rows, and another backend (for instance one that
+counts the partitions of a Dask DataFrame) only has to yield chunks: see
+:meth:`CountingEngine.iter_chunks`. Learners and estimators only ever see the
+engine's tables, never the raw rows.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+import pandas as pd
+
+__all__ = ["CountingEngine", "PairwiseCounts", "TableTooLargeError", "DEFAULT_MAX_CELLS"]
+
+#: Default largest number of cells of one table (80 MB of float64).
+DEFAULT_MAX_CELLS = 10_000_000
+
+#: Rows per chunk; float32 one-hot products are exact up to 2**24 per cell.
+DEFAULT_CHUNK_SIZE = 1 << 16
+
+
+class TableTooLargeError(ValueError):
+    """A requested table would exceed the engine's cell limit."""
+
+
+@dataclass(frozen=True)
+class PairwiseCounts:
+    """All two-way tables of a set of variables, as one block matrix.
+
+    Attributes
+    ----------
+    variables : tuple of int
+        The variables, in block order.
+    cardinalities : ndarray of shape (n_variables,)
+    offsets : ndarray of shape (n_variables + 1,)
+        Block ``i`` spans rows/columns ``offsets[i]:offsets[i+1]``.
+    table : ndarray of shape (n_strata, K, K)
+        ``table[s, offsets[i] + a, offsets[j] + b]`` is the (weighted) number
+        of rows of stratum ``s`` with ``X_i = a`` and ``X_j = b``, where
+        ``K = sum(cardinalities)``. There is one stratum (the whole data)
+        without conditioning, else one per state of the conditioning variable.
+        Diagonal blocks hold the one-way counts on their diagonals.
+    """
+
+    variables: tuple
+    cardinalities: np.ndarray
+    offsets: np.ndarray
+    table: np.ndarray
+
+    def block(self, i, j):
+        """The table of the ``i``-th and ``j``-th variables (positions), shape (n_strata, r_i, r_j)."""
+        o = self.offsets
+        return self.table[:, o[i] : o[i + 1], o[j] : o[j + 1]]
+
+
+class CountingEngine:
+    """Cached, chunked contingency tables over the columns of a coded table.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_rows, n_variables)
+        Integer codes, column ``j`` in ``0 .. cardinalities[j] - 1``. A code
+        of ``-1`` (unknown) drops the row from every table that involves
+        that variable.
+    cardinalities : sequence of int, length n_variables
+        Number of states of each variable (states with zero count included).
+    names : sequence, optional
+        Variable names; queries may use names or positions. Defaults to
+        ``0 .. n_variables - 1``.
+    sample_weight : ndarray of shape (n_rows,), optional
+        Non-negative row weights; counts become sums of weights.
+    max_cells : int, default=10_000_000
+        Largest table (in cells) the engine will allocate; a larger request
+        raises :class:`TableTooLargeError` naming the variables, before any
+        allocation.
+    chunk_size : int, default=65536
+        Rows counted at a time.
+
+    See Also
+    --------
+    graphmodels.stats.entropy, graphmodels.stats.mutual_information
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> engine = CountingEngine(np.array([[0, 1], [1, 1], [1, 0]]), [2, 2], names=["a", "b"])
+    >>> engine.counts(["a", "b"]).tolist()
+    [[0.0, 1.0], [1.0, 1.0]]
+    >>> engine.counts(["b"]).tolist()
+    [1.0, 2.0]
+    """
+
+    def __init__(
+        self,
+        codes,
+        cardinalities,
+        *,
+        names=None,
+        sample_weight=None,
+        max_cells=DEFAULT_MAX_CELLS,
+        chunk_size=DEFAULT_CHUNK_SIZE,
+    ):
+        codes = np.asarray(codes)
+        if codes.ndim != 2:
+            raise ValueError(f"`codes` must be 2-dimensional, got shape {codes.shape}.")
+        if codes.dtype.kind not in "iu":
+            raise TypeError(f"`codes` must hold integers, got dtype {codes.dtype}.")
+        cardinalities = np.asarray(cardinalities, dtype=np.int64)
+        if cardinalities.shape != (codes.shape[1],):
+            raise ValueError(
+                f"`cardinalities` must have one entry per column ({codes.shape[1]}), "
+                f"got {cardinalities.shape[0] if cardinalities.ndim else 'a scalar'}."
+            )
+        if (cardinalities < 1).any():
+            raise ValueError("Every cardinality must be >= 1.")
+        if codes.size and (codes.max(axis=0) >= cardinalities).any():
+            bad = int(np.flatnonzero(codes.max(axis=0) >= cardinalities)[0])
+            raise ValueError(
+                f"Column {bad} has code {int(codes[:, bad].max())} but cardinality "
+                f"{int(cardinalities[bad])}."
+            )
+        if codes.size and codes.min() < -1:
+            raise ValueError("Codes must be >= -1 (-1 marks an unknown cell).")
+        names = list(range(codes.shape[1])) if names is None else list(names)
+        if len(names) != codes.shape[1]:
+            raise ValueError(f"`names` has {len(names)} entries for {codes.shape[1]} columns.")
+        if len(set(names)) != len(names):
+            raise ValueError("`names` must be unique.")
+        if sample_weight is not None:
+            sample_weight = np.asarray(sample_weight, dtype=np.float64)
+            if sample_weight.shape != (codes.shape[0],):
+                raise ValueError(
+                    f"`sample_weight` must have shape ({codes.shape[0]},), got {sample_weight.shape}."
+                )
+            if not np.all(np.isfinite(sample_weight)) or (sample_weight < 0).any():
+                raise ValueError("`sample_weight` must be finite and non-negative.")
+        if int(max_cells) < 1:
+            raise ValueError(f"`max_cells` must be >= 1, got {max_cells}.")
+        if int(chunk_size) < 1:
+            raise ValueError(f"`chunk_size` must be >= 1, got {chunk_size}.")
+        self._codes = codes
+        self.cardinalities = cardinalities
+        self.names = names
+        self._position = {name: i for i, name in enumerate(names)}
+        self._weights = sample_weight
+        self.max_cells = int(max_cells)
+        self.chunk_size = int(chunk_size)
+        self._has_unknown = bool(codes.size and codes.min() < 0)
+        self._cache = {}
+
+    # ------------------------------------------------------------------ basics
+    @classmethod
+    def from_frame(cls, frame, *, missing="value", **kwargs):
+        """Encode a DataFrame (see :class:`~graphmodels.data.TableEncoder`) and count it."""
+        from ..data.encoding import TableEncoder
+
+        encoder = TableEncoder(missing=missing).fit(frame)
+        engine = cls(encoder.transform(frame), encoder.cardinalities_, names=encoder.columns_, **kwargs)
+        engine.levels = encoder.levels_
+        return engine
+
+    @property
+    def n_variables(self):
+        """Number of variables (columns)."""
+        return len(self.names)
+
+    @property
+    def n_rows(self):
+        """Number of rows of data."""
+        return self._codes.shape[0]
+
+    @property
+    def total(self):
+        """Total weight: the number of rows, or the sum of the sample weights."""
+        if self._weights is None:
+            return float(self.n_rows)
+        return float(self._weights.sum())
+
+    def position(self, variable):
+        """Column position of a variable given by name or, if not a name, by position."""
+        # Names come first; an integer that is not a name is a position.
+        try:
+            if variable in self._position:
+                return self._position[variable]
+        except TypeError:
+            pass
+        if isinstance(variable, (int, np.integer)) and not isinstance(variable, bool):
+            if 0 <= variable < self.n_variables:
+                return int(variable)
+        raise KeyError(f"Unknown variable {variable!r}; known variables: {self.names[:20]}.")
+
+    def positions(self, variables):
+        """Positions of a sequence of variables (a single name is one variable)."""
+        if isinstance(variables, (str, bytes)) or not np.iterable(variables):
+            variables = [variables]
+        return tuple(self.position(v) for v in variables)
+
+    def cardinality(self, variable):
+        """Number of states of one variable."""
+        return int(self.cardinalities[self.position(variable)])
+
+    def check_table_size(self, positions, *, n_tables=1, what="table"):
+        """Raise :class:`TableTooLargeError` if the table would exceed ``max_cells``."""
+        cells = math.prod(int(self.cardinalities[p]) for p in positions) * n_tables
+        if cells > self.max_cells:
+            described = ", ".join(
+                f"{self.names[p]!r} ({int(self.cardinalities[p])} states)" for p in positions
+            )
+            raise TableTooLargeError(
+                f"The {what} over {described} would have {cells:,} cells, more than "
+                f"max_cells={self.max_cells:,}. Merge rare states, discretize more coarsely, "
+                "or raise max_cells."
+            )
+        return cells
+
+    def iter_chunks(self, positions=None):
+        """Yield ``(codes, weights)`` row chunks; ``weights`` is None when unweighted.
+
+        This is the only place that touches the rows: another backend
+        overrides it to count partitions that never sit in one array.
+        """
+        codes = self._codes if positions is None else self._codes[:, list(positions)]
+        for start in range(0, self.n_rows, self.chunk_size):
+            stop = start + self.chunk_size
+            weights = None if self._weights is None else self._weights[start:stop]
+            yield codes[start:stop], weights
+
+    # ------------------------------------------------------------------ tables
+    def counts(self, variables):
+        """Contingency table of `variables`, in the order given.
+
+        Parameters
+        ----------
+        variables : sequence of names or positions (or a single one)
+
+        Returns
+        -------
+        table : ndarray of shape ``(r_1, ..., r_k)``, float64, read-only
+            Weighted counts; an empty sequence gives the total as a 0-d array.
+        """
+        positions = self.positions(variables)
+        if len(set(positions)) != len(positions):
+            raise ValueError(f"Variables repeat in the query {list(variables)}.")
+        order = tuple(sorted(positions))
+        table = self._cache.get(order)
+        if table is None:
+            table = self._count(order)
+            table.flags.writeable = False
+            self._cache[order] = table
+        if order != positions:
+            table = np.transpose(table, [order.index(p) for p in positions])
+        return table
+
+    def _count(self, positions):
+        shape = tuple(int(self.cardinalities[p]) for p in positions)
+        n_cells = self.check_table_size(positions)
+        if not positions:
+            return np.array(self.total)
+        flat = np.zeros(n_cells, dtype=np.float64)
+        strides = np.ones(len(positions), dtype=np.int64)
+        for k in range(len(positions) - 2, -1, -1):
+            strides[k] = strides[k + 1] * shape[k + 1]
+        for codes, weights in self.iter_chunks(positions):
+            index = codes @ strides if len(positions) > 1 else codes[:, 0].astype(np.int64)
+            if self._has_unknown:
+                keep = (codes >= 0).all(axis=1)
+                index = index[keep]
+                weights = None if weights is None else weights[keep]
+            flat += np.bincount(index, weights=weights, minlength=n_cells)
+        return flat.reshape(shape)
+
+    def pairwise_counts(self, variables=None, *, given=None):
+        """All two-way tables of `variables` at once, optionally per state of `given`.
+
+        One one-hot matrix per row chunk (and per stratum) multiplied by its
+        own transpose gives every pairwise table in one product.
+
+        Parameters
+        ----------
+        variables : sequence, optional
+            Defaults to every variable except `given`.
+        given : name or position, optional
+            A conditioning variable (typically the class): one block matrix
+            per state.
+
+        Returns
+        -------
+        PairwiseCounts
+        """
+        given_pos = None if given is None else self.position(given)
+        if variables is None:
+            positions = tuple(p for p in range(self.n_variables) if p != given_pos)
+        else:
+            positions = self.positions(variables)
+        if given_pos is not None and given_pos in positions:
+            raise ValueError(f"The conditioning variable {given!r} is also among the variables.")
+        key = ("pairs", positions, given_pos)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        cards = self.cardinalities[list(positions)]
+        offsets = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
+        width = int(offsets[-1])
+        n_strata = 1 if given_pos is None else int(self.cardinalities[given_pos])
+        cells = width * width * n_strata
+        if cells > self.max_cells:
+            raise TableTooLargeError(
+                f"The pairwise tables of {len(positions)} variables ({width} states in all"
+                f"{'' if given_pos is None else f', {n_strata} strata'}) would have "
+                f"{cells:,} cells, more than max_cells={self.max_cells:,}."
+            )
+        table = np.zeros((n_strata, width, width), dtype=np.float64)
+        columns = list(positions) + ([] if given_pos is None else [given_pos])
+        for codes, weights in self.iter_chunks(columns):
+            if self._has_unknown:
+                keep = (codes >= 0).all(axis=1)
+                codes = codes[keep]
+                weights = None if weights is None else weights[keep]
+            if given_pos is None:
+                table[0] += _one_hot_gram(codes, offsets, width, weights)
+                continue
+            strata = codes[:, -1]
+            for s in range(n_strata):
+                mask = strata == s
+                if mask.any():
+                    w = None if weights is None else weights[mask]
+                    table[s] += _one_hot_gram(codes[mask, :-1], offsets, width, w)
+        table.flags.writeable = False
+        result = PairwiseCounts(positions, cards, offsets, table)
+        self._cache[key] = result
+        return result
+
+    def stratum(self, variable, state):
+        """A new engine that counts only the rows where `variable` == `state`.
+
+        Used for class-conditional structures (one tree per class). The
+        rows are not copied; the stratum is a 0/1 weight on each row.
+        """
+        position = self.position(variable)
+        if not 0 <= int(state) < int(self.cardinalities[position]):
+            raise ValueError(
+                f"State {state!r} is out of range for {variable!r} "
+                f"({int(self.cardinalities[position])} states)."
+            )
+        mask = (self._codes[:, position] == int(state)).astype(np.float64)
+        weights = mask if self._weights is None else mask * self._weights
+        engine = CountingEngine(
+            self._codes,
+            self.cardinalities,
+            names=self.names,
+            sample_weight=weights,
+            max_cells=self.max_cells,
+            chunk_size=self.chunk_size,
+        )
+        if hasattr(self, "levels"):
+            engine.levels = self.levels
+        return engine
+
+    def clear_cache(self):
+        """Forget every cached table."""
+        self._cache.clear()
+
+    def to_frame(self, variables):
+        """The table of `variables` as a tidy DataFrame with a ``count`` column."""
+        positions = self.positions(variables)
+        table = self.counts(positions)
+        levels = getattr(self, "levels", None)
+        axes = [
+            levels[p] if levels is not None else list(range(int(self.cardinalities[p])))
+            for p in positions
+        ]
+        index = pd.MultiIndex.from_product(axes, names=[self.names[p] for p in positions])
+        return pd.DataFrame({"count": table.ravel()}, index=index).reset_index()
+
+
+def _one_hot_gram(codes, offsets, width, weights):
+    """``O.T @ diag(w) @ O`` for the one-hot matrix ``O`` of `codes`."""
+    n = codes.shape[0]
+    if n == 0:
+        return 0.0
+    # float32 is exact for integer counts below 2**24 (chunks are smaller).
+    dtype = np.float32 if weights is None else np.float64
+    one_hot = np.zeros((n, width), dtype=dtype)
+    columns = codes + offsets[:-1]
+    one_hot[np.arange(n)[:, None], columns] = 1
+    if weights is None:
+        return (one_hot.T @ one_hot).astype(np.float64)
+    return one_hot.T @ (one_hot * weights[:, None])
