@@ -42,7 +42,7 @@ class AODE(BaseClassifier):
         Count the superparent value alone ``N[x_i]`` (Webb et al.), or the
         value with each class ``N[x_i, y]`` (the tally of Mauá's notes,
         section 4), which lets ``S`` differ between classes.
-    estimator : str, dict or Estimator, default="laplace"
+    estimator : str, dict or Estimator, default="bdeu"
         Estimates ``P(y, x_i)`` (joint) and ``P(x_j | y, x_i)``.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
@@ -72,7 +72,7 @@ class AODE(BaseClassifier):
         *,
         frequency_threshold=30,
         frequency="attribute",
-        estimator="laplace",
+        estimator="bdeu",
         missing="value",
         max_cells=DEFAULT_MAX_CELLS,
     ):

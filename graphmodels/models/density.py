@@ -26,7 +26,7 @@ class ChowLiuTree(BaseDensity):
 
     Parameters
     ----------
-    estimator : str, dict or Estimator, default="laplace"
+    estimator : str, dict or Estimator, default="bdeu"
     algorithm : {"kruskal", "prim"}, default="kruskal"
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
@@ -54,7 +54,7 @@ class ChowLiuTree(BaseDensity):
     (3, 2)
     """
 
-    def __init__(self, *, estimator="laplace", algorithm="kruskal", missing="value", max_cells=DEFAULT_MAX_CELLS):
+    def __init__(self, *, estimator="bdeu", algorithm="kruskal", missing="value", max_cells=DEFAULT_MAX_CELLS):
         self.estimator = estimator
         self.algorithm = algorithm
         self.missing = missing

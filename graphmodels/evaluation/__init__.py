@@ -1,0 +1,19 @@
+"""Cross-validation, metrics and comparison tables."""
+
+from .compare import DISCRETIZERS, Comparison, clone, compare, cross_validate, make_discretizer
+from .metrics import error_rate, log_loss, mean_log_likelihood
+from .splits import RepeatedRandomSplit, RepeatedStratifiedKFold
+
+__all__ = [
+    "compare",
+    "cross_validate",
+    "Comparison",
+    "clone",
+    "make_discretizer",
+    "DISCRETIZERS",
+    "log_loss",
+    "error_rate",
+    "mean_log_likelihood",
+    "RepeatedStratifiedKFold",
+    "RepeatedRandomSplit",
+]
