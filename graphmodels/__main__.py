@@ -1,4 +1,8 @@
-from .cli import main
+"""``python -m graphmodels``: the same as the ``graphmodels`` command."""
+
 import sys
 
-sys.exit(main())
+from .cli import main
+
+if __name__ == "__main__":
+    sys.exit(main())
