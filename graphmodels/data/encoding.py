@@ -60,6 +60,11 @@ def as_frame(X, *, name="X"):
     ValueError
         If `X` is not two-dimensional, or has duplicate column names.
     """
+    if hasattr(X, "tocsr") or type(X).__module__.startswith("scipy.sparse"):
+        raise TypeError(
+            f"Sparse input is not supported for `{name}`: graphmodels reads categorical "
+            "tables; pass a DataFrame or a dense array (X.toarray())."
+        )
     if isinstance(X, pd.DataFrame):
         frame = X
     elif isinstance(X, pd.Series):
@@ -74,7 +79,8 @@ def as_frame(X, *, name="X"):
         if array.ndim != 2:
             raise ValueError(
                 f"`{name}` must be 2-dimensional (rows x columns), got an array of "
-                f"shape {array.shape}; use array.reshape(-1, 1) for a single column."
+                f"shape {array.shape}. Reshape your data: array.reshape(-1, 1) for a "
+                "single column, array.reshape(1, -1) for a single row."
             )
         frame = pd.DataFrame(array)
     if frame.columns.has_duplicates:
@@ -191,7 +197,7 @@ class TableEncoder:
         self.cardinalities_ = np.array([len(levels) for levels in self.levels_], dtype=np.int64)
         return self
 
-    def transform(self, X):
+    def transform(self, X, *, owner="TableEncoder"):
         """Encode `X` into integer codes; unseen states become ``-1``.
 
         Parameters
@@ -205,7 +211,7 @@ class TableEncoder:
         -------
         codes : ndarray of shape (n_rows, n_columns), dtype int64
         """
-        frame = self.align(X)
+        frame = self.align(X, owner=owner)
         codes = np.empty((len(frame), len(self.columns_)), dtype=np.int64)
         for j, column in enumerate(self.columns_):
             codes[:, j] = self._encode_column(frame[column], j)
@@ -215,7 +221,7 @@ class TableEncoder:
         """Fit to `X` and return its codes."""
         return self.fit(X).transform(X)
 
-    def align(self, X, *, name="X"):
+    def align(self, X, *, name="X", owner="TableEncoder"):
         """Return `X` as a DataFrame with exactly the fitted columns, in order.
 
         Raises
@@ -227,8 +233,8 @@ class TableEncoder:
         if not isinstance(X, pd.DataFrame) or _is_positional(frame.columns, self.columns_):
             if frame.shape[1] != len(self.columns_):
                 raise ValueError(
-                    f"`{name}` has {frame.shape[1]} columns, but the model was fitted on "
-                    f"{len(self.columns_)} columns."
+                    f"{name} has {frame.shape[1]} features, but {owner} is expecting "
+                    f"{len(self.columns_)} features as input (columns {self.columns_[:10]})."
                 )
             frame = frame.set_axis(self.columns_, axis=1)
             return frame
@@ -251,7 +257,9 @@ class TableEncoder:
         levels = self.levels_[j]
         observed = levels[:-1] if self.has_missing_state_[j] else levels
         values = series.astype(object) if isinstance(series.dtype, pd.CategoricalDtype) else series
-        codes = pd.Categorical(values, categories=pd.Index(observed, dtype=object)).codes
+        # get_indexer gives -1 for unseen states (pd.Categorical with unknown
+        # values is deprecated and will raise in pandas 4).
+        codes = pd.Index(observed, dtype=object).get_indexer(values)
         codes = codes.astype(np.int64)
         isna = series.isna().to_numpy()
         if isna.any():
@@ -335,7 +343,9 @@ def _label_array(y):
         if y.shape[1] != 1:
             raise ValueError(f"`y` must be one column of labels, got a DataFrame with {y.shape[1]} columns.")
         y = y.iloc[:, 0]
-    if isinstance(y, (str, bytes)) or np.ndim(y) == 0:
+    if y is None:
+        raise ValueError("This estimator requires y to be passed, but the target y is None.")
+    if isinstance(y, (str, bytes)) or np.isscalar(y):
         raise TypeError(f"`y` must be a 1-D sequence of labels, got {type(y).__name__}.")
     if isinstance(y, pd.Series):
         if isinstance(y.dtype, pd.CategoricalDtype):
@@ -351,6 +361,8 @@ def _label_array(y):
         raise ValueError(f"`y` must be 1-dimensional, got shape {values.shape}.")
     if np.any(missing):
         raise ValueError(f"`y` has {int(np.sum(missing))} missing labels; drop those rows first.")
+    if values.dtype.kind in "fc" and not np.all(np.isfinite(values)):
+        raise ValueError("`y` contains infinite labels.")
     if values.dtype.kind in "U":
         values = values.astype(object)
     return values

@@ -9,6 +9,7 @@ turns that into ``predict``, ``predict_proba`` and ``predict_log_proba``
 from __future__ import annotations
 
 import inspect
+import sys
 
 import numpy as np
 import pandas as pd
@@ -17,7 +18,7 @@ from scipy.special import logsumexp
 from ..data.encoding import LabelEncoder, TableEncoder, as_frame
 from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
 
-__all__ = ["BaseModel", "BaseClassifier", "BaseDensity", "CLASS_NODE"]
+__all__ = ["BaseModel", "BaseClassifier", "BaseDensity", "CLASS_NODE", "NotFittedError"]
 
 #: Name of the class node when `y` has no usable name of its own.
 CLASS_NODE = "class"
@@ -84,7 +85,7 @@ class BaseModel:
         frame = as_frame(X)
         if len(frame) == 0:
             return np.zeros((0, len(self.encoder_.columns_)), dtype=np.int64)
-        return self.encoder_.transform(frame)
+        return self.encoder_.transform(frame, owner=type(self).__name__)
 
     def _check_common_params(self):
         if not isinstance(self.max_cells, (int, np.integer)) or self.max_cells < 1:
@@ -95,7 +96,9 @@ class BaseModel:
         if frame.shape[0] == 0:
             raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
         if frame.shape[1] == 0 and not getattr(self, "_allow_no_features", False):
-            raise ValueError("`X` has 0 columns; at least one feature is needed to fit.")
+            raise ValueError(
+                f"`X` has 0 feature(s) (shape={frame.shape}) while a minimum of 1 is required."
+            )
         self.encoder_ = TableEncoder(missing=self.missing).fit(frame)
         self.n_features_in_ = frame.shape[1]
         names = list(frame.columns)
@@ -139,12 +142,18 @@ def _same(a, b):
         return a is b
 
 
-def _not_fitted_error(name):
-    # Subclass both errors scikit-learn's NotFittedError subclasses.
-    class NotFittedError(ValueError, AttributeError):
-        pass
+class NotFittedError(ValueError, AttributeError):
+    """A model was used before `fit` (a ValueError and an AttributeError, like scikit-learn's)."""
 
-    return NotFittedError(f"This {name} instance is not fitted yet; call `fit` first.")
+
+def _not_fitted_error(name):
+    message = f"This {name} instance is not fitted yet; call `fit` first."
+    # When scikit-learn is in use, raise its own class so its tools recognize it;
+    # it is never imported here.
+    sklearn_exceptions = sys.modules.get("sklearn.exceptions")
+    if sklearn_exceptions is not None:
+        return sklearn_exceptions.NotFittedError(message)
+    return NotFittedError(message)
 
 
 class BaseClassifier(BaseModel):
