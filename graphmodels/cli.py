@@ -88,8 +88,9 @@ def _draw(model, path, title):
 def _cmd_datasets(args):
     from .data import datasets
 
-    table = datasets.describe()
-    print(table.to_string(index=False))
+    table = datasets.describe()[["rows", "attributes", "classes", "numeric_attributes", "missing_cells"]]
+    print(table.rename_axis("name").to_string())
+    print("\nSources and licences: graphmodels.datasets.info(name), or graphmodels/data/bundled/LICENSES.md")
 
 
 def _cmd_fit(args):
