@@ -7,7 +7,7 @@ Layers, each importing only from the ones before it::
 The most used names are re-exported here.
 """
 
-from . import data, datasets, estimators, learners, models, stats, structures
+from . import data, datasets, estimators, evaluation, learners, models, stats, structures
 from .models import AODE, FAN, TAN, ChowLiu, ChowLiuTree, NaiveBayes, load
 
 __version__ = "0.1.0"
@@ -15,6 +15,8 @@ __version__ = "0.1.0"
 __all__ = [
     "data",
     "datasets",
+    "evaluation",
+    "plotting",
     "estimators",
     "learners",
     "models",
@@ -29,3 +31,12 @@ __all__ = [
     "load",
     "__version__",
 ]
+
+
+def __getattr__(name):
+    # matplotlib is imported only when drawing is asked for.
+    if name == "plotting":
+        import importlib
+
+        return importlib.import_module(".plotting", __name__)
+    raise AttributeError(f"module 'graphmodels' has no attribute {name!r}")
