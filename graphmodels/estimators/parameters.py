@@ -136,7 +136,7 @@ class Dirichlet(Estimator):
     name = "dirichlet"
 
     def __init__(self, pseudo_count=1.0):
-        pseudo_count = float(pseudo_count)
+        pseudo_count = _as_float(pseudo_count, "pseudo_count")
         if not np.isfinite(pseudo_count) or pseudo_count < 0:
             raise ValueError(f"`pseudo_count` must be a finite number >= 0, got {pseudo_count}.")
         self.pseudo_count_value = pseudo_count
@@ -171,7 +171,7 @@ class BDeu(Estimator):
     name = "bdeu"
 
     def __init__(self, equivalent_sample_size=1.0):
-        ess = float(equivalent_sample_size)
+        ess = _as_float(equivalent_sample_size, "equivalent_sample_size")
         if not np.isfinite(ess) or ess <= 0:
             raise ValueError(f"`equivalent_sample_size` must be a finite number > 0, got {ess}.")
         self.equivalent_sample_size = ess
@@ -231,6 +231,13 @@ def get_estimator(estimator):
     raise TypeError(
         f"`estimator` must be an Estimator, a name or a dict, got {type(estimator).__name__}."
     )
+
+
+def _as_float(value, name):
+    try:
+        return float(value)
+    except (TypeError, ValueError):
+        raise ValueError(f"`{name}` must be a number, got {value!r}.") from None
 
 
 def _check_counts(counts):

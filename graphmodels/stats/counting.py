@@ -225,11 +225,13 @@ class CountingEngine:
         This is the only place that touches the rows: another backend
         overrides it to count partitions that never sit in one array.
         """
-        codes = self._codes if positions is None else self._codes[:, list(positions)]
+        columns = slice(None) if positions is None else list(positions)
         for start in range(0, self.n_rows, self.chunk_size):
             stop = start + self.chunk_size
             weights = None if self._weights is None else self._weights[start:stop]
-            yield codes[start:stop], weights
+            # Slice the rows first: selecting columns of the whole array would
+            # copy every row at once and defeat the chunking.
+            yield self._codes[start:stop, columns], weights
 
     # ------------------------------------------------------------------ tables
     def counts(self, variables):
@@ -318,8 +320,10 @@ class CountingEngine:
         table = np.zeros((n_strata, width, width), dtype=np.float64)
         columns = list(positions) + ([] if given_pos is None else [given_pos])
         for codes, weights in self.iter_chunks(columns):
-            if self._has_unknown:
-                keep = (codes >= 0).all(axis=1)
+            if self._has_unknown and given_pos is not None:
+                # An unknown class drops the row; an unknown feature only
+                # drops it from the blocks of that feature (see _one_hot_gram).
+                keep = codes[:, -1] >= 0
                 codes = codes[keep]
                 weights = None if weights is None else weights[keep]
             if given_pos is None:
@@ -384,11 +388,13 @@ def _one_hot_gram(codes, offsets, width, weights):
     n = codes.shape[0]
     if n == 0:
         return 0.0
-    # float32 is exact for integer counts below 2**24 (chunks are smaller).
-    dtype = np.float32 if weights is None else np.float64
+    # float32 is exact for integer counts up to 2**24 (a chunk's row count).
+    dtype = np.float32 if weights is None and n <= 1 << 24 else np.float64
     one_hot = np.zeros((n, width), dtype=dtype)
-    columns = codes + offsets[:-1]
-    one_hot[np.arange(n)[:, None], columns] = 1
+    # An unknown code (-1) leaves its variable's block of the row empty, so
+    # the row drops out of exactly the tables involving that variable.
+    rows, variables = np.nonzero(codes >= 0)
+    one_hot[rows, codes[rows, variables] + offsets[variables]] = 1
     if weights is None:
         return (one_hot.T @ one_hot).astype(np.float64)
     return one_hot.T @ (one_hot * weights[:, None])

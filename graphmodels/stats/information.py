@@ -200,22 +200,29 @@ def pairwise_mutual_information(data, variables=None, *, given=None, base=None):
     """
     engine = as_engine(data)
     pairs = engine.pairwise_counts(variables, given=given)
-    total = engine.total
-    if total <= 0:
+    if engine.total <= 0:
         raise ValueError("Cannot compute mutual information from an empty table.")
+    if len(pairs.variables) == 0:
+        return np.zeros((0, 0))
     joint = pairs.table  # (strata, K, K)
-    state_counts = np.diagonal(joint, axis1=1, axis2=2)  # (strata, K)
-    stratum_totals = joint[:, : pairs.offsets[1], : pairs.offsets[1]].sum(axis=(1, 2))
-    # n_ab * log(n_ab * n_s / (n_a * n_b)), summed over the cells of each block.
-    log_a = np.log(np.where(state_counts > 0, state_counts, 1.0))
-    terms = xlogy(joint, joint)
-    terms -= joint * log_a[:, :, None]
-    terms -= joint * log_a[:, None, :]
-    log_totals = np.log(np.where(stratum_totals > 0, stratum_totals, 1.0))
-    terms += joint * log_totals[:, None, None]
     starts = pairs.offsets[:-1]
+    block_of = np.repeat(np.arange(len(pairs.cardinalities)), pairs.cardinalities)
+    # Marginals of each block's own table: rows with an unknown (-1) code drop
+    # out of the blocks of that variable only, so block (i, j) can have fewer
+    # rows than the diagonal counts of X_i; use the block's own sums, as the
+    # scalar functions do on the table of (X_i, X_j, given).
+    row_sums = np.add.reduceat(joint, starts, axis=2)  # (strata, K, p): n_a in block (i, j)
+    col_sums = np.add.reduceat(joint, starts, axis=1)  # (strata, p, K): n_b in block (i, j)
+    block_totals = np.add.reduceat(row_sums, starts, axis=1)  # (strata, p, p)
+    # n_ab * log(n_ab * n_s / (n_a * n_b)), summed over the cells of each block.
+    terms = xlogy(joint, joint)
+    terms += xlogy(joint, block_totals[:, block_of][:, :, block_of])
+    terms -= xlogy(joint, row_sums[:, :, block_of])
+    terms -= xlogy(joint, col_sums[:, block_of, :])
     summed = terms.sum(axis=0)
     blocks = np.add.reduceat(np.add.reduceat(summed, starts, axis=0), starts, axis=1)
-    matrix = np.maximum(blocks / total, 0.0)
+    totals = block_totals.sum(axis=0)
+    matrix = np.where(totals > 0, blocks / np.where(totals > 0, totals, 1.0), 0.0)
+    matrix = np.maximum(matrix, 0.0)
     matrix = (matrix + matrix.T) / 2
     return matrix / _log_base(base)

@@ -1,0 +1,253 @@
+"""Tests of graphmodels.stats.counting.CountingEngine."""
+
+import itertools
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from graphmodels.stats import CountingEngine, TableTooLargeError
+
+CARDS = [2, 3, 4, 2, 5]
+
+
+def _random_codes(rng, n=200, cards=CARDS, unknown=0.0):
+    codes = np.column_stack([rng.integers(0, r, n) for r in cards])
+    if unknown:
+        codes[rng.random(codes.shape) < unknown] = -1
+    return codes
+
+
+def _brute_counts(codes, cards, positions, weights=None):
+    """Count with a pandas groupby, rows with an unknown code in `positions` dropped."""
+    frame = pd.DataFrame(codes[:, list(positions)], columns=[f"v{p}" for p in positions])
+    frame["w"] = 1.0 if weights is None else weights
+    frame = frame[(frame.drop(columns="w") >= 0).all(axis=1)]
+    table = np.zeros([cards[p] for p in positions])
+    for key, weight in frame.groupby(list(frame.columns[:-1]))["w"].sum().items():
+        table[key if isinstance(key, tuple) else (key,)] = weight
+    return table
+
+
+SUBSETS = [(0,), (4,), (1, 0), (0, 1), (2, 4, 1), (4, 3, 2, 0), (3, 0, 1, 2, 4)]
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("subset", SUBSETS)
+def test_counts_equal_groupby(seed, weighted, subset):
+    rng = np.random.default_rng(seed)
+    codes = _random_codes(rng)
+    weights = rng.exponential(size=len(codes)) if weighted else None
+    engine = CountingEngine(codes, CARDS, sample_weight=weights)
+    table = engine.counts(list(subset))
+    assert table.shape == tuple(CARDS[p] for p in subset)
+    np.testing.assert_allclose(table, _brute_counts(codes, CARDS, subset, weights), rtol=1e-12)
+    np.testing.assert_allclose(table.sum(), engine.total, rtol=1e-12)
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_two_way_counts_equal_crosstab(seed):
+    rng = np.random.default_rng(seed)
+    frame = pd.DataFrame({"a": rng.choice(["x", "y", "z"], 100), "b": rng.choice(["p", "q"], 100)})
+    engine = CountingEngine.from_frame(frame)
+    expected = pd.crosstab(frame["a"], frame["b"]).reindex(index=engine.levels[0], columns=engine.levels[1])
+    np.testing.assert_array_equal(engine.counts(["a", "b"]), expected.to_numpy())
+    np.testing.assert_array_equal(engine.counts(["b", "a"]), expected.to_numpy().T)
+
+
+def test_names_and_positions_agree():
+    rng = np.random.default_rng(5)
+    codes = _random_codes(rng)
+    engine = CountingEngine(codes, CARDS, names=list("abcde"))
+    np.testing.assert_array_equal(engine.counts(["c", "a"]), engine.counts([2, 0]))
+    np.testing.assert_array_equal(engine.counts("d"), engine.counts([3]))
+    assert engine.counts([]).item() == len(codes)
+
+
+def test_states_never_seen_get_zero_cells():
+    engine = CountingEngine(np.array([[0], [0], [2]]), [4])
+    np.testing.assert_array_equal(engine.counts([0]), [2, 0, 1, 0])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("chunk_size", [1, 7, 64])
+def test_chunked_counts_equal_unchunked(weighted, chunk_size):
+    rng = np.random.default_rng(11)
+    codes = _random_codes(rng, n=101, unknown=0.05)
+    weights = rng.exponential(size=len(codes)) if weighted else None
+    whole = CountingEngine(codes, CARDS, sample_weight=weights, chunk_size=10_000)
+    chunked = CountingEngine(codes, CARDS, sample_weight=weights, chunk_size=chunk_size)
+    for subset in SUBSETS:
+        np.testing.assert_allclose(chunked.counts(subset), whole.counts(subset), rtol=1e-12)
+    for given in (None, 4):
+        np.testing.assert_allclose(
+            chunked.pairwise_counts(given=given).table, whole.pairwise_counts(given=given).table, rtol=1e-12
+        )
+
+
+def test_iter_chunks_yields_bounded_chunks_covering_the_rows():
+    rng = np.random.default_rng(2)
+    codes = _random_codes(rng, n=30)
+    engine = CountingEngine(codes, CARDS, chunk_size=7)
+    chunks = [c for c, _ in engine.iter_chunks([3, 1])]
+    assert [len(c) for c in chunks] == [7, 7, 7, 7, 2]
+    np.testing.assert_array_equal(np.vstack(chunks), codes[:, [3, 1]])
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("given", [None, 0, 4])
+@pytest.mark.parametrize("unknown", [0.0, 0.1])
+def test_pairwise_blocks_equal_direct_counts(weighted, given, unknown):
+    rng = np.random.default_rng(7)
+    codes = _random_codes(rng, n=150, unknown=unknown)
+    weights = rng.exponential(size=len(codes)) if weighted else None
+    engine = CountingEngine(codes, CARDS, sample_weight=weights, chunk_size=40)
+    pairs = engine.pairwise_counts(given=given)
+    variables = [p for p in range(len(CARDS)) if p != given]
+    assert pairs.variables == tuple(variables)
+    for (i, p), (j, q) in itertools.product(enumerate(variables), repeat=2):
+        block = pairs.block(i, j)
+        if i == j:
+            # Diagonal blocks hold the one-way counts on their diagonals.
+            expected = _brute_counts(codes, CARDS, (p,) if given is None else (given, p), weights)
+            expected = np.array([np.diag(row) for row in np.atleast_2d(expected)])
+        elif given is None:
+            expected = _brute_counts(codes, CARDS, (p, q), weights)[None]
+        else:
+            expected = _brute_counts(codes, CARDS, (given, p, q), weights)
+        np.testing.assert_allclose(block, expected, rtol=1e-12, atol=1e-12)
+        direct = engine.counts([p, q] if given is None else [given, p, q]) if i != j else None
+        if direct is not None:
+            np.testing.assert_allclose(block, direct if given is not None else direct[None], rtol=1e-12)
+
+
+def test_pairwise_counts_of_a_subset_in_given_order():
+    rng = np.random.default_rng(8)
+    codes = _random_codes(rng)
+    engine = CountingEngine(codes, CARDS)
+    pairs = engine.pairwise_counts([4, 1], given=2)
+    assert pairs.variables == (4, 1)
+    np.testing.assert_array_equal(pairs.block(0, 1), engine.counts([2, 4, 1]))
+    with pytest.raises(ValueError, match="conditioning variable"):
+        engine.pairwise_counts([2, 1], given=2)
+
+
+def test_unknown_codes_drop_rows_only_from_tables_with_that_variable():
+    codes = np.array([[0, 1, 0], [1, -1, 1], [-1, 0, 1], [1, 1, 0]])
+    engine = CountingEngine(codes, [2, 2, 2])
+    # Variable 0 is unknown in row 2 only; variable 1 in row 1 only.
+    np.testing.assert_array_equal(engine.counts([0]), [1, 2])
+    np.testing.assert_array_equal(engine.counts([1]), [1, 2])
+    np.testing.assert_array_equal(engine.counts([2]), [2, 2])
+    np.testing.assert_array_equal(engine.counts([0, 2]), [[1, 0], [1, 1]])  # rows 0, 1, 3
+    np.testing.assert_array_equal(engine.counts([0, 1]), [[0, 1], [0, 1]])  # rows 0, 3
+    np.testing.assert_array_equal(engine.counts([1, 2]), [[0, 1], [2, 0]])  # rows 0, 2, 3
+    pairs = engine.pairwise_counts()
+    np.testing.assert_array_equal(pairs.block(0, 2)[0], engine.counts([0, 2]))
+    np.testing.assert_array_equal(pairs.block(1, 2)[0], engine.counts([1, 2]))
+    np.testing.assert_array_equal(np.diag(pairs.block(2, 2)[0]), engine.counts([2]))
+    # An unknown conditioning state drops the row from every stratum.
+    given = engine.pairwise_counts([1, 2], given=0)
+    np.testing.assert_array_equal(given.block(0, 1), engine.counts([0, 1, 2]))
+
+
+def test_max_cells_guard_names_variables_before_allocating():
+    rng = np.random.default_rng(0)
+    names = [f"x{k}" for k in range(10)]
+    codes = rng.integers(0, 20, size=(5, 10))
+    engine = CountingEngine(codes, [20] * 10, names=names)
+    # 20**10 cells of float64 would be 80 TB: a MemoryError, not our message,
+    # would be raised if the engine allocated first.
+    with pytest.raises(TableTooLargeError) as info:
+        engine.counts(names)
+    message = str(info.value)
+    for name in names:
+        assert f"'{name}' (20 states)" in message
+    assert "10,240,000,000,000 cells" in message
+    assert "max_cells=10,000,000" in message
+    assert isinstance(info.value, ValueError)
+
+
+def test_max_cells_is_configurable():
+    codes = np.zeros((3, 3), dtype=int)
+    engine = CountingEngine(codes, [4, 5, 6], names=["a", "b", "c"], max_cells=20)
+    assert engine.counts(["a", "b"]).shape == (4, 5)  # exactly 20 cells is allowed
+    with pytest.raises(TableTooLargeError, match=r"'a' \(4 states\), 'c' \(6 states\)"):
+        engine.counts(["a", "c"])
+    with pytest.raises(TableTooLargeError, match="pairwise"):
+        engine.pairwise_counts()
+
+
+def test_cached_tables_are_read_only_and_reused():
+    rng = np.random.default_rng(4)
+    engine = CountingEngine(_random_codes(rng), CARDS)
+    first = engine.counts([1, 3])
+    assert not first.flags.writeable
+    with pytest.raises(ValueError):
+        first[0, 0] = 99
+    assert engine.counts([1, 3]) is first
+    transposed = engine.counts([3, 1])
+    assert not transposed.flags.writeable
+    np.testing.assert_array_equal(transposed, first.T)
+    pairs = engine.pairwise_counts(given=0)
+    assert not pairs.table.flags.writeable
+    assert engine.pairwise_counts(given=0) is pairs
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("variable", [0, 2])
+def test_stratum_counts_equal_counts_on_filtered_rows(weighted, variable):
+    rng = np.random.default_rng(9)
+    codes = _random_codes(rng, unknown=0.05)
+    weights = rng.exponential(size=len(codes)) if weighted else None
+    engine = CountingEngine(codes, CARDS, sample_weight=weights, chunk_size=17)
+    for state in range(CARDS[variable]):
+        rows = codes[:, variable] == state
+        stratum = engine.stratum(variable, state)
+        filtered = CountingEngine(codes[rows], CARDS, sample_weight=None if weights is None else weights[rows])
+        np.testing.assert_allclose(stratum.total, filtered.total, rtol=1e-12)
+        for subset in SUBSETS:
+            np.testing.assert_allclose(stratum.counts(subset), filtered.counts(subset), rtol=1e-12, atol=1e-12)
+    with pytest.raises(ValueError, match="out of range"):
+        engine.stratum(variable, CARDS[variable])
+
+
+@pytest.mark.parametrize("seed", [0, 1])
+def test_permuting_rows_changes_no_count(seed):
+    rng = np.random.default_rng(seed)
+    codes = _random_codes(rng, unknown=0.05)
+    order = rng.permutation(len(codes))
+    a = CountingEngine(codes, CARDS, chunk_size=13)
+    b = CountingEngine(codes[order], CARDS, chunk_size=13)
+    for subset in SUBSETS:
+        np.testing.assert_array_equal(a.counts(subset), b.counts(subset))
+    np.testing.assert_array_equal(a.pairwise_counts(given=1).table, b.pairwise_counts(given=1).table)
+
+
+@pytest.mark.parametrize(
+    "kwargs, match",
+    [
+        ({"codes": np.array([[0, 2]]), "cardinalities": [2, 2]}, "code 2 but cardinality 2"),
+        ({"codes": np.array([[0, -2]]), "cardinalities": [2, 2]}, ">= -1"),
+        ({"codes": np.array([[0, 1]]), "cardinalities": [2]}, "one entry per column"),
+        ({"codes": np.array([[0, 1]]), "cardinalities": [2, 0]}, ">= 1"),
+        ({"codes": np.array([[0, 1]]), "cardinalities": [2, 2], "sample_weight": [-1.0]}, "non-negative"),
+        ({"codes": np.array([[0, 1]]), "cardinalities": [2, 2], "names": ["a", "a"]}, "unique"),
+        ({"codes": np.array([[0, 1]]), "cardinalities": [2, 2], "max_cells": 0}, "max_cells"),
+        ({"codes": np.array([[0, 1]]), "cardinalities": [2, 2], "chunk_size": 0}, "chunk_size"),
+    ],
+)
+def test_invalid_engine_arguments(kwargs, match):
+    codes = kwargs.pop("codes")
+    cards = kwargs.pop("cardinalities")
+    with pytest.raises(ValueError, match=match):
+        CountingEngine(codes, cards, **kwargs)
+
+
+def test_unknown_variable_and_repeated_query():
+    engine = CountingEngine(np.zeros((2, 2), dtype=int), [1, 1], names=["a", "b"])
+    with pytest.raises(KeyError, match="'zz'"):
+        engine.counts(["zz"])
+    with pytest.raises(ValueError, match="repeat"):
+        engine.counts(["a", "a"])
