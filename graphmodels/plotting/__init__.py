@@ -1,0 +1,6 @@
+"""Drawing of structures with matplotlib, and export to GraphML and Graphviz DOT."""
+
+from .export import to_dot, to_graphml
+from .network import draw_network, network_layout
+
+__all__ = ["draw_network", "network_layout", "to_graphml", "to_dot"]

@@ -1,0 +1,406 @@
+"""Export of structures to GraphML and Graphviz DOT.
+
+Both writers take a networkx graph or a fitted model (its ``structure_``),
+work on a copy and never change the caller's graph. Neither needs Graphviz or
+pydot: the DOT text is written here, GraphML by :func:`networkx.write_graphml`.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import numbers
+import os
+
+import networkx as nx
+import numpy as np
+
+__all__ = ["to_graphml", "to_dot"]
+
+#: Fill colour of each node ``role``, shared with :func:`~graphmodels.plotting.draw_network`.
+ROLE_COLORS = {
+    "class": "#f4a261",
+    "feature": "#a8dadc",
+    "latent": "#cdb4db",
+    "other": "#e0e0e0",
+}
+
+#: Colour of each edge ``kind``; edges without a kind use ``None``'s colour.
+KIND_COLORS = {
+    "class": "#8d8d8d",
+    "augmenting": "#1d3557",
+    None: "#2a6f97",
+}
+
+
+def as_graph(graph_or_model):
+    """The networkx graph of `graph_or_model`: the graph itself or a model's ``structure_``.
+
+    Parameters
+    ----------
+    graph_or_model : nx.Graph or fitted model
+        A networkx graph (any subclass), or an object whose ``structure_``
+        attribute is one.
+
+    Returns
+    -------
+    nx.Graph
+        The graph itself, not a copy.
+
+    Raises
+    ------
+    TypeError
+        If `graph_or_model` is neither, or is a model that is not fitted.
+
+    Examples
+    --------
+    >>> as_graph(nx.path_graph(3)).number_of_nodes()
+    3
+    """
+    if isinstance(graph_or_model, nx.Graph):
+        return graph_or_model
+    try:
+        structure = getattr(graph_or_model, "structure_")
+    except AttributeError:
+        structure = None
+    if isinstance(structure, nx.Graph):
+        return structure
+    kind = type(graph_or_model).__name__
+    if hasattr(graph_or_model, "fit"):
+        raise TypeError(
+            f"Expected a networkx graph or a fitted model with a `structure_` graph, "
+            f"got an unfitted {kind}; call fit first."
+        )
+    raise TypeError(f"Expected a networkx graph or a fitted model with a `structure_` graph, got {kind}.")
+
+
+def string_ids(graph):
+    """A distinct string for every node.
+
+    String nodes keep their name. Any other node gets ``str(node)``, or
+    ``repr(node)`` if that is taken, with a ``#k`` suffix if that is taken too.
+
+    Parameters
+    ----------
+    graph : nx.Graph
+
+    Returns
+    -------
+    dict
+        Node -> str, in graph order.
+
+    Examples
+    --------
+    >>> string_ids(nx.Graph([(1, "1"), (2.5, "b")]))
+    {1: '1#2', '1': '1', 2.5: '2.5', 'b': 'b'}
+    """
+    ids = {node: node for node in graph.nodes if isinstance(node, str)}
+    used = set(ids.values())
+    for node in graph.nodes:
+        if node in ids and isinstance(node, str):
+            continue
+        name = str(node)
+        if name in used:
+            name = repr(node)
+        candidate, k = name, 2
+        while candidate in used:
+            candidate, k = f"{name}#{k}", k + 1
+        used.add(candidate)
+        ids[node] = candidate
+    return {node: ids[node] for node in graph.nodes}
+
+
+# ---------------------------------------------------------------------------
+# GraphML
+
+
+def _graphml_value(value):
+    """A value GraphML can store: bool, int, float or str."""
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (bool, str)):
+        return "None" if value is None else value
+    if isinstance(value, numbers.Integral):
+        return int(value)
+    if isinstance(value, numbers.Real):
+        return float(value)
+    if isinstance(value, (set, frozenset)):
+        items = sorted((_json_item(v) for v in value), key=lambda v: (type(v).__name__, str(v)))
+        return json.dumps(items, ensure_ascii=False)
+    if isinstance(value, (list, tuple, np.ndarray)):
+        return json.dumps([_json_item(v) for v in value], ensure_ascii=False)
+    if isinstance(value, dict):
+        return json.dumps({str(k): _json_item(v) for k, v in value.items()}, ensure_ascii=False)
+    return str(value)
+
+
+def _json_item(value):
+    if isinstance(value, np.generic):
+        value = value.item()
+    if value is None or isinstance(value, (bool, int, float, str)):
+        return value
+    if isinstance(value, (list, tuple, set, frozenset, np.ndarray)):
+        return [_json_item(v) for v in value]
+    return str(value)
+
+
+def _value_kind(value):
+    if isinstance(value, bool):
+        return "bool"
+    if isinstance(value, (int, float)):
+        return "number"
+    return "str"
+
+
+def _unify(records):
+    """Make every attribute name hold one kind of value across `records` (a list of dicts)."""
+    kinds = {}
+    for data in records:
+        for key, value in data.items():
+            kinds.setdefault(key, set()).add(_value_kind(value))
+    mixed = {key for key, seen in kinds.items() if len(seen) > 1}
+    for data in records:
+        for key in mixed & data.keys():
+            data[key] = str(data[key])
+
+
+def graphml_ready(graph_or_model):
+    """A copy of the graph that :func:`networkx.write_graphml` can write.
+
+    Node names become distinct strings (see :func:`string_ids`); every node
+    keeps its original name as ``str`` in a ``name`` attribute (unless it has
+    one). Attribute values become bool, int, float or str: numpy scalars their
+    Python value, lists, tuples, sets and dicts JSON text, ``None`` the string
+    ``"None"``. An attribute name holding numbers on some items and text on
+    others is written as text everywhere.
+
+    Parameters
+    ----------
+    graph_or_model : nx.Graph or fitted model
+
+    Returns
+    -------
+    nx.Graph
+        Same class as the input graph; the input is not changed.
+    """
+    graph = as_graph(graph_or_model)
+    ids = string_ids(graph)
+    out = graph.__class__()
+    out.graph.update({str(k): _graphml_value(v) for k, v in graph.graph.items()})
+    node_records = []
+    for node, data in graph.nodes(data=True):
+        attrs = {str(k): _graphml_value(v) for k, v in data.items()}
+        attrs.setdefault("name", str(node))
+        node_records.append(attrs)
+        out.add_node(ids[node], **attrs)
+    if graph.is_multigraph():
+        edges = [(u, v, data) for u, v, _, data in graph.edges(keys=True, data=True)]
+    else:
+        edges = list(graph.edges(data=True))
+    edge_records = []
+    for u, v, data in edges:
+        attrs = {str(k): _graphml_value(val) for k, val in data.items()}
+        edge_records.append(attrs)
+        out.add_edge(ids[u], ids[v], **attrs)
+    _unify([data for _, data in out.nodes(data=True)])
+    if graph.is_multigraph():
+        _unify([data for _, _, _, data in out.edges(keys=True, data=True)])
+    else:
+        _unify([data for _, _, data in out.edges(data=True)])
+    _unify([out.graph])
+    return out
+
+
+def to_graphml(graph_or_model, path):
+    """Write a structure to a GraphML file.
+
+    Parameters
+    ----------
+    graph_or_model : nx.Graph or fitted model
+        A networkx graph or a fitted model, whose ``structure_`` is written.
+    path : str or path-like or file
+        Destination, as accepted by :func:`networkx.write_graphml`.
+
+    Returns
+    -------
+    None
+
+    Raises
+    ------
+    TypeError
+        If `graph_or_model` is neither a graph nor a fitted model.
+
+    See Also
+    --------
+    graphml_ready : the conversion of names and attributes applied first.
+    to_dot : Graphviz text.
+
+    Notes
+    -----
+    Node ids are strings; a node that was not a string keeps ``str`` of its
+    name in the ``name`` attribute. Lists such as ChowLiu's ``classes`` are
+    stored as JSON text. Read back with :func:`networkx.read_graphml`.
+
+    Examples
+    --------
+    >>> import io
+    >>> g = nx.DiGraph([(1, "x")])
+    >>> g.nodes[1]["role"] = "class"
+    >>> buffer = io.BytesIO()
+    >>> to_graphml(g, buffer)
+    >>> back = nx.read_graphml(io.BytesIO(buffer.getvalue()))
+    >>> back.nodes["1"]
+    {'role': 'class', 'name': '1'}
+    """
+    nx.write_graphml(graphml_ready(graph_or_model), path, infer_numeric_types=True)
+
+
+# ---------------------------------------------------------------------------
+# DOT
+
+
+def dot_quote(text):
+    """`text` as a double-quoted DOT string.
+
+    Backslashes and double quotes are escaped; newlines become ``\\n`` (a line
+    break in Graphviz labels), carriage returns are dropped. Any other
+    character, Unicode included, is written as is (DOT files are UTF-8).
+
+    Examples
+    --------
+    >>> print(dot_quote('say "hi"'))
+    "say \\"hi\\""
+    >>> print(dot_quote("a\\\\b"))
+    "a\\\\b"
+    """
+    text = str(text).replace("\\", "\\\\").replace('"', '\\"')
+    text = text.replace("\r\n", "\n").replace("\r", "").replace("\n", "\\n")
+    return f'"{text}"'
+
+
+def _dot_value(value):
+    if isinstance(value, np.generic):
+        value = value.item()
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, numbers.Integral):
+        return str(int(value))
+    if isinstance(value, numbers.Real):
+        value = float(value)
+        return repr(value) if math.isfinite(value) else dot_quote(repr(value))
+    graphml = _graphml_value(value)
+    return dot_quote(graphml)
+
+
+def _dot_attributes(data, presentation):
+    """``[k=v, ...]`` from the data attributes, then presentation ones not already set."""
+    items = [(str(k), v) for k, v in data.items()]
+    keys = {k for k, _ in items}
+    items += [(k, v) for k, v in presentation.items() if k not in keys]
+    if not items:
+        return ""
+    return " [" + ", ".join(f"{dot_quote(k)}={_dot_value(v)}" for k, v in items) + "]"
+
+
+def _pen_widths(edges):
+    """Graphviz ``penwidth`` per edge: 1 to 4 within each ``kind``, by ``weight``."""
+    top = {}
+    for _, _, data in edges:
+        weight = data.get("weight")
+        if isinstance(weight, numbers.Real) and math.isfinite(weight) and weight > 0:
+            kind = data.get("kind")
+            top[kind] = max(top.get(kind, 0.0), float(weight))
+    widths = []
+    for _, _, data in edges:
+        weight, kind = data.get("weight"), data.get("kind")
+        if kind in top and isinstance(weight, numbers.Real) and math.isfinite(weight):
+            widths.append(round(1.0 + 3.0 * max(float(weight), 0.0) / top[kind], 2))
+        else:
+            widths.append(1.0)
+    return widths
+
+
+def to_dot(graph_or_model, path=None):
+    """Graphviz DOT text of a structure, optionally written to a file.
+
+    Every node and edge attribute (``role``, ``cardinality``, ``weight``,
+    ``kind``, ...) is written, followed by presentation attributes that the
+    data does not set: nodes are filled with the colour of their ``role``,
+    class-to-attribute arcs (``kind="class"``) are dashed and grey, augmenting
+    arcs solid and dark, with ``penwidth`` growing with ``weight``.
+
+    Parameters
+    ----------
+    graph_or_model : nx.Graph or fitted model
+        A networkx graph or a fitted model, whose ``structure_`` is written.
+    path : str or path-like, optional
+        If given, the text is also written there (UTF-8).
+
+    Returns
+    -------
+    str
+        A ``digraph`` for directed graphs, else a ``graph``.
+
+    Raises
+    ------
+    TypeError
+        If `graph_or_model` is neither a graph nor a fitted model.
+
+    See Also
+    --------
+    dot_quote : how names and text values are quoted.
+    to_graphml
+
+    Notes
+    -----
+    Every node id is quoted; names that are not strings are written as
+    ``str(name)`` (``repr`` if two nodes would clash). Graphviz's ``dot``
+    reads ``weight`` as an integer layout weight; lay the file out with a
+    copy that renames it if that matters.
+
+    Examples
+    --------
+    >>> g = nx.DiGraph()
+    >>> g.add_node("C", role="class")
+    >>> g.add_node('x "1"', role="feature")
+    >>> g.add_edge("C", 'x "1"', kind="class", weight=0.5)
+    >>> print(to_dot(g), end="")
+    digraph {
+      node [style=filled, fontname="Helvetica"];
+      "C" ["role"="class", "fillcolor"="#f4a261", "penwidth"=2];
+      "x \\"1\\"" ["role"="feature", "fillcolor"="#a8dadc"];
+      "C" -> "x \\"1\\"" ["kind"="class", "weight"=0.5, "style"="dashed", "color"="#8d8d8d", "penwidth"=4.0];
+    }
+    """
+    graph = as_graph(graph_or_model)
+    ids = string_ids(graph)
+    directed = graph.is_directed()
+    arrow = "->" if directed else "--"
+    lines = ["digraph {" if directed else "graph {", '  node [style=filled, fontname="Helvetica"];']
+    for key, value in graph.graph.items():
+        if isinstance(value, (str, numbers.Number)) and not isinstance(value, bool):
+            lines.append(f"  {dot_quote(key)}={_dot_value(value)};")
+    for node, data in graph.nodes(data=True):
+        role = data.get("role")
+        presentation = {"fillcolor": ROLE_COLORS.get(role, ROLE_COLORS["other"])}
+        if role == "class":
+            presentation["penwidth"] = 2
+        lines.append(f"  {dot_quote(ids[node])}{_dot_attributes(data, presentation)};")
+    if graph.is_multigraph():
+        edges = [(u, v, data) for u, v, _, data in graph.edges(keys=True, data=True)]
+    else:
+        edges = list(graph.edges(data=True))
+    for (u, v, data), width in zip(edges, _pen_widths(edges)):
+        kind = data.get("kind")
+        presentation = {
+            "style": "dashed" if kind == "class" else "solid",
+            "color": KIND_COLORS.get(kind, KIND_COLORS[None]),
+            "penwidth": width,
+        }
+        lines.append(f"  {dot_quote(ids[u])} {arrow} {dot_quote(ids[v])}{_dot_attributes(data, presentation)};")
+    lines.append("}")
+    text = "\n".join(lines) + "\n"
+    if path is not None:
+        with open(os.fspath(path), "w", encoding="utf-8") as handle:
+            handle.write(text)
+    return text
