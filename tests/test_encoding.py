@@ -97,7 +97,7 @@ def test_unseen_states_are_unknown():
     codes = enc.transform(new)
     # An unseen value, and a missing cell in a column that had none in training.
     assert codes.tolist() == [[UNKNOWN, UNKNOWN, 0], [0, 1, UNKNOWN], [UNKNOWN, 0, UNKNOWN]]
-    assert codes.dtype == np.int64
+    assert codes.dtype.kind == "i"  # the smallest signed type that fits
 
 
 def test_unseen_category_of_a_categorical_is_unknown():

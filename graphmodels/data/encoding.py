@@ -209,13 +209,20 @@ class TableEncoder:
 
         Returns
         -------
-        codes : ndarray of shape (n_rows, n_columns), dtype int64
+        codes : ndarray of shape (n_rows, n_columns)
+            The smallest signed integer type that holds every code
+            (int8 up to 127 states), to keep the counting passes light.
         """
         frame = self.align(X, owner=owner)
-        codes = np.empty((len(frame), len(self.columns_)), dtype=np.int64)
+        codes = np.empty((len(frame), len(self.columns_)), dtype=self.code_dtype())
         for j, column in enumerate(self.columns_):
             codes[:, j] = self._encode_column(frame[column], j)
         return codes
+
+    def code_dtype(self, extra_states=0):
+        """Smallest signed integer dtype holding every code (and ``extra_states``)."""
+        largest = max([int(c) for c in self.cardinalities_] + [int(extra_states), 1])
+        return np.min_scalar_type(-largest) if largest < 2**31 else np.dtype(np.int64)
 
     def fit_transform(self, X):
         """Fit to `X` and return its codes."""
@@ -257,10 +264,11 @@ class TableEncoder:
         levels = self.levels_[j]
         observed = levels[:-1] if self.has_missing_state_[j] else levels
         values = series.astype(object) if isinstance(series.dtype, pd.CategoricalDtype) else series
-        # get_indexer gives -1 for unseen states (pd.Categorical with unknown
-        # values is deprecated and will raise in pandas 4).
-        codes = pd.Index(observed, dtype=object).get_indexer(values)
-        codes = codes.astype(np.int64)
+        codes = _numeric_codes(values, observed)
+        if codes is None:
+            # get_indexer gives -1 for unseen states (pd.Categorical with unknown
+            # values is deprecated and will raise in pandas 4).
+            codes = pd.Index(observed, dtype=object).get_indexer(values).astype(np.int64)
         isna = series.isna().to_numpy()
         if isna.any():
             if self.missing == "error" and not self.has_missing_state_[j]:
@@ -288,6 +296,31 @@ class TableEncoder:
         encoder.has_missing_state_ = list(state["has_missing_state"])
         encoder.cardinalities_ = np.array([len(v) for v in encoder.levels_], dtype=np.int64)
         return encoder
+
+
+def _numeric_codes(values, observed):
+    """Fast path for a numeric column with numeric levels: binary search, no hashing."""
+    if not isinstance(values, pd.Series) or values.dtype.kind not in "iuf" or values.dtype.kind == "b":
+        return None
+    if not observed or not all(
+        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
+        for v in observed
+    ):
+        return None
+    levels = np.asarray(observed, dtype=np.float64)
+    if np.any(np.diff(levels) <= 0):
+        return None
+    if values.dtype.kind in "iu" and np.all(levels == np.round(levels)) and levels[-1] - levels[0] < 1 << 20:
+        # Integer states: a lookup table indexed by value, no search at all.
+        low = int(levels[0])
+        lookup = np.full(int(levels[-1]) - low + 1, UNKNOWN, dtype=np.int64)
+        lookup[levels.astype(np.int64) - low] = np.arange(len(levels))
+        shifted = values.to_numpy().astype(np.int64, copy=False) - low
+        inside = (shifted >= 0) & (shifted < len(lookup))
+        return np.where(inside, lookup[np.where(inside, shifted, 0)], UNKNOWN)
+    array = values.to_numpy(dtype=np.float64, na_value=np.nan)
+    position = np.clip(np.searchsorted(levels, array), 0, len(levels) - 1)
+    return np.where(levels[position] == array, position, UNKNOWN).astype(np.int64)
 
 
 def _is_positional(columns, fitted_columns):

@@ -69,6 +69,8 @@ class _AugmentedNaiveBayes(BaseClassifier):
 
     def _fit(self, engine):
         class_pos = engine.n_variables - 1
+        # Every (class, attribute) table in one pass; later queries read the cache.
+        engine.one_way_counts(engine.names[:-1], given=engine.names[-1])
         self.structure_ = self._learn_structure(engine)
         parents = feature_parents(self.structure_)
         position = {name: i for i, name in enumerate(engine.names)}

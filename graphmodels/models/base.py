@@ -198,8 +198,11 @@ class BaseClassifier(BaseModel):
         self.class_name_ = name if name is not None and name not in features else (
             CLASS_NODE if CLASS_NODE not in features else "__class__"
         )
+        table = np.empty((codes.shape[0], codes.shape[1] + 1), dtype=self.encoder_.code_dtype(len(self.classes_)))
+        table[:, :-1] = codes
+        table[:, -1] = y_codes
         engine = CountingEngine(
-            np.column_stack([codes, y_codes]),
+            table,
             list(self.encoder_.cardinalities_) + [len(self.classes_)],
             names=features + [self.class_name_],
             sample_weight=sample_weight,

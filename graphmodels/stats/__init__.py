@@ -1,6 +1,6 @@
 """The counting engine and the information measures computed from it."""
 
-from .counting import DEFAULT_MAX_CELLS, CountingEngine, PairwiseCounts, TableTooLargeError
+from .counting import DEFAULT_MAX_CELLS, CountingEngine, OneWayCounts, PairwiseCounts, TableTooLargeError
 from .information import (
     as_engine,
     conditional_mutual_information,
@@ -13,6 +13,7 @@ from .information import (
 __all__ = [
     "CountingEngine",
     "PairwiseCounts",
+    "OneWayCounts",
     "TableTooLargeError",
     "DEFAULT_MAX_CELLS",
     "as_engine",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 import numpy as np
 import pandas as pd
 
-__all__ = ["CountingEngine", "PairwiseCounts", "TableTooLargeError", "DEFAULT_MAX_CELLS"]
+__all__ = ["CountingEngine", "PairwiseCounts", "OneWayCounts", "TableTooLargeError", "DEFAULT_MAX_CELLS"]
 
 #: Default largest number of cells of one table (80 MB of float64).
 DEFAULT_MAX_CELLS = 10_000_000
@@ -57,6 +57,24 @@ class PairwiseCounts:
         """The table of the ``i``-th and ``j``-th variables (positions), shape (n_strata, r_i, r_j)."""
         o = self.offsets
         return self.table[:, o[i] : o[i + 1], o[j] : o[j + 1]]
+
+
+@dataclass(frozen=True)
+class OneWayCounts:
+    """The one-way tables of a set of variables, side by side.
+
+    ``table[s, offsets[i] + a]`` is the (weighted) number of rows of stratum
+    ``s`` with ``X_i = a``.
+    """
+
+    variables: tuple
+    cardinalities: np.ndarray
+    offsets: np.ndarray
+    table: np.ndarray
+
+    def block(self, i):
+        """The table of the ``i``-th variable (position in `variables`), shape (n_strata, r_i)."""
+        return self.table[:, self.offsets[i] : self.offsets[i + 1]]
 
 
 class CountingEngine:
@@ -222,6 +240,9 @@ class CountingEngine:
     def iter_chunks(self, positions=None):
         """Yield ``(codes, weights)`` row chunks; ``weights`` is None when unweighted.
 
+        Codes are stored in the smallest integer type; chunks come as int64
+        so that index arithmetic cannot overflow.
+
         This is the only place that touches the rows: another backend
         overrides it to count partitions that never sit in one array.
         """
@@ -231,7 +252,7 @@ class CountingEngine:
             weights = None if self._weights is None else self._weights[start:stop]
             # Slice the rows first: selecting columns of the whole array would
             # copy every row at once and defeat the chunking.
-            yield self._codes[start:stop, columns], weights
+            yield self._codes[start:stop, columns].astype(np.int64), weights
 
     # ------------------------------------------------------------------ tables
     def counts(self, variables):
@@ -252,7 +273,9 @@ class CountingEngine:
         order = tuple(sorted(positions))
         table = self._cache.get(order)
         if table is None:
-            table = self._count(order)
+            table = self._from_batched(order)
+            if table is None:
+                table = self._count(order)
             table.flags.writeable = False
             self._cache[order] = table
         if order != positions:
@@ -276,6 +299,93 @@ class CountingEngine:
                 weights = None if weights is None else weights[keep]
             flat += np.bincount(index, weights=weights, minlength=n_cells)
         return flat.reshape(shape)
+
+    def _from_batched(self, order):
+        """Answer a query of one to three variables from cached batched tables.
+
+        The one-way tables (:meth:`one_way_counts`) and the pairwise block
+        matrices (:meth:`pairwise_counts`) already hold every table of one
+        variable, of a variable with the conditioning variable, of two
+        variables and of two variables with the conditioning variable.
+        Only used without unknown codes, where every block counts the same rows.
+        """
+        if self._has_unknown or not 1 <= len(order) <= 3:
+            return None
+        for key, value in self._cache.items():
+            if not (isinstance(key, tuple) and key and key[0] in ("pairs", "one-way")):
+                continue
+            _, positions, given = key
+            rest = [p for p in order if p != given]
+            strata = given is not None and given in order
+            if not rest or len(rest) > 2 or not set(rest) <= set(positions) or len(rest) + strata != len(order):
+                continue
+            if key[0] == "one-way" and len(rest) != 1:
+                continue
+            index = [positions.index(p) for p in rest]
+            if key[0] == "one-way":
+                table = value.block(index[0])  # (strata, r)
+            elif len(rest) == 1:
+                block = value.block(index[0], index[0])
+                table = np.diagonal(block, axis1=1, axis2=2)
+            else:
+                table = value.block(index[0], index[1])
+            if not strata:
+                table = table.sum(axis=0)
+                return np.array(table, dtype=np.float64)
+            # Put the stratum axis where the conditioning variable sorts.
+            table = np.moveaxis(table, 0, order.index(given))
+            return np.array(table, dtype=np.float64)
+        return None
+
+    def one_way_counts(self, variables=None, *, given=None):
+        """The table of every variable (per state of `given`) in one pass.
+
+        Parameters
+        ----------
+        variables : sequence, optional
+            Defaults to every variable except `given`.
+        given : name or position, optional
+
+        Returns
+        -------
+        OneWayCounts
+            ``block(i)`` is the (n_strata, r_i) table of the ``i``-th variable.
+        """
+        given_pos = None if given is None else self.position(given)
+        if variables is None:
+            positions = tuple(p for p in range(self.n_variables) if p != given_pos)
+        else:
+            positions = self.positions(variables)
+        key = ("one-way", positions, given_pos)
+        cached = self._cache.get(key)
+        if cached is not None:
+            return cached
+        cards = self.cardinalities[list(positions)]
+        offsets = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
+        width = int(offsets[-1])
+        n_strata = 1 if given_pos is None else int(self.cardinalities[given_pos])
+        if width * n_strata > self.max_cells:
+            raise TableTooLargeError(
+                f"The one-way tables of {len(positions)} variables would have "
+                f"{width * n_strata:,} cells, more than max_cells={self.max_cells:,}."
+            )
+        flat = np.zeros(width * n_strata)
+        columns = list(positions) + ([] if given_pos is None else [given_pos])
+        for codes, weights in self.iter_chunks(columns):
+            index = codes[:, : len(positions)] + offsets[:-1]
+            keep = codes[:, : len(positions)] >= 0
+            if given_pos is not None:
+                index = index + (codes[:, -1:] * width)
+                keep &= codes[:, -1:] >= 0
+            w = None if weights is None else np.broadcast_to(weights[:, None], index.shape)
+            if self._has_unknown:
+                index, w = index[keep], (None if w is None else w[keep])
+            flat += np.bincount(index.ravel(), weights=None if w is None else w.ravel(), minlength=flat.size)
+        table = flat.reshape(n_strata, width)
+        table.flags.writeable = False
+        result = OneWayCounts(positions, cards, offsets, table)
+        self._cache[key] = result
+        return result
 
     def pairwise_counts(self, variables=None, *, given=None):
         """All two-way tables of `variables` at once, optionally per state of `given`.
@@ -391,10 +501,12 @@ def _one_hot_gram(codes, offsets, width, weights):
     # float32 is exact for integer counts up to 2**24 (a chunk's row count).
     dtype = np.float32 if weights is None and n <= 1 << 24 else np.float64
     one_hot = np.zeros((n, width), dtype=dtype)
-    # An unknown code (-1) leaves its variable's block of the row empty, so
-    # the row drops out of exactly the tables involving that variable.
-    rows, variables = np.nonzero(codes >= 0)
-    one_hot[rows, codes[rows, variables] + offsets[variables]] = 1
+    # Flat positions of the ones, row-major; an unknown code (-1) leaves its
+    # variable's block of the row empty, so the row drops out of exactly the
+    # tables involving that variable.
+    flat = np.arange(0, n * width, width)[:, None] + (codes + offsets[:-1])
+    known = codes >= 0
+    one_hot.reshape(-1)[flat[known] if not known.all() else flat.ravel()] = 1
     if weights is None:
         return (one_hot.T @ one_hot).astype(np.float64)
     return one_hot.T @ (one_hot * weights[:, None])
