@@ -113,3 +113,16 @@ def test_compare_progress_can_be_silenced(capsys):
     assert "lenses" in capsys.readouterr().err
     compare(["nb"], ["lenses"], cv=cv, verbose=False)
     assert capsys.readouterr().err == ""
+
+
+def test_evaluate_density_reports_test_log_likelihood():
+    frame = gm.datasets.load("car")
+    splitter = RepeatedRandomSplit(test_size=0.1, n_repeats=3, random_state=0)
+    folds = gm.evaluation.evaluate_density(gm.ChowLiuTree(), frame, cv=splitter)
+    assert len(folds) == 3 and (folds["n_test"] == 173).all()
+    # Each split's figure is the mean of score_samples on its test rows.
+    train, test = next(splitter.split(frame))
+    model = gm.ChowLiuTree().fit(frame.iloc[train])
+    assert folds["test_log_likelihood"][0] == pytest.approx(model.score_samples(frame.iloc[test]).mean())
+    # Car is a full factorial design over 6 attributes: about log(1728) nats of entropy plus the class.
+    assert -9.0 < folds["test_log_likelihood"].mean() < -7.0

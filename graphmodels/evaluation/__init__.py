@@ -1,12 +1,13 @@
 """Cross-validation, metrics and comparison tables."""
 
-from .compare import DISCRETIZERS, Comparison, clone, compare, cross_validate, make_discretizer
+from .compare import DISCRETIZERS, Comparison, clone, compare, cross_validate, evaluate_density, make_discretizer
 from .metrics import error_rate, log_loss, mean_log_likelihood
 from .splits import RepeatedRandomSplit, RepeatedStratifiedKFold
 
 __all__ = [
     "compare",
     "cross_validate",
+    "evaluate_density",
     "Comparison",
     "clone",
     "make_discretizer",

@@ -422,10 +422,13 @@ class CountingEngine:
         n_strata = 1 if given_pos is None else int(self.cardinalities[given_pos])
         cells = width * width * n_strata
         if cells > self.max_cells:
+            widest = sorted(positions, key=lambda p: -int(self.cardinalities[p]))[:5]
+            described = ", ".join(f"{self.names[p]!r} ({int(self.cardinalities[p])} states)" for p in widest)
             raise TableTooLargeError(
                 f"The pairwise tables of {len(positions)} variables ({width} states in all"
-                f"{'' if given_pos is None else f', {n_strata} strata'}) would have "
-                f"{cells:,} cells, more than max_cells={self.max_cells:,}."
+                f"{'' if given_pos is None else f', {n_strata} strata of {self.names[given_pos]!r}'}) "
+                f"would have {cells:,} cells, more than max_cells={self.max_cells:,}. "
+                f"The variables with the most states: {described}. Merge rare states or raise max_cells."
             )
         table = np.zeros((n_strata, width, width), dtype=np.float64)
         columns = list(positions) + ([] if given_pos is None else [given_pos])
