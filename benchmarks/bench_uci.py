@@ -29,6 +29,9 @@ import pandas as pd
 import graphmodels as gm
 from graphmodels.evaluation import RepeatedStratifiedKFold, compare
 
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import write_section  # noqa: E402
+
 HERE = Path(__file__).resolve().parent
 DATASETS = Path(os.environ.get("GRAPHMODELS_DATASETS", HERE.parent.parent / "shared" / "datasets"))
 REFERENCE = HERE.parent.parent / "shared" / "reference" / "kikuchi_bayes_table1.tsv"
@@ -135,22 +138,8 @@ def main(argv=None):
         "Mean fit time per fold (s): " + ", ".join(f"{m} {fit[m].mean():.4f}" for m in models) + ".",
         "",
     ]
-    write_section(Path(args.out), "uci", "\n".join(lines))
+    write_section("uci", "\n".join(lines), Path(args.out))
     print("\n".join(lines))
-
-
-def write_section(path, key, text):
-    """Replace (or append) the block between ``<!-- key:start -->`` and ``<!-- key:end -->``."""
-    start, end = f"<!-- {key}:start -->", f"<!-- {key}:end -->"
-    block = f"{start}\n{text}\n{end}"
-    content = path.read_text() if path.exists() else "# Benchmark results\n"
-    if start in content and end in content:
-        before, rest = content.split(start, 1)
-        _, after = rest.split(end, 1)
-        content = before + block + after
-    else:
-        content = content.rstrip("\n") + "\n\n" + block + "\n"
-    path.write_text(content)
 
 
 if __name__ == "__main__":

@@ -58,11 +58,19 @@ def family_log_tables(engine, parents, estimator, class_position=None):
     return tables
 
 
+def check_tree_params(model):
+    """Resolve ``model.estimator`` and check ``model.algorithm`` (if the model has one)."""
+    model.estimator_ = get_estimator(model.estimator)
+    algorithm = getattr(model, "algorithm", "kruskal")
+    if algorithm not in SPANNING_TREE_ALGORITHMS:
+        raise ValueError(f"`algorithm` must be one of {list(SPANNING_TREE_ALGORITHMS)}, got {algorithm!r}.")
+
+
 class _AugmentedNaiveBayes(BaseClassifier):
     """Shared fit and likelihood of the shared-structure models."""
 
     def _check_params(self):
-        self.estimator_ = get_estimator(self.estimator)
+        check_tree_params(self)
 
     def _learn_structure(self, engine):
         raise NotImplementedError
@@ -177,11 +185,6 @@ class TAN(_AugmentedNaiveBayes):
         self.missing = missing
         self.max_cells = max_cells
 
-    def _check_params(self):
-        super()._check_params()
-        if self.algorithm not in SPANNING_TREE_ALGORITHMS:
-            raise ValueError(f"`algorithm` must be one of {list(SPANNING_TREE_ALGORITHMS)}, got {self.algorithm!r}.")
-
     def _learn_structure(self, engine):
         return tan_structure(engine, engine.names[-1], engine.names[:-1], algorithm=self.algorithm)
 
@@ -252,9 +255,7 @@ class ChowLiu(BaseClassifier):
         self.max_cells = max_cells
 
     def _check_params(self):
-        self.estimator_ = get_estimator(self.estimator)
-        if self.algorithm not in SPANNING_TREE_ALGORITHMS:
-            raise ValueError(f"`algorithm` must be one of {list(SPANNING_TREE_ALGORITHMS)}, got {self.algorithm!r}.")
+        check_tree_params(self)
 
     def _fit(self, engine):
         class_pos = engine.n_variables - 1

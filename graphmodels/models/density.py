@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..estimators.parameters import get_estimator
-from ..learners.trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree
+from ..learners.trees import chow_liu_tree
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import orient_forest
-from .augmented import family_log_tables
+from .augmented import check_tree_params, family_log_tables
 from .base import BaseDensity
 from .inference import forest_log_likelihood, topological_order
 
@@ -61,9 +60,7 @@ class ChowLiuTree(BaseDensity):
         self.max_cells = max_cells
 
     def _check_params(self):
-        self.estimator_ = get_estimator(self.estimator)
-        if self.algorithm not in SPANNING_TREE_ALGORITHMS:
-            raise ValueError(f"`algorithm` must be one of {list(SPANNING_TREE_ALGORITHMS)}, got {self.algorithm!r}.")
+        check_tree_params(self)
 
     def _fit(self, engine):
         names = engine.names

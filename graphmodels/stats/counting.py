@@ -337,6 +337,20 @@ class CountingEngine:
             return np.array(table, dtype=np.float64)
         return None
 
+    def _batch_layout(self, kind, variables, given):
+        """Cache key, positions, conditioning position, cardinalities, block offsets, strata."""
+        given_pos = None if given is None else self.position(given)
+        if variables is None:
+            positions = tuple(p for p in range(self.n_variables) if p != given_pos)
+        else:
+            positions = self.positions(variables)
+        if given_pos is not None and given_pos in positions:
+            raise ValueError(f"The conditioning variable {given!r} is also among the variables.")
+        cards = self.cardinalities[list(positions)]
+        offsets = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
+        n_strata = 1 if given_pos is None else int(self.cardinalities[given_pos])
+        return (kind, positions, given_pos), positions, given_pos, cards, offsets, n_strata
+
     def one_way_counts(self, variables=None, *, given=None):
         """The table of every variable (per state of `given`) in one pass.
 
@@ -351,19 +365,11 @@ class CountingEngine:
         OneWayCounts
             ``block(i)`` is the (n_strata, r_i) table of the ``i``-th variable.
         """
-        given_pos = None if given is None else self.position(given)
-        if variables is None:
-            positions = tuple(p for p in range(self.n_variables) if p != given_pos)
-        else:
-            positions = self.positions(variables)
-        key = ("one-way", positions, given_pos)
+        key, positions, given_pos, cards, offsets, n_strata = self._batch_layout("one-way", variables, given)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        cards = self.cardinalities[list(positions)]
-        offsets = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
         width = int(offsets[-1])
-        n_strata = 1 if given_pos is None else int(self.cardinalities[given_pos])
         if width * n_strata > self.max_cells:
             raise TableTooLargeError(
                 f"The one-way tables of {len(positions)} variables would have "
@@ -405,21 +411,11 @@ class CountingEngine:
         -------
         PairwiseCounts
         """
-        given_pos = None if given is None else self.position(given)
-        if variables is None:
-            positions = tuple(p for p in range(self.n_variables) if p != given_pos)
-        else:
-            positions = self.positions(variables)
-        if given_pos is not None and given_pos in positions:
-            raise ValueError(f"The conditioning variable {given!r} is also among the variables.")
-        key = ("pairs", positions, given_pos)
+        key, positions, given_pos, cards, offsets, n_strata = self._batch_layout("pairs", variables, given)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
-        cards = self.cardinalities[list(positions)]
-        offsets = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
         width = int(offsets[-1])
-        n_strata = 1 if given_pos is None else int(self.cardinalities[given_pos])
         cells = width * width * n_strata
         if cells > self.max_cells:
             widest = sorted(positions, key=lambda p: -int(self.cardinalities[p]))[:5]
