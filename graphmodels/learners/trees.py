@@ -35,16 +35,40 @@ def _check_algorithm(algorithm):
         )
 
 
+def canonical_order(names):
+    """Names sorted by their text (then type), independent of column order."""
+    return sorted(names, key=lambda name: (str(name), type(name).__name__))
+
+
+def tie_safe(value):
+    """A weight rounded to 1e-12, so that float noise cannot decide a tie.
+
+    Information values that are equal in exact arithmetic can differ in the
+    last bits depending on summation order, that is on column order.
+    Rounded, true ties stay ties and are broken by name (see
+    :func:`canonical_order`), so learned structures do not depend on
+    the order of the columns.
+    """
+    return round(float(value), 12)
+
+
 def _weighted_graph(engine, positions, weights, *, keep=None):
-    """Complete graph over `positions` with ``weight`` = off-diagonal `weights`."""
+    """Complete graph over `positions` with ``weight`` = off-diagonal `weights`.
+
+    Nodes and edges are added in :func:`canonical_order`, which is the
+    order networkx's Kruskal (stable sort) and Prim use to break ties.
+    """
+    index = {engine.names[p]: i for i, p in enumerate(positions)}
+    order = canonical_order(index)
     graph = nx.Graph()
-    for i, p in enumerate(positions):
-        graph.add_node(engine.names[p], role="feature", cardinality=int(engine.cardinalities[p]))
-    n = len(positions)
-    for i in range(n):
-        for j in range(i + 1, n):
+    for name in order:
+        p = positions[index[name]]
+        graph.add_node(name, role="feature", cardinality=int(engine.cardinalities[p]))
+    for a, u in enumerate(order):
+        for v in order[a + 1 :]:
+            i, j = index[u], index[v]
             if keep is None or keep[i, j]:
-                graph.add_edge(engine.names[positions[i]], engine.names[positions[j]], weight=float(weights[i, j]))
+                graph.add_edge(u, v, weight=tie_safe(weights[i, j]))
     return graph
 
 
@@ -61,7 +85,7 @@ def _feature_positions(engine, variables, exclude=None):
     return positions
 
 
-def chow_liu_tree(data, variables=None, *, algorithm="kruskal"):
+def chow_liu_tree(data, variables=None, *, algorithm="kruskal", stratum=None):
     """Maximum spanning tree of the pairwise mutual information (Chow & Liu).
 
     The tree-shaped distribution closest in KL divergence to the empirical
@@ -74,6 +98,10 @@ def chow_liu_tree(data, variables=None, *, algorithm="kruskal"):
     variables : sequence, optional
         Defaults to all variables.
     algorithm : {"kruskal", "prim"}, default="kruskal"
+    stratum : (variable, state code), optional
+        Learn from the rows where ``variable`` has that state only (e.g. the
+        rows of one class), from the engine's pairwise tables given that
+        variable: one counting pass serves every stratum.
 
     Returns
     -------
@@ -105,8 +133,17 @@ def chow_liu_tree(data, variables=None, *, algorithm="kruskal"):
     """
     _check_algorithm(algorithm)
     engine = as_engine(data)
-    positions = _feature_positions(engine, variables)
-    weights = pairwise_mutual_information(engine, _names(engine, positions))
+    if stratum is None:
+        positions = _feature_positions(engine, variables)
+        weights = pairwise_mutual_information(engine, _names(engine, positions))
+    else:
+        variable, state = stratum
+        given = engine.position(variable)
+        positions = _feature_positions(engine, variables, exclude=given)
+        per_state = pairwise_mutual_information(
+            engine, _names(engine, positions), given=engine.names[given], per_stratum=True
+        )
+        weights = per_state[int(state)]
     complete = _weighted_graph(engine, positions, weights)
     return nx.maximum_spanning_tree(complete, weight="weight", algorithm=algorithm)
 
@@ -118,7 +155,7 @@ def _class_information(engine, positions, class_pos):
     values = {}
     for p in positions:
         table = engine.counts([names[p], names[class_pos]])
-        values[engine.names[p]] = _entropy(table.sum(axis=1)) + h_class - _entropy(table)
+        values[engine.names[p]] = tie_safe(_entropy(table.sum(axis=1)) + h_class - _entropy(table))
     return values
 
 
@@ -267,7 +304,7 @@ def fan_structure(data, class_variable, features=None, *, algorithm="kruskal"):
         # The MDL gain of the arc, N * (I - T_R): thresholds differ between
         # pairs of different cardinalities, so the optimal forest maximizes
         # the summed gain, not the summed information.
-        graph.edges[u, v]["_gain"] = float(weights[i, j] - thresholds[i, j])
+        graph.edges[u, v]["_gain"] = tie_safe(weights[i, j] - thresholds[i, j])
     forest = nx.maximum_spanning_tree(graph, weight="_gain", algorithm=algorithm)
     for _, _, data in forest.edges(data=True):
         del data["_gain"]

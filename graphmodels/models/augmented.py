@@ -15,7 +15,8 @@ import networkx as nx
 import numpy as np
 
 from ..estimators.parameters import get_estimator
-from ..learners.trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, tan_structure
+from ..learners.trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, tan_structure, tie_safe
+from ..stats.information import entropy_of_counts
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import augmented_naive_bayes, feature_parents, orient_forest
 from .base import BaseClassifier
@@ -231,9 +232,11 @@ class ChowLiu(BaseClassifier):
     Attributes
     ----------
     structure_ : nx.DiGraph
-        The class node with an arc to every attribute, and each class's tree
-        arcs with ``kind="augmenting"`` and a ``classes`` list naming the
-        classes whose tree has that arc.
+        For drawing: the class node with an arc to every attribute, and the
+        union of the class trees' arcs, with ``kind="augmenting"`` and a
+        ``classes`` list naming the classes whose tree has that arc. Two
+        classes may orient an edge differently, so this union need not be a
+        DAG; each class's own tree is in `trees_`.
     trees_ : dict
         Class label -> that class's oriented tree (nx.DiGraph).
     feature_parents_ : ndarray of shape (n_classes, n_features)
@@ -266,11 +269,18 @@ class ChowLiu(BaseClassifier):
         structure = augmented_naive_bayes(engine.names[-1], features, cardinalities=cards)
         self.trees_ = {}
         parents_per_class, tables_per_class = [], []
+        class_name = engine.names[class_pos]
+        # One pass for every class's tables: the learner and the CPTs below
+        # read the class-conditional pairwise blocks from the engine's cache.
+        engine.one_way_counts(features, given=class_name)
+        if len(features) > 1:
+            engine.pairwise_counts(features, given=class_name)
         for c, label in enumerate(self.classes_):
-            stratum = engine.stratum(engine.names[class_pos], c)
-            if stratum.total > 0 and len(features) > 1:
-                tree = chow_liu_tree(stratum, features, algorithm=self.algorithm)
-                entropies = {n: float(-np.sum(_plogp(stratum.counts([n])))) for n in features}
+            if len(features) > 1:
+                tree = chow_liu_tree(engine, features, algorithm=self.algorithm, stratum=(class_name, c))
+                entropies = {
+                    n: tie_safe(entropy_of_counts(engine.counts([class_name, n])[c])) for n in features
+                }
                 oriented = orient_forest(tree, root_key=entropies.__getitem__)
             else:
                 oriented = nx.DiGraph()
@@ -284,7 +294,13 @@ class ChowLiu(BaseClassifier):
                 else:
                     structure.add_edge(u, v, kind="augmenting", weight=data.get("weight", 0.0), classes=[_label_key(label)])
             parents_per_class.append(parents)
-            tables_per_class.append(family_log_tables(stratum, parents, self.estimator_))
+            tables = []
+            for j, p in enumerate(parents):
+                family = [class_name] + ([features[p]] if p >= 0 else []) + [features[j]]
+                counts = np.asarray(engine.counts(family))[c]
+                counts = counts if p >= 0 else counts[None, :]
+                tables.append(_log(self.estimator_.conditional(counts))[None])
+            tables_per_class.append(tables)
         self.structure_ = structure
         self.feature_parents_ = np.array(parents_per_class).reshape(len(self.classes_), len(features))
         self.log_tables_ = tables_per_class
@@ -295,13 +311,6 @@ class ChowLiu(BaseClassifier):
             for parents, tables in zip(self.feature_parents_, self.log_tables_)
         ]
         return np.column_stack(columns) + self.class_log_prior_
-
-
-def _plogp(counts):
-    counts = np.asarray(counts, dtype=float)
-    p = counts / counts.sum()
-    with np.errstate(divide="ignore", invalid="ignore"):
-        return np.where(p > 0, p * np.log(np.where(p > 0, p, 1)), 0.0)
 
 
 def _label_key(label):

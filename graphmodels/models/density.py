@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ..learners.trees import chow_liu_tree
+from ..learners.trees import chow_liu_tree, tie_safe
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import orient_forest
@@ -65,7 +65,7 @@ class ChowLiuTree(BaseDensity):
     def _fit(self, engine):
         names = engine.names
         tree = chow_liu_tree(engine, algorithm=self.algorithm)
-        entropies = {name: entropy_of_counts(engine.counts([name])) for name in names}
+        entropies = {name: tie_safe(entropy_of_counts(engine.counts([name]))) for name in names}
         self.structure_ = orient_forest(tree, root_key=entropies.__getitem__)
         position = {name: i for i, name in enumerate(names)}
         self.parents_ = np.full(len(names), -1, dtype=np.int64)

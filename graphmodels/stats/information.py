@@ -169,7 +169,7 @@ def conditional_mutual_information(data, x, y, z, *, base=None):
     return float(max(value, 0.0) / _log_base(base))
 
 
-def pairwise_mutual_information(data, variables=None, *, given=None, base=None):
+def pairwise_mutual_information(data, variables=None, *, given=None, per_stratum=False, base=None):
     """Matrix of ``I(X_i; X_j)`` (or ``I(X_i; X_j | given)``) for all pairs at once.
 
     All pairwise tables come from one batch of one-hot products
@@ -183,11 +183,16 @@ def pairwise_mutual_information(data, variables=None, *, given=None, base=None):
         Defaults to every variable except `given`.
     given : name, optional
         Conditioning variable, typically the class.
+    per_stratum : bool, default=False
+        With `given`, return one matrix per state ``s`` of `given`, of
+        ``I(X_i; X_j | given = s)`` (the information within the rows of that
+        state, as a class-conditional Chow-Liu tree needs), instead of their
+        average ``I(X_i; X_j | given)``.
     base : float, optional
 
     Returns
     -------
-    ndarray of shape (n_variables, n_variables)
+    ndarray of shape (n_variables, n_variables), or (n_states, n_variables, n_variables) per stratum
         Symmetric; the diagonal holds ``H(X_i)`` (``H(X_i | given)``), which
         is ``I(X_i; X_i)``.
 
@@ -202,8 +207,10 @@ def pairwise_mutual_information(data, variables=None, *, given=None, base=None):
     pairs = engine.pairwise_counts(variables, given=given)
     if engine.total <= 0:
         raise ValueError("Cannot compute mutual information from an empty table.")
+    if per_stratum and given is None:
+        raise ValueError("`per_stratum=True` needs a conditioning variable `given`.")
     if len(pairs.variables) == 0:
-        return np.zeros((0, 0))
+        return np.zeros((len(pairs.table), 0, 0) if per_stratum else (0, 0))
     joint = pairs.table  # (strata, K, K)
     starts = pairs.offsets[:-1]
     block_of = np.repeat(np.arange(len(pairs.cardinalities)), pairs.cardinalities)
@@ -219,10 +226,15 @@ def pairwise_mutual_information(data, variables=None, *, given=None, base=None):
     terms += xlogy(joint, block_totals[:, block_of][:, :, block_of])
     terms -= xlogy(joint, row_sums[:, :, block_of])
     terms -= xlogy(joint, col_sums[:, block_of, :])
-    summed = terms.sum(axis=0)
-    blocks = np.add.reduceat(np.add.reduceat(summed, starts, axis=0), starts, axis=1)
-    totals = block_totals.sum(axis=0)
+    if per_stratum:
+        # I(X_i; X_j | given = s) for each stratum s: each normalized by its own rows.
+        blocks = np.add.reduceat(np.add.reduceat(terms, starts, axis=1), starts, axis=2)
+        totals = block_totals
+    else:
+        summed = terms.sum(axis=0)
+        blocks = np.add.reduceat(np.add.reduceat(summed, starts, axis=0), starts, axis=1)
+        totals = block_totals.sum(axis=0)
     matrix = np.where(totals > 0, blocks / np.where(totals > 0, totals, 1.0), 0.0)
     matrix = np.maximum(matrix, 0.0)
-    matrix = (matrix + matrix.T) / 2
+    matrix = (matrix + np.swapaxes(matrix, -1, -2)) / 2
     return matrix / _log_base(base)
