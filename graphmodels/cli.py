@@ -187,7 +187,7 @@ def main(argv=None):
     except CommandError as error:
         print(f"graphmodels: error: {error}", file=sys.stderr)
         return 2
-    except (ValueError, TypeError) as error:
+    except (ValueError, TypeError, OSError) as error:
         print(f"graphmodels: error: {error}", file=sys.stderr)
         return 2
     return 0

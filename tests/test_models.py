@@ -405,3 +405,42 @@ def test_column_order_does_not_matter_with_tied_weights(model_class):
     b = model_class().fit(X[reordered], y)
     np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X), atol=1e-12)
     assert set(a.structure_.edges) == set(b.structure_.edges)
+
+
+def test_all_classes_impossible_gives_uniform_with_a_warning():
+    # With maximum-likelihood estimates, (a=y, b=p) has probability 0 under both classes.
+    X = pd.DataFrame({"a": list("xxyy"), "b": list("pqqq")})
+    model = gm.NaiveBayes(estimator="mle").fit(X, list("AABB"))
+    with pytest.warns(UserWarning, match="probability 0 under every class"):
+        proba = model.predict_proba(pd.DataFrame({"a": ["y"], "b": ["p"]}))
+    np.testing.assert_allclose(proba, [[0.5, 0.5]])
+
+
+def test_mixed_label_types_stay_apart():
+    X = pd.DataFrame({"a": list("xyxy")})
+    model = gm.NaiveBayes().fit(X, [1, "1", 1, "1"])
+    assert len(model.classes_) == 2
+
+
+def test_empty_prediction_still_checks_columns():
+    rng = np.random.default_rng(22)
+    X, y = random_table(rng)
+    model = gm.TAN().fit(X, y)
+    with pytest.raises(ValueError, match="x0"):
+        model.predict_proba(X.iloc[:0].drop(columns=["x0"]))
+
+
+def test_unseen_states_in_many_rows_use_bounded_memory():
+    import tracemalloc
+
+    rng = np.random.default_rng(23)
+    n = 3000
+    b = rng.integers(100, size=n)
+    X = pd.DataFrame({"a": (b + rng.integers(3, size=n)) % 100, "b": b, "d": rng.integers(3, size=n)})
+    model = gm.TAN().fit(X, rng.integers(2, size=n))
+    test = X.assign(d=99)  # every row has an unseen state
+    tracemalloc.start()
+    model.predict_proba(test)
+    _, peak = tracemalloc.get_traced_memory()
+    tracemalloc.stop()
+    assert peak < 300 * 2**20

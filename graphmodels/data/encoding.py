@@ -386,6 +386,12 @@ def _label_array(y):
         missing = y.isna().to_numpy()
         values = y.to_numpy(dtype=object if y.dtype.kind not in "biuf" else None)
     else:
+        if not isinstance(y, np.ndarray) and not hasattr(y, "__array__"):
+            # A list: let pandas infer the type, which keeps 1 and "1" apart
+            # (numpy would turn both into the string "1").
+            y = list(y)
+            inferred = pd.Series(y, dtype=object).infer_objects()
+            y = inferred.to_numpy(dtype=inferred.dtype if inferred.dtype.kind in "biuf" else object)
         values = np.asarray(y)
         if values.ndim == 2 and values.shape[1] == 1:
             values = values.ravel()

@@ -157,6 +157,10 @@ class BDeu(Estimator):
     structures get the same score, which is what keeps TAN learning a
     maximum spanning tree problem under Bayesian estimates [2]_.
 
+    In a classifier the family of attribute ``X_i`` includes the class, so
+    ``BDeu(alpha)`` puts ``alpha / (|C| r_parent r_i)`` in each cell: Mauá's
+    class-conditional equivalent sample size ``alpha_c`` is ``alpha / |C|``.
+
     Parameters
     ----------
     equivalent_sample_size : float, default=1.0

@@ -30,8 +30,10 @@ class AODE(BaseClassifier):
     ``P(y, x) = 1/|S| sum_{i in S} P(y, x_i) prod_{j != i} P(x_j | y, x_i)``
 
     where ``S`` holds the attributes whose value ``x_i`` occurs at least
-    `frequency_threshold` times in training. When no attribute qualifies the
-    row falls back to naive Bayes, as in Webb et al.
+    `frequency_threshold` times in training (Webb et al.'s ``>= m``; Mauá's
+    notes say the tally must *exceed* the threshold, which is
+    ``frequency_threshold + 1`` here). When no attribute qualifies the row
+    falls back to naive Bayes, as in Webb et al.
 
     Parameters
     ----------
@@ -87,7 +89,12 @@ class AODE(BaseClassifier):
         if self.frequency not in _FREQUENCY_MODES:
             raise ValueError(f"`frequency` must be one of {list(_FREQUENCY_MODES)}, got {self.frequency!r}.")
         threshold = self.frequency_threshold
-        if isinstance(threshold, bool) or not isinstance(threshold, (int, float, np.number)) or threshold < 0:
+        if (
+            isinstance(threshold, bool)
+            or not isinstance(threshold, (int, float, np.number))
+            or not np.isfinite(threshold)
+            or threshold < 0
+        ):
             raise ValueError(f"`frequency_threshold` must be a number >= 0, got {threshold!r}.")
 
     def _fit(self, engine):

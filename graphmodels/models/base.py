@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import inspect
 import sys
+import warnings
 
 import numpy as np
 import pandas as pd
@@ -82,7 +83,7 @@ class BaseModel:
 
     def _encode_new(self, X):
         self._check_fitted()
-        frame = as_frame(X)
+        frame = self.encoder_.align(X, owner=type(self).__name__)
         if len(frame) == 0:
             return np.zeros((0, len(self.encoder_.columns_)), dtype=np.int64)
         return self.encoder_.transform(frame, owner=type(self).__name__)
@@ -179,7 +180,9 @@ class BaseClassifier(BaseModel):
         y : 1-D array-like of shape (n_rows,)
             Class labels, any hashable values.
         sample_weight : array-like of shape (n_rows,), optional
-            Non-negative row weights.
+            Non-negative frequency weights: a weight of 2 counts a row twice.
+            Their sum is the sample size N wherever N matters (priors, FAN's
+            MDL threshold, AODE's frequency limit), so do not rescale them.
 
         Returns
         -------
@@ -227,7 +230,23 @@ class BaseClassifier(BaseModel):
     def predict_log_proba(self, X):
         """Log of the class posterior, shape (n_rows, n_classes), columns in ``classes_`` order."""
         joint = self.joint_log_likelihood(X)
-        return joint - logsumexp(joint, axis=1, keepdims=True)
+        with np.errstate(divide="ignore"):
+            norm = logsumexp(joint, axis=1, keepdims=True)
+        impossible = ~np.isfinite(norm[:, 0])
+        if impossible.any():
+            # Only maximum-likelihood estimates (no prior) give every class
+            # probability 0; say so and fall back to the uniform distribution.
+            warnings.warn(
+                f"{int(impossible.sum())} rows have probability 0 under every class "
+                "(a combination never seen in training, with no prior); they get the "
+                "uniform distribution. Use a Dirichlet or BDeu estimator to avoid this.",
+                UserWarning,
+                stacklevel=2,
+            )
+            joint = joint.copy()
+            joint[impossible] = 0.0
+            norm[impossible] = np.log(joint.shape[1])
+        return joint - norm
 
     def predict_proba(self, X):
         """Class posterior probabilities, shape (n_rows, n_classes); rows sum to 1."""
@@ -235,8 +254,8 @@ class BaseClassifier(BaseModel):
 
     def predict(self, X):
         """Most probable class of each row (ties: the first in ``classes_``)."""
-        joint = self.joint_log_likelihood(X)
-        return self.classes_[np.argmax(joint, axis=1)]
+        log_proba = self.predict_log_proba(X)
+        return self.classes_[np.argmax(log_proba, axis=1)]
 
     def score(self, X, y, sample_weight=None):
         """Accuracy of :meth:`predict` on `X`, `y`."""

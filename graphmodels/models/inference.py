@@ -16,6 +16,9 @@ from scipy.special import logsumexp
 
 __all__ = ["forest_log_likelihood", "topological_order"]
 
+# Cells of the largest intermediate array of one block of message passing.
+_MESSAGE_CELLS = 4_000_000
+
 
 def topological_order(parents):
     """Order of the variables with every parent before its children.
@@ -76,7 +79,13 @@ def forest_log_likelihood(codes, parents, log_tables):
         _add_observed(partial, codes[known], parents, log_tables)
         result[known] = partial
     if unknown.any():
-        result[unknown] = _message_passing(codes[unknown], parents, log_tables)
+        rows = np.flatnonzero(unknown)
+        # Bound the (rows, strata, r_parent, r_j) intermediates to ~4M cells.
+        widest = max((t.shape[0] * t.shape[1] * t.shape[2] for t in log_tables), default=1)
+        block = max(1, _MESSAGE_CELLS // widest)
+        for start in range(0, len(rows), block):
+            chunk = rows[start : start + block]
+            result[chunk] = _message_passing(codes[chunk], parents, log_tables)
     return result
 
 

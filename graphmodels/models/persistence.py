@@ -127,11 +127,12 @@ def save_model(model, path):
         "params": _encode(model.get_params(deep=False), arrays),
         "fitted": {name: _encode(getattr(model, name), arrays) for name in _fitted_names(model)},
     }
+    text = json.dumps(document)  # fails before anything is written
     if arrays is None:
         with open(path, "w", encoding="utf-8") as handle:
-            json.dump(document, handle)
+            handle.write(text)
     else:
-        np.savez_compressed(path, __document__=np.array(json.dumps(document)), **arrays)
+        np.savez_compressed(path, __document__=np.array(text), **arrays)
 
 
 def load(path):

@@ -25,6 +25,10 @@ DEFAULT_MAX_CELLS = 10_000_000
 DEFAULT_CHUNK_SIZE = 1 << 16
 
 
+#: Cells of one chunk's one-hot matrix (64 MB of float32).
+_ONE_HOT_CELLS = 1 << 24
+
+
 class TableTooLargeError(ValueError):
     """A requested table would exceed the engine's cell limit."""
 
@@ -237,7 +241,7 @@ class CountingEngine:
             )
         return cells
 
-    def iter_chunks(self, positions=None):
+    def iter_chunks(self, positions=None, *, chunk_size=None):
         """Yield ``(codes, weights)`` row chunks; ``weights`` is None when unweighted.
 
         Codes are stored in the smallest integer type; chunks come as int64
@@ -247,8 +251,9 @@ class CountingEngine:
         overrides it to count partitions that never sit in one array.
         """
         columns = slice(None) if positions is None else list(positions)
-        for start in range(0, self.n_rows, self.chunk_size):
-            stop = start + self.chunk_size
+        step = self.chunk_size if chunk_size is None else max(1, min(int(chunk_size), self.chunk_size))
+        for start in range(0, self.n_rows, step):
+            stop = start + step
             weights = None if self._weights is None else self._weights[start:stop]
             # Slice the rows first: selecting columns of the whole array would
             # copy every row at once and defeat the chunking.
@@ -428,7 +433,9 @@ class CountingEngine:
             )
         table = np.zeros((n_strata, width, width), dtype=np.float64)
         columns = list(positions) + ([] if given_pos is None else [given_pos])
-        for codes, weights in self.iter_chunks(columns):
+        # The one-hot matrix of a chunk has `width` columns: bound its cells too.
+        rows_per_chunk = max(1, _ONE_HOT_CELLS // max(width, 1))
+        for codes, weights in self.iter_chunks(columns, chunk_size=rows_per_chunk):
             if self._has_unknown and given_pos is not None:
                 # An unknown class drops the row; an unknown feature only
                 # drops it from the blocks of that feature (see _one_hot_gram).
