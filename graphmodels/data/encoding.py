@@ -263,12 +263,17 @@ class TableEncoder:
     def _encode_column(self, series, j):
         levels = self.levels_[j]
         observed = levels[:-1] if self.has_missing_state_[j] else levels
-        values = series.astype(object) if isinstance(series.dtype, pd.CategoricalDtype) else series
-        codes = _numeric_codes(values, observed)
+        if isinstance(series.dtype, pd.CategoricalDtype):
+            # Map the few categories, then gather by the categorical's own codes.
+            mapping = pd.Index(observed, dtype=object).get_indexer(series.cat.categories.astype(object))
+            mapping = np.append(mapping, UNKNOWN).astype(np.int64)  # code -1 (missing) -> last entry
+            codes = mapping[series.cat.codes.to_numpy()]
+        else:
+            codes = _numeric_codes(series, observed)
         if codes is None:
             # get_indexer gives -1 for unseen states (pd.Categorical with unknown
             # values is deprecated and will raise in pandas 4).
-            codes = pd.Index(observed, dtype=object).get_indexer(values).astype(np.int64)
+            codes = pd.Index(observed, dtype=object).get_indexer(series).astype(np.int64)
         isna = series.isna().to_numpy()
         if isna.any():
             if self.missing == "error" and not self.has_missing_state_[j]:

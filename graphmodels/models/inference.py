@@ -105,17 +105,26 @@ def _message_passing(codes, parents, log_tables):
     # incoming[j]: (n_rows, n_strata, r_j) log of the product of the children's messages.
     incoming = [np.zeros((n_rows, n_strata, t.shape[2])) for t in log_tables]
     total = np.zeros((n_rows, n_strata))
+    has_children = np.zeros(len(parents), dtype=bool)
+    has_children[[p for p in parents if p >= 0]] = True
     for j in reversed(order):
         table = log_tables[j]  # (S, r_pa, r_j)
-        r_j = table.shape[2]
-        evidence = np.zeros((n_rows, r_j))
         observed = codes[:, j] >= 0
-        evidence[observed] = -np.inf
-        evidence[observed, codes[observed, j]] = 0.0
-        local = incoming[j] + evidence[:, None, :]  # (n, S, r_j)
-        # message(n, s, a) = logsumexp_b table[s, a, b] + local[n, s, b]
-        with np.errstate(divide="ignore", invalid="ignore"):
-            message = logsumexp(table[None, :, :, :] + local[:, :, None, :], axis=3)
+        message = np.empty((n_rows, n_strata, table.shape[1]))
+        if observed.any():
+            # An observed child is a lookup: message(n, s, a) = table[s, a, x_j] + incoming[n, s, x_j].
+            rows = np.flatnonzero(observed)
+            x = codes[rows, j]
+            message[rows] = np.transpose(table[:, :, x], (2, 0, 1)) + incoming[j][rows, :, x][:, :, None]
+        if not observed.all():
+            # An unobserved child is summed out: logsumexp over its states.
+            rows = np.flatnonzero(~observed)
+            with np.errstate(divide="ignore", invalid="ignore"):
+                if has_children[j]:
+                    message[rows] = logsumexp(table[None, :, :, :] + incoming[j][rows][:, :, None, :], axis=3)
+                else:
+                    # Nothing below it: the sum is the same for every row.
+                    message[rows] = logsumexp(table, axis=2)[None]
         p = parents[j]
         if p >= 0:
             incoming[p] += message
