@@ -112,6 +112,25 @@ def _sort_key(value):
     return (1, 0.0, str(value))
 
 
+def _learn_column(series):
+    """Sorted levels of a column and the codes of its cells (-1 where missing), in one pass."""
+    if isinstance(series.dtype, pd.CategoricalDtype):
+        levels = [_python_scalar(v) for v in series.cat.categories]
+        return levels, series.cat.codes.to_numpy().astype(np.int64)
+    if series.dtype.kind in "iuf":
+        levels = _column_levels(series)
+        codes = _numeric_codes(series, levels)
+        if codes is not None:
+            return levels, codes
+    codes, uniques = pd.factorize(series, use_na_sentinel=True)
+    uniques = [_python_scalar(v) for v in uniques]
+    order = sorted(range(len(uniques)), key=lambda k: _sort_key(uniques[k]))
+    rank = np.empty(len(uniques) + 1, dtype=np.int64)
+    rank[order] = np.arange(len(uniques))
+    rank[-1] = -1  # factorize's -1 (missing) stays -1
+    return [uniques[k] for k in order], rank[codes]
+
+
 def _column_levels(series):
     """Sorted observed levels of a column (all categories for a Categorical)."""
     if isinstance(series.dtype, pd.CategoricalDtype):
@@ -163,6 +182,8 @@ class TableEncoder:
     def fit(self, X):
         """Learn the state labels of every column of `X`.
 
+        See :meth:`fit_transform` to get the codes of `X` in the same pass.
+
         Parameters
         ----------
         X : DataFrame or 2-D array-like of shape (n_rows, n_columns)
@@ -171,6 +192,11 @@ class TableEncoder:
         -------
         self : TableEncoder
         """
+        self._fit(X)
+        del self._fit_codes
+        return self
+
+    def _fit(self, X):
         if self.missing not in _MISSING_POLICIES:
             raise ValueError(
                 f"`missing` must be one of {list(_MISSING_POLICIES)}, got {self.missing!r}."
@@ -179,21 +205,25 @@ class TableEncoder:
         self.columns_ = list(frame.columns)
         self.levels_ = []
         self.has_missing_state_ = []
+        self._fit_codes = []
         for column in self.columns_:
             series = frame[column]
             if series.ndim != 1:
                 raise ValueError(f"Column {column!r} is not one-dimensional.")
-            levels = _column_levels(series)
-            has_missing = bool(series.isna().any())
+            levels, codes = _learn_column(series)
+            missing = codes < 0
+            has_missing = bool(missing.any())
             if has_missing and self.missing == "error":
                 raise ValueError(
-                    f"Column {column!r} has {int(series.isna().sum())} missing cells and "
+                    f"Column {column!r} has {int(missing.sum())} missing cells and "
                     "missing='error'; use missing='value' to treat them as a state."
                 )
             if has_missing:
+                codes[missing] = len(levels)
                 levels.append(MISSING_LABEL)
             self.levels_.append(levels)
             self.has_missing_state_.append(has_missing)
+            self._fit_codes.append(codes)
         self.cardinalities_ = np.array([len(levels) for levels in self.levels_], dtype=np.int64)
         return self
 
@@ -225,8 +255,14 @@ class TableEncoder:
         return np.min_scalar_type(-largest) if largest < 2**31 else np.dtype(np.int64)
 
     def fit_transform(self, X):
-        """Fit to `X` and return its codes."""
-        return self.fit(X).transform(X)
+        """Fit to `X` and return its codes, hashing each column once."""
+        self._fit(X)
+        codes = np.empty((len(self._fit_codes[0]) if self._fit_codes else len(as_frame(X)), len(self.columns_)),
+                         dtype=self.code_dtype())
+        for j, column_codes in enumerate(self._fit_codes):
+            codes[:, j] = column_codes
+        del self._fit_codes
+        return codes
 
     def align(self, X, *, name="X", owner="TableEncoder"):
         """Return `X` as a DataFrame with exactly the fitted columns, in order.
@@ -274,7 +310,10 @@ class TableEncoder:
             # get_indexer gives -1 for unseen states (pd.Categorical with unknown
             # values is deprecated and will raise in pandas 4).
             codes = pd.Index(observed, dtype=object).get_indexer(series).astype(np.int64)
-        isna = series.isna().to_numpy()
+        negative = np.flatnonzero(codes < 0)
+        isna = np.zeros(len(codes), dtype=bool)
+        if len(negative):
+            isna[negative] = pd.isna(series.iloc[negative]).to_numpy()
         if isna.any():
             if self.missing == "error" and not self.has_missing_state_[j]:
                 raise ValueError(

@@ -100,14 +100,15 @@ class BaseModel:
             raise ValueError(
                 f"`X` has 0 feature(s) (shape={frame.shape}) while a minimum of 1 is required."
             )
-        self.encoder_ = TableEncoder(missing=self.missing).fit(frame)
+        self.encoder_ = TableEncoder(missing=self.missing)
+        codes = self.encoder_.fit_transform(frame)
         self.n_features_in_ = frame.shape[1]
         names = list(frame.columns)
         if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in names):
             self.feature_names_in_ = np.asarray(names, dtype=object)
         elif hasattr(self, "feature_names_in_"):
             del self.feature_names_in_
-        return frame, self.encoder_.transform(frame)
+        return frame, codes
 
     def save(self, path):
         """Save the fitted model as JSON (``.json``) or NPZ (``.npz``); never pickle.

@@ -198,6 +198,11 @@ class CountingEngine:
         return self._codes.shape[0]
 
     @property
+    def has_unknown(self):
+        """True when some cell is coded -1 (unknown), so tables may count different rows."""
+        return self._has_unknown
+
+    @property
     def total(self):
         """Total weight: the number of rows, or the sum of the sample weights."""
         if self._weights is None:
