@@ -13,7 +13,7 @@ import math
 import networkx as nx
 import numpy as np
 
-from ..stats.information import as_engine, pairwise_mutual_information
+from ..stats.information import as_engine, entropy_of_counts, pairwise_mutual_information
 from ..structures.forests import augmented_naive_bayes, orient_forest
 
 __all__ = [
@@ -151,18 +151,12 @@ def chow_liu_tree(data, variables=None, *, algorithm="kruskal", stratum=None):
 def _class_information(engine, positions, class_pos):
     names = engine.names
     total = engine.counts([names[class_pos]])
-    h_class = _entropy(total)
+    h_class = entropy_of_counts(total)
     values = {}
     for p in positions:
         table = engine.counts([names[p], names[class_pos]])
-        values[engine.names[p]] = tie_safe(_entropy(table.sum(axis=1)) + h_class - _entropy(table))
+        values[engine.names[p]] = tie_safe(entropy_of_counts(table.sum(axis=1)) + h_class - entropy_of_counts(table))
     return values
-
-
-def _entropy(counts):
-    from ..stats.information import entropy_of_counts
-
-    return entropy_of_counts(counts)
 
 
 def _augmented(engine, class_pos, positions, forest):

@@ -17,7 +17,7 @@ import pandas as pd
 from scipy.special import logsumexp
 
 from ..data.encoding import LabelEncoder, TableEncoder, as_frame
-from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
+from ..stats.counting import CountingEngine
 
 __all__ = ["BaseModel", "BaseClassifier", "BaseDensity", "CLASS_NODE", "NotFittedError"]
 
@@ -325,7 +325,3 @@ class BaseDensity(BaseModel):
             columns[column] = levels[codes[:, j]]
         return pd.DataFrame(columns, columns=self.encoder_.columns_)
 
-
-def default_max_cells():
-    """The engine's default table-size limit (for model signatures)."""
-    return DEFAULT_MAX_CELLS
