@@ -3,6 +3,8 @@
 from .aode import AODE
 from .augmented import FAN, TAN, ChowLiu, NaiveBayes
 from .base import BaseClassifier, BaseDensity, BaseModel
+from .bayesnet import DiscreteBayesianNetwork
+from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree
 from .persistence import load, register_model
 
@@ -19,6 +21,10 @@ __all__ = [
     "ChowLiu",
     "AODE",
     "ChowLiuTree",
+    "DiscreteBayesianNetwork",
+    "read_bif",
+    "write_bif",
+    "load_network",
     "BaseModel",
     "BaseClassifier",
     "BaseDensity",
