@@ -15,6 +15,8 @@ import os
 import networkx as nx
 import numpy as np
 
+from ..structures.hyperforests import Hyperforest
+
 __all__ = ["to_graphml", "to_dot"]
 
 #: Fill colour of each node ``role``, shared with :func:`~graphmodels.plotting.draw_network`.
@@ -38,14 +40,17 @@ def as_graph(graph_or_model):
 
     Parameters
     ----------
-    graph_or_model : nx.Graph or fitted model
-        A networkx graph (any subclass), or an object whose ``structure_``
-        attribute is one.
+    graph_or_model : nx.Graph, Hyperforest or fitted model
+        A networkx graph (any subclass), a
+        :class:`~graphmodels.structures.Hyperforest`, or an object whose
+        ``structure_`` attribute is one of these.
 
     Returns
     -------
     nx.Graph
-        The graph itself, not a copy.
+        The graph itself, not a copy. A hyperforest gives a new graph: its
+        primal graph, with graph attribute ``hyperedges``: the maximal
+        hyperedges of two or more nodes as JSON text (lists in node order).
 
     Raises
     ------
@@ -56,15 +61,21 @@ def as_graph(graph_or_model):
     --------
     >>> as_graph(nx.path_graph(3)).number_of_nodes()
     3
+    >>> as_graph(Hyperforest([("a", "b", "c"), ("c", "d")])).graph
+    {'hyperedges': '[["a", "b", "c"], ["c", "d"]]'}
     """
     if isinstance(graph_or_model, nx.Graph):
         return graph_or_model
+    if isinstance(graph_or_model, Hyperforest):
+        return _primal_with_hyperedges(graph_or_model)
     try:
         structure = getattr(graph_or_model, "structure_")
     except AttributeError:
         structure = None
     if isinstance(structure, nx.Graph):
         return structure
+    if isinstance(structure, Hyperforest):
+        return _primal_with_hyperedges(structure)
     kind = type(graph_or_model).__name__
     if hasattr(graph_or_model, "fit"):
         raise TypeError(
@@ -72,6 +83,14 @@ def as_graph(graph_or_model):
             f"got an unfitted {kind}; call fit first."
         )
     raise TypeError(f"Expected a networkx graph or a fitted model with a `structure_` graph, got {kind}.")
+
+
+def _primal_with_hyperedges(forest):
+    graph = forest.primal_graph()
+    index = {v: i for i, v in enumerate(forest.nodes)}
+    maximal = [sorted(h, key=index.__getitem__) for h in forest.maximal_hyperedges if len(h) > 1]
+    graph.graph["hyperedges"] = json.dumps([[_json_item(v) for v in h] for h in maximal], ensure_ascii=False)
+    return graph
 
 
 def string_ids(graph):
@@ -216,8 +235,10 @@ def to_graphml(graph_or_model, path):
 
     Parameters
     ----------
-    graph_or_model : nx.Graph or fitted model
+    graph_or_model : nx.Graph, Hyperforest or fitted model
         A networkx graph or a fitted model, whose ``structure_`` is written.
+        A hyperforest is written as its primal graph, its maximal
+        hyperedges in the graph attribute ``hyperedges`` (see :func:`as_graph`).
     path : str or path-like or file
         Destination, as accepted by :func:`networkx.write_graphml`.
 
@@ -331,8 +352,10 @@ def to_dot(graph_or_model, path=None):
 
     Parameters
     ----------
-    graph_or_model : nx.Graph or fitted model
+    graph_or_model : nx.Graph, Hyperforest or fitted model
         A networkx graph or a fitted model, whose ``structure_`` is written.
+        A hyperforest is written as its primal graph, its maximal
+        hyperedges in the graph attribute ``hyperedges`` (see :func:`as_graph`).
     path : str or path-like, optional
         If given, the text is also written there (UTF-8).
 
