@@ -682,7 +682,7 @@ def draw_junction_tree(
     if font_size is None:
         chars = max(len(line) for text in texts for line in text.split("\n"))
         lines = max(text.count("\n") + 1 for text in texts)
-        font_size = float(np.clip(min(0.85 * slot_x * ppu_x / (0.62 * chars + 1.0),
+        font_size = float(np.clip(min(0.95 * slot_x * ppu_x / (0.58 * chars + 0.8),
                                       0.4 * slot_y * ppu_y / (1.25 * lines + 0.6)), 4.5, 10.0))
     font_size = float(font_size)
 
