@@ -1,6 +1,7 @@
 """The counting engine and the information measures computed from it."""
 
 from .counting import DEFAULT_MAX_CELLS, CountingEngine, OneWayCounts, PairwiseCounts, TableTooLargeError
+from .hyperedges import HyperedgeWeights, SubsetEntropies, hyperedge_weights, subset_entropies
 from .information import (
     as_engine,
     conditional_mutual_information,
@@ -11,6 +12,10 @@ from .information import (
 )
 
 __all__ = [
+    "HyperedgeWeights",
+    "SubsetEntropies",
+    "hyperedge_weights",
+    "subset_entropies",
     "CountingEngine",
     "PairwiseCounts",
     "OneWayCounts",

@@ -1,0 +1,154 @@
+"""Hyperedge weights (Liang & Srebro, sections 2.2-2.3), computed in bulk from the counting engine."""
+
+import itertools
+import math
+
+import numpy as np
+import pandas as pd
+import pytest
+
+from graphmodels.stats import (
+    CountingEngine,
+    HyperedgeWeights,
+    TableTooLargeError,
+    entropy,
+    hyperedge_weights,
+    mutual_information,
+    subset_entropies,
+)
+
+
+def _engine(seed=0, n_rows=400, cards=(2, 3, 2, 4, 3), n_classes=3, weighted=False, unknown=False):
+    rng = np.random.default_rng(seed)
+    codes = np.column_stack([rng.integers(0, r, n_rows) for r in cards] + [rng.integers(0, n_classes, n_rows)])
+    codes[:, 1] = (codes[:, 0] + codes[:, 2] + (rng.random(n_rows) < 0.2)) % cards[1]  # a 3-way dependence
+    if unknown:
+        codes[rng.random(codes.shape) < 0.05] = -1
+        codes[:, -1] = np.abs(codes[:, -1])
+    weights = rng.random(n_rows) * 2 if weighted else None
+    names = [f"x{i}" for i in range(len(cards))] + ["y"]
+    return CountingEngine(codes, list(cards) + [n_classes], names=names, sample_weight=weights)
+
+
+def _moebius_weight(engine, h, stratum=None):
+    """w_h = -sum_{g <= h} (-1)^{|h|-|g|} H(g), by the definition (eq. 2 in expectation)."""
+    source = engine if stratum is None else engine.stratum("y", stratum)
+    total = 0.0
+    for size in range(1, len(h) + 1):
+        for g in itertools.combinations(h, size):
+            total -= (-1) ** (len(h) - size) * entropy(source, list(g))
+    return total
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+@pytest.mark.parametrize("unknown", [False, True])
+def test_bulk_entropies_match_the_engine(weighted, unknown):
+    engine = _engine(weighted=weighted, unknown=unknown)
+    features = [f"x{i}" for i in range(5)]
+    result = subset_entropies(engine, features, 4, given="y")
+    for size in range(1, 5):
+        for h in itertools.combinations(features, size):
+            assert result.entropy(h) == pytest.approx(entropy(engine, list(h)), abs=1e-10)
+            assert result.entropy(h, stratum=2) == pytest.approx(entropy(engine.stratum("y", 2), list(h)), abs=1e-10)
+
+
+def test_weights_by_definition():
+    engine = _engine()
+    features = [f"x{i}" for i in range(5)]
+    w = hyperedge_weights(engine, features, k=2)
+    # singletons: -H; pairs: mutual information; triples: the Moebius recursion
+    assert w[frozenset({"x3"})] == pytest.approx(-entropy(engine, ["x3"]))
+    assert w[frozenset({"x0", "x3"})] == pytest.approx(mutual_information(engine, "x0", "x3"))
+    for h in itertools.combinations(features, 3):
+        assert w[frozenset(h)] == pytest.approx(_moebius_weight(engine, h), abs=1e-10)
+    # the 3-way dependence x1 = x0 + x2 gives a large triple weight
+    assert w[frozenset({"x0", "x1", "x2"})] > 0.3
+    # closure weight: the weight of h with all its subsets is -H(h)
+    assert w.closure_weight({"x0", "x1", "x2"}) == pytest.approx(-entropy(engine, ["x0", "x1", "x2"]))
+
+
+def test_mdl_penalty_is_the_recursive_parameter_count():
+    engine = _engine()
+    features = [f"x{i}" for i in range(5)]
+    cards = dict(zip(features, [2, 3, 2, 4, 3]))
+    m = engine.total
+    ml = hyperedge_weights(engine, features, k=2, score="ml")
+    mdl = hyperedge_weights(engine, features, k=2, score="mdl")
+
+    def n_params(h):  # N_h = NumParams(P_h) - sum over proper non-empty subsets of N_h'
+        proper = [g for s in range(1, len(h)) for g in itertools.combinations(h, s)]
+        return math.prod(cards[v] for v in h) - 1 - sum(n_params(g) for g in proper)
+
+    for h in [("x0",), ("x1", "x3"), ("x0", "x1", "x2"), ("x2", "x3", "x4")]:
+        expected = ml[frozenset(h)] - n_params(h) * math.log(m) / (2 * m)
+        assert mdl[frozenset(h)] == pytest.approx(expected, abs=1e-12)
+    # hand value: N for r = (3, 4) is (3-1)(4-1) = 6
+    assert n_params(("x1", "x3")) == 6
+
+
+def test_class_conditional_weights():
+    engine = _engine()
+    features = [f"x{i}" for i in range(5)]
+    free = hyperedge_weights(engine, features, k=2, given="y", per_stratum=True)
+    shared = hyperedge_weights(engine, features, k=2, given="y")
+    prior = np.asarray(engine.counts(["y"])) / engine.total
+    for h in [("x0",), ("x0", "x3"), ("x0", "x1", "x2")]:
+        for y in range(3):
+            assert free[y][frozenset(h)] == pytest.approx(_moebius_weight(engine, h, stratum=y), abs=1e-10)
+        assert shared[frozenset(h)] == pytest.approx(sum(prior[y] * free[y][frozenset(h)] for y in range(3)))
+    # ML shared pair weight is the conditional mutual information I(u; v | y)
+    from graphmodels.stats import conditional_mutual_information
+
+    assert shared[frozenset({"x0", "x3"})] == pytest.approx(conditional_mutual_information(engine, "x0", "x3", "y"))
+    # MDL per class uses the class's own sample size
+    mdl = hyperedge_weights(engine, features, k=1, score="mdl", given="y", per_stratum=True)
+    m_y = float(engine.counts(["y"])[1])
+    assert mdl[1][frozenset({"x0", "x3"})] == pytest.approx(
+        free[1][frozenset({"x0", "x3"})] - 1 * 3 * math.log(m_y) / (2 * m_y)
+    )
+
+
+def test_gains_are_mutual_information_for_ml():
+    engine = _engine()
+    features = [f"x{i}" for i in range(5)]
+    w = hyperedge_weights(engine, features, k=2)
+    gains = w.gains(2)
+    for base in [("x0", "x2"), ("x3", "x4")]:
+        rank = int(w.rank(np.array(sorted(features.index(v) for v in base))))
+        for v in features:
+            if v in base:
+                assert gains[rank, features.index(v)] == -np.inf
+            else:
+                expected = entropy(engine, [v]) + entropy(engine, list(base)) - entropy(engine, [v, *base])
+                assert gains[rank, features.index(v)] == pytest.approx(expected, abs=1e-10)
+
+
+def test_mapping_round_trip_and_lookups():
+    engine = _engine()
+    w = hyperedge_weights(engine, k=2)  # every variable but none given: x0..x4 and y
+    assert len(w) == 6 + 15 + 20 and set(w.nodes) == {"x0", "x1", "x2", "x3", "x4", "y"}
+    again = HyperedgeWeights.from_mapping(dict(w.items()), w.nodes, max_size=3)
+    for s in range(4):
+        np.testing.assert_allclose(again.closure[s], w.closure[s], atol=1e-12)
+    with pytest.raises(KeyError, match="max_size"):
+        w[frozenset({"x0", "x1", "x2", "x3"})]
+    with pytest.raises(KeyError, match="Unknown node"):
+        w[frozenset({"zz"})]
+
+
+def test_dataframe_input_and_guards():
+    frame = pd.DataFrame({"a": list("xxyy"), "b": list("xxyy"), "c": list("xyxy")})
+    w = hyperedge_weights(frame, k=1)
+    assert w[frozenset({"a", "b"})] == pytest.approx(math.log(2))
+    assert w[frozenset({"a", "c"})] == pytest.approx(0.0, abs=1e-12)
+    with pytest.raises(ValueError, match="Unknown score"):
+        hyperedge_weights(frame, k=1, score="bic")
+    with pytest.raises(ValueError, match="`k` must be"):
+        hyperedge_weights(frame, k=-1)
+    with pytest.raises(ValueError, match="per_stratum"):
+        hyperedge_weights(frame, k=1, per_stratum=True)
+    with pytest.raises(ValueError, match="max_candidates"):
+        subset_entropies(frame, max_size=3, max_candidates=5)
+    wide = CountingEngine(np.zeros((3, 4), dtype=int), [100, 100, 100, 100], names=list("pqrs"), max_cells=10**6)
+    with pytest.raises(TableTooLargeError, match="'p' \\(100 states\\)"):
+        hyperedge_weights(wide, k=3)
