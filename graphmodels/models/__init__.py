@@ -6,13 +6,21 @@ from .base import BaseClassifier, BaseDensity, BaseModel
 from .bayesnet import DiscreteBayesianNetwork
 from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree
+from .hyperforest import HyperforestClassifier, HyperforestDensity
 from .persistence import load, register_model
 
-for _cls in (NaiveBayes, TAN, FAN, ChowLiu, AODE, ChowLiuTree):
+for _cls in (NaiveBayes, TAN, FAN, ChowLiu, AODE, ChowLiuTree, HyperforestDensity, HyperforestClassifier):
     register_model(_cls)
 
 #: Classifiers by the short names the command line and `compare` use.
-CLASSIFIERS = {"nb": NaiveBayes, "tan": TAN, "fan": FAN, "chow-liu": ChowLiu, "aode": AODE}
+CLASSIFIERS = {
+    "nb": NaiveBayes,
+    "tan": TAN,
+    "fan": FAN,
+    "chow-liu": ChowLiu,
+    "aode": AODE,
+    "hyperforest": HyperforestClassifier,
+}
 
 __all__ = [
     "NaiveBayes",
@@ -21,6 +29,8 @@ __all__ = [
     "ChowLiu",
     "AODE",
     "ChowLiuTree",
+    "HyperforestDensity",
+    "HyperforestClassifier",
     "DiscreteBayesianNetwork",
     "read_bif",
     "write_bif",

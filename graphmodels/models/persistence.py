@@ -17,6 +17,7 @@ import numpy as np
 
 from ..data.encoding import TableEncoder
 from ..estimators.parameters import Estimator, get_estimator
+from ..structures.hyperforests import Hyperforest
 
 __all__ = ["save_model", "load", "register_model"]
 
@@ -56,6 +57,8 @@ def _encode(value, arrays):
         return {"__graph__": _encode(data, None), "directed": value.is_directed()}
     if isinstance(value, TableEncoder):
         return {"__encoder__": value.to_dict()}
+    if isinstance(value, Hyperforest):
+        return {"__hyperforest__": _encode(value.to_dict(), None)}
     if isinstance(value, Estimator):
         return {"__estimator__": value.to_dict()}
     if isinstance(value, dict):
@@ -89,6 +92,8 @@ def _decode(value, arrays):
         return nx.node_link_graph(data, directed=value["directed"], edges="edges")
     if "__encoder__" in value:
         return TableEncoder.from_dict(value["__encoder__"])
+    if "__hyperforest__" in value:
+        return Hyperforest.from_dict(_decode(value["__hyperforest__"], arrays))
     if "__estimator__" in value:
         return get_estimator(value["__estimator__"])
     if "__dict__" in value:
