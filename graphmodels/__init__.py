@@ -8,7 +8,17 @@ The most used names are re-exported here.
 """
 
 from . import data, datasets, estimators, evaluation, learners, models, stats, structures
-from .models import AODE, FAN, TAN, ChowLiu, ChowLiuTree, NaiveBayes, load
+from .models import (
+    AODE,
+    FAN,
+    TAN,
+    ChowLiu,
+    ChowLiuTree,
+    HyperforestClassifier,
+    HyperforestDensity,
+    NaiveBayes,
+    load,
+)
 
 __version__ = "0.1.0"
 
@@ -28,6 +38,8 @@ __all__ = [
     "ChowLiu",
     "AODE",
     "ChowLiuTree",
+    "HyperforestClassifier",
+    "HyperforestDensity",
     "load",
     "__version__",
 ]

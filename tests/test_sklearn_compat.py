@@ -32,14 +32,23 @@ def _expected(estimator):
 
 
 @parametrize_with_checks(
-    [gm.NaiveBayes(), gm.TAN(), gm.FAN(), gm.ChowLiu(), gm.AODE(frequency_threshold=0)],
+    [
+        gm.NaiveBayes(),
+        gm.TAN(),
+        gm.FAN(),
+        gm.ChowLiu(),
+        gm.AODE(frequency_threshold=0),
+        gm.HyperforestClassifier(treewidth=2, representation="joint"),
+        gm.HyperforestClassifier(treewidth=2, representation="shared", n_starts=5),
+        gm.HyperforestClassifier(treewidth=1, representation="free", criterion="ml"),
+    ],
     expected_failed_checks=_expected,
 )
 def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
 
-@pytest.mark.parametrize("model", [gm.NaiveBayes(), gm.TAN(), gm.AODE()])
+@pytest.mark.parametrize("model", [gm.NaiveBayes(), gm.TAN(), gm.AODE(), gm.HyperforestClassifier(treewidth=2)])
 def test_works_in_pipelines_and_cross_validation(model):
     frame = gm.datasets.load("iris")
     X, y = frame.drop(columns="class"), frame["class"]
