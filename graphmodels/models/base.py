@@ -189,6 +189,17 @@ class BaseClassifier(BaseModel):
         -------
         self
         """
+        engine = self._training_engine(X, y, sample_weight)
+        self._fit(engine)
+        return self
+
+    def _training_engine(self, X, y, sample_weight=None):
+        """Check parameters, encode `X` and `y` (setting ``encoder_``, ``classes_``,
+        ``class_name_``) and return the counting engine `_fit` learns from.
+
+        Evaluation runners that fit many models on the same rows build the
+        engine once and share it (with its caches) through `_fit`.
+        """
         self._check_common_params()
         self._check_params()
         frame, codes = self._encode_training(X)
@@ -214,8 +225,7 @@ class BaseClassifier(BaseModel):
         )
         if engine.total <= 0:
             raise ValueError("The sample weights sum to zero.")
-        self._fit(engine)
-        return self
+        return engine
 
     def _check_params(self):
         """Validate hyperparameters (subclasses extend)."""
