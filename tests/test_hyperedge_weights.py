@@ -152,3 +152,26 @@ def test_dataframe_input_and_guards():
     wide = CountingEngine(np.zeros((3, 4), dtype=int), [100, 100, 100, 100], names=list("pqrs"), max_cells=10**6)
     with pytest.raises(TableTooLargeError, match="'p' \\(100 states\\)"):
         hyperedge_weights(wide, k=3)
+
+
+def test_joint_entropies_derived_from_the_class_conditional_pass(monkeypatch):
+    """The J representation reuses the pass over the attributes given the class."""
+    import graphmodels.stats.hyperedges as module
+
+    engine = _engine()
+    features = [f"x{i}" for i in range(5)]
+    subset_entropies(engine, features, 4, given="y")
+    fresh = subset_entropies(_engine(), features + ["y"], 3)
+
+    def no_counting(*args, **kwargs):
+        raise AssertionError("the rows were counted again")
+
+    monkeypatch.setattr(module, "_xlogx_sums", no_counting)
+    derived = subset_entropies(engine, features + ["y"], 3)
+    for s in range(4):
+        np.testing.assert_allclose(derived.joint[s], fresh.joint[s], atol=1e-12)
+    # the class need not be last
+    reordered = ["x2", "y", "x0", "x1", "x3", "x4"]
+    derived = subset_entropies(engine, reordered, 3)
+    for h in [("y",), ("x0", "y"), ("x1", "x3", "y"), ("x2", "x4")]:
+        assert derived.entropy(h) == pytest.approx(entropy(engine, list(h)), abs=1e-10)

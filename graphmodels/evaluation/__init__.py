@@ -2,6 +2,7 @@
 
 from .compare import DISCRETIZERS, Comparison, clone, compare, cross_validate, evaluate_density, make_discretizer
 from .metrics import error_rate, log_loss, mean_log_likelihood
+from .protocols import LIANG_SREBRO_METHODS, liang_srebro_protocol, method_name, parse_method
 from .splits import RepeatedRandomSplit, RepeatedStratifiedKFold
 
 __all__ = [
@@ -17,4 +18,8 @@ __all__ = [
     "mean_log_likelihood",
     "RepeatedStratifiedKFold",
     "RepeatedRandomSplit",
+    "LIANG_SREBRO_METHODS",
+    "liang_srebro_protocol",
+    "method_name",
+    "parse_method",
 ]

@@ -117,89 +117,100 @@ def max_hyperforest(weights, k, *, algorithm="incremental", n_starts=100, nodes=
 def _incremental(weights, k, n_starts):
     n = len(weights.nodes)
     gains = [weights.gains(s) for s in range(k + 1)]  # gains[s][rank(b), v]
-    combos, w = _candidates(weights, k)
-    order = np.lexsort((np.arange(len(w)), -w))[:n_starts]
-    starts = [None] + [tuple(combos[i]) for i in order]
+    binomial = weights.binomial_table()
     best, best_weight = None, -math.inf
-    for start in starts:
-        maximal, total = _grow(weights, gains, k, n, start)
+    for start in [None] + _heaviest(weights, k, n_starts):
+        maximal, total = _grow(weights, gains, binomial, k, n, start)
         if total > best_weight + _TOLERANCE:
             best, best_weight = maximal, total
     return best
 
 
-def _candidates(weights, k):
-    """Positions and weights of every hyperedge of 2 .. k + 1 nodes."""
+def _heaviest(weights, k, count):
+    """The `count` heaviest hyperedges of 2 .. k + 1 nodes (ties: smaller, then colex order)."""
     sizes = [weights.weights_of_size(s) for s in range(2, k + 2)]
-    combos = [tuple(c) for combos, _ in sizes for c in combos]
     w = np.concatenate([w for _, w in sizes])
-    return combos, w
+    count = min(count, len(w))
+    picked = np.argpartition(-w, count - 1)[:count] if count < len(w) else np.arange(len(w))
+    picked = picked[np.lexsort((picked, -w[picked]))]
+    offsets = np.cumsum([0] + [len(c) for c, _ in sizes])
+    result = []
+    for index in picked:
+        size = int(np.searchsorted(offsets, index, side="right")) - 1
+        result.append(tuple(int(v) for v in sizes[size][0][index - offsets[size]]))
+    return result
 
 
-def _grow(weights, gains, k, n, start):
+def _rank(binomial, combo):
+    """Colex rank of a sorted tuple of positions (pure Python: called in the inner loop)."""
+    return sum(binomial[c][i] for i, c in enumerate(combo, 1))
+
+
+def _grow(weights, gains, binomial, k, n, start):
     """One run of the incremental algorithm; returns (maximal hyperedges, closure weight)."""
     inside = np.zeros(n, dtype=bool)
     best_gain = np.full(n, -np.inf)
-    best_base = [()] * n  # the attachment point of each outside node
+    best_base = np.zeros(n, dtype=np.int64)  # index into `bases` of each node's attachment point
+    bases = []
     maximal = []
+    closure = weights.closure
     total = 0.0
 
-    def offer(bases):
+    def offer(candidates):
         """Update the best attachment of every outside node with new bases."""
-        for base in bases:
-            size = len(base)
-            if size > k:
-                continue
-            row = gains[size][int(weights.rank(np.array(base))) if size else 0]
-            better = (row > best_gain) & ~inside
+        for base in candidates:
+            row = gains[len(base)][_rank(binomial, base)]
+            better = row > best_gain
+            better &= ~inside
             if better.any():
                 best_gain[better] = row[better]
-                for v in np.flatnonzero(better):
-                    best_base[v] = base
+                best_base[better] = len(bases)
+                bases.append(base)
 
-    def add(hyperedge, new_nodes):
+    def add(members, new_nodes):
         nonlocal total
-        members = sorted(hyperedge)
         inside[list(new_nodes)] = True
         best_gain[list(new_nodes)] = -np.inf
-        total += weights.closure[len(members)][int(weights.rank(np.array(members)))] if members else 0.0
-        maximal[:] = [h for h in maximal if not set(h) <= set(members)]
-        maximal.append(tuple(members))
-        # New attachment points: subsets of the hyperedge holding a new node.
+        total += closure[len(members)][_rank(binomial, members)]
+        covered = set(members)
+        maximal[:] = [h for h in maximal if not covered.issuperset(h)]
+        maximal.append(members)
+        # New attachment points: subsets of the hyperedge holding a new node
+        # (the others were offered when they entered the forest).
         fresh = set(new_nodes)
         offer(
-            tuple(c)
+            c
             for s in range(1, min(len(members), k) + 1)
             for c in itertools.combinations(members, s)
-            if fresh.intersection(c)
+            if not fresh.isdisjoint(c)
         )
 
     offer([()])
     if start is not None:
-        add(start, start)
+        add(tuple(sorted(start)), start)
     while not inside.all():
-        outside = np.flatnonzero(~inside)
-        v = int(outside[np.argmax(best_gain[outside])])
+        v = int(np.argmax(np.where(inside, -np.inf, best_gain)))
         if best_gain[v] > _TOLERANCE:
-            base = best_base[v]
-            hyperedge = tuple(sorted(base + (v,)))
+            base = bases[best_base[v]]
             # Z(base + v) - Z(base): the new hyperedges are exactly those holding v.
-            total -= float(weights.closure[len(base)][int(weights.rank(np.array(sorted(base))))])
-            add(hyperedge, (v,))
+            total -= closure[len(base)][_rank(binomial, base)]
+            add(tuple(sorted(base + (v,))), (v,))
         else:
             # No positive gain anywhere: v starts a tree of its own.
-            total += float(weights.closure[1][v])
+            total += closure[1][v]
             inside[v] = True
             best_gain[v] = -np.inf
             maximal.append((v,))
             offer([(v,)])
-    return maximal, total
+    return maximal, float(total)
 
 
 # ----------------------------------------------------------------------------- global
 def _global(weights, k, n_starts):
     n = len(weights.nodes)
-    combos, w = _candidates(weights, k)
+    sizes = [weights.weights_of_size(s) for s in range(2, k + 2)]
+    combos = [tuple(int(v) for v in c) for positions, _ in sizes for c in positions]
+    w = np.concatenate([w for _, w in sizes])
     order = np.lexsort((np.arange(len(w)), -w))
     forest = Hyperforest([], range(n))
     lookup = {}

@@ -34,6 +34,7 @@ References
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 from collections.abc import Mapping
@@ -74,6 +75,7 @@ class _Colex:
         self.binomial = np.array(
             [[math.comb(c, i) for i in range(max_size + 2)] for c in range(n + 1)], dtype=np.int64
         )
+        self._combos = {}
 
     def rank(self, combos):
         combos = np.asarray(combos, dtype=np.int64)
@@ -84,11 +86,23 @@ class _Colex:
 
     def combos(self, size):
         """All `size`-subsets as rows of an int array, in colex (rank) order."""
-        if size == 0:
-            return np.zeros((1, 0), dtype=np.int64)
-        lex = np.array(list(itertools.combinations(range(self.n), size)), dtype=np.int64).reshape(-1, size)
-        order = np.argsort(self.rank(lex), kind="stable")
-        return lex[order]
+        if size not in self._combos:
+            if size == 0:
+                combos = np.zeros((1, 0), dtype=np.int64)
+            else:
+                lex = np.fromiter(
+                    itertools.chain.from_iterable(itertools.combinations(range(self.n), size)), dtype=np.int64
+                ).reshape(-1, size)
+                combos = lex[np.argsort(self.rank(lex), kind="stable")]
+            combos.flags.writeable = False
+            self._combos[size] = combos
+        return self._combos[size]
+
+
+@functools.lru_cache(maxsize=8)
+def _colex(n, max_size):
+    """Shared rankers, so that every weights object over n nodes reuses the subset lists."""
+    return _Colex(n, max_size)
 
 
 class SubsetEntropies:
@@ -120,7 +134,7 @@ class SubsetEntropies:
         self.strata = strata
         self.stratum_totals = stratum_totals
         self.total = total
-        self.colex = _Colex(len(self.names), max_size)
+        self.colex = _colex(len(self.names), max_size)
 
     def entropy(self, variables, stratum=None):
         """``H(X_h)`` (or ``H(X_h | Y = stratum)``) of a subset of the variables."""
@@ -195,19 +209,24 @@ def subset_entropies(data, variables=None, max_size=2, *, given=None, max_candid
     cached = engine._cache.get(key)
     if cached is not None and cached.max_size >= max_size:
         return cached
+    if given_pos is None:
+        derived = _from_conditioned(engine, positions, max_size)
+        if derived is not None:
+            engine._cache[key] = derived
+            return derived
 
     total = engine.total
     if given_pos is None:
         stratum_totals = np.array([total])
     else:
         stratum_totals = np.asarray(engine.counts([given_pos]), dtype=np.float64)
-    colex = _Colex(n, max_size)
+    colex = _colex(n, max_size)
     joint, given_joint, strata = [np.zeros(1)], [None], [np.zeros((1, r_y))]
     if given_pos is not None:
         given_joint[0] = np.array([_entropy_from_sum(xlogy(stratum_totals, stratum_totals).sum(), total)])
     for s in range(1, max_size + 1):
         sums, marginal_sums, table_totals = _xlogx_sums(engine, positions, cards, s, given_pos, r_y)
-        lex = np.array(list(itertools.combinations(range(n), s)), dtype=np.int64).reshape(-1, s)
+        lex = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(n), s)), dtype=np.int64).reshape(-1, s)
         order = np.empty(len(lex), dtype=np.int64)
         order[colex.rank(lex)] = np.arange(len(lex))
         sums, marginal_sums = sums[order], marginal_sums[order]
@@ -232,6 +251,46 @@ def subset_entropies(data, variables=None, max_size=2, *, given=None, max_candid
     )
     engine._cache[key] = result
     return result
+
+
+def _from_conditioned(engine, positions, max_size):
+    """Entropies of `positions` assembled from a cached pass conditioned on one of them.
+
+    A pass over the attributes given the class already holds H(h) and
+    H(h, class) for every subset h of attributes, which are all the
+    entropies of the attributes and the class together (the joint
+    representation) - no second pass over the rows.
+    """
+    for i, c in enumerate(positions):
+        rest = positions[:i] + positions[i + 1 :]
+        source = engine._cache.get(("subset_entropies", tuple(rest), c))
+        if source is None or source.max_size < max_size or source.given_joint is None:
+            continue
+        n = len(positions)
+        colex, rest_colex = _colex(n, max_size), _colex(n - 1, source.max_size)
+        joint = [np.zeros(1)]
+        for s in range(1, max_size + 1):
+            combos = colex.combos(s)
+            values = np.empty(len(combos))
+            with_c = (combos == i).any(axis=1)
+            shifted = combos - (combos > i)
+            if (~with_c).any():
+                values[~with_c] = source.joint[s][rest_colex.rank(shifted[~with_c])]
+            if with_c.any():
+                others = np.sort(np.where(combos[with_c] == i, -1, shifted[with_c]), axis=1)[:, 1:]
+                values[with_c] = source.given_joint[s - 1][rest_colex.rank(others)]
+            joint.append(values)
+        return SubsetEntropies(
+            [engine.names[p] for p in positions],
+            engine.cardinalities[positions],
+            max_size,
+            joint,
+            None,
+            None,
+            None,
+            source.total,
+        )
+    return None
 
 
 def _entropy_from_sum(xlogx_sum, total):
@@ -392,7 +451,7 @@ class HyperedgeWeights(Mapping):
         self._position = {v: i for i, v in enumerate(self.nodes)}
         if len(self._position) != len(self.nodes):
             raise ValueError("`nodes` must be unique.")
-        self._colex = _Colex(len(self.nodes), self.max_size)
+        self._colex = _colex(len(self.nodes), self.max_size)
         self.closure = [np.asarray(z, dtype=np.float64) for z in closure]
         for s, z in enumerate(self.closure):
             if z.shape != (math.comb(len(self.nodes), s),):
@@ -409,7 +468,7 @@ class HyperedgeWeights(Mapping):
         if max_size is None:
             max_size = max((len(h) for h in keys), default=1)
         position = {v: i for i, v in enumerate(nodes)}
-        colex = _Colex(len(nodes), max_size)
+        colex = _colex(len(nodes), max_size)
         direct = [np.zeros(math.comb(len(nodes), s)) for s in range(max_size + 1)]
         for h, value in zip(keys, weights.values()):
             if not h or len(h) > max_size:
@@ -504,6 +563,10 @@ class HyperedgeWeights(Mapping):
         """Colex ranks of rows of sorted node positions (for the learners)."""
         return self._colex.rank(combos)
 
+    def binomial_table(self):
+        """``table[c][i] = C(c, i)`` as nested lists: colex ranks in pure Python."""
+        return self._colex.binomial.tolist()
+
 
 def hyperedge_weights(data, variables=None, *, k=1, score="ml", given=None, per_stratum=False):
     """ML or MDL weights of every candidate hyperedge of up to k + 1 variables.
@@ -553,7 +616,7 @@ def hyperedge_weights(data, variables=None, *, k=1, score="ml", given=None, per_
     n = len(entropies.names)
     max_size = min(k + 1, max(n, 1))
     cards = entropies.cardinalities
-    colex = _Colex(n, max_size)
+    colex = _colex(n, max_size)
     parameters = [np.zeros(1)] + [
         np.prod(cards[colex.combos(s)], axis=1).astype(np.float64) - 1.0 for s in range(1, max_size + 1)
     ]
