@@ -261,24 +261,31 @@ def _from_conditioned(engine, positions, max_size):
     entropies of the attributes and the class together (the joint
     representation) - no second pass over the rows.
     """
+    conditioned = {
+        (frozenset(key[1]), key[2]): value
+        for key, value in engine._cache.items()
+        if isinstance(key, tuple) and key and key[0] == "subset_entropies" and key[2] is not None
+    }
     for i, c in enumerate(positions):
         rest = positions[:i] + positions[i + 1 :]
-        source = engine._cache.get(("subset_entropies", tuple(rest), c))
+        source = conditioned.get((frozenset(rest), c))
         if source is None or source.max_size < max_size or source.given_joint is None:
             continue
         n = len(positions)
         colex, rest_colex = _colex(n, max_size), _colex(n - 1, source.max_size)
+        # Index of each of our variables in the source's list; the class maps to -1.
+        in_source = {engine.position(name): j for j, name in enumerate(source.names)}
+        mapping = np.array([-1 if p == c else in_source[p] for p in positions], dtype=np.int64)
         joint = [np.zeros(1)]
         for s in range(1, max_size + 1):
-            combos = colex.combos(s)
+            combos = mapping[colex.combos(s)]
+            with_c = (combos < 0).any(axis=1)
             values = np.empty(len(combos))
-            with_c = (combos == i).any(axis=1)
-            shifted = combos - (combos > i)
+            ranked = np.sort(combos, axis=1)  # the class (-1) sorts first
             if (~with_c).any():
-                values[~with_c] = source.joint[s][rest_colex.rank(shifted[~with_c])]
+                values[~with_c] = source.joint[s][rest_colex.rank(ranked[~with_c])]
             if with_c.any():
-                others = np.sort(np.where(combos[with_c] == i, -1, shifted[with_c]), axis=1)[:, 1:]
-                values[with_c] = source.given_joint[s - 1][rest_colex.rank(others)]
+                values[with_c] = source.given_joint[s - 1][rest_colex.rank(ranked[with_c][:, 1:])]
             joint.append(values)
         return SubsetEntropies(
             [engine.names[p] for p in positions],
