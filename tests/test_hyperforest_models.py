@@ -203,8 +203,11 @@ def test_parameter_errors():
         HyperforestDensity(treewidth=-2).fit(X)
 
 
-def test_column_order_does_not_matter():
+@pytest.mark.parametrize("duplicated", [False, True])
+def test_column_order_does_not_matter(duplicated):
     X, y = _dependent_xy(seed=3)
+    if duplicated:  # exact ties between weights
+        X = X.assign(copy0=X["a0"], copy1=X["a1"])
     a = HyperforestClassifier(treewidth=2).fit(X, y)
     b = HyperforestClassifier(treewidth=2).fit(X[X.columns[::-1]], y)
     assert a.structure_ == b.structure_

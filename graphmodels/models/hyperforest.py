@@ -33,6 +33,7 @@ from __future__ import annotations
 import numpy as np
 
 from ..learners.hyperforests import HYPERFOREST_ALGORITHMS, max_hyperforest
+from ..learners.trees import canonical_order
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.hyperedges import SCORES, hyperedge_weights
 from .base import BaseClassifier, BaseDensity
@@ -127,6 +128,9 @@ def _node_attributes(engine, names, class_name=None):
 
 
 def _learn(engine, names, model, *, given=None, per_stratum=False, class_name=None):
+    # Weights computed and ties broken in an order fixed by the names, so the
+    # structure does not depend on the order of the columns.
+    names = canonical_order(names)
     weights = hyperedge_weights(
         engine, names, k=model.treewidth, score=model.criterion, given=given, per_stratum=per_stratum
     )
