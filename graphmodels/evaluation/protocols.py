@@ -5,7 +5,8 @@ every data set: numeric columns with at least 10 distinct values are cut
 into 5 equal-frequency intervals (a preprocessing step on the whole set, as
 in the paper), missing cells are a value of their own, every hyperedge
 table gets a pseudo-count of 0.001, and each trial splits the rows at
-random 90/10. Four figures per method and trial: mean log-likelihood
+random 90/10. Values are those of the whole data set (a value missing
+from a training split keeps its pseudo-count). Four figures per method and trial: mean log-likelihood
 ``log P(y, z)`` per row on the training and test rows, and the error of
 ``argmax_y P(y, z)`` on both.
 
@@ -46,6 +47,26 @@ LIANG_SREBRO_METHODS = (
     + [("mdl", "shared", k) for k in range(1, 4)]
     + [("mdl", "free", k) for k in range(1, 4)]
 )
+
+
+#: The value that stands for a missing cell: an ordinary value, as in the paper.
+MISSING_VALUE = "?"
+
+
+def _with_all_values(X):
+    """Every column as a categorical over the values of the whole data set.
+
+    The paper smooths "each possible configuration", the values being
+    those of the data set; so a value absent from a training split is still
+    a value (with a pseudo-count), not an unobserved cell to sum out.
+    Missing cells become the ordinary value ``"?"``.
+    """
+    columns = {}
+    for name in X.columns:
+        column = X[name]
+        values = column.astype(object).where(column.notna(), MISSING_VALUE).astype(str)
+        columns[name] = pd.Categorical(values, categories=sorted(values.unique()))
+    return pd.DataFrame(columns, index=X.index)
 
 
 def method_name(criterion, representation, k):
@@ -125,6 +146,7 @@ def liang_srebro_protocol(
     order = sorted(range(len(methods)), key=lambda i: (-methods[i][2], methods[i][1] == "joint"))
     if discretize:
         X = EqualFrequencyDiscretizer(n_bins=5, min_distinct=10).fit_transform(X)
+    X = _with_all_values(X)
     rows = []
     splitter = RepeatedRandomSplit(test_size=test_size, n_repeats=n_trials, random_state=random_state)
     for trial, (train, test) in enumerate(splitter.split(X)):
