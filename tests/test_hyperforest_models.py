@@ -183,7 +183,10 @@ def test_persistence_round_trip(tmp_path, representation, extension):
     assert again.structure_ == model.structure_
     density = HyperforestDensity(treewidth=2).fit(X)
     density.save(tmp_path / f"density{extension}")
-    np.testing.assert_allclose(load(tmp_path / f"density{extension}").score_samples(X), density.score_samples(X))
+    reloaded = load(tmp_path / f"density{extension}")
+    np.testing.assert_allclose(reloaded.score_samples(X), density.score_samples(X))
+    with pytest.raises(AttributeError, match="not saved"):
+        reloaded.weights_
 
 
 def test_parameter_errors():

@@ -226,8 +226,8 @@ class HyperforestDensity(BaseDensity):
 
     @property
     def weights_(self):
-        self._check_fitted()
-        return self._weights
+        """Candidate hyperedge weights the structure was chosen by (not saved with the model)."""
+        return _fitted_weights(self)
 
     def _log_likelihood(self, codes):
         return _network_log_likelihood(codes, self.network_)[:, 0]
@@ -347,8 +347,7 @@ class HyperforestClassifier(BaseClassifier):
     @property
     def weights_(self):
         """Candidate hyperedge weights the structure was chosen by (a list for C_f; not saved)."""
-        self._check_fitted()
-        return self._weights
+        return _fitted_weights(self)
 
     def _joint_log_likelihood(self, codes):
         n_classes = len(self.classes_)
@@ -367,6 +366,15 @@ class HyperforestClassifier(BaseClassifier):
         return np.column_stack(
             [_network_log_likelihood(codes, network)[:, 0] for network in self.networks_]
         ) + self.class_log_prior_[None, :]
+
+
+def _fitted_weights(model):
+    model._check_fitted()
+    if not hasattr(model, "_weights"):
+        raise AttributeError(
+            "`weights_` is not saved with a model; refit it to see the candidate weights."
+        )
+    return model._weights
 
 
 def _select_stratum(network, y):
