@@ -26,8 +26,17 @@ from matplotlib.path import Path
 from scipy.spatial import ConvexHull, QhullError
 
 from ..structures.hyperforests import Hyperforest
-from .export import KIND_COLORS, ROLE_COLORS
-from .network import _component_packed, _depths, _normalized, _role, _spanning_forest, _tidy_positions, format_label
+from .export import KIND_COLORS
+from .network import (
+    _component_packed,
+    _depths,
+    _normalized,
+    _role,
+    _spanning_forest,
+    _tidy_positions,
+    format_label,
+    scatter_nodes,
+)
 
 __all__ = ["draw_hyperforest", "draw_junction_tree", "hyperedge_outline", "VIEWS", "HYPERFOREST_LAYOUTS"]
 
@@ -303,16 +312,7 @@ def _frame(ax, xy, margin, equal):
 
 def _draw_variables(ax, nodes, xy, data, labels, node_size, font_size, gid):
     roles = [_role(d) for d in data]
-    ax.scatter(
-        xy[:, 0],
-        xy[:, 1],
-        s=node_size,
-        c=[ROLE_COLORS[r] for r in roles],
-        edgecolors=["#5a3e1b" if r == "class" else "#4d4d4d" for r in roles],
-        linewidths=[1.6 if r == "class" else 0.8 for r in roles],
-        zorder=3,
-        gid=gid,
-    )
+    scatter_nodes(ax, xy, roles, node_size, gid=gid)
     if labels is False:
         return
     for node, (x, y), role in zip(nodes, xy, roles):

@@ -562,16 +562,7 @@ def draw_network(
     radius = math.sqrt(node_size) / 2
 
     roles = [_role(data) for _, data in graph.nodes(data=True)]
-    ax.scatter(
-        xy[:, 0],
-        xy[:, 1],
-        s=node_size,
-        c=[ROLE_COLORS[r] for r in roles],
-        edgecolors=["#5a3e1b" if r == "class" else "#4d4d4d" for r in roles],
-        linewidths=[1.6 if r == "class" else 0.8 for r in roles],
-        zorder=3,
-        gid="nodes",
-    )
+    scatter_nodes(ax, xy, roles, node_size, gid="nodes")
     for label, (x, y), role in zip(labels, xy, roles):
         ax.text(
             x,
@@ -655,3 +646,17 @@ def draw_network(
             ax.legend(handles=handles, loc="upper left", fontsize=max(font_size - 1, 6.0), frameon=False,
                       handlelength=2.2, borderaxespad=0.0)
     return ax
+
+
+def scatter_nodes(ax, xy, roles, node_size, *, gid):
+    """Nodes as discs coloured by role, the class outlined (shared by every drawing)."""
+    ax.scatter(
+        xy[:, 0],
+        xy[:, 1],
+        s=node_size,
+        c=[ROLE_COLORS[r] for r in roles],
+        edgecolors=["#5a3e1b" if r == "class" else "#4d4d4d" for r in roles],
+        linewidths=[1.6 if r == "class" else 0.8 for r in roles],
+        zorder=3,
+        gid=gid,
+    )
