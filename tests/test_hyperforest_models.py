@@ -94,6 +94,22 @@ def test_unseen_states_are_summed_out():
         )
 
 
+@pytest.mark.parametrize("seed", range(4))
+def test_several_unseen_cells_on_wide_junction_trees(seed):
+    """Messages through separators of width 3: three hidden cells per row, against explicit sums."""
+    network, _ = random_hypertree_network(8, 3, random_state=seed)
+    data = network.sample(3000, random_state=seed)
+    model = HyperforestDensity(treewidth=3, pseudo_count=0.1).fit(data)
+    rng = np.random.default_rng(seed)
+    for row in range(4):
+        hidden = list(rng.choice(data.columns, size=3, replace=False))
+        query = data.iloc[[row]].assign(**{h: "unseen" for h in hidden})
+        completions = pd.concat(
+            [data.iloc[[row]].assign(**dict(zip(hidden, values))) for values in itertools.product(["0", "1"], repeat=3)]
+        )
+        assert model.score_samples(query)[0] == pytest.approx(logsumexp(model.score_samples(completions)), abs=1e-9)
+
+
 def _dependent_xy(seed=0, n_rows=400):
     rng = np.random.default_rng(seed)
     y = rng.integers(0, 3, n_rows)

@@ -71,13 +71,13 @@ def clique_log_tables(engine, forest, pseudo_count, *, given=None, root_key=None
     """
     order = forest.clique_order(root_key)
     cliques, parents, tables = [], [], []
-    index_of = {}
     for clique, separator in order:
         positions = tuple(engine.position(v) for v in clique)
         parent = -1
         if separator:
+            # Any earlier clique holding the separator is a valid junction-tree
+            # parent (running intersection order); take the latest.
             parent = next(i for i in reversed(range(len(cliques))) if separator <= set(order[i][0]))
-        index_of[clique] = len(cliques)
         variables = list(positions) + ([] if given is None else [engine.position(given)])
         counts = np.asarray(engine.counts(variables), dtype=np.float64)
         if given is not None:
