@@ -1,9 +1,12 @@
 """Structure learners: from sufficient statistics to networkx graphs."""
 
+from .kikuchi import kikuchi_bayes_path, parsimonious_log_prior
 from .hyperforests import HYPERFOREST_ALGORITHMS, max_hyperforest
 from .trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, fan_threshold, tan_structure
 
 __all__ = [
+    "kikuchi_bayes_path",
+    "parsimonious_log_prior",
     "max_hyperforest",
     "HYPERFOREST_ALGORITHMS",
    "chow_liu_tree", "tan_structure", "fan_structure", "fan_threshold", "SPANNING_TREE_ALGORITHMS"]

@@ -7,9 +7,10 @@ from .bayesnet import DiscreteBayesianNetwork
 from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree
 from .hyperforest import HyperforestClassifier, HyperforestDensity
+from .kikuchi import KikuchiBayes
 from .persistence import load, register_model
 
-for _cls in (NaiveBayes, TAN, FAN, ChowLiu, AODE, ChowLiuTree, HyperforestDensity, HyperforestClassifier):
+for _cls in (NaiveBayes, TAN, FAN, ChowLiu, AODE, ChowLiuTree, HyperforestDensity, HyperforestClassifier, KikuchiBayes):
     register_model(_cls)
 
 #: Classifiers by the short names the command line and `compare` use.
@@ -20,6 +21,7 @@ CLASSIFIERS = {
     "chow-liu": ChowLiu,
     "aode": AODE,
     "hyperforest": HyperforestClassifier,
+    "kikuchi-bayes": KikuchiBayes,
 }
 
 __all__ = [
@@ -31,6 +33,7 @@ __all__ = [
     "ChowLiuTree",
     "HyperforestDensity",
     "HyperforestClassifier",
+    "KikuchiBayes",
     "DiscreteBayesianNetwork",
     "read_bif",
     "write_bif",

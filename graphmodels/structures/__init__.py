@@ -16,6 +16,14 @@ from .hyperforests import (
     random_hypertree,
     subsets,
 )
+from .regions import (
+    cluster_variation_regions,
+    counting_numbers_are_valid,
+    degrees_of_freedom,
+    initial_regions,
+    intersection_closure,
+    region_graph,
+)
 
 __all__ = [
     "Hyperforest",
@@ -25,6 +33,12 @@ __all__ = [
     "is_hyperforest",
     "random_hypertree",
     "subsets",
+    "cluster_variation_regions",
+    "counting_numbers_are_valid",
+    "degrees_of_freedom",
+    "initial_regions",
+    "intersection_closure",
+    "region_graph",
     "augmented_naive_bayes",
     "class_node",
     "feature_parents",

@@ -1,0 +1,268 @@
+"""Kikuchi-Bayes classifier (Jakulin & Rish): class-containing regions combined
+by the Kikuchi approximation, selected under a parsimonious prior, and
+averaged over the stages of the greedy path (kBMA) or taken at the MAP
+stage (kMAP)."""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+from scipy.special import logsumexp
+
+from ..estimators.parameters import BDeu
+from ..learners.kikuchi import kikuchi_bayes_path
+from ..stats.counting import DEFAULT_MAX_CELLS
+from ..structures.regions import region_graph
+from .base import BaseClassifier
+
+__all__ = ["KikuchiBayes", "DEFAULT_PRIOR_STRENGTH"]
+
+#: Default ``prior_strength`` (the paper's vartheta), chosen by 5-fold
+#: cross-validation on the shared UCI sets (benchmarks/bench_kikuchi_bayes.py).
+DEFAULT_PRIOR_STRENGTH = 1.0
+
+_ROW_BLOCK = 65536
+
+
+class KikuchiBayes(BaseClassifier):
+    """Kikuchi-Bayes: a Markov network classifier over class-containing regions.
+
+    The structure is a set of regions (sets of attributes plus the class)
+    found by stepwise forward selection under the parsimonious prior
+    (:func:`~graphmodels.learners.kikuchi_bayes_path`). Each region's
+    submodel :math:`P(v_R)` has the consistent symmetric Dirichlet prior of
+    eq. (4), ``alpha = prior_strength / cells``, so that overlapping
+    submodels agree on their shared marginals. The cluster variation method
+    turns the regions into a region graph with counting numbers ``c_R``, and
+    the class posterior is, by Lemma 1,
+    :math:`P(y | x) \\propto \\prod_R P(x_R, y)^{c_R}`, computed in log space.
+
+    With ``averaging=True`` (kBMA) predictions average the posteriors of
+    every stage of the path, weighted by prior x likelihood; with
+    ``averaging=False`` (kMAP) only the maximum a posteriori stage predicts.
+
+    Parameters
+    ----------
+    max_region_size : int, default=4
+        Largest region, class included (the paper's k <= 4).
+    averaging : bool, default=True
+        Bayesian model averaging over the stages of the path (kBMA) or the
+        MAP stage alone (kMAP).
+    prior_strength : float, default=DEFAULT_PRIOR_STRENGTH
+        ``vartheta`` of eq. (4), > 0: uniformly spread pseudo-instances added
+        to every submodel.
+    continue_past_map : bool, default=True
+        Follow the path past the MAP model while the training likelihood
+        rises (those stages enter the average).
+    max_log_posterior_drop : float, default=50.0
+        Stop past the MAP once a stage's log posterior is this much below the
+        best (its weight would be below ``exp(-50)``).
+    missing : {"value", "error"}, default="value"
+        Missing cells are a value of their own, as in the paper.
+    max_cells : int, default=10_000_000
+        Largest region table considered; bigger candidate regions are skipped.
+
+    Attributes
+    ----------
+    path_ : pandas.DataFrame
+        One row per stage of the path (stage 0 is the class alone): ``region``
+        added (tuple of names, class last), ``size``, ``phase``, ``df``
+        (eq. 7), ``log_prior`` (eq. 6), ``log_likelihood`` (eq. 8, nats),
+        ``log_posterior`` and the model-averaging ``weight``.
+    map_step_ : int
+        Row of `path_` with the highest log posterior.
+    structure_ : networkx.DiGraph
+        Region graph of the MAP model: frozenset regions with
+        ``counting_number``; edges to maximal sub-regions.
+    stage_counting_numbers_ : list of dict
+        Counting numbers (region tuple -> int) of every stage.
+    region_log_tables_ : dict
+        ``log P(v_R)`` of each region used in prediction, indexed by the
+        attribute codes then the class; each attribute axis has one extra
+        last slot holding the marginal over that attribute, used for states
+        unseen in training (a consistent prior makes that the submodel of
+        the smaller region).
+
+    Notes
+    -----
+    An attribute value not seen in training (code -1) is summed out of every
+    region containing it, which under the consistent prior gives exactly the
+    submodel of the region without that attribute.
+
+    References
+    ----------
+    .. [1] Jakulin, A., & Rish, I. (2006). Kikuchi-Bayes: Markov networks for
+           classification. IBM Research Report.
+    .. [2] Yedidia, J. S., Freeman, W. T., & Weiss, Y. (2004). Constructing
+           free energy approximations and generalized belief propagation
+           algorithms. MERL TR2004-040.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame(rng.integers(0, 2, size=(300, 3)), columns=["a", "b", "c"])
+    >>> y = X["a"] ^ X["b"]
+    >>> model = KikuchiBayes(max_region_size=3).fit(X, y)
+    >>> [sorted(map(str, region)) for region in model.path_["region"]][:2]
+    [['class'], ['a', 'b', 'class']]
+    >>> float(model.score(X, y))
+    1.0
+    """
+
+    _fitted_attributes = ()
+
+    def __init__(
+        self,
+        *,
+        max_region_size=4,
+        averaging=True,
+        prior_strength=DEFAULT_PRIOR_STRENGTH,
+        continue_past_map=True,
+        max_log_posterior_drop=50.0,
+        missing="value",
+        max_cells=DEFAULT_MAX_CELLS,
+    ):
+        self.max_region_size = max_region_size
+        self.averaging = averaging
+        self.prior_strength = prior_strength
+        self.continue_past_map = continue_past_map
+        self.max_log_posterior_drop = max_log_posterior_drop
+        self.missing = missing
+        self.max_cells = max_cells
+
+    def _check_params(self):
+        if not isinstance(self.averaging, (bool, np.bool_)):
+            raise TypeError(f"`averaging` must be True or False, got {self.averaging!r}.")
+        if not isinstance(self.continue_past_map, (bool, np.bool_)):
+            raise TypeError(f"`continue_past_map` must be True or False, got {self.continue_past_map!r}.")
+        theta = self.prior_strength
+        if isinstance(theta, bool) or not isinstance(theta, (int, float, np.number)):
+            raise TypeError(f"`prior_strength` must be a number, got {theta!r}.")
+        if not np.isfinite(theta) or theta <= 0:
+            raise ValueError(f"`prior_strength` must be a finite number > 0, got {theta!r}.")
+        size = self.max_region_size
+        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
+            raise ValueError(f"`max_region_size` must be an integer >= 1, got {size!r}.")
+        drop = self.max_log_posterior_drop
+        if isinstance(drop, bool) or not isinstance(drop, (int, float, np.number)) or not drop > 0:
+            raise ValueError(f"`max_log_posterior_drop` must be a number > 0, got {drop!r}.")
+
+    def _fit(self, engine):
+        features = engine.names[:-1]
+        order = {name: i for i, name in enumerate(engine.names)}
+        path = kikuchi_bayes_path(
+            engine,
+            self.class_name_,
+            max_region_size=self.max_region_size,
+            prior_strength=self.prior_strength,
+            continue_past_map=self.continue_past_map,
+            max_log_posterior_drop=self.max_log_posterior_drop,
+            max_cells=self.max_cells,
+        )
+
+        def as_tuple(region):
+            return tuple(sorted(region, key=order.__getitem__))
+
+        log_post = np.array([step["log_posterior"] for step in path])
+        weights = np.exp(log_post - logsumexp(log_post))
+        self.path_ = pd.DataFrame(
+            {
+                "region": [as_tuple(step["region"]) for step in path],
+                "size": [len(step["region"]) for step in path],
+                "phase": [step["phase"] for step in path],
+                "df": [step["df"] for step in path],
+                "log_prior": [step["log_prior"] for step in path],
+                "log_likelihood": [step["log_likelihood"] for step in path],
+                "log_posterior": log_post,
+                "weight": weights,
+            }
+        )
+        self.map_step_ = int(np.argmax(log_post))
+        self.stage_counting_numbers_ = [
+            {as_tuple(region): int(c) for region, c in step["counting_numbers"].items()} for step in path
+        ]
+        self.structure_ = self.region_graph(self.map_step_)
+        estimator = BDeu(self.prior_strength)
+        tables = {}
+        for stage in self._prediction_stages():
+            for region in self.stage_counting_numbers_[stage]:
+                if region not in tables:
+                    counts = np.asarray(engine.counts(list(region)), dtype=np.float64)
+                    tables[region] = np.log(_with_marginal_slots(estimator.joint(counts), len(region) - 1))
+        self.region_log_tables_ = tables
+        self.n_features_ = len(features)
+        return self
+
+    def _prediction_stages(self):
+        if self.averaging:
+            return [s for s in range(len(self.path_)) if self.path_["weight"].iloc[s] > 0]
+        return [self.map_step_]
+
+    def region_graph(self, step=None):
+        """Region graph (``nx.DiGraph``) of one stage of the path; the MAP stage by default.
+
+        Nodes are frozensets of names with ``counting_number`` and ``size``.
+        """
+        self._check_fitted()
+        step = self.map_step_ if step is None else int(step)
+        if not 0 <= step < len(self.stage_counting_numbers_):
+            raise ValueError(f"`step` must be in 0..{len(self.stage_counting_numbers_) - 1}, got {step}.")
+        return region_graph(self.stage_counting_numbers_[step])
+
+    @property
+    def interactions_(self):
+        """The MAP model's initial regions (tuples of names, class last), in the order added."""
+        self._check_fitted()
+        regions = set(map(frozenset, self.stage_counting_numbers_[self.map_step_]))
+        maximal = {r for r in regions if not any(r < other for other in regions)}
+        added = [tuple(r) for r in self.path_["region"].iloc[: self.map_step_ + 1]]
+        return [r for r in added if frozenset(r) in maximal]
+
+    def _joint_log_likelihood(self, codes):
+        out = np.empty((codes.shape[0], len(self.classes_)))
+        for start in range(0, codes.shape[0], _ROW_BLOCK):
+            out[start : start + _ROW_BLOCK] = self._log_posterior(codes[start : start + _ROW_BLOCK])
+        return out
+
+    def _log_posterior(self, codes):
+        """log P(y | x) (kMAP) or log of the stage-averaged P(y | x) (kBMA), shape (n, n_classes)."""
+        position = {name: j for j, name in enumerate(self.encoder_.columns_)}
+        rows = {}
+
+        def region_rows(region):
+            if region not in rows:
+                index = tuple(codes[:, position[a]] for a in region[:-1])
+                rows[region] = self.region_log_tables_[region][index]
+            return rows[region]
+
+        stages = self._prediction_stages()
+        weights = self.path_["weight"].to_numpy()
+        log_phi = np.zeros((codes.shape[0], len(self.classes_)))
+        previous = {}
+        mixture = []
+        for stage in range(stages[-1] + 1):
+            current = self.stage_counting_numbers_[stage]
+            if stage in stages:
+                changed = set(current) | set(previous)
+                for region in changed:
+                    dc = current.get(region, 0) - previous.get(region, 0)
+                    if dc:
+                        log_phi += dc * region_rows(region)
+                previous = current
+                posterior = log_phi - logsumexp(log_phi, axis=1, keepdims=True)
+                mixture.append(posterior + (np.log(weights[stage]) if self.averaging else 0.0))
+        if not self.averaging:
+            return mixture[-1]
+        return logsumexp(np.stack(mixture), axis=0) - logsumexp(np.log(weights[stages]))
+
+
+def _with_marginal_slots(table, n_attributes):
+    """Append to each of the first `n_attributes` axes one slot holding the sum over that axis.
+
+    Indexing the result with code -1 (an unseen state) picks the marginal,
+    so the state is summed out of the region.
+    """
+    for axis in range(n_attributes):
+        table = np.concatenate([table, table.sum(axis=axis, keepdims=True)], axis=axis)
+    return table
