@@ -3,5 +3,16 @@
 from .export import to_dot, to_graphml
 from .hyperforests import draw_hyperforest, draw_junction_tree
 from .network import draw_network, network_layout
+from .regions import draw_interactions, draw_kikuchi_path, draw_region_graph
 
-__all__ = ["draw_network", "network_layout", "draw_hyperforest", "draw_junction_tree", "to_graphml", "to_dot"]
+__all__ = [
+    "draw_network",
+    "network_layout",
+    "draw_hyperforest",
+    "draw_junction_tree",
+    "draw_interactions",
+    "draw_region_graph",
+    "draw_kikuchi_path",
+    "to_graphml",
+    "to_dot",
+]
