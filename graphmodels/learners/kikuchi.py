@@ -18,19 +18,21 @@ candidates of one size are scored together in batched numpy arrays.
 
 from __future__ import annotations
 
+import functools
 import itertools
 import math
 
 import numpy as np
-
-from ..estimators.parameters import BDeu
+from scipy import sparse
 
 __all__ = ["kikuchi_bayes_path", "parsimonious_log_prior"]
 
 # Bytes of per-row log-probability arrays kept between candidates.
 _CACHE_BYTES = 512 * 2**20
-# Elements of one (candidates, rows, classes) block scored at once.
+# Elements of one (candidates, rows[, classes]) block scored at once.
 _BLOCK_ELEMENTS = 2**21
+# Bytes of cached score deltas of one pool of candidates.
+_POOL_BYTES = 512 * 2**20
 # Log-posterior differences below this are ties, broken by attribute names.
 _TIE_TOLERANCE = 1e-9
 
@@ -65,36 +67,42 @@ def parsimonious_log_prior(df, n):
     return -n * df / (n - df - 1)
 
 
-def _popcount(mask):
-    return bin(mask).count("1")
-
-
+@functools.lru_cache(maxsize=None)
 def _bits(mask):
+    """Attribute indices in a region mask, ascending."""
     out = []
     while mask:
         low = mask & -mask
         out.append(low.bit_length() - 1)
         mask ^= low
-    return out
+    return tuple(out)
 
 
+@functools.lru_cache(maxsize=None)
 def _submasks(mask):
-    """All submasks of `mask` (including 0 and `mask`)."""
+    """All submasks of `mask` (0 and `mask` included), largest first."""
     out = [0]
     for bit in _bits(mask):
         out += [m | (1 << bit) for m in out]
-    return out
+    return tuple(sorted(out, key=lambda m: -len(_bits(m))))
 
 
 class _RegionSearch:
-    """Training rows, region tables and the current Kikuchi model of one search."""
+    """Training rows and region tables of one search.
+
+    Log-probability arrays over (rows, classes) live in an "evaluation
+    space": for two classes only the difference ``log P(., y=1) - log P(., y=0)``
+    matters to the class posterior, so arrays are (rows,); otherwise they
+    are (rows, classes).
+    """
 
     def __init__(self, engine, class_position, attributes, prior_strength):
         self.engine = engine
         self.attributes = list(attributes)
         self.cards = np.array([int(engine.cardinalities[p]) for p in self.attributes], dtype=np.int64)
+        self._card_list = [int(r) for r in self.cards]
         self.n_classes = int(engine.cardinalities[class_position])
-        self.estimator = BDeu(prior_strength)
+        self.prior_strength = float(prior_strength)
         codes, weights = [], []
         columns = self.attributes + [class_position]
         for chunk, w in engine.iter_chunks(columns):
@@ -111,10 +119,10 @@ class _RegionSearch:
         x, y = codes[:, :-1], codes[:, -1]
         # One row per distinct attribute vector, with its class weights: the
         # conditional likelihood only needs log Phi(x, .) once per distinct x.
-        if x.shape[1]:
+        if x.shape[1] and len(x):
             unique, inverse = np.unique(x, axis=0, return_inverse=True)
         else:
-            unique, inverse = np.zeros((1, 0), dtype=np.int64), np.zeros(len(y), dtype=np.int64)
+            unique, inverse = np.zeros((min(len(x), 1), x.shape[1]), dtype=np.int64), np.zeros(len(y), dtype=np.int64)
         self.x = np.ascontiguousarray(unique, dtype=np.int64)
         m = self.n_classes
         self.class_weights = np.bincount(
@@ -122,76 +130,84 @@ class _RegionSearch:
         ).reshape(len(unique), m)
         self.row_weights = self.class_weights.sum(axis=1)
         self.total = float(weights.sum())
-        self._class_offsets = np.arange(m)
+        self.binary = m == 2
+        self._class_weights_t = [np.ascontiguousarray(self.class_weights[:, c]) for c in range(m)]
         self._log_rows = {}
         self._cached_bytes = 0
+        self._products = {}
 
     # --------------------------------------------------------------- tables
+    def product(self, mask):
+        """Number of joint states of the attributes of `mask` (a Python int)."""
+        value = self._products.get(mask)
+        if value is None:
+            value = math.prod(self._card_list[b] for b in _bits(mask))
+            self._products[mask] = value
+        return value
+
     def cells(self, mask):
-        return int(np.prod(self.cards[_bits(mask)])) * self.n_classes
+        return self.product(mask) * self.n_classes
 
-    def region_codes(self, mask):
-        """Mixed-radix code of each distinct row over the attributes of `mask`."""
-        code = np.zeros(len(self.x), dtype=np.int64)
-        for bit in _bits(mask):
-            code = code * self.cards[bit] + self.x[:, bit]
-        return code
+    def class_df(self, mask):
+        """Conditional degrees of freedom (eq. 7) of one region: (|Y| - 1) prod |X_a|."""
+        return (self.n_classes - 1) * self.product(mask)
 
-    def counts(self, mask):
-        """Counts of (attributes of `mask`, class), shape (cells of the attributes, n_classes)."""
-        m = self.n_classes
-        cells = self.cells(mask)
-        flat = self.region_codes(mask)[:, None] * m + self._class_offsets
-        return np.bincount(flat.ravel(), weights=self.class_weights.ravel(), minlength=cells).reshape(-1, m)
-
-    def log_table(self, mask):
-        """``log P(v_R)`` under the consistent Dirichlet prior (eq. 4), shape (cells, n_classes)."""
-        return np.log(self.estimator.joint(self.counts(mask)))
+    def to_eval(self, log_p):
+        """Log-probabilities (..., rows, classes) in evaluation space."""
+        return log_p[..., 1] - log_p[..., 0] if self.binary else log_p
 
     def log_rows(self, mask):
-        """``log P(x_R, y)`` for every distinct row and class, shape (n_rows, n_classes)."""
+        """``log P(x_R, y)`` of every distinct row, in evaluation space (cached)."""
         rows = self._log_rows.get(mask)
         if rows is None:
-            rows = self.log_table(mask)[self.region_codes(mask)]
+            rows = self.batch_log_rows([mask])[0]
             if self._cached_bytes + rows.nbytes <= _CACHE_BYTES:
                 self._log_rows[mask] = rows
                 self._cached_bytes += rows.nbytes
         return rows
 
-    def candidate_log_rows(self, masks):
-        """``log P(x_S, y)`` of a batch of same-size regions, shape (len(masks), n_rows, n_classes)."""
-        m = self.n_classes
+    def batch_log_rows(self, masks):
+        """``log P(x_S, y)`` of same-size regions, evaluation space: (len(masks), rows[, classes]).
+
+        All tables come from one ``bincount`` per class over the regions'
+        mixed-radix codes, each region in its own block of cells.
+        """
         n = len(self.x)
-        cells = np.array([self.cells(s) for s in masks], dtype=np.int64)
+        bits = np.array([_bits(s) for s in masks], dtype=np.int64).reshape(len(masks), -1)
+        cells = np.array([self.product(s) for s in masks], dtype=np.int64)
         offsets = np.concatenate([[0], np.cumsum(cells)[:-1]])
-        flat = np.empty((len(masks), n), dtype=np.int64)
-        for b, s in enumerate(masks):
-            flat[b] = self.region_codes(s) * m + offsets[b]
-        index = flat[:, :, None] + self._class_offsets  # (B, n, m)
-        counts = np.bincount(
-            index.ravel(), weights=np.broadcast_to(self.class_weights, index.shape).ravel(), minlength=int(cells.sum())
-        )
-        # Eq. (4): alpha = prior_strength / cells of each region, the same
-        # prior_strength everywhere, so overlapping submodels agree.
-        theta = self.estimator.equivalent_sample_size
-        alpha = np.repeat(theta / cells, cells)
-        log_p = np.log((counts + alpha) / (self.total + theta))
-        return log_p[index]
+        code = np.zeros((n, len(masks)), dtype=np.int64)
+        for k in range(bits.shape[1]):
+            code *= self.cards[bits[:, k]]
+            code += self.x[:, bits[:, k]]
+        code += offsets
+        theta = self.prior_strength
+        # Eq. (4): alpha = vartheta / (cells of the region, class included);
+        # the same vartheta everywhere, so overlapping submodels agree.
+        alpha = np.repeat(theta / (cells * self.n_classes), cells)
+        flat = code.ravel()
+        log_p = np.stack(
+            [
+                np.log(np.bincount(flat, weights=np.repeat(w, len(masks)), minlength=int(cells.sum())) + alpha)
+                for w in self._class_weights_t
+            ],
+            axis=1,
+        )  # (cells of all regions, classes)
+        if self.binary:
+            difference = log_p[:, 1] - log_p[:, 0]  # the normalizer cancels
+            return difference[code.T]
+        return log_p[code.T] - math.log(self.total + theta)
 
     # ------------------------------------------------------------ likelihood
-    def conditional_log_likelihood(self, log_phi):
-        """Eq. (8): sum over training rows of ``log P(y | x)``; `log_phi` is (..., n_rows, n_classes)."""
-        if self.n_classes == 2:
-            norm = np.logaddexp(log_phi[..., 0], log_phi[..., 1])
-        else:
-            top = log_phi.max(axis=-1)
-            norm = np.log(np.exp(log_phi - top[..., None]).sum(axis=-1)) + top
-        fit = np.tensordot(log_phi, self.class_weights, axes=([-2, -1], [0, 1]))
+    def conditional_log_likelihood(self, scores):
+        """Eq. (8): sum over training rows of ``log P(y | x)``, for one or a batch of score arrays."""
+        if self.binary:
+            # log P(y=1|x) = -softplus(-z), log P(y=0|x) = -softplus(z), z = score difference.
+            return scores @ self._class_weights_t[1] - np.logaddexp(0.0, scores) @ self.row_weights
+        top = scores.max(axis=-1)
+        norm = np.log(np.exp(scores - top[..., None]).sum(axis=-1)) + top
+        fit = np.tensordot(scores, self.class_weights, axes=([-2, -1], [0, 1]))
         return fit - norm @ self.row_weights
-
-    def class_df(self, mask):
-        """Conditional degrees of freedom (eq. 7) of one region: (|Y| - 1) prod |X_a|."""
-        return (self.n_classes - 1) * int(np.prod(self.cards[_bits(mask)]))
 
 
 class _Model:
@@ -201,14 +217,16 @@ class _Model:
         self.search = search
         self.counting = {0: 1}  # the class alone
         self.maximal = [0]
-        self.log_phi = np.array(search.log_rows(0), dtype=np.float64, copy=True)
+        self.scores = np.array(search.log_rows(0), dtype=np.float64, copy=True)
         self.df = search.class_df(0)
         self._closure_cache = {}
 
     def closure(self, mask):
         """Smallest region of the intersection closure containing `mask`, or None if uncovered."""
-        if mask in self._closure_cache:
+        try:
             return self._closure_cache[mask]
+        except KeyError:
+            pass
         meet = None
         for region in self.maximal:
             if region & mask == mask:
@@ -219,35 +237,28 @@ class _Model:
     def changes(self, region):
         """Counting-number changes ``{mask: dc}`` from adding the uncovered region `region`.
 
-        Only sub-regions ``T`` of `region` change. With ``Q`` the current
-        closure, the new counting numbers follow from ``sum_{U >= T} c'_U = 1``:
+        Only sub-regions ``T`` of `region` change (every other region keeps
+        its supersets). From ``sum_{U >= T} c_U = 1`` before and after,
         ``c'_T = sum_{U in Q, T <= U <= region} c_U - sum_{U in Q', T < U <= region} c'_U``
-        (and ``c'_region = 1``); a sub-region is in the new closure when it is
-        ``region`` intersected with the smallest old region containing it.
+        with ``c'_region = 1``, where ``Q`` is the old closure and ``Q'`` the
+        new one; a sub-region is in ``Q'`` when it equals `region`
+        intersected with the smallest old region containing it.
         """
         subs = _submasks(region)
-        members = [region]
-        for t in subs:
-            if t == region:
-                continue
-            cl = self.closure(t)
-            if cl is not None and cl & region == t:
-                members.append(t)
-        members.sort(key=_popcount, reverse=True)
-        new = {}
         counting = self.counting
-        for t in members:
-            if t == region:
-                new[t] = 1
+        new = {region: 1}
+        for t in subs[1:]:
+            cl = self.closure(t)
+            if cl is None or cl & region != t:
                 continue
-            old = 0
+            value = 0
             for u in subs:
                 if u & t == t:
-                    old += counting.get(u, 0)
-            new[t] = old - sum(c for u, c in new.items() if u & t == t)
+                    value += counting.get(u, 0) - new.get(u, 0)
+            new[t] = value
         return {t: c - counting.get(t, 0) for t, c in new.items() if c != counting.get(t, 0)}
 
-    def add(self, region, changes, delta_log_phi):
+    def add(self, region, changes, delta_scores):
         for t, dc in changes.items():
             c = self.counting.get(t, 0) + dc
             if c:
@@ -256,8 +267,121 @@ class _Model:
                 self.counting.pop(t, None)
         self.maximal = [r for r in self.maximal if r & region != r] + [region]
         self._closure_cache = {}
-        self.log_phi += delta_log_phi
+        self.scores += delta_scores
         self.df += sum(dc * self.search.class_df(t) for t, dc in changes.items())
+
+
+class _CandidatePool:
+    """All regions of one size, with their counting-number changes and score deltas.
+
+    A candidate's changes depend only on the model restricted to its own
+    attributes, so after a region is added only the candidates sharing an
+    attribute with it (or all, if the class-only closure changed) are
+    recomputed; the others keep their cached score deltas.
+    """
+
+    def __init__(self, search, model, n_in_region, max_cells):
+        self.search, self.model = search, model
+        n_attributes = len(search.attributes)
+        covered = set()
+        for region in model.maximal:
+            bits = _bits(region)
+            if len(bits) >= n_in_region:
+                covered.update(sum(1 << b for b in c) for c in itertools.combinations(bits, n_in_region))
+        masks = []
+        for combo in itertools.combinations(range(n_attributes), n_in_region):
+            mask = sum(1 << b for b in combo)
+            if mask not in covered and search.cells(mask) <= max_cells:
+                masks.append(mask)
+        self.masks = masks
+        self.root = model.closure(0)
+        n_rows = len(search.x)
+        width = n_rows * (1 if search.binary else search.n_classes)
+        self.cache_deltas = len(masks) * width * 8 <= _POOL_BYTES
+        self.block = max(1, _BLOCK_ELEMENTS // max(1, width))
+        self.deltas = None
+        self._refresh(range(len(masks)))
+
+    def _refresh(self, which):
+        which = list(which)
+        search, model = self.search, self.model
+        if not hasattr(self, "changes"):
+            self.changes = [None] * len(self.masks)
+            self.delta_dfs = np.zeros(len(self.masks))
+        for b in which:
+            change = model.changes(self.masks[b])
+            self.changes[b] = change
+            self.delta_dfs[b] = sum(dc * search.class_df(t) for t, dc in change.items())
+        if self.cache_deltas and which:
+            if self.deltas is None:
+                shape = (len(self.masks), len(search.x)) + (() if search.binary else (search.n_classes,))
+                self.deltas = np.empty(shape)
+            for start in range(0, len(which), self.block):
+                chunk = which[start : start + self.block]
+                self.deltas[chunk] = self._deltas(chunk)
+
+    def _deltas(self, which):
+        """Score changes ``sum_T dc_T log P(x_T, y)`` of the candidates `which`."""
+        search = self.search
+        which = list(which)
+        deltas = search.batch_log_rows([self.masks[b] for b in which])
+        # The sub-region terms as one sparse (candidates x sub-regions) product.
+        rows, cols, values, subs = [], [], [], {}
+        for i, b in enumerate(which):
+            for t, dc in self.changes[b].items():
+                if t != self.masks[b]:
+                    rows.append(i)
+                    cols.append(subs.setdefault(t, len(subs)))
+                    values.append(dc)
+        if subs:
+            stacked = np.stack([search.log_rows(t) for t in subs]).reshape(len(subs), -1)
+            weights = sparse.csr_matrix((values, (rows, cols)), shape=(len(which), len(subs)))
+            deltas += (weights @ stacked).reshape(deltas.shape)
+        return deltas
+
+    def update(self, added):
+        """Account for the region `added` joining the model."""
+        keep = [b for b, mask in enumerate(self.masks) if mask != added]
+        self.masks = [self.masks[b] for b in keep]
+        self.changes = [self.changes[b] for b in keep]
+        self.delta_dfs = self.delta_dfs[keep]
+        if self.deltas is not None:
+            self.deltas = self.deltas[keep]
+        root = self.model.closure(0)
+        if root != self.root:
+            self.root = root
+            stale = range(len(self.masks))
+        else:
+            stale = [b for b, mask in enumerate(self.masks) if mask & added]
+        self._refresh(stale)
+
+    def best(self, n):
+        """The best candidate as ``(mask, changes, log_likelihood, df)``, or None."""
+        search, model = self.search, self.model
+        all_dfs = model.df + self.delta_dfs
+        usable = np.flatnonzero(all_dfs < n - 1)  # df >= n - 1: prior zero, never accepted
+        if len(usable) == 0:
+            return None
+        block = self.block
+        log_likelihoods = np.empty(len(usable))
+        for start in range(0, len(usable), block):
+            chosen = usable[start : start + block]
+            deltas = self.deltas[chosen] if self.deltas is not None else self._deltas(chosen)
+            log_likelihoods[start : start + len(chosen)] = search.conditional_log_likelihood(deltas + model.scores)
+        dfs = all_dfs[usable]
+        log_priors = -n * dfs / (n - dfs - 1)
+        posts = log_priors + log_likelihoods
+        top = posts.max()
+        # The first (in attribute-name order) of the candidates tied at the top.
+        i = int(np.flatnonzero(posts >= top - _TIE_TOLERANCE * max(1.0, abs(top)))[0])
+        b = int(usable[i])
+        return self.masks[b], self.changes[b], float(log_likelihoods[i]), int(all_dfs[b])
+
+    def delta(self, mask):
+        b = self.masks.index(mask)
+        if self.deltas is not None:
+            return self.deltas[b].copy()
+        return self._deltas([b])[0]
 
 
 def kikuchi_bayes_path(
@@ -386,31 +510,35 @@ def kikuchi_bayes_path(
         )
 
     path = []
-    log_likelihood = float(search.conditional_log_likelihood(model.log_phi))
-    record(0, "start", log_likelihood)
+    record(0, "start", float(search.conditional_log_likelihood(model.scores)))
     if max_region_size < 2 or not attributes:
         return path
     best = path[0]["log_posterior"]
     phase = "ascent"
     size = 2
+    pool = None
     while max_steps is None or len(path) - 1 < max_steps:
-        choice = _best_candidate(search, model, size - 1, n, max_cells)
+        if pool is None:
+            pool = _CandidatePool(search, model, size - 1, max_cells)
+        choice = pool.best(n)
         current = path[-1]
         accept = False
         if choice is not None:
             mask, changes, cand_ll, cand_df = choice
             cand_post = parsimonious_log_prior(cand_df, n) + cand_ll
+            # Strict improvements only: a region over single-state attributes
+            # changes nothing but rounding.
             if phase == "ascent":
-                accept = cand_post > current["log_posterior"]
+                accept = _improves(cand_post, current["log_posterior"])
             else:
-                accept = cand_ll > current["log_likelihood"] and cand_post > best - max_log_posterior_drop
+                accept = _improves(cand_ll, current["log_likelihood"]) and cand_post > best - max_log_posterior_drop
         if accept:
-            delta = _delta_log_phi(search, mask, changes)
-            model.add(mask, changes, delta)
+            model.add(mask, changes, pool.delta(mask))
             record(mask, phase, cand_ll)
             best = max(best, path[-1]["log_posterior"])
+            pool.update(mask)
             continue
-        size += 1
+        size, pool = size + 1, None
         if size > min(max_region_size, len(attributes) + 1):
             if phase == "beyond MAP" or not continue_past_map:
                 break
@@ -418,58 +546,5 @@ def kikuchi_bayes_path(
     return path
 
 
-def _delta_log_phi(search, mask, changes):
-    delta = np.zeros_like(search.log_rows(0), dtype=np.float64)
-    for t, dc in changes.items():
-        rows = search.candidate_log_rows([t])[0] if t == mask else search.log_rows(t)
-        delta += dc * rows
-    return delta
-
-
-def _candidates(model, n_attributes, n_in_region):
-    """Attribute masks of the given size that no region of the model contains."""
-    covered = set()
-    for region in model.maximal:
-        bits = _bits(region)
-        if len(bits) >= n_in_region:
-            covered.update(sum(1 << b for b in combo) for combo in itertools.combinations(bits, n_in_region))
-    for combo in itertools.combinations(range(n_attributes), n_in_region):
-        mask = sum(1 << b for b in combo)
-        if mask not in covered:
-            yield mask
-
-
-def _best_candidate(search, model, n_in_region, n, max_cells):
-    """Score every region with `n_in_region` attributes; return the best as
-    ``(mask, changes, log_likelihood, df)`` or None if none has a non-zero prior."""
-    masks, changes, dfs = [], [], []
-    for mask in _candidates(model, len(search.attributes), n_in_region):
-        if search.cells(mask) > max_cells:
-            continue
-        change = model.changes(mask)
-        df = model.df + sum(dc * search.class_df(t) for t, dc in change.items())
-        if df >= n - 1:  # prior zero: never accepted
-            continue
-        masks.append(mask)
-        changes.append(change)
-        dfs.append(df)
-    if not masks:
-        return None
-    n_rows, m = model.log_phi.shape
-    block = max(1, _BLOCK_ELEMENTS // max(1, n_rows * m))
-    log_likelihoods = np.empty(len(masks))
-    for start in range(0, len(masks), block):
-        stop = min(start + block, len(masks))
-        scores = search.candidate_log_rows(masks[start:stop])
-        for b in range(start, stop):
-            row = scores[b - start]
-            for t, dc in changes[b].items():
-                if t != masks[b]:
-                    row += dc * search.log_rows(t)
-        scores += model.log_phi
-        log_likelihoods[start:stop] = search.conditional_log_likelihood(scores)
-    posts = np.array([parsimonious_log_prior(df, n) for df in dfs]) + log_likelihoods
-    top = posts.max()
-    # First (in attribute-name order) of the candidates tied at the top.
-    b = int(np.flatnonzero(posts >= top - _TIE_TOLERANCE * max(1.0, abs(top)))[0])
-    return masks[b], changes[b], float(log_likelihoods[b]), dfs[b]
+def _improves(new, old):
+    return new > old + _TIE_TOLERANCE * max(1.0, abs(old))
