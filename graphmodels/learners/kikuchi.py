@@ -23,7 +23,7 @@ import itertools
 import math
 
 import numpy as np
-from scipy import sparse
+from scipy import sparse, special
 
 __all__ = ["kikuchi_bayes_path", "parsimonious_log_prior"]
 
@@ -199,6 +199,15 @@ class _RegionSearch:
         return log_p[code.T] - math.log(self.total + theta)
 
     # ------------------------------------------------------------ likelihood
+    def gradient(self, scores):
+        """Gradient of :meth:`conditional_log_likelihood` at `scores` (same shape)."""
+        if self.binary:
+            return self._class_weights_t[1] - self.row_weights * special.expit(scores)
+        top = scores.max(axis=-1, keepdims=True)
+        soft = np.exp(scores - top)
+        soft /= soft.sum(axis=-1, keepdims=True)
+        return self.class_weights - self.row_weights[:, None] * soft
+
     def conditional_log_likelihood(self, scores):
         """Eq. (8): sum over training rows of ``log P(y | x)``, for one or a batch of score arrays."""
         if self.binary:
@@ -302,41 +311,67 @@ class _CandidatePool:
         self.deltas = None
         self._refresh(range(len(masks)))
 
-    def _refresh(self, which):
+    def _refresh(self, which, *, incremental=False):
+        """Recompute the changes (and cached deltas) of the candidates `which`.
+
+        With `incremental`, cached deltas are corrected by the sub-region
+        terms whose counting-number changes moved, instead of recounting the
+        candidate tables.
+        """
         which = list(which)
         search, model = self.search, self.model
         if not hasattr(self, "changes"):
             self.changes = [None] * len(self.masks)
             self.delta_dfs = np.zeros(len(self.masks))
+        moved = []
         for b in which:
             change = model.changes(self.masks[b])
+            old = self.changes[b]
+            if old is not None:
+                moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()})
             self.changes[b] = change
             self.delta_dfs[b] = sum(dc * search.class_df(t) for t, dc in change.items())
-        if self.cache_deltas and which:
-            if self.deltas is None:
-                shape = (len(self.masks), len(search.x)) + (() if search.binary else (search.n_classes,))
-                self.deltas = np.empty(shape)
+        if not (self.cache_deltas and which):
+            return
+        if incremental and self.deltas is not None:
             for start in range(0, len(which), self.block):
                 chunk = which[start : start + self.block]
-                self.deltas[chunk] = self._deltas(chunk)
+                terms = self._subregion_terms(chunk, moved[start : start + self.block])
+                if terms is not None:
+                    self.deltas[chunk] += terms
+            return
+        if self.deltas is None:
+            shape = (len(self.masks), len(search.x)) + (() if search.binary else (search.n_classes,))
+            self.deltas = np.empty(shape)
+        for start in range(0, len(which), self.block):
+            chunk = which[start : start + self.block]
+            self.deltas[chunk] = self._deltas(chunk)
 
-    def _deltas(self, which):
-        """Score changes ``sum_T dc_T log P(x_T, y)`` of the candidates `which`."""
+    def _subregion_terms(self, which, changes):
+        """``sum_{T != S} dc_T log P(x_T, y)`` for candidates `which` with change dicts
+        `changes`, as one sparse (candidates x sub-regions) product; None if all zero."""
         search = self.search
-        which = list(which)
-        deltas = search.batch_log_rows([self.masks[b] for b in which])
-        # The sub-region terms as one sparse (candidates x sub-regions) product.
         rows, cols, values, subs = [], [], [], {}
-        for i, b in enumerate(which):
-            for t, dc in self.changes[b].items():
-                if t != self.masks[b]:
+        for i, (b, change) in enumerate(zip(which, changes)):
+            for t, dc in change.items():
+                if dc and t != self.masks[b]:
                     rows.append(i)
                     cols.append(subs.setdefault(t, len(subs)))
                     values.append(dc)
-        if subs:
-            stacked = np.stack([search.log_rows(t) for t in subs]).reshape(len(subs), -1)
-            weights = sparse.csr_matrix((values, (rows, cols)), shape=(len(which), len(subs)))
-            deltas += (weights @ stacked).reshape(deltas.shape)
+        if not subs:
+            return None
+        stacked = np.stack([search.log_rows(t) for t in subs]).reshape(len(subs), -1)
+        weights = sparse.csr_matrix((values, (rows, cols)), shape=(len(which), len(subs)))
+        shape = (len(which), len(search.x)) + (() if search.binary else (search.n_classes,))
+        return (weights @ stacked).reshape(shape)
+
+    def _deltas(self, which):
+        """Score changes ``sum_T dc_T log P(x_T, y)`` of the candidates `which`."""
+        which = list(which)
+        deltas = self.search.batch_log_rows([self.masks[b] for b in which])
+        terms = self._subregion_terms(which, [self.changes[b] for b in which])
+        if terms is not None:
+            deltas += terms
         return deltas
 
     def update(self, added):
@@ -353,24 +388,50 @@ class _CandidatePool:
             stale = range(len(self.masks))
         else:
             stale = [b for b, mask in enumerate(self.masks) if mask & added]
-        self._refresh(stale)
+        self._refresh(stale, incremental=True)
 
     def best(self, n):
-        """The best candidate as ``(mask, changes, log_likelihood, df)``, or None."""
+        """The best candidate as ``(mask, changes, log_likelihood, df)``, or None.
+
+        With cached deltas, candidates are scored exactly in the order of an
+        upper bound and only while the bound can still beat the best exact
+        score: the conditional log-likelihood is concave in the scores, so
+        ``CLL(s + d) <= CLL(s) + grad CLL(s) . d`` (one matrix-vector product
+        for all candidates). The result is the exhaustive search's.
+        """
         search, model = self.search, self.model
         all_dfs = model.df + self.delta_dfs
         usable = np.flatnonzero(all_dfs < n - 1)  # df >= n - 1: prior zero, never accepted
         if len(usable) == 0:
             return None
-        block = self.block
-        log_likelihoods = np.empty(len(usable))
-        for start in range(0, len(usable), block):
-            chosen = usable[start : start + block]
-            deltas = self.deltas[chosen] if self.deltas is not None else self._deltas(chosen)
-            log_likelihoods[start : start + len(chosen)] = search.conditional_log_likelihood(deltas + model.scores)
         dfs = all_dfs[usable]
         log_priors = -n * dfs / (n - dfs - 1)
-        posts = log_priors + log_likelihoods
+        block = self.block
+        posts = np.full(len(usable), -np.inf)
+        log_likelihoods = np.full(len(usable), -np.inf)
+
+        def score(positions):
+            chosen = usable[positions]
+            deltas = self.deltas[chosen] if self.deltas is not None else self._deltas(chosen)
+            log_likelihoods[positions] = search.conditional_log_likelihood(deltas + model.scores)
+            posts[positions] = log_priors[positions] + log_likelihoods[positions]
+
+        if self.deltas is None:
+            for start in range(0, len(usable), block):
+                score(np.arange(start, min(start + block, len(usable))))
+        else:
+            current = float(search.conditional_log_likelihood(model.scores))
+            gradient = search.gradient(model.scores).ravel()
+            slope = self.deltas.reshape(len(self.deltas), -1) @ gradient
+            bounds = log_priors + current + slope[usable]
+            bounds += _TIE_TOLERANCE * np.maximum(1.0, np.abs(bounds))  # rounding slack
+            order = np.argsort(-bounds, kind="stable")
+            step = 16
+            for start in range(0, len(order), step):
+                top = posts.max()
+                if start and bounds[order[start]] < top - _TIE_TOLERANCE * max(1.0, abs(top)):
+                    break
+                score(order[start : start + step])
         top = posts.max()
         # The first (in attribute-name order) of the candidates tied at the top.
         i = int(np.flatnonzero(posts >= top - _TIE_TOLERANCE * max(1.0, abs(top)))[0])
