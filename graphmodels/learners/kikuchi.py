@@ -203,9 +203,7 @@ class _RegionSearch:
         """Gradient of :meth:`conditional_log_likelihood` at `scores` (same shape)."""
         if self.binary:
             return self._class_weights_t[1] - self.row_weights * special.expit(scores)
-        top = scores.max(axis=-1, keepdims=True)
-        soft = np.exp(scores - top)
-        soft /= soft.sum(axis=-1, keepdims=True)
+        soft = np.exp(scores - _log_sum_exp_last(scores)[..., None])
         return self.class_weights - self.row_weights[:, None] * soft
 
     def conditional_log_likelihood(self, scores):
@@ -213,8 +211,7 @@ class _RegionSearch:
         if self.binary:
             # log P(y=1|x) = -softplus(-z), log P(y=0|x) = -softplus(z), z = score difference.
             return scores @ self._class_weights_t[1] - np.logaddexp(0.0, scores) @ self.row_weights
-        top = scores.max(axis=-1)
-        norm = np.log(np.exp(scores - top[..., None]).sum(axis=-1)) + top
+        norm = _log_sum_exp_last(scores)
         fit = np.tensordot(scores, self.class_weights, axes=([-2, -1], [0, 1]))
         return fit - norm @ self.row_weights
 
@@ -609,3 +606,19 @@ def kikuchi_bayes_path(
 
 def _improves(new, old):
     return new > old + _TIE_TOLERANCE * max(1.0, abs(old))
+
+
+def _log_sum_exp_last(scores):
+    """``log(sum(exp(scores), axis=-1))``, stable; unrolled over a short last axis
+    (numpy reductions over a small inner axis are slow)."""
+    m = scores.shape[-1]
+    if m > 8:
+        top = scores.max(axis=-1)
+        return np.log(np.exp(scores - top[..., None]).sum(axis=-1)) + top
+    top = scores[..., 0].copy()
+    for c in range(1, m):
+        np.maximum(top, scores[..., c], out=top)
+    total = np.exp(scores[..., 0] - top)
+    for c in range(1, m):
+        total += np.exp(scores[..., c] - top)
+    return np.log(total) + top
