@@ -358,7 +358,11 @@ class _CandidatePool:
         if not subs:
             return None
         stacked = np.stack([search.log_rows(t) for t in subs]).reshape(len(subs), -1)
-        weights = sparse.csr_matrix((values, (rows, cols)), shape=(len(which), len(subs)))
+        if len(which) * len(subs) <= 4096:  # small: a dense product avoids scipy's overhead
+            weights = np.zeros((len(which), len(subs)))
+            weights[rows, cols] = values
+        else:
+            weights = sparse.csr_matrix((values, (rows, cols)), shape=(len(which), len(subs)))
         shape = (len(which), len(search.x)) + (() if search.binary else (search.n_classes,))
         return (weights @ stacked).reshape(shape)
 

@@ -14,6 +14,7 @@ import os
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 
 from ..data.encoding import TableEncoder
 from ..estimators.parameters import Estimator, get_estimator
@@ -55,6 +56,13 @@ def _encode(value, arrays):
     if isinstance(value, (nx.Graph, nx.DiGraph)):
         data = nx.node_link_data(value, edges="edges")
         return {"__graph__": _encode(data, None), "directed": value.is_directed()}
+    if isinstance(value, pd.DataFrame):
+        columns = []
+        for name in value.columns:
+            column = value[name]
+            data = column.to_numpy() if column.dtype != object else list(column)
+            columns.append([_encode(name, None), _encode(data, arrays)])
+        return {"__frame__": columns}
     if isinstance(value, TableEncoder):
         return {"__encoder__": value.to_dict()}
     if isinstance(value, Hyperforest):
@@ -90,6 +98,16 @@ def _decode(value, arrays):
     if "__graph__" in value:
         data = _decode(value["__graph__"], arrays)
         return nx.node_link_graph(data, directed=value["directed"], edges="edges")
+    if "__frame__" in value:
+        columns = {}
+        for name, data in value["__frame__"]:
+            decoded = _decode(data, arrays)
+            if isinstance(decoded, list):
+                column = np.empty(len(decoded), dtype=object)
+                column[:] = [_hashable(v) if isinstance(v, list) else v for v in decoded]
+                decoded = column
+            columns[_hashable(_decode(name, arrays))] = decoded
+        return pd.DataFrame(columns)
     if "__encoder__" in value:
         return TableEncoder.from_dict(value["__encoder__"])
     if "__hyperforest__" in value:
