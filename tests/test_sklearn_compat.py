@@ -41,6 +41,8 @@ def _expected(estimator):
         gm.HyperforestClassifier(treewidth=2, representation="joint"),
         gm.HyperforestClassifier(treewidth=2, representation="shared", n_starts=5),
         gm.HyperforestClassifier(treewidth=1, representation="free", criterion="ml"),
+        gm.KikuchiBayes(),
+        gm.KikuchiBayes(averaging=False, max_region_size=3),
     ],
     expected_failed_checks=_expected,
 )
@@ -48,7 +50,9 @@ def test_sklearn_estimator_checks(estimator, check):
     check(estimator)
 
 
-@pytest.mark.parametrize("model", [gm.NaiveBayes(), gm.TAN(), gm.AODE(), gm.HyperforestClassifier(treewidth=2)])
+@pytest.mark.parametrize(
+    "model", [gm.NaiveBayes(), gm.TAN(), gm.AODE(), gm.HyperforestClassifier(treewidth=2), gm.KikuchiBayes()]
+)
 def test_works_in_pipelines_and_cross_validation(model):
     frame = gm.datasets.load("iris")
     X, y = frame.drop(columns="class"), frame["class"]
