@@ -530,8 +530,11 @@ def kikuchi_bayes_path(
     >>> y = x[:, 0] ^ x[:, 1]
     >>> engine = CountingEngine(np.column_stack([x, y]), [2, 2, 2, 2], names=["a", "b", "c", "y"])
     >>> path = kikuchi_bayes_path(engine, "y", max_region_size=3)
-    >>> [sorted(step["region"]) for step in path]
-    [['y'], ['a', 'b', 'y']]
+    >>> [(sorted(step["region"]), step["phase"]) for step in path]  # doctest: +NORMALIZE_WHITESPACE
+    [(['y'], 'start'), (['a', 'y'], 'ascent'), (['a', 'b', 'y'], 'ascent'),
+     (['b', 'c', 'y'], 'beyond MAP'), (['a', 'c', 'y'], 'beyond MAP')]
+    >>> max(path, key=lambda step: step["log_posterior"])["region"] == {"a", "b", "y"}
+    True
     """
     class_position = engine.n_variables - 1 if class_variable is None else engine.position(class_variable)
     if isinstance(max_region_size, bool) or not isinstance(max_region_size, (int, np.integer)) or max_region_size < 1:

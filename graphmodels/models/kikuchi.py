@@ -104,8 +104,8 @@ class KikuchiBayes(BaseClassifier):
     >>> X = pd.DataFrame(rng.integers(0, 2, size=(300, 3)), columns=["a", "b", "c"])
     >>> y = X["a"] ^ X["b"]
     >>> model = KikuchiBayes(max_region_size=3).fit(X, y)
-    >>> [sorted(map(str, region)) for region in model.path_["region"]][:2]
-    [['class'], ['a', 'b', 'class']]
+    >>> model.interactions_
+    [('a', 'b', 'class')]
     >>> float(model.score(X, y))
     1.0
     """
