@@ -447,3 +447,17 @@ def test_path_plot_errors():
         draw_kikuchi_path([1, 2, 3], ax=_axes())
     with pytest.raises(TypeError, match="weights"):
         draw_kikuchi_path(_hand_path(), weights="yes", ax=_axes())
+
+
+def test_draw_network_dispatches_kikuchi_models_and_region_graphs():
+    from graphmodels.plotting import draw_network
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, size=(300, 3)), columns=["a", "b", "c"])
+    model = gm.KikuchiBayes(max_region_size=3).fit(X, X["a"] ^ X["b"])
+    ax = draw_network(model)
+    assert any(str(a.get_gid()).startswith("region:") for a in ax.get_children())
+    ax = draw_network(model.structure_)
+    texts = " ".join(t.get_text() for t in ax.texts)
+    assert "c = 1" in texts
+    plt.close("all")

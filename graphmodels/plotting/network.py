@@ -467,7 +467,10 @@ def draw_network(
     ----------
     graph_or_model : nx.Graph or fitted model
         A networkx graph (directed or not) or a fitted model, whose
-        ``structure_`` is drawn.
+        ``structure_`` is drawn. A Kikuchi-Bayes model is drawn as its
+        interaction diagram and a region graph as a Hasse diagram (see
+        :func:`~graphmodels.plotting.draw_interactions`,
+        :func:`~graphmodels.plotting.draw_region_graph`).
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure sized to the graph is made if omitted.
     layout : str or dict, optional
@@ -522,7 +525,18 @@ def draw_network(
     >>> len(ax.patches)
     3
     """
+    if hasattr(graph_or_model, "stage_counting_numbers_"):
+        # A Kikuchi-Bayes model is a set of regions: its drawing is the interaction diagram.
+        from .regions import draw_interactions
+
+        return draw_interactions(graph_or_model, layout if isinstance(layout, dict) else None, ax=ax, title=title, legend=legend)
     graph = as_graph(graph_or_model)
+    if graph.number_of_nodes() and all(
+        isinstance(n, frozenset) and "counting_number" in d for n, d in graph.nodes(data=True)
+    ):
+        from .regions import draw_region_graph
+
+        return draw_region_graph(graph, ax=ax, title=title, legend=legend)
     if isinstance(layout, dict):
         missing = [n for n in graph.nodes if n not in layout]
         if missing:
