@@ -87,6 +87,13 @@ def _submasks(mask):
     return tuple(sorted(out, key=lambda m: -len(_bits(m))))
 
 
+@functools.lru_cache(maxsize=None)
+def _containing_submasks(mask):
+    """For each proper submask ``t`` of `mask`, largest first: ``(t, submasks of mask containing t)``."""
+    subs = _submasks(mask)
+    return tuple((t, tuple(u for u in subs if u & t == t)) for t in subs[1:])
+
+
 class _RegionSearch:
     """Training rows and region tables of one search.
 
@@ -250,18 +257,14 @@ class _Model:
         new one; a sub-region is in ``Q'`` when it equals `region`
         intersected with the smallest old region containing it.
         """
-        subs = _submasks(region)
         counting = self.counting
+        closure = self._closure_cache
         new = {region: 1}
-        for t in subs[1:]:
-            cl = self.closure(t)
+        for t, above in _containing_submasks(region):
+            cl = closure[t] if t in closure else self.closure(t)
             if cl is None or cl & region != t:
                 continue
-            value = 0
-            for u in subs:
-                if u & t == t:
-                    value += counting.get(u, 0) - new.get(u, 0)
-            new[t] = value
+            new[t] = sum([counting.get(u, 0) - new.get(u, 0) for u in above])
         return {t: c - counting.get(t, 0) for t, c in new.items() if c != counting.get(t, 0)}
 
     def add(self, region, changes, delta_scores):
@@ -325,7 +328,7 @@ class _CandidatePool:
             change = model.changes(self.masks[b])
             old = self.changes[b]
             if old is not None:
-                moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()})
+                moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()} if change != old else {})
             self.changes[b] = change
             self.delta_dfs[b] = sum(dc * search.class_df(t) for t, dc in change.items())
         if not (self.cache_deltas and which):
@@ -349,9 +352,11 @@ class _CandidatePool:
         `changes`, as one sparse (candidates x sub-regions) product; None if all zero."""
         search = self.search
         rows, cols, values, subs = [], [], [], {}
+        masks = self.masks
         for i, (b, change) in enumerate(zip(which, changes)):
+            own = masks[b]
             for t, dc in change.items():
-                if dc and t != self.masks[b]:
+                if dc and t != own:
                     rows.append(i)
                     cols.append(subs.setdefault(t, len(subs)))
                     values.append(dc)
