@@ -38,6 +38,7 @@ from graphmodels.models.kikuchi import DEFAULT_PRIOR_STRENGTH
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from common import (  # noqa: E402
     RESULTS,
+    _git_commit,
     datasets_dir,
     fmt_ratio,
     load_average,
@@ -188,6 +189,7 @@ def run(sets, models, cv, experiment, raw_path, *, grid=False):
             set_seconds=seconds,
             load_1min=np.nan if load is None else load[0],
             date=datetime.datetime.now().strftime("%Y-%m-%d %H:%M"),
+            commit=_git_commit(),
         )
         print(f"[kikuchi-bayes] {name}: {seconds:.1f} s", file=sys.stderr, flush=True)
         if len(done):
@@ -239,6 +241,8 @@ def _machine(raw):
     lines = machine_markdown().splitlines()
     lines = [line for line in lines if not line.startswith("- load average")]
     lines[0] = lines[0].replace("- date:", "- date of rendering:")
+    if "commit" in raw:
+        lines.insert(1, f"- run at graphmodels commit(s): {', '.join(sorted(raw['commit'].dropna().unique()))}")
     lines.append(
         f"- load average (1 min) when each set started: median {loads.median():.2f}, max {loads.max():.2f}"
     )
