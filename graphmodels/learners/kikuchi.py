@@ -33,6 +33,8 @@ _CACHE_BYTES = 512 * 2**20
 _BLOCK_ELEMENTS = 2**21
 # Bytes of cached score deltas of one pool of candidates.
 _POOL_BYTES = 512 * 2**20
+# Pools this small (candidates x rows x classes) are scored directly, without the bound.
+_DIRECT_ELEMENTS = 16384
 # Log-posterior differences below this are ties, broken by attribute names.
 _TIE_TOLERANCE = 1e-9
 
@@ -324,13 +326,15 @@ class _CandidatePool:
             self.changes = [None] * len(self.masks)
             self.delta_dfs = np.zeros(len(self.masks))
         moved = []
+        class_df = search.class_df
         for b in which:
             change = model.changes(self.masks[b])
             old = self.changes[b]
             if old is not None:
                 moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()} if change != old else {})
-            self.changes[b] = change
-            self.delta_dfs[b] = sum(dc * search.class_df(t) for t, dc in change.items())
+            if change != old:
+                self.changes[b] = change
+                self.delta_dfs[b] = sum([dc * class_df(t) for t, dc in change.items()])
         if not (self.cache_deltas and which):
             return
         if incremental and self.deltas is not None:
@@ -422,7 +426,7 @@ class _CandidatePool:
             log_likelihoods[positions] = search.conditional_log_likelihood(deltas + model.scores)
             posts[positions] = log_priors[positions] + log_likelihoods[positions]
 
-        if self.deltas is None:
+        if self.deltas is None or len(usable) * self.deltas[0].size <= _DIRECT_ELEMENTS:
             for start in range(0, len(usable), block):
                 score(np.arange(start, min(start + block, len(usable))))
         else:
@@ -562,8 +566,12 @@ def kikuchi_bayes_path(
     names = [engine.names[p] for p in attributes]
     class_name = engine.names[class_position]
 
+    named = {}
+
     def region_names(mask):
-        return frozenset([class_name] + [names[b] for b in _bits(mask)])
+        if mask not in named:
+            named[mask] = frozenset([class_name] + [names[b] for b in _bits(mask)])
+        return named[mask]
 
     def record(mask, phase, log_likelihood):
         log_prior = parsimonious_log_prior(model.df, n)

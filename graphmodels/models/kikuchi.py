@@ -9,7 +9,6 @@ import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
-from ..estimators.parameters import BDeu
 from ..learners.kikuchi import kikuchi_bayes_path
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.regions import region_graph
@@ -165,7 +164,8 @@ class KikuchiBayes(BaseClassifier):
             return tuple(sorted(region, key=order.__getitem__))
 
         log_post = np.array([step["log_posterior"] for step in path])
-        weights = np.exp(log_post - logsumexp(log_post))
+        weights = np.exp(log_post - log_post.max())
+        weights /= weights.sum()
         self.path_ = pd.DataFrame(
             {
                 "region": [as_tuple(step["region"]) for step in path],
@@ -183,20 +183,22 @@ class KikuchiBayes(BaseClassifier):
             {as_tuple(region): int(c) for region, c in step["counting_numbers"].items()} for step in path
         ]
         self.structure_ = self.region_graph(self.map_step_)
-        estimator = BDeu(self.prior_strength)
+        theta = float(self.prior_strength)
         tables = {}
         for stage in self._prediction_stages():
             for region in self.stage_counting_numbers_[stage]:
                 if region not in tables:
                     counts = np.asarray(engine.counts(list(region)), dtype=np.float64)
-                    tables[region] = np.log(_with_marginal_slots(estimator.joint(counts), len(region) - 1))
+                    # Eq. (4): the consistent prior, alpha = vartheta / cells (BDeu's joint).
+                    joint = (counts + theta / counts.size) / (counts.sum() + theta)
+                    tables[region] = np.log(_with_marginal_slots(joint, len(region) - 1))
         self.region_log_tables_ = tables
         self.n_features_ = len(features)
         return self
 
     def _prediction_stages(self):
         if self.averaging:
-            return [s for s in range(len(self.path_)) if self.path_["weight"].iloc[s] > 0]
+            return [int(s) for s in np.flatnonzero(self.path_["weight"].to_numpy() > 0)]
         return [self.map_step_]
 
     def region_graph(self, step=None):
