@@ -288,7 +288,9 @@ class _CandidatePool:
     A candidate's changes depend only on the model restricted to its own
     attributes, so after a region is added only the candidates sharing an
     attribute with it (or all, if the class-only closure changed) are
-    recomputed; the others keep their cached score deltas.
+    recomputed, and their cached score deltas are corrected by the moved
+    sub-region terms rather than recounted. Deltas are computed only for
+    candidates the prior allows (``df < n - 1``), when first needed.
     """
 
     def __init__(self, search, model, n_in_region, max_cells):
@@ -305,51 +307,39 @@ class _CandidatePool:
             if mask not in covered and search.cells(mask) <= max_cells:
                 masks.append(mask)
         self.masks = masks
+        self.active = np.ones(len(masks), dtype=bool)
         self.root = model.closure(0)
         n_rows = len(search.x)
-        width = n_rows * (1 if search.binary else search.n_classes)
-        self.cache_deltas = len(masks) * width * 8 <= _POOL_BYTES
+        self.shape = (n_rows,) if search.binary else (n_rows, search.n_classes)
+        width = math.prod(self.shape)
         self.block = max(1, _BLOCK_ELEMENTS // max(1, width))
-        self.deltas = None
+        # np.empty does not touch memory: rows of candidates never scored cost nothing.
+        self.deltas = np.empty((len(masks),) + self.shape) if len(masks) * width * 8 <= _POOL_BYTES else None
+        self.has_delta = np.zeros(len(masks), dtype=bool)
+        self.changes = [None] * len(masks)
+        self.delta_dfs = np.zeros(len(masks))
         self._refresh(range(len(masks)))
 
-    def _refresh(self, which, *, incremental=False):
-        """Recompute the changes (and cached deltas) of the candidates `which`.
-
-        With `incremental`, cached deltas are corrected by the sub-region
-        terms whose counting-number changes moved, instead of recounting the
-        candidate tables.
-        """
-        which = list(which)
+    def _refresh(self, which):
+        """Recompute the changes of the candidates `which`, correcting their cached deltas."""
         search, model = self.search, self.model
-        if not hasattr(self, "changes"):
-            self.changes = [None] * len(self.masks)
-            self.delta_dfs = np.zeros(len(self.masks))
-        moved = []
         class_df = search.class_df
+        corrected, moved = [], []
         for b in which:
             change = model.changes(self.masks[b])
             old = self.changes[b]
-            if old is not None:
-                moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()} if change != old else {})
-            if change != old:
-                self.changes[b] = change
-                self.delta_dfs[b] = sum([dc * class_df(t) for t, dc in change.items()])
-        if not (self.cache_deltas and which):
-            return
-        if incremental and self.deltas is not None:
-            for start in range(0, len(which), self.block):
-                chunk = which[start : start + self.block]
-                terms = self._subregion_terms(chunk, moved[start : start + self.block])
-                if terms is not None:
-                    self.deltas[chunk] += terms
-            return
-        if self.deltas is None:
-            shape = (len(self.masks), len(search.x)) + (() if search.binary else (search.n_classes,))
-            self.deltas = np.empty(shape)
-        for start in range(0, len(which), self.block):
-            chunk = which[start : start + self.block]
-            self.deltas[chunk] = self._deltas(chunk)
+            if change == old:
+                continue
+            self.changes[b] = change
+            self.delta_dfs[b] = sum([dc * class_df(t) for t, dc in change.items()])
+            if self.has_delta[b]:
+                corrected.append(b)
+                moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()})
+        for start in range(0, len(corrected), self.block):
+            chunk = corrected[start : start + self.block]
+            terms = self._subregion_terms(chunk, moved[start : start + self.block])
+            if terms is not None:
+                self.deltas[chunk] += terms
 
     def _subregion_terms(self, which, changes):
         """``sum_{T != S} dc_T log P(x_T, y)`` for candidates `which` with change dicts
@@ -372,11 +362,10 @@ class _CandidatePool:
             weights[rows, cols] = values
         else:
             weights = sparse.csr_matrix((values, (rows, cols)), shape=(len(which), len(subs)))
-        shape = (len(which), len(search.x)) + (() if search.binary else (search.n_classes,))
-        return (weights @ stacked).reshape(shape)
+        return (weights @ stacked).reshape((len(which),) + self.shape)
 
     def _deltas(self, which):
-        """Score changes ``sum_T dc_T log P(x_T, y)`` of the candidates `which`."""
+        """Score changes ``sum_T dc_T log P(x_T, y)`` of the candidates `which`, computed afresh."""
         which = list(which)
         deltas = self.search.batch_log_rows([self.masks[b] for b in which])
         terms = self._subregion_terms(which, [self.changes[b] for b in which])
@@ -384,21 +373,26 @@ class _CandidatePool:
             deltas += terms
         return deltas
 
+    def _ensure_deltas(self, which):
+        missing = [int(b) for b in which if not self.has_delta[b]]
+        for start in range(0, len(missing), self.block):
+            chunk = missing[start : start + self.block]
+            self.deltas[chunk] = self._deltas(chunk)
+            self.has_delta[chunk] = True
+
     def update(self, added):
         """Account for the region `added` joining the model."""
-        keep = [b for b, mask in enumerate(self.masks) if mask != added]
-        self.masks = [self.masks[b] for b in keep]
-        self.changes = [self.changes[b] for b in keep]
-        self.delta_dfs = self.delta_dfs[keep]
-        if self.deltas is not None:
-            self.deltas = self.deltas[keep]
+        masks = self.masks
+        for b in np.flatnonzero(self.active):
+            if masks[b] & added == masks[b]:  # now inside a region of the model
+                self.active[b] = False
         root = self.model.closure(0)
         if root != self.root:
             self.root = root
-            stale = range(len(self.masks))
+            stale = np.flatnonzero(self.active)
         else:
-            stale = [b for b, mask in enumerate(self.masks) if mask & added]
-        self._refresh(stale, incremental=True)
+            stale = [b for b in np.flatnonzero(self.active) if masks[b] & added]
+        self._refresh(stale)
 
     def best(self, n):
         """The best candidate as ``(mask, changes, log_likelihood, df)``, or None.
@@ -411,12 +405,12 @@ class _CandidatePool:
         """
         search, model = self.search, self.model
         all_dfs = model.df + self.delta_dfs
-        usable = np.flatnonzero(all_dfs < n - 1)  # df >= n - 1: prior zero, never accepted
+        # df >= n - 1: prior zero, never accepted.
+        usable = np.flatnonzero(self.active & (all_dfs < n - 1))
         if len(usable) == 0:
             return None
         dfs = all_dfs[usable]
         log_priors = -n * dfs / (n - dfs - 1)
-        block = self.block
         posts = np.full(len(usable), -np.inf)
         log_likelihoods = np.full(len(usable), -np.inf)
 
@@ -426,14 +420,25 @@ class _CandidatePool:
             log_likelihoods[positions] = search.conditional_log_likelihood(deltas + model.scores)
             posts[positions] = log_priors[positions] + log_likelihoods[positions]
 
-        if self.deltas is None or len(usable) * self.deltas[0].size <= _DIRECT_ELEMENTS:
-            for start in range(0, len(usable), block):
-                score(np.arange(start, min(start + block, len(usable))))
+        if self.deltas is not None:
+            self._ensure_deltas(usable)
+        width = math.prod(self.shape)
+        if self.deltas is None or len(usable) * width <= _DIRECT_ELEMENTS:
+            for start in range(0, len(usable), self.block):
+                score(np.arange(start, min(start + self.block, len(usable))))
         else:
             current = float(search.conditional_log_likelihood(model.scores))
             gradient = search.gradient(model.scores).ravel()
-            slope = self.deltas.reshape(len(self.deltas), -1) @ gradient
-            bounds = log_priors + current + slope[usable]
+            if 2 * len(usable) >= len(self.masks) and self.has_delta.all():
+                slope = (self.deltas.reshape(len(self.masks), -1) @ gradient)[usable]
+            else:
+                slope = np.concatenate(
+                    [
+                        self.deltas[usable[i : i + self.block]].reshape(-1, width) @ gradient
+                        for i in range(0, len(usable), self.block)
+                    ]
+                )
+            bounds = log_priors + current + slope
             bounds += _TIE_TOLERANCE * np.maximum(1.0, np.abs(bounds))  # rounding slack
             order = np.argsort(-bounds, kind="stable")
             step = 16
@@ -450,7 +455,7 @@ class _CandidatePool:
 
     def delta(self, mask):
         b = self.masks.index(mask)
-        if self.deltas is not None:
+        if self.deltas is not None and self.has_delta[b]:
             return self.deltas[b].copy()
         return self._deltas([b])[0]
 
@@ -594,10 +599,22 @@ def kikuchi_bayes_path(
     best = path[0]["log_posterior"]
     phase = "ascent"
     size = 2
-    pool = None
-    while max_steps is None or len(path) - 1 < max_steps:
-        if pool is None:
+    # Pools persist across sizes and phases; each catches up with the regions
+    # added since it was last used.
+    pools, added = {}, []
+
+    def pool_of(size):
+        if size in pools:
+            pool, synced = pools[size]
+            for mask in added[synced:]:
+                pool.update(mask)
+        else:
             pool = _CandidatePool(search, model, size - 1, max_cells)
+        pools[size] = (pool, len(added))
+        return pool
+
+    while max_steps is None or len(path) - 1 < max_steps:
+        pool = pool_of(size)
         choice = pool.best(n)
         current = path[-1]
         accept = False
@@ -612,11 +629,11 @@ def kikuchi_bayes_path(
                 accept = _improves(cand_ll, current["log_likelihood"]) and cand_post > best - max_log_posterior_drop
         if accept:
             model.add(mask, changes, pool.delta(mask))
+            added.append(mask)
             record(mask, phase, cand_ll)
             best = max(best, path[-1]["log_posterior"])
-            pool.update(mask)
             continue
-        size, pool = size + 1, None
+        size += 1
         if size > min(max_region_size, len(attributes) + 1):
             if phase == "beyond MAP" or not continue_past_map:
                 break
