@@ -1,10 +1,22 @@
 """Structure learners: from sufficient statistics to networkx graphs."""
 
+from .hierarchical_nb import (
+    LatentVariable,
+    collapse_gain,
+    collapse_states,
+    hierarchical_naive_bayes_search,
+    pair_significance,
+)
 from .kikuchi import kikuchi_bayes_path, parsimonious_log_prior
 from .hyperforests import HYPERFOREST_ALGORITHMS, max_hyperforest
 from .trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, fan_threshold, tan_structure
 
 __all__ = [
+    "LatentVariable",
+    "collapse_gain",
+    "collapse_states",
+    "hierarchical_naive_bayes_search",
+    "pair_significance",
     "kikuchi_bayes_path",
     "parsimonious_log_prior",
     "max_hyperforest",

@@ -7,10 +7,11 @@ from .bayesnet import DiscreteBayesianNetwork
 from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree
 from .hyperforest import HyperforestClassifier, HyperforestDensity
+from .hierarchical_nb import HierarchicalNaiveBayes
 from .kikuchi import KikuchiBayes
 from .persistence import load, register_model
 
-for _cls in (NaiveBayes, TAN, FAN, ChowLiu, AODE, ChowLiuTree, HyperforestDensity, HyperforestClassifier, KikuchiBayes):
+for _cls in (NaiveBayes, TAN, FAN, ChowLiu, AODE, ChowLiuTree, HyperforestDensity, HyperforestClassifier, KikuchiBayes, HierarchicalNaiveBayes):
     register_model(_cls)
 
 #: Classifiers by the short names the command line and `compare` use.
@@ -22,6 +23,7 @@ CLASSIFIERS = {
     "aode": AODE,
     "hyperforest": HyperforestClassifier,
     "kikuchi-bayes": KikuchiBayes,
+    "hnb": HierarchicalNaiveBayes,
 }
 
 __all__ = [
@@ -34,6 +36,7 @@ __all__ = [
     "HyperforestDensity",
     "HyperforestClassifier",
     "KikuchiBayes",
+    "HierarchicalNaiveBayes",
     "DiscreteBayesianNetwork",
     "read_bif",
     "write_bif",

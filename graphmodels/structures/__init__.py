@@ -16,6 +16,7 @@ from .hyperforests import (
     random_hypertree,
     subsets,
 )
+from .latent_trees import add_latent, class_children, is_latent_tree, latent_nodes, naive_bayes_tree
 from .regions import (
     cluster_variation_regions,
     counting_numbers_are_valid,
@@ -26,6 +27,11 @@ from .regions import (
 )
 
 __all__ = [
+    "add_latent",
+    "class_children",
+    "is_latent_tree",
+    "latent_nodes",
+    "naive_bayes_tree",
     "Hyperforest",
     "gyo_reduction",
     "hyperforest_width",
