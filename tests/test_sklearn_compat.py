@@ -43,6 +43,7 @@ def _expected(estimator):
         gm.HyperforestClassifier(treewidth=1, representation="free", criterion="ml"),
         gm.KikuchiBayes(),
         gm.KikuchiBayes(averaging=False, max_region_size=3),
+        gm.HierarchicalNaiveBayes(),
     ],
     expected_failed_checks=_expected,
 )
@@ -51,7 +52,8 @@ def test_sklearn_estimator_checks(estimator, check):
 
 
 @pytest.mark.parametrize(
-    "model", [gm.NaiveBayes(), gm.TAN(), gm.AODE(), gm.HyperforestClassifier(treewidth=2), gm.KikuchiBayes()]
+    "model", [gm.NaiveBayes(), gm.TAN(), gm.AODE(), gm.HyperforestClassifier(treewidth=2), gm.KikuchiBayes(),
+              gm.HierarchicalNaiveBayes()]
 )
 def test_works_in_pipelines_and_cross_validation(model):
     frame = gm.datasets.load("iris")
