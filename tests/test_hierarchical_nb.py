@@ -300,3 +300,22 @@ def test_parameters_are_checked(kwargs, error):
     X, y = _monk_like(0, n=60)
     with pytest.raises(error, match=next(iter(kwargs))):
         gm.HierarchicalNaiveBayes(**kwargs).fit(X, y)
+
+
+def test_pairs_whose_tail_probability_underflows_are_ranked_first():
+    # 2 N I is so large that log P(Z > 2 N I) is -inf for two pairs: they must
+    # still be candidates, the stronger first.
+    from graphmodels.learners.hierarchical_nb import _ranked_pairs
+
+    rng = np.random.default_rng(0)
+    n = 20000
+    c = rng.integers(0, 2, n)
+    a = rng.integers(0, 3, n)
+    b = a.copy()  # b = a: the strongest dependence
+    d = np.where(rng.random(n) < 0.9, a, rng.integers(0, 3, n))  # strong, weaker
+    e = rng.integers(0, 3, n)
+    engine = CountingEngine(np.column_stack([a, b, d, e, c]), [3] * 4 + [2])
+    assert np.isneginf(pair_significance(engine, [0, 1, 2, 3], 4)[0, 1])
+    ranked = _ranked_pairs(engine, [0, 1, 2, 3], 4)
+    assert ranked[0][:2] == (0, 1)
+    assert {ranked[1][:2], ranked[2][:2]} == {(0, 2), (1, 2)}

@@ -146,15 +146,37 @@ def pair_significance(engine, variables, class_variable):
     ndarray of shape (n, n)
         ``+inf`` on the diagonal and for pairs with zero degrees of freedom.
     """
-    info = pairwise_mutual_information(engine, variables, given=class_variable)
-    n_classes = engine.cardinality(class_variable)
-    cards = np.array([engine.cardinality(v) for v in variables], dtype=float)
-    dof = n_classes * np.outer(cards - 1, cards - 1)
-    statistic = 2.0 * engine.total * np.maximum(info, 0.0)
+    statistic, dof = _pair_statistics(engine, variables, class_variable)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(dof > 0, _stats.chi2.logsf(statistic, np.maximum(dof, 1)), np.inf)
     np.fill_diagonal(out, np.inf)
     return out
+
+
+def _pair_statistics(engine, variables, class_variable):
+    """``2 N I(X; Y | C)`` and its chi-square degrees of freedom for all pairs."""
+    info = pairwise_mutual_information(engine, variables, given=class_variable)
+    n_classes = engine.cardinality(class_variable)
+    cards = np.array([engine.cardinality(v) for v in variables], dtype=float)
+    dof = n_classes * np.outer(cards - 1, cards - 1)
+    return 2.0 * engine.total * np.maximum(info, 0.0), dof
+
+
+def _ranked_pairs(engine, variables, class_variable):
+    """Pairs (i < j) with positive degrees of freedom, most significant first.
+
+    The tail probability underflows (log = -inf) for very strong
+    dependences; those are ranked first, by their standardized statistic.
+    """
+    significance = pair_significance(engine, variables, class_variable)
+    statistic, dof = _pair_statistics(engine, variables, class_variable)
+    with np.errstate(divide="ignore", invalid="ignore"):
+        z = np.where(dof > 0, (statistic - dof) / np.sqrt(2.0 * np.maximum(dof, 1)), -np.inf)
+    i, j = np.triu_indices(len(variables), k=1)
+    keep = dof[i, j] > 0
+    i, j = i[keep], j[keep]
+    order = np.lexsort((-z[i, j], significance[i, j]))
+    return [(int(i[k]), int(j[k]), float(significance[i[k], j[k]])) for k in order]
 
 
 class LatentVariable:
@@ -279,7 +301,7 @@ def hierarchical_naive_bayes_search(
     *,
     n_folds=5,
     scoring="accuracy",
-    n_candidate_pairs=3,
+    n_candidate_pairs=10,
     max_latents=None,
     estimator="bdeu",
     random_state=None,
@@ -311,8 +333,10 @@ def hierarchical_naive_bayes_search(
         Defaults to the engine's last variable.
     n_folds : int, default=5
     scoring : {"accuracy", "log_loss"}, default="accuracy"
-    n_candidate_pairs : int, default=3
-        Pairs tried per step, most significant first (the slides try one).
+    n_candidate_pairs : int, default=10
+        Pairs tried per step, most significant first (the slides try one;
+        on kr-vs-kp 3 pairs find no latent that helps, 10 lift the 5-fold
+        accuracy from 87.6% to 91.5%, see benchmarks/RESULTS.md).
     max_latents : int, optional
         Most latent variables to introduce.
     estimator : str or Estimator, default="bdeu"
@@ -389,23 +413,15 @@ def hierarchical_naive_bayes_search(
             sample_weight=weights,
             max_cells=engine.max_cells,
         )
-        significance = pair_significance(pair_engine, list(range(len(children))), len(children))
-        order = np.argsort(significance, axis=None, kind="stable")
-        pairs = []
-        for flat in order:
-            i, j = divmod(int(flat), len(children))
-            if i < j and np.isfinite(significance[i, j]):
-                pairs.append((i, j))
-            if len(pairs) == n_candidate_pairs:
-                break
+        pairs = _ranked_pairs(pair_engine, list(range(len(children))), len(children))[:n_candidate_pairs]
         if not pairs:
             break
         candidates = []
-        for i, j in pairs:
+        for i, j, significance in pairs:
             if cards[i] * cards[j] * n_classes > engine.max_cells:
                 continue
             value = _cv_score(children, cards, y, weights, n_classes, estimator, folds, n_folds, scoring, latent=(i, j))
-            candidates.append(((names[i], names[j]), float(significance[i, j]), value, i, j))
+            candidates.append(((names[i], names[j]), significance, value, i, j))
         if not candidates:
             break
         best = max(candidates, key=lambda c: c[2])  # first of the best on ties
