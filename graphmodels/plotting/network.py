@@ -530,6 +530,11 @@ def draw_network(
         from .regions import draw_interactions
 
         return draw_interactions(graph_or_model, layout if isinstance(layout, dict) else None, ax=ax, title=title, legend=legend)
+    from .latent_trees import _is_latent_tree_input, draw_latent_tree
+
+    if _is_latent_tree_input(graph_or_model):
+        # A fitted hierarchical naive Bayes model or a latent tree with latents: class on top, latents as boxes.
+        return draw_latent_tree(graph_or_model, ax=ax, title=title, legend=legend)
     graph = as_graph(graph_or_model)
     if graph.number_of_nodes() and all(
         isinstance(n, frozenset) and "counting_number" in d for n, d in graph.nodes(data=True)
