@@ -319,3 +319,13 @@ def test_pairs_whose_tail_probability_underflows_are_ranked_first():
     ranked = _ranked_pairs(engine, [0, 1, 2, 3], 4)
     assert ranked[0][:2] == (0, 1)
     assert {ranked[1][:2], ranked[2][:2]} == {(0, 2), (1, 2)}
+
+
+def test_missing_values_are_a_state_of_their_own_in_latent_configurations():
+    X, y = _monk_like(5)
+    X = X.astype(object)
+    X.loc[X.index[:40], "x0"] = None  # labels of mixed types: NaN among strings
+    model = gm.HierarchicalNaiveBayes().fit(X, y)
+    assert is_latent_tree(model.structure_)
+    assert model.latent_states_["configurations"].str.contains("nan").any() or not model.latents_
+    np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0)

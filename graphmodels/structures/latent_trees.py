@@ -83,7 +83,8 @@ def add_latent(tree, name, children, states):
     for child in children:
         if not tree.has_edge(root, child):
             raise ValueError(f"{child!r} is not a child of the class {root!r}.")
-    states = tuple(tuple(sorted(tuple(config) for config in state)) for state in states)
+    # Kept in the order given: labels of mixed types (a missing value's NaN among strings) do not sort.
+    states = tuple(tuple(tuple(config) for config in state) for state in states)
     seen = [config for state in states for config in state]
     if len(seen) != len(set(seen)):
         raise ValueError("A child configuration belongs to two states of the latent.")
