@@ -358,3 +358,51 @@ def test_memory_limited_search_takes_the_same_path(monkeypatch):
     limited = kikuchi_bayes_path(engine, "y")
     assert [s["region"] for s in limited] == [s["region"] for s in reference]
     np.testing.assert_allclose([s["log_posterior"] for s in limited], [s["log_posterior"] for s in reference])
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_bound_pruned_multiclass_weighted_steps_are_the_brute_force_best(seed, monkeypatch):
+    # Force the bound (no direct scoring) on three classes with sample weights.
+    from graphmodels.learners import kikuchi
+
+    monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
+    rng = np.random.default_rng(50 + seed)
+    _, x, y = _engine(50 + seed, n_rows=200, n_attributes=5, n_classes=3)
+    weights = rng.integers(1, 4, size=len(y)).astype(float)
+    cards = [int(c) for c in x.max(axis=0) + 1] + [3]
+    names = [f"x{i}" for i in range(5)] + ["y"]
+    weighted = CountingEngine(np.column_stack([x, y]), cards, names=names, sample_weight=weights)
+    duplicated = CountingEngine(np.repeat(np.column_stack([x, y]), weights.astype(int), axis=0), cards, names=names)
+    path = kikuchi_bayes_path(weighted, "y")
+    reference = kikuchi_bayes_path(duplicated, "y")
+    assert [s["region"] for s in path] == [s["region"] for s in reference]
+    np.testing.assert_allclose([s["log_posterior"] for s in path], [s["log_posterior"] for s in reference])
+    # Each step's choice against every candidate scored from scratch (on the duplicated rows).
+    xd = np.repeat(x, weights.astype(int), axis=0)
+    yd = np.repeat(y, weights.astype(int))
+    n = duplicated.total
+    card_map = dict(zip(names, cards))
+    previous = path[0]
+    for stage in path[1:]:
+        size = len(stage["region"])
+        maximal = _maximal(previous["counting_numbers"])
+        best = -np.inf
+        for combo in itertools.combinations(names[:-1], size - 1):
+            region = frozenset(combo) | {"y"}
+            if any(region <= m for m in maximal):
+                continue
+            graph = cluster_variation_regions(maximal + [region])
+            numbers = dict(graph.nodes(data="counting_number"))
+            df = degrees_of_freedom(graph, card_map, given=names[:-1])
+            log_lik = _brute_conditional_log_likelihood(duplicated, xd, yd, numbers, kikuchi.DEFAULT_PRIOR_STRENGTH)
+            best = max(best, parsimonious_log_prior(df, n) + log_lik)  # both phases rank by posterior
+        assert stage["log_posterior"] == pytest.approx(best, rel=1e-9)
+        previous = stage
+
+
+def test_fewer_rows_than_classes_fall_back_to_the_class_model():
+    X = pd.DataFrame({"a": ["x", "y"]})
+    for averaging in (True, False):
+        model = gm.KikuchiBayes(averaging=averaging).fit(X, ["p", "q"])
+        np.testing.assert_allclose(model.predict_proba(X), 0.5)
+        assert np.isfinite(model.path_["weight"]).all() and model.map_step_ == 0

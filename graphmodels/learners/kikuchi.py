@@ -490,10 +490,12 @@ def kikuchi_bayes_path(
     ``k`` does, the search moves to size ``k + 1`` (stepwise forward selection,
     Jobson 1992), up to `max_region_size`.
 
-    The maximum a posteriori (MAP) model is where this ascent ends. With
-    `continue_past_map`, the path then goes on from size 2 again, adding the
-    region of highest posterior while it raises the conditional likelihood,
-    as the paper does to integrate over the stage of the path. It stops when
+    The ascent ends at the maximum a posteriori (MAP) model of the path.
+    With `continue_past_map`, the path then goes on from size 2 again,
+    adding the region of highest posterior while it raises the conditional
+    likelihood, as the paper does to integrate over the stage of the path
+    (rarely, a later stage reaches a higher posterior; the MAP is the best
+    stage of the whole path). It stops when
     the likelihood no longer rises, when a region would make the prior zero
     (``df >= n - 1``), or when the log posterior falls more than
     `max_log_posterior_drop` below the best one, where a stage's weight in
@@ -564,14 +566,19 @@ def kikuchi_bayes_path(
         np.isfinite(prior_strength) and prior_strength > 0
     ):
         raise ValueError(f"`prior_strength` must be a finite number > 0, got {prior_strength!r}.")
-    if max_steps is not None and (not isinstance(max_steps, (int, np.integer)) or max_steps < 0):
+    if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 0):
         raise ValueError(f"`max_steps` must be None or an integer >= 0, got {max_steps!r}.")
     if not max_log_posterior_drop > 0:
         raise ValueError(f"`max_log_posterior_drop` must be > 0, got {max_log_posterior_drop!r}.")
-    max_cells = engine.max_cells if max_cells is None else int(max_cells)
+    max_cells = engine.max_cells if max_cells is None else max_cells
+    if isinstance(max_cells, bool) or not isinstance(max_cells, (int, np.integer)) or max_cells < 1:
+        raise ValueError(f"`max_cells` must be a positive integer, got {max_cells!r}.")
 
     # Attributes in name order, so ties go the same way whatever the column order.
-    attributes = sorted((p for p in range(engine.n_variables) if p != class_position), key=lambda p: str(engine.names[p]))
+    attributes = sorted(
+        (p for p in range(engine.n_variables) if p != class_position),
+        key=lambda p: (str(engine.names[p]), type(engine.names[p]).__name__),
+    )
     search = _RegionSearch(engine, class_position, attributes, float(prior_strength))
     model = _Model(search)
     n = search.total

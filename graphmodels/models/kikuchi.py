@@ -162,8 +162,14 @@ class KikuchiBayes(BaseClassifier):
             return tuple(sorted(region, key=order.__getitem__))
 
         log_post = np.array([step["log_posterior"] for step in path])
-        weights = np.exp(log_post - log_post.max())
-        weights /= weights.sum()
+        if np.isfinite(log_post).any():
+            weights = np.exp(log_post - log_post.max())
+            weights /= weights.sum()
+        else:
+            # Fewer training instances than classes: even the class-only model
+            # has prior zero (df >= n - 1). Predict with the class-only model.
+            weights = np.zeros(len(log_post))
+            weights[0] = 1.0
         self.path_ = pd.DataFrame(
             {
                 "region": [as_tuple(step["region"]) for step in path],
@@ -176,7 +182,7 @@ class KikuchiBayes(BaseClassifier):
                 "weight": weights,
             }
         )
-        self.map_step_ = int(np.argmax(log_post))
+        self.map_step_ = int(np.argmax(weights))
         self.stage_counting_numbers_ = [
             {as_tuple(region): int(c) for region, c in step["counting_numbers"].items()} for step in path
         ]
