@@ -34,7 +34,7 @@ class HierarchicalNaiveBayes(BaseClassifier):
         Folds of the wrapper's cross-validation on the training data.
     scoring : {"accuracy", "log_loss"}, default="accuracy"
         The wrapper score (the slides' choice is accuracy).
-    n_candidate_pairs : int, default=10
+    n_candidate_pairs : int, default=3
         Most significant pairs tried per step (the slides try one).
     max_latents : int, optional
         Most latent variables.
@@ -93,7 +93,7 @@ class HierarchicalNaiveBayes(BaseClassifier):
         *,
         n_folds=5,
         scoring="accuracy",
-        n_candidate_pairs=10,
+        n_candidate_pairs=3,
         max_latents=None,
         estimator="bdeu",
         random_state=0,
