@@ -160,7 +160,7 @@ def test_state_lines_exact():
     assert state_lines(tree, "L1", max_configurations=2)[1] == "1: a=0,b=1 | a=1,b=0 | ... (+1)"
     assert state_lines(tree, "L2", max_configurations=1) == [
         "0: c=0,L1=0 | ... (+2)",
-        "1: c=0,L1=2 | ... (+2)",
+        "1: c=1,L1=1 | ... (+2)",  # configurations listed in the order the tree keeps them
     ]
 
 
