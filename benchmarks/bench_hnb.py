@@ -46,6 +46,7 @@ from graphmodels.data.datasets import train_test_rows
 from graphmodels.evaluation import RepeatedStratifiedKFold, compare, make_discretizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import load_sets as common_load_sets  # noqa: E402
 from common import (  # noqa: E402
     RESULTS,
     _git_commit,
@@ -178,19 +179,7 @@ def load_set(folder, name):
 
 
 def load_sets(names):
-    folder = datasets_dir()
-    if folder is None:
-        return {}
-    sets, missing = {}, []
-    for name in names:
-        data = load_set(folder, name)
-        if data is None:
-            missing.append(name)
-        else:
-            sets[name] = data
-    if missing:
-        print(f"[hnb] missing from {folder}: {', '.join(missing)} (skipped).")
-    return sets
+    return common_load_sets(names, load_set, "hnb")
 
 
 def training_rows(name, data):

@@ -36,6 +36,7 @@ from graphmodels.evaluation import RepeatedStratifiedKFold, compare
 from graphmodels.models.kikuchi import DEFAULT_PRIOR_STRENGTH
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+from common import load_sets as common_load_sets  # noqa: E402
 from common import (  # noqa: E402
     RESULTS,
     _git_commit,
@@ -152,20 +153,7 @@ def load_set(folder, name):
 
 
 def load_sets(names):
-    folder = datasets_dir()
-    if folder is None:
-        print(f"[kikuchi-bayes] missing: all {len(names)} sets ({', '.join(names)}).")
-        return {}
-    sets, missing = {}, []
-    for name in names:
-        data = load_set(folder, name)
-        if data is None:
-            missing.append(name)
-        else:
-            sets[name] = data
-    if missing:
-        print(f"[kikuchi-bayes] missing from {folder}: {', '.join(missing)} (skipped).")
-    return sets
+    return common_load_sets(names, load_set, "kikuchi-bayes")
 
 
 # ---------------------------------------------------------------------------- running

@@ -49,6 +49,27 @@ def read_dataset(name):
     return pd.read_csv(path)
 
 
+def load_sets(names, load_one, tag):
+    """``{name: load_one(folder, name)}`` for the shared sets found; says which are missing.
+
+    `load_one` returns None for a missing file; `tag` prefixes the message.
+    """
+    folder = datasets_dir()
+    if folder is None:
+        print(f"[{tag}] missing: all {len(names)} sets ({', '.join(names)}).")
+        return {}
+    sets, missing = {}, []
+    for name in names:
+        data = load_one(folder, name)
+        if data is None:
+            missing.append(name)
+        else:
+            sets[name] = data
+    if missing:
+        print(f"[{tag}] missing from {folder}: {', '.join(missing)} (skipped).")
+    return sets
+
+
 # ---------------------------------------------------------------------------- timing
 def timed(function, *, repeat=3, budget=2.0):
     """Run `function`; if it took less than `budget` seconds, run it up to `repeat` times in all.
