@@ -329,6 +329,15 @@ def _label_texts(nodes, labels):
     return [format_label(n) for n in nodes]
 
 
+def _fitting_font_size(texts, width, height, *, char_width=0.6, pad=0.8, line_height=1.2, line_pad=0.6,
+                       low=4.5, high=10.0, min_chars=1):
+    """Font size (points) at which the longest line and the tallest label of
+    `texts` fit a box of `width` x `height` points, clipped to [low, high]."""
+    chars = max([len(line) for text in texts for line in text.split("\n")] + [min_chars])
+    lines = max([text.count("\n") + 1 for text in texts] + [1])
+    return float(np.clip(min(width / (char_width * chars + pad), height / (line_height * lines + line_pad)), low, high))
+
+
 def _sizes(spacing, ppu, texts, node_size, font_size):
     """Node area (points^2) and font size fitted to the spacing of the nodes."""
     if node_size is None:
@@ -336,9 +345,7 @@ def _sizes(spacing, ppu, texts, node_size, font_size):
         node_size = diameter**2
     diameter = math.sqrt(float(node_size))
     if font_size is None:
-        chars = max([len(line) for text in texts for line in text.split("\n")] + [2])
-        lines = max([text.count("\n") + 1 for text in texts] + [1])
-        font_size = float(np.clip(min(0.95 * diameter / (0.6 * chars), 0.8 * diameter / (1.2 * lines)), 5.0, 10.0))
+        font_size = _fitting_font_size(texts, 0.95 * diameter, 0.8 * diameter, pad=0.0, line_pad=0.0, low=5.0, min_chars=2)
     return float(node_size), float(font_size)
 
 
@@ -680,10 +687,7 @@ def draw_junction_tree(
     ppu_x, ppu_y = _frame(ax, xy, np.array([0.6 * slot_x, 0.5 * slot_y]), equal=False)
     texts = [_set_label(forest, h) for h in cliques]
     if font_size is None:
-        chars = max(len(line) for text in texts for line in text.split("\n"))
-        lines = max(text.count("\n") + 1 for text in texts)
-        font_size = float(np.clip(min(0.95 * slot_x * ppu_x / (0.58 * chars + 0.8),
-                                      0.4 * slot_y * ppu_y / (1.25 * lines + 0.6)), 4.5, 10.0))
+        font_size = _fitting_font_size(texts, 0.95 * slot_x * ppu_x, 0.4 * slot_y * ppu_y, char_width=0.58, line_height=1.25)
     font_size = float(font_size)
 
     segments = [(positions[u], positions[v]) for u, v in tree.edges]

@@ -30,7 +30,7 @@ from matplotlib.path import Path
 from matplotlib.ticker import MaxNLocator
 
 from ..models.kikuchi import KikuchiBayes
-from .hyperforests import _frame, _points_per_unit, _sizes, _spacing
+from .hyperforests import _fitting_font_size, _frame, _points_per_unit, _sizes, _spacing
 from .network import _auto_row_width, _bend, format_label, network_layout, scatter_nodes
 
 __all__ = [
@@ -951,10 +951,7 @@ def draw_region_graph(
         ax.set_ylim(low + 0.15 * slot_y, high)
         ppu_y = _points_per_unit(ax)[1]
     if font_size is None:
-        chars = max(len(line) for text in texts for line in text.split("\n"))
-        lines = max(text.count("\n") + 1 for text in texts)
-        font_size = float(np.clip(min(0.9 * slot_x * ppu_x / (0.6 * chars + 0.8),
-                                      0.75 * slot_y * ppu_y / (1.2 * lines + 0.6)), 4.5, 10.0))
+        font_size = _fitting_font_size(texts, 0.9 * slot_x * ppu_x, 0.75 * slot_y * ppu_y)
     font_size = float(font_size)
 
     segments = [(positions[u], positions[v]) for u, v in graph.edges]
