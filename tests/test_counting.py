@@ -251,3 +251,20 @@ def test_unknown_variable_and_repeated_query():
         engine.counts(["zz"])
     with pytest.raises(ValueError, match="repeat"):
         engine.counts(["a", "a"])
+
+
+def test_rows_returns_every_row_and_weight_across_chunks():
+    import numpy as np
+    from graphmodels.stats import CountingEngine
+
+    codes = np.array([[0, 1], [1, 0], [1, 1]])
+    engine = CountingEngine(codes, [2, 2], names=["a", "b"], chunk_size=2)
+    rows, weights = engine.rows()
+    np.testing.assert_array_equal(rows, codes)
+    np.testing.assert_array_equal(weights, [1.0, 1.0, 1.0])
+    weighted = CountingEngine(codes, [2, 2], sample_weight=[0.5, 2.0, 1.0], chunk_size=2)
+    rows, weights = weighted.rows([1])
+    np.testing.assert_array_equal(rows, codes[:, [1]])
+    np.testing.assert_array_equal(weights, [0.5, 2.0, 1.0])
+    empty_rows, empty_weights = CountingEngine(np.zeros((0, 2), dtype=int), [2, 2]).rows()
+    assert empty_rows.shape == (0, 2) and empty_weights.shape == (0,)

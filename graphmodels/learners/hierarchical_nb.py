@@ -379,12 +379,7 @@ def hierarchical_naive_bayes_search(
     estimator = get_estimator(estimator)
     rng = np.random.default_rng(random_state)
 
-    columns, weights = [], []
-    for chunk, w in engine.iter_chunks():
-        columns.append(chunk)
-        weights.append(np.ones(len(chunk)) if w is None else w)
-    codes = np.concatenate(columns)
-    weights = np.concatenate(weights)
+    codes, weights = engine.rows()
     y = codes[:, class_position]
     n_classes = int(engine.cardinalities[class_position])
     names = [engine.names[p] for p in range(engine.n_variables) if p != class_position]

@@ -120,13 +120,8 @@ class _RegionSearch:
         self._card_list = [int(r) for r in self.cards]
         self.n_classes = int(engine.cardinalities[class_position])
         self.prior_strength = float(prior_strength)
-        codes, weights = [], []
         columns = self.attributes + [class_position]
-        for chunk, w in engine.iter_chunks(columns):
-            codes.append(chunk)
-            weights.append(np.ones(len(chunk)) if w is None else w)
-        codes = np.concatenate(codes) if codes else np.zeros((0, len(columns)), dtype=np.int64)
-        weights = np.concatenate(weights) if weights else np.zeros(0)
+        codes, weights = engine.rows(columns)
         if codes.size and codes.min() < 0:
             bad = engine.names[columns[int(np.flatnonzero((codes < 0).any(axis=0))[0])]]
             raise ValueError(

@@ -161,9 +161,9 @@ class HierarchicalNaiveBayes(BaseClassifier):
         )
         self.children_ = list(tree.successors(self.class_name_))
         # Parameters: naive Bayes over the class's children, latent values inferred.
-        codes = self._all_codes(_engine_codes(engine))
+        table, weights = engine.rows()
+        codes = self._all_codes(table)
         y = codes[self.class_name_]
-        weights = _engine_weights(engine)
         n_classes = len(self.classes_)
         self.class_log_prior_ = np.log(self.estimator_.joint(np.bincount(y, weights=weights, minlength=n_classes)))
         self.child_log_tables_ = []
@@ -200,13 +200,3 @@ class HierarchicalNaiveBayes(BaseClassifier):
             known = x >= 0
             out[known] += table[:, x[known]].T
         return out
-
-
-def _engine_codes(engine):
-    return np.concatenate([chunk for chunk, _ in engine.iter_chunks()])
-
-
-def _engine_weights(engine):
-    weights = [np.ones(len(chunk)) if w is None else w for chunk, w in engine.iter_chunks()]
-    return np.concatenate(weights)
-

@@ -264,6 +264,22 @@ class CountingEngine:
             # copy every row at once and defeat the chunking.
             yield self._codes[start:stop, columns].astype(np.int64), weights
 
+    def rows(self, positions=None):
+        """All rows at once: ``(codes, weights)``, int64 codes of shape (n_rows, n_columns)
+        and float64 weights of shape (n_rows,) (ones when unweighted).
+
+        For learners that need the rows themselves (wrappers, per-row scores);
+        built on :meth:`iter_chunks`.
+        """
+        width = self.n_variables if positions is None else len(list(positions))
+        codes, weights = [], []
+        for chunk, w in self.iter_chunks(positions):
+            codes.append(chunk)
+            weights.append(np.ones(len(chunk)) if w is None else w)
+        if not codes:
+            return np.zeros((0, width), dtype=np.int64), np.zeros(0)
+        return np.concatenate(codes), np.concatenate(weights)
+
     # ------------------------------------------------------------------ tables
     def counts(self, variables):
         """Contingency table of `variables`, in the order given.
