@@ -1,0 +1,223 @@
+"""Base of the multi-label (multi-dimensional) classifiers: a class that is a vector of labels.
+
+``fit(X, Y)`` takes one column per label in `Y` (a DataFrame, or a 2-D array
+whose labels are then named ``0 .. m-1``); each label may have any number of
+values of any hashable type. Written once here, in the manner of
+scikit-learn's multi-output estimators:
+
+* ``predict_log_proba(X)`` / ``predict_proba(X)``: a list with one array per
+  label, of shape (n_rows, n_values_j), columns in ``classes_[j]`` order --
+  each label's *marginal* posterior ``P(C_j = c | x)``;
+* ``predict(X)``: the label matrix of shape (n_rows, n_labels), columns in
+  ``label_names_`` order; by default each label's marginal mode (which
+  minimizes the Hamming loss); models that can find the joint mode say so;
+* ``score(X, Y)``: exact-match accuracy, as scikit-learn's multi-output
+  classifiers (Hamming accuracy is :func:`graphmodels.evaluation.hamming_accuracy`).
+
+Subclasses implement ``_fit_multilabel(frame, label_codes, sample_weight)``
+and ``_marginal_log_proba(frame)``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+import pandas as pd
+
+from ..data.encoding import LabelEncoder, as_frame
+from .base import BaseModel, _not_fitted_error
+
+__all__ = ["BaseMultiLabelClassifier", "as_label_frame", "encode_labels", "clone_model"]
+
+
+def as_label_frame(Y, *, n_rows=None, name="Y"):
+    """`Y` as a DataFrame with one column per label.
+
+    Parameters
+    ----------
+    Y : DataFrame or 2-D array-like of shape (n_rows, n_labels)
+    n_rows : int, optional
+        The number of rows `Y` must have (those of `X`).
+
+    Raises
+    ------
+    ValueError
+        If `Y` is one-dimensional (use a single-label classifier), has no
+        column, a missing label, or the wrong number of rows.
+    """
+    if isinstance(Y, pd.Series) or (not isinstance(Y, pd.DataFrame) and np.ndim(Y) == 1):
+        raise ValueError(
+            f"`{name}` must be 2-dimensional, one column per label; got a 1-D sequence. "
+            "For a single label use a classifier such as NaiveBayes, or pass Y.to_frame()."
+        )
+    frame = as_frame(Y, name=name)
+    if frame.shape[1] == 0:
+        raise ValueError(f"`{name}` has no label column.")
+    if n_rows is not None and frame.shape[0] != n_rows:
+        raise ValueError(f"`X` has {n_rows} rows but `{name}` has {frame.shape[0]}.")
+    for column in frame.columns:
+        missing = int(frame[column].isna().sum())
+        if missing:
+            raise ValueError(f"Label column {column!r} of `{name}` has {missing} missing value(s); drop those rows first.")
+    return frame
+
+
+def encode_labels(frame):
+    """Sorted values of each label and the integer codes of `frame`.
+
+    Returns
+    -------
+    classes : list of ndarray
+        ``classes[j]`` are label j's values in :class:`LabelEncoder` order.
+    codes : ndarray of shape (n_rows, n_labels), int64
+    """
+    classes, codes = [], np.empty(frame.shape, dtype=np.int64)
+    for j, column in enumerate(frame.columns):
+        encoder = LabelEncoder().fit(frame[column])
+        classes.append(encoder.classes_)
+        codes[:, j] = encoder.transform(frame[column])
+    return classes, codes
+
+
+def clone_model(model):
+    """An unfitted copy of `model` with the same hyperparameters (scikit-learn's ``clone``
+    without importing scikit-learn; nested estimators are cloned too)."""
+    if not hasattr(model, "get_params"):
+        raise TypeError(f"Expected a graphmodels or scikit-learn estimator, got {type(model).__name__}.")
+    params = {
+        name: clone_model(value) if hasattr(value, "get_params") and not isinstance(value, type) else value
+        for name, value in model.get_params(deep=False).items()
+    }
+    return type(model)(**params)
+
+
+def _label_matrix(columns, n_rows):
+    """Stack per-label arrays into one (n_rows, n_labels) matrix; object dtype unless all agree."""
+    dtypes = {c.dtype for c in columns}
+    out = np.empty((n_rows, len(columns)), dtype=dtypes.pop() if len(dtypes) == 1 else object)
+    for j, column in enumerate(columns):
+        out[:, j] = column
+    return out
+
+
+class BaseMultiLabelClassifier(BaseModel):
+    """``fit(X, Y)``, per-label ``predict_proba``, label-matrix ``predict``, exact-match ``score``.
+
+    Fitted attributes common to every multi-label model:
+
+    * ``label_names_``: list of the label columns' names;
+    * ``classes_``: list of ndarray, the values of each label;
+    * ``n_labels_``, ``n_features_in_`` (and ``feature_names_in_`` for string columns).
+    """
+
+    _estimator_type = "classifier"
+
+    def fit(self, X, Y, sample_weight=None):
+        """Learn from attributes `X` and the label table `Y`.
+
+        Parameters
+        ----------
+        X : DataFrame or 2-D array-like of shape (n_rows, n_features)
+            Discrete attributes (discretize continuous ones first).
+        Y : DataFrame or 2-D array-like of shape (n_rows, n_labels)
+            One column per label; values of any hashable type.
+        sample_weight : array-like of shape (n_rows,), optional
+            Non-negative frequency weights.
+
+        Returns
+        -------
+        self
+        """
+        self._check_common_params()
+        self._check_params()
+        frame = as_frame(X)
+        if frame.shape[0] == 0:
+            raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
+        labels = as_label_frame(Y, n_rows=frame.shape[0])
+        clash = [c for c in labels.columns if c in frame.columns]
+        if clash:
+            raise ValueError(f"Label column(s) {clash[:5]} are also columns of `X`; rename them.")
+        self.label_names_ = list(labels.columns)
+        self.classes_, codes = encode_labels(labels)
+        self.n_features_in_ = frame.shape[1]
+        if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in frame.columns):
+            self.feature_names_in_ = np.asarray(list(frame.columns), dtype=object)
+        elif hasattr(self, "feature_names_in_"):
+            del self.feature_names_in_
+        if sample_weight is not None:
+            sample_weight = np.asarray(sample_weight, dtype=float)
+            if sample_weight.shape != (frame.shape[0],):
+                raise ValueError(f"`sample_weight` must have shape ({frame.shape[0]},), got {sample_weight.shape}.")
+        self._fit_multilabel(frame, codes, sample_weight)
+        return self
+
+    def _check_params(self):
+        """Validate hyperparameters (subclasses extend)."""
+
+    def _check_common_params(self):
+        max_cells = getattr(self, "max_cells", None)
+        if max_cells is not None:
+            super()._check_common_params()
+
+    def _check_fitted(self):
+        if not hasattr(self, "label_names_"):
+            raise _not_fitted_error(type(self).__name__)
+
+    @property
+    def n_labels_(self):
+        return len(self.label_names_)
+
+    def _new_frame(self, X):
+        self._check_fitted()
+        frame = as_frame(X)
+        if frame.shape[1] != self.n_features_in_:
+            raise ValueError(f"`X` has {frame.shape[1]} columns but {type(self).__name__} was fitted with {self.n_features_in_}.")
+        return frame
+
+    def predict_log_proba(self, X):
+        """Log marginal posterior of each label: a list of (n_rows, len(classes_[j])) arrays."""
+        return self._marginal_log_proba(self._new_frame(X))
+
+    def predict_proba(self, X):
+        """Marginal posterior of each label: a list of (n_rows, len(classes_[j])) arrays; rows sum to 1."""
+        return [np.exp(table) for table in self.predict_log_proba(X)]
+
+    def predict(self, X):
+        """Label matrix of shape (n_rows, n_labels): each label's marginal mode."""
+        log_proba = self.predict_log_proba(X)
+        codes = np.empty((log_proba[0].shape[0], self.n_labels_), dtype=np.int64)
+        for j, table in enumerate(log_proba):
+            codes[:, j] = np.argmax(table, axis=1)
+        return self._labels_from_codes(codes)
+
+    def _labels_from_codes(self, codes):
+        codes = np.asarray(codes, dtype=np.int64).reshape(-1, self.n_labels_)
+        return _label_matrix([np.asarray(self.classes_[j])[codes[:, j]] for j in range(self.n_labels_)], codes.shape[0])
+
+    def _label_codes(self, Y, n_rows):
+        """Codes of a label table against the fitted ``classes_`` (unknown values raise)."""
+        labels = as_label_frame(Y, n_rows=n_rows)
+        if labels.shape[1] != self.n_labels_:
+            raise ValueError(f"`Y` has {labels.shape[1]} label columns but the model has {self.n_labels_}.")
+        codes = np.empty(labels.shape, dtype=np.int64)
+        for j in range(self.n_labels_):
+            index = pd.Index(list(self.classes_[j]))
+            values = labels.iloc[:, j].tolist()
+            codes[:, j] = index.get_indexer(values)
+            if (codes[:, j] < 0).any():
+                unknown = pd.unique(np.asarray(values, dtype=object)[codes[:, j] < 0])[:5].tolist()
+                raise ValueError(f"Label {self.label_names_[j]!r} has values {unknown} not seen in fit.")
+        return codes
+
+    def score(self, X, Y, sample_weight=None):
+        """Exact-match (subset) accuracy of :meth:`predict`, as scikit-learn's multi-output classifiers."""
+        predicted = self.predict(X)
+        truth = as_label_frame(Y, n_rows=predicted.shape[0]).to_numpy(dtype=object)
+        correct = np.all(predicted.astype(object) == truth, axis=1).astype(float)
+        return float(np.average(correct, weights=sample_weight))
+
+    def __sklearn_tags__(self):
+        tags = super().__sklearn_tags__()
+        tags.target_tags.required = True
+        tags.target_tags.multi_output = True
+        tags.target_tags.single_output = False
+        return tags
