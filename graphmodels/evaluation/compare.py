@@ -17,6 +17,7 @@ import pandas as pd
 
 from ..data.discretize import EqualFrequencyDiscretizer, MDLDiscretizer
 from ..data.encoding import as_frame
+from ..models.base import clone_model
 from .metrics import error_rate, log_loss, mean_log_likelihood
 from .splits import RepeatedStratifiedKFold
 
@@ -33,8 +34,8 @@ DISCRETIZERS = {
 
 
 def clone(estimator):
-    """A new, unfitted estimator with the same hyperparameters."""
-    return type(estimator)(**estimator.get_params(deep=False))
+    """A new, unfitted estimator with the same hyperparameters (nested estimators cloned too)."""
+    return clone_model(estimator)
 
 
 def make_discretizer(discretizer):

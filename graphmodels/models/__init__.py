@@ -2,7 +2,7 @@
 
 from .aode import AODE
 from .augmented import FAN, TAN, ChowLiu, NaiveBayes
-from .base import BaseClassifier, BaseDensity, BaseModel
+from .base import BaseClassifier, BaseDensity, BaseModel, clone_model
 from .bayesnet import DiscreteBayesianNetwork
 from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree

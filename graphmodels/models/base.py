@@ -19,7 +19,7 @@ from scipy.special import logsumexp
 from ..data.encoding import LabelEncoder, TableEncoder, as_frame
 from ..stats.counting import CountingEngine
 
-__all__ = ["BaseModel", "BaseClassifier", "BaseDensity", "CLASS_NODE", "NotFittedError"]
+__all__ = ["BaseModel", "BaseClassifier", "BaseDensity", "CLASS_NODE", "NotFittedError", "clone_model"]
 
 #: Name of the class node when `y` has no usable name of its own.
 CLASS_NODE = "class"
@@ -142,6 +142,18 @@ def _same(a, b):
         return bool(a == b)
     except (ValueError, TypeError):
         return a is b
+
+
+def clone_model(model):
+    """An unfitted copy of `model` with the same hyperparameters (scikit-learn's ``clone``
+    without importing scikit-learn; nested estimators are cloned too)."""
+    if not hasattr(model, "get_params"):
+        raise TypeError(f"Expected a graphmodels or scikit-learn estimator, got {type(model).__name__}.")
+    params = {
+        name: clone_model(value) if hasattr(value, "get_params") and not isinstance(value, type) else value
+        for name, value in model.get_params(deep=False).items()
+    }
+    return type(model)(**params)
 
 
 class NotFittedError(ValueError, AttributeError):

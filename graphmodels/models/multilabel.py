@@ -26,7 +26,7 @@ import pandas as pd
 from ..data.encoding import LabelEncoder, as_frame
 from .base import BaseModel, _not_fitted_error
 
-__all__ = ["BaseMultiLabelClassifier", "as_label_frame", "encode_labels", "clone_model"]
+__all__ = ["BaseMultiLabelClassifier", "as_label_frame", "encode_labels"]
 
 
 def as_label_frame(Y, *, n_rows=None, name="Y"):
@@ -76,18 +76,6 @@ def encode_labels(frame):
         classes.append(encoder.classes_)
         codes[:, j] = encoder.transform(frame[column])
     return classes, codes
-
-
-def clone_model(model):
-    """An unfitted copy of `model` with the same hyperparameters (scikit-learn's ``clone``
-    without importing scikit-learn; nested estimators are cloned too)."""
-    if not hasattr(model, "get_params"):
-        raise TypeError(f"Expected a graphmodels or scikit-learn estimator, got {type(model).__name__}.")
-    params = {
-        name: clone_model(value) if hasattr(value, "get_params") and not isinstance(value, type) else value
-        for name, value in model.get_params(deep=False).items()
-    }
-    return type(model)(**params)
 
 
 def _label_matrix(columns, n_rows):
