@@ -341,6 +341,8 @@ class CountingEngine:
             if not (isinstance(key, tuple) and key and key[0] in ("pairs", "one-way")):
                 continue
             _, positions, given = key
+            if isinstance(given, tuple):
+                continue  # a joint stratum of several variables
             rest = [p for p in order if p != given]
             strata = given is not None and given in order
             if not rest or len(rest) > 2 or not set(rest) <= set(positions) or len(rest) + strata != len(order):
@@ -364,18 +366,44 @@ class CountingEngine:
         return None
 
     def _batch_layout(self, kind, variables, given):
-        """Cache key, positions, conditioning position, cardinalities, block offsets, strata."""
-        given_pos = None if given is None else self.position(given)
+        """Cache key, positions, conditioning positions, cardinalities, block offsets, strata.
+
+        `given` is None, one variable, or a sequence of variables whose joint
+        configurations are the strata (mixed radix, the last fastest).
+        """
+        if given is None:
+            given_positions = ()
+        elif isinstance(given, (list, tuple)):
+            given_positions = self.positions(given)
+            if len(set(given_positions)) != len(given_positions):
+                raise ValueError(f"The conditioning variables repeat: {list(given)}.")
+        else:
+            given_positions = (self.position(given),)
         if variables is None:
-            positions = tuple(p for p in range(self.n_variables) if p != given_pos)
+            positions = tuple(p for p in range(self.n_variables) if p not in given_positions)
         else:
             positions = self.positions(variables)
-        if given_pos is not None and given_pos in positions:
-            raise ValueError(f"The conditioning variable {given!r} is also among the variables.")
+        overlap = [self.names[p] for p in given_positions if p in positions]
+        if overlap:
+            raise ValueError(f"The conditioning variable {overlap[0]!r} is also among the variables.")
         cards = self.cardinalities[list(positions)]
         offsets = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
-        n_strata = 1 if given_pos is None else int(self.cardinalities[given_pos])
-        return (kind, positions, given_pos), positions, given_pos, cards, offsets, n_strata
+        n_strata = math.prod(int(self.cardinalities[p]) for p in given_positions)
+        # One conditioning variable keeps its plain position in the key, which
+        # _from_batched reads; a joint stratum is keyed by the tuple.
+        given_key = None if not given_positions else (given_positions[0] if len(given_positions) == 1 else given_positions)
+        return (kind, positions, given_key), positions, given_positions, cards, offsets, n_strata
+
+    def _strata(self, codes, given_positions):
+        """Stratum index of each row from its last ``len(given_positions)`` columns (-1 if any is unknown)."""
+        tail = codes[:, codes.shape[1] - len(given_positions):]
+        strides = np.ones(len(given_positions), dtype=np.int64)
+        for k in range(len(given_positions) - 2, -1, -1):
+            strides[k] = strides[k + 1] * int(self.cardinalities[given_positions[k + 1]])
+        strata = tail @ strides
+        if self._has_unknown:
+            strata[(tail < 0).any(axis=1)] = -1
+        return strata
 
     def one_way_counts(self, variables=None, *, given=None):
         """The table of every variable (per state of `given`) in one pass.
@@ -384,14 +412,16 @@ class CountingEngine:
         ----------
         variables : sequence, optional
             Defaults to every variable except `given`.
-        given : name or position, optional
+        given : name or position, or a sequence of them, optional
+            The strata: the states of one variable, or the joint
+            configurations of several (mixed radix, the last fastest).
 
         Returns
         -------
         OneWayCounts
             ``block(i)`` is the (n_strata, r_i) table of the ``i``-th variable.
         """
-        key, positions, given_pos, cards, offsets, n_strata = self._batch_layout("one-way", variables, given)
+        key, positions, given_positions, cards, offsets, n_strata = self._batch_layout("one-way", variables, given)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -402,13 +432,14 @@ class CountingEngine:
                 f"{width * n_strata:,} cells, more than max_cells={self.max_cells:,}."
             )
         flat = np.zeros(width * n_strata)
-        columns = list(positions) + ([] if given_pos is None else [given_pos])
+        columns = list(positions) + list(given_positions)
         for codes, weights in self.iter_chunks(columns):
             index = codes[:, : len(positions)] + offsets[:-1]
             keep = codes[:, : len(positions)] >= 0
-            if given_pos is not None:
-                index = index + (codes[:, -1:] * width)
-                keep &= codes[:, -1:] >= 0
+            if given_positions:
+                strata = self._strata(codes, given_positions)[:, None]
+                index = index + strata * width
+                keep &= strata >= 0
             w = None if weights is None else np.broadcast_to(weights[:, None], index.shape)
             if self._has_unknown:
                 index, w = index[keep], (None if w is None else w[keep])
@@ -429,15 +460,15 @@ class CountingEngine:
         ----------
         variables : sequence, optional
             Defaults to every variable except `given`.
-        given : name or position, optional
+        given : name or position, or a sequence of them, optional
             A conditioning variable (typically the class): one block matrix
-            per state.
+            per state; several: one per joint configuration.
 
         Returns
         -------
         PairwiseCounts
         """
-        key, positions, given_pos, cards, offsets, n_strata = self._batch_layout("pairs", variables, given)
+        key, positions, given_positions, cards, offsets, n_strata = self._batch_layout("pairs", variables, given)
         cached = self._cache.get(key)
         if cached is not None:
             return cached
@@ -448,30 +479,26 @@ class CountingEngine:
             described = ", ".join(f"{self.names[p]!r} ({int(self.cardinalities[p])} states)" for p in widest)
             raise TableTooLargeError(
                 f"The pairwise tables of {len(positions)} variables ({width} states in all"
-                f"{'' if given_pos is None else f', {n_strata} strata of {self.names[given_pos]!r}'}) "
+                f"{'' if not given_positions else f', {n_strata} strata of {[self.names[p] for p in given_positions]}'}) "
                 f"would have {cells:,} cells, more than max_cells={self.max_cells:,}. "
                 f"The variables with the most states: {described}. Merge rare states or raise max_cells."
             )
         table = np.zeros((n_strata, width, width), dtype=np.float64)
-        columns = list(positions) + ([] if given_pos is None else [given_pos])
+        columns = list(positions) + list(given_positions)
+        g = len(given_positions)
         # The one-hot matrix of a chunk has `width` columns: bound its cells too.
         rows_per_chunk = max(1, _ONE_HOT_CELLS // max(width, 1))
         for codes, weights in self.iter_chunks(columns, chunk_size=rows_per_chunk):
-            if self._has_unknown and given_pos is not None:
-                # An unknown class drops the row; an unknown feature only
-                # drops it from the blocks of that feature (see _one_hot_gram).
-                keep = codes[:, -1] >= 0
-                codes = codes[keep]
-                weights = None if weights is None else weights[keep]
-            if given_pos is None:
+            if not g:
                 table[0] += _one_hot_gram(codes, offsets, width, weights)
                 continue
-            strata = codes[:, -1]
-            for s in range(n_strata):
+            # An unknown stratum variable drops the row; an unknown feature only
+            # drops it from the blocks of that feature (see _one_hot_gram).
+            strata = self._strata(codes, given_positions)
+            for s in np.unique(strata[strata >= 0]):
                 mask = strata == s
-                if mask.any():
-                    w = None if weights is None else weights[mask]
-                    table[s] += _one_hot_gram(codes[mask, :-1], offsets, width, w)
+                w = None if weights is None else weights[mask]
+                table[s] += _one_hot_gram(codes[mask, :-g], offsets, width, w)
         table.flags.writeable = False
         result = PairwiseCounts(positions, cards, offsets, table)
         self._cache[key] = result
