@@ -11,6 +11,9 @@ from . import data, datasets, estimators, evaluation, learners, models, stats, s
 from .models import (
     AODE,
     FAN,
+    BinaryRelevance,
+    ClassifierChain,
+    LabelPowerset,
     TAN,
     ChowLiu,
     ChowLiuTree,
@@ -44,6 +47,9 @@ __all__ = [
     "KikuchiBayes",
     "HierarchicalNaiveBayes",
     "HyperforestDensity",
+    "BinaryRelevance",
+    "LabelPowerset",
+    "ClassifierChain",
     "load",
     "__version__",
 ]

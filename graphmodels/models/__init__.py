@@ -9,9 +9,13 @@ from .density import ChowLiuTree
 from .hyperforest import HyperforestClassifier, HyperforestDensity
 from .hierarchical_nb import HierarchicalNaiveBayes
 from .kikuchi import KikuchiBayes
+from .label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
+from .multilabel import BaseMultiLabelClassifier
 from .persistence import load, register_model
 
 for _cls in (NaiveBayes, TAN, FAN, ChowLiu, AODE, ChowLiuTree, HyperforestDensity, HyperforestClassifier, KikuchiBayes, HierarchicalNaiveBayes):
+    register_model(_cls)
+for _cls in (BinaryRelevance, LabelPowerset, ClassifierChain):
     register_model(_cls)
 
 #: Classifiers by the short names the command line and `compare` use.
@@ -44,6 +48,10 @@ __all__ = [
     "BaseModel",
     "BaseClassifier",
     "BaseDensity",
+    "BaseMultiLabelClassifier",
+    "BinaryRelevance",
+    "LabelPowerset",
+    "ClassifierChain",
     "CLASSIFIERS",
     "load",
     "register_model",
