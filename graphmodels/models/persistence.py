@@ -2,8 +2,11 @@
 
 A saved model holds its class name, its hyperparameters and every fitted
 attribute (names ending in ``_``): arrays, networkx graphs (node-link data),
-the table encoder and the estimator, each written as plain data. Loading
-looks the class name up in a fixed registry, so a file cannot make the
+the table encoder and the estimator, each written as plain data. A registered
+model nested in a hyperparameter or a fitted attribute (a wrapper's `base`,
+its fitted `estimators_`) is written the same way, as
+``{"__model__": {"model": name, "params": ..., "fitted": ...}}``. Loading
+looks every class name up in a fixed registry, so a file cannot make the
 loader run arbitrary code.
 """
 
@@ -78,7 +81,34 @@ def _encode(value, arrays):
         return {"__frozenset__": [_encode(v, None) for v in sorted(value, key=repr)]}
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
+    if _REGISTRY.get(type(value).__name__) is type(value):
+        return {"__model__": _encode_model(value, arrays)}
+    if hasattr(value, "get_params") and not isinstance(value, type):
+        raise TypeError(
+            f"Cannot save the nested model {type(value).__name__}: only graphmodels models "
+            "registered with `register_model` can be saved inside another."
+        )
     raise TypeError(f"Cannot save a value of type {type(value).__name__}.")
+
+
+def _encode_model(model, arrays):
+    """Class name, hyperparameters and fitted attributes of a registered model, as plain data."""
+    return {
+        "model": type(model).__name__,
+        "params": _encode(model.get_params(deep=False), arrays),
+        "fitted": {name: _encode(getattr(model, name), arrays) for name in _fitted_names(model)},
+    }
+
+
+def _decode_model(document, arrays, source):
+    """The model written by :func:`_encode_model`, its class looked up in the registry."""
+    cls = _REGISTRY.get(document["model"])
+    if cls is None:
+        raise ValueError(f"Unknown model {document['model']!r} in {source}; known: {sorted(_REGISTRY)}.")
+    model = cls(**_decode(document["params"], arrays))
+    for name, value in document["fitted"].items():
+        setattr(model, name, _decode(value, arrays))
+    return model
 
 
 def _decode(value, arrays):
@@ -120,6 +150,8 @@ def _decode(value, arrays):
         return tuple(_decode(v, arrays) for v in value["__tuple__"])
     if "__frozenset__" in value:
         return frozenset(_hashable(_decode(v, arrays)) for v in value["__frozenset__"])
+    if "__model__" in value:
+        return _decode_model(value["__model__"], arrays, "a nested model")
     return {k: _decode(v, arrays) for k, v in value.items()}
 
 
@@ -143,13 +175,7 @@ def save_model(model, path):
     if extension not in (".json", ".npz"):
         raise ValueError(f"Save to a '.json' or '.npz' file, got {path!r}.")
     arrays = {} if extension == ".npz" else None
-    document = {
-        "format": "graphmodels",
-        "version": FORMAT_VERSION,
-        "model": type(model).__name__,
-        "params": _encode(model.get_params(deep=False), arrays),
-        "fitted": {name: _encode(getattr(model, name), arrays) for name in _fitted_names(model)},
-    }
+    document = {"format": "graphmodels", "version": FORMAT_VERSION, **_encode_model(model, arrays)}
     text = json.dumps(document)  # fails before anything is written
     if arrays is None:
         with open(path, "w", encoding="utf-8") as handle:
@@ -181,10 +207,4 @@ def load(path):
         arrays = {}
     if document.get("format") != "graphmodels":
         raise ValueError(f"{path!r} is not a saved graphmodels model.")
-    cls = _REGISTRY.get(document["model"])
-    if cls is None:
-        raise ValueError(f"Unknown model {document['model']!r} in {path!r}; known: {sorted(_REGISTRY)}.")
-    model = cls(**_decode(document["params"], arrays))
-    for name, value in document["fitted"].items():
-        setattr(model, name, _decode(value, arrays))
-    return model
+    return _decode_model(document, arrays, repr(path))
