@@ -4,6 +4,7 @@ from . import datasets
 from .datasets import list_datasets, load
 from .discretize import EqualFrequencyDiscretizer, MDLDiscretizer
 from .encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, as_frame
+from .multilabel import read_multilabel, split_labels
 
 __all__ = [
     "datasets",
@@ -16,4 +17,6 @@ __all__ = [
     "as_frame",
     "UNKNOWN",
     "MISSING_LABEL",
+    "split_labels",
+    "read_multilabel",
 ]
