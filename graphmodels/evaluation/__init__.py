@@ -2,6 +2,14 @@
 
 from .compare import DISCRETIZERS, Comparison, clone, compare, cross_validate, evaluate_density, make_discretizer
 from .metrics import error_rate, log_loss, mean_log_likelihood
+from .multilabel import (
+    cross_validate_multilabel,
+    exact_match,
+    hamming_accuracy,
+    jaccard_accuracy,
+    per_label_log_loss,
+    summarize_multilabel,
+)
 from .protocols import LIANG_SREBRO_METHODS, liang_srebro_protocol, method_name, parse_method
 from .splits import RepeatedRandomSplit, RepeatedStratifiedKFold
 
@@ -16,6 +24,12 @@ __all__ = [
     "log_loss",
     "error_rate",
     "mean_log_likelihood",
+    "hamming_accuracy",
+    "exact_match",
+    "jaccard_accuracy",
+    "per_label_log_loss",
+    "cross_validate_multilabel",
+    "summarize_multilabel",
     "RepeatedStratifiedKFold",
     "RepeatedRandomSplit",
     "LIANG_SREBRO_METHODS",
