@@ -445,6 +445,14 @@ def test_cv_non_binary_labels_leave_jaccard_out():
     assert "jaccard_accuracy" not in summary.columns
 
 
+def test_cv_arrays_for_X_and_Y():
+    X, Y = _multilabel_data()
+    from_arrays = cross_validate_multilabel({"m": CountingModel()}, X.to_numpy(), Y.to_numpy(), n_splits=3)
+    from_frames = cross_validate_multilabel({"m": CountingModel()}, X, Y, n_splits=3)
+    timing = ["fit_time", "predict_time"]
+    pd.testing.assert_frame_equal(from_arrays.drop(columns=timing), from_frames.drop(columns=timing))
+
+
 def test_summarize_multilabel():
     X, Y = _multilabel_data()
     models = {"b": CountingModel(alpha=2.0), "a": CountingModel()}

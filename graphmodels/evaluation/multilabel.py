@@ -497,7 +497,8 @@ def cross_validate_multilabel(
     X : DataFrame or 2-D array-like of shape (n_rows, n_features)
         Attributes, numeric ones binned per fold by `discretizer`.
     Y : DataFrame or 2-D array-like of shape (n_rows, n_labels)
-        One column per label.
+        One column per label (an array's labels are named ``label_0 ..
+        label_{m-1}``).
     n_splits : int, default=5
         Number of folds (>= 2, at most n_rows).
     n_repeats : int, default=1
@@ -593,6 +594,9 @@ def cross_validate_multilabel(
     _check_count(n_repeats, "n_repeats", 1)
     X = as_frame(X)
     labels = as_label_frame(Y, n_rows=X.shape[0])
+    if not isinstance(Y, pd.DataFrame):
+        # An array's labels would be named 0..m-1, as an array X's columns are.
+        labels.columns = [f"label_{j}" for j in range(labels.shape[1])]
     n_rows = X.shape[0]
     if n_rows < n_splits:
         raise ValueError(f"Cannot split {n_rows} rows into n_splits={n_splits} folds.")
