@@ -7,11 +7,23 @@ from .hierarchical_nb import (
     hierarchical_naive_bayes_search,
     pair_significance,
 )
+from .multidimensional import (
+    bridge_and_feature_forest,
+    bridge_parent_sets,
+    class_forest,
+    multidimensional_structure,
+    superparent_class_arcs,
+)
 from .kikuchi import kikuchi_bayes_path, parsimonious_log_prior
 from .hyperforests import HYPERFOREST_ALGORITHMS, max_hyperforest
 from .trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, fan_threshold, tan_structure
 
 __all__ = [
+    "bridge_and_feature_forest",
+    "bridge_parent_sets",
+    "class_forest",
+    "multidimensional_structure",
+    "superparent_class_arcs",
     "LatentVariable",
     "collapse_gain",
     "collapse_states",

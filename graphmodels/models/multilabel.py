@@ -1,7 +1,7 @@
 """Base of the multi-label (multi-dimensional) classifiers: a class that is a vector of labels.
 
 ``fit(X, Y)`` takes one column per label in `Y` (a DataFrame, or a 2-D array
-whose labels are then named ``0 .. m-1``); each label may have any number of
+whose labels are then named ``label_0 .. label_{m-1}``); each label may have any number of
 values of any hashable type. Written once here, in the manner of
 scikit-learn's multi-output estimators:
 
@@ -121,6 +121,9 @@ class BaseMultiLabelClassifier(BaseModel):
         if frame.shape[0] == 0:
             raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
         labels = as_label_frame(Y, n_rows=frame.shape[0])
+        if not isinstance(Y, pd.DataFrame):
+            # An array's columns would be 0..m-1, the same names as an array X's.
+            labels.columns = [f"label_{j}" for j in range(labels.shape[1])]
         clash = [c for c in labels.columns if c in frame.columns]
         if clash:
             raise ValueError(f"Label column(s) {clash[:5]} are also columns of `X`; rename them.")

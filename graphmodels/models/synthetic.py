@@ -5,9 +5,10 @@ from __future__ import annotations
 import numpy as np
 
 from ..structures.hyperforests import random_hypertree
+from ..structures.multidimensional import multidimensional_classifier
 from .bayesnet import DiscreteBayesianNetwork
 
-__all__ = ["random_hypertree_network"]
+__all__ = ["random_hypertree_network", "random_multidimensional_network"]
 
 
 def random_hypertree_network(n_variables, k, *, cardinality=2, noise=(0.05, 0.3), random_state=None, names=None):
@@ -102,3 +103,94 @@ def _conditional_table(rng, cardinality, n_parents, noise):
     table *= (off / np.where(table.sum(-1) > 0, table.sum(-1), 1.0))[..., None]
     np.put_along_axis(table, preferred[..., None], (1.0 - off)[..., None], axis=-1)
     return table / table.sum(axis=-1, keepdims=True)
+
+
+def random_multidimensional_network(
+    n_classes,
+    n_features,
+    *,
+    max_parents=2,
+    feature_arcs=False,
+    class_cardinality=2,
+    feature_cardinality=3,
+    noise=(0.05, 0.3),
+    random_state=None,
+):
+    """A random multi-dimensional Bayesian network classifier (MDBNC), ready to sample.
+
+    The class subgraph is a random tree (each class after the first has one
+    earlier class as parent); each attribute has 1 to `max_parents` class
+    parents drawn at random (the bridge) and, with ``feature_arcs=True``, an
+    earlier attribute as parent with probability 1/2 (a feature forest).
+    Every conditional distribution is a noisy function of all its parents:
+    for each parent configuration one preferred state takes probability
+    ``1 - e`` (e uniform in `noise`), redrawn until every parent changes some
+    row, so each arc of the structure is a real dependence.
+
+    Parameters
+    ----------
+    n_classes, n_features : int
+    max_parents : int, default=2
+        Most class parents of an attribute.
+    feature_arcs : bool, default=False
+    class_cardinality, feature_cardinality : int
+    noise : (float, float), default=(0.05, 0.3)
+    random_state : None, int or numpy Generator
+
+    Returns
+    -------
+    network : DiscreteBayesianNetwork
+        Variables ``C0..`` (classes) and ``A0..`` (attributes), states ``"0", "1", ...``.
+    structure : nx.DiGraph
+        The MDBNC (see :func:`~graphmodels.structures.multidimensional_classifier`).
+
+    Examples
+    --------
+    >>> network, structure = random_multidimensional_network(3, 5, random_state=0)
+    >>> network.sample(4, random_state=1).shape
+    (4, 8)
+    """
+    for name, value, low in (("n_classes", n_classes, 1), ("n_features", n_features, 0), ("max_parents", max_parents, 1)):
+        if not isinstance(value, (int, np.integer)) or value < low:
+            raise ValueError(f"`{name}` must be an integer >= {low}, got {value!r}.")
+    rng = np.random.default_rng(random_state)
+    classes = [f"C{j}" for j in range(n_classes)]
+    features = [f"A{i}" for i in range(n_features)]
+    parents = {classes[0]: ()}
+    for j in range(1, n_classes):
+        parents[classes[j]] = (classes[int(rng.integers(j))],)
+    for i, f in enumerate(features):
+        k = int(rng.integers(1, min(max_parents, n_classes) + 1))
+        chosen = sorted(rng.choice(n_classes, size=k, replace=False).tolist())
+        family = tuple(classes[c] for c in chosen)
+        if feature_arcs and i > 0 and rng.random() < 0.5:
+            family = family + (features[int(rng.integers(i))],)
+        parents[f] = family
+    cards = {c: class_cardinality for c in classes} | {f: feature_cardinality for f in features}
+    cpts = {v: _noisy_function_table(rng, [cards[p] for p in parents[v]], cards[v], noise) for v in parents}
+    states = {v: [str(s) for s in range(cards[v])] for v in parents}
+    network = DiscreteBayesianNetwork(parents, states, cpts, name="random-mdbnc")
+    arcs = [(p, v) for v in parents for p in parents[v]]
+    return network, multidimensional_classifier(classes, features, arcs, cardinalities=cards)
+
+
+def _noisy_function_table(rng, parent_cards, cardinality, noise):
+    """Table of shape (*parent_cards, cardinality): a noisy function that depends on every parent."""
+    low, high = noise
+    if not parent_cards:
+        return rng.dirichlet(np.ones(cardinality))
+    while True:
+        preferred = rng.integers(cardinality, size=tuple(parent_cards))
+        depends = all(
+            np.any(np.diff(preferred, axis=axis) != 0) for axis in range(len(parent_cards))
+        )
+        if depends:
+            break
+    errors = rng.uniform(low, high, size=preferred.shape)
+    rest = rng.dirichlet(np.ones(max(cardinality - 1, 1)), size=preferred.shape)
+    table = np.empty(preferred.shape + (cardinality,))
+    for index in np.ndindex(preferred.shape):
+        others = [s for s in range(cardinality) if s != preferred[index]]
+        table[index + (preferred[index],)] = 1 - errors[index]
+        table[index + (others,)] = errors[index] * rest[index][: len(others)]
+    return table

@@ -2,6 +2,7 @@
 
 from .counting import DEFAULT_MAX_CELLS, CountingEngine, OneWayCounts, PairwiseCounts, TableTooLargeError
 from .hyperedges import HyperedgeWeights, SubsetEntropies, hyperedge_weights, subset_entropies
+from .scores import FAMILY_SCORES, bdeu_family_score, bic_family_score, family_score
 from .information import (
     as_engine,
     conditional_mutual_information,
@@ -12,6 +13,10 @@ from .information import (
 )
 
 __all__ = [
+    "FAMILY_SCORES",
+    "family_score",
+    "bic_family_score",
+    "bdeu_family_score",
     "HyperedgeWeights",
     "SubsetEntropies",
     "hyperedge_weights",

@@ -17,6 +17,17 @@ from .hyperforests import (
     subsets,
 )
 from .latent_trees import add_latent, class_children, is_latent_tree, latent_nodes, naive_bayes_tree
+from .multidimensional import (
+    ARC_KINDS,
+    arc_kind,
+    bridge_subgraph,
+    class_subgraph,
+    class_variables,
+    feature_subgraph,
+    feature_variables,
+    is_multidimensional_classifier,
+    multidimensional_classifier,
+)
 from .regions import (
     cluster_variation_regions,
     counting_numbers_are_valid,
@@ -27,6 +38,15 @@ from .regions import (
 )
 
 __all__ = [
+    "ARC_KINDS",
+    "arc_kind",
+    "bridge_subgraph",
+    "class_subgraph",
+    "class_variables",
+    "feature_subgraph",
+    "feature_variables",
+    "is_multidimensional_classifier",
+    "multidimensional_classifier",
     "add_latent",
     "class_children",
     "is_latent_tree",
