@@ -253,8 +253,7 @@ class LabelPowerset(BaseMultiLabelClassifier):
         self.estimator_ = estimator
         self.label_set_codes_ = sets[np.asarray(estimator.classes_, dtype=np.int64)]
         self.label_sets_ = pd.DataFrame(
-            {name: np.asarray(self.classes_[j])[self.label_set_codes_[:, j]] for j, name in enumerate(self.label_names_)},
-            columns=pd.Index(self.label_names_, dtype=object),
+            {name: np.asarray(self.classes_[j])[self.label_set_codes_[:, j]] for j, name in enumerate(self.label_names_)}
         )
 
     def _joint_log_proba(self, frame):
@@ -477,13 +476,10 @@ class ClassifierChain(BaseMultiLabelClassifier):
         part = part.reset_index(drop=True)
         if not prefix_positions:
             return part
-        labels = pd.DataFrame(
-            {
-                self.label_names_[j]: pd.Categorical.from_codes(prefix_codes[:, k], categories=self.classes_[j])
-                for k, j in enumerate(prefix_positions)
-            },
-            columns=pd.Index([self.label_names_[j] for j in prefix_positions], dtype=object),
-        )
+        labels = pd.DataFrame({
+            self.label_names_[j]: pd.Categorical.from_codes(prefix_codes[:, k], categories=self.classes_[j])
+            for k, j in enumerate(prefix_positions)
+        })
         return pd.concat([part, labels], axis=1)
 
     def _greedy(self, frame):
