@@ -522,3 +522,20 @@ def test_unregistered_nested_model_cannot_be_saved(tmp_path):
     with pytest.raises(TypeError, match="LogisticRegression.*register_model"):
         model.save(tmp_path / "m.json")
     assert not (tmp_path / "m.json").exists()
+
+
+@pytest.mark.parametrize("model_class", WRAPPERS)
+def test_arrays_in_and_out(model_class):
+    rng = np.random.default_rng(20)
+    X = rng.integers(3, size=(80, 3))
+    Y = np.column_stack([(X[:, 0] + rng.integers(2, size=80)) % 3, X[:, 1] > 0])
+    model = model_class().fit(X, Y)
+    assert model.label_names_ == ["label_0", "label_1"]
+    assert model.classes_[0].tolist() == [0, 1, 2] and model.classes_[1].tolist() == [False, True]
+    assert model.predict(X).shape == (80, 2)
+    frame_model = model_class().fit(pd.DataFrame(X), pd.DataFrame(Y.astype(object), columns=["label_0", "label_1"]))
+    for a, b in zip(model.predict_proba(X), frame_model.predict_proba(pd.DataFrame(X))):
+        np.testing.assert_allclose(a, b, rtol=1e-12)
+    if model_class is gm.ClassifierChain:
+        np.testing.assert_allclose(
+            model.joint_log_proba(X, Y), frame_model.joint_log_proba(pd.DataFrame(X), Y), rtol=1e-12)
