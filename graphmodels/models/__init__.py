@@ -9,11 +9,15 @@ from .density import ChowLiuTree
 from .hyperforest import HyperforestClassifier, HyperforestDensity
 from .hierarchical_nb import HierarchicalNaiveBayes
 from .kikuchi import KikuchiBayes
+from .multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
 from .label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
 from .multilabel import BaseMultiLabelClassifier
 from .persistence import load, register_model
 
-for _cls in (NaiveBayes, TAN, FAN, ChowLiu, AODE, ChowLiuTree, HyperforestDensity, HyperforestClassifier, KikuchiBayes, HierarchicalNaiveBayes):
+for _cls in (
+    NaiveBayes, TAN, FAN, ChowLiu, AODE, ChowLiuTree, HyperforestDensity, HyperforestClassifier, KikuchiBayes,
+    HierarchicalNaiveBayes, MultiDimensionalNaiveBayes, MultiDimensionalTAN, MultiDimensionalAODE,
+):
     register_model(_cls)
 for _cls in (BinaryRelevance, LabelPowerset, ClassifierChain):
     register_model(_cls)
@@ -41,6 +45,9 @@ __all__ = [
     "HyperforestClassifier",
     "KikuchiBayes",
     "HierarchicalNaiveBayes",
+    "MultiDimensionalNaiveBayes",
+    "MultiDimensionalTAN",
+    "MultiDimensionalAODE",
     "DiscreteBayesianNetwork",
     "read_bif",
     "write_bif",
