@@ -27,12 +27,19 @@ ROLE_COLORS = {
     "other": "#e0e0e0",
 }
 
-#: Colour of each edge ``kind``; edges without a kind use ``None``'s colour.
+#: Colour of each edge ``kind``; edges without a kind use ``None``'s colour. The last three are the
+#: class, bridge and feature subgraphs of a multi-dimensional classifier (MDBNC).
 KIND_COLORS = {
     "class": "#8d8d8d",
     "augmenting": "#1d3557",
     None: "#2a6f97",
+    "class-class": "#ae2012",
+    "class-feature": "#8d8d8d",
+    "feature-feature": "#1d3557",
 }
+
+#: Edge kinds drawn dashed (arcs from a class to an attribute).
+DASHED_KINDS = ("class", "class-feature")
 
 
 def as_graph(graph_or_model):
@@ -348,7 +355,10 @@ def to_dot(graph_or_model, path=None):
     ``kind``, ...) is written, followed by presentation attributes that the
     data does not set: nodes are filled with the colour of their ``role``,
     class-to-attribute arcs (``kind="class"``) are dashed and grey, augmenting
-    arcs solid and dark, with ``penwidth`` growing with ``weight``.
+    arcs solid and dark, with ``penwidth`` growing with ``weight`` (within
+    each kind). The arcs of a multi-dimensional classifier get the colour of
+    their subgraph: class-to-class red, class-to-feature (bridge) grey and
+    dashed, feature-to-feature dark blue (see ``KIND_COLORS``).
 
     Parameters
     ----------
@@ -416,7 +426,7 @@ def to_dot(graph_or_model, path=None):
     for (u, v, data), width in zip(edges, _pen_widths(edges)):
         kind = data.get("kind")
         presentation = {
-            "style": "dashed" if kind == "class" else "solid",
+            "style": "dashed" if kind in DASHED_KINDS else "solid",
             "color": KIND_COLORS.get(kind, KIND_COLORS[None]),
             "penwidth": width,
         }

@@ -352,17 +352,19 @@ def format_label(name, max_length=24, line_length=8):
 _WIDTHS = {"class": (0.6, 1.8), "augmenting": (1.4, 5.0), None: (1.0, 4.0)}
 
 
-def _edge_widths(edges):
+def _edge_widths(edges, ranges=_WIDTHS, kind_of=None):
+    """Line width of each edge: within its kind's range of `ranges`, growing with ``weight``."""
+    kind_of = _kind if kind_of is None else kind_of
     top = {}
     for _, _, data in edges:
         weight = data.get("weight")
         if _is_number(weight) and weight > 0:
-            kind = _kind(data)
+            kind = kind_of(data)
             top[kind] = max(top.get(kind, 0.0), float(weight))
     widths = []
     for _, _, data in edges:
-        kind, weight = _kind(data), data.get("weight")
-        low, high = _WIDTHS[kind]
+        kind, weight = kind_of(data), data.get("weight")
+        low, high = ranges[kind]
         if kind in top and _is_number(weight):
             widths.append(low + (high - low) * max(float(weight), 0.0) / top[kind])
         else:
@@ -468,9 +470,12 @@ def draw_network(
     graph_or_model : nx.Graph or fitted model
         A networkx graph (directed or not) or a fitted model, whose
         ``structure_`` is drawn. A Kikuchi-Bayes model is drawn as its
-        interaction diagram and a region graph as a Hasse diagram (see
+        interaction diagram, a region graph as a Hasse diagram and a
+        multi-dimensional classifier (MDBNC) with its class, bridge and
+        feature subgraphs apart (see
         :func:`~graphmodels.plotting.draw_interactions`,
-        :func:`~graphmodels.plotting.draw_region_graph`).
+        :func:`~graphmodels.plotting.draw_region_graph`,
+        :func:`~graphmodels.plotting.draw_multidimensional`).
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure sized to the graph is made if omitted.
     layout : str or dict, optional
@@ -542,6 +547,17 @@ def draw_network(
         from .regions import draw_region_graph
 
         return draw_region_graph(graph, ax=ax, title=title, legend=legend)
+    from .multidimensional import _is_multidimensional_input, draw_multidimensional
+
+    if _is_multidimensional_input(graph):
+        # A multi-dimensional classifier: classes on top, its class, bridge and feature subgraphs apart.
+        if isinstance(layout, str):
+            layout = network_layout(graph, layout, max_row_width=max_row_width)
+        return draw_multidimensional(
+            graph, ax, layout=layout, title=title, legend=legend, show_weights=show_weights,
+            weight_format=weight_format, node_size=node_size, font_size=font_size,
+            max_label_length=max_label_length, max_row_width=max_row_width,
+        )
     if isinstance(layout, dict):
         missing = [n for n in graph.nodes if n not in layout]
         if missing:
@@ -668,8 +684,8 @@ def draw_network(
 
 
 def scatter_nodes(ax, xy, roles, node_size, *, gid):
-    """Nodes as discs coloured by role, the class outlined (shared by every drawing)."""
-    ax.scatter(
+    """Nodes as discs coloured by role, the class outlined (shared by every drawing); returns the collection."""
+    return ax.scatter(
         xy[:, 0],
         xy[:, 1],
         s=node_size,
