@@ -539,3 +539,15 @@ def test_arrays_in_and_out(model_class):
     if model_class is gm.ClassifierChain:
         np.testing.assert_allclose(
             model.joint_log_proba(X, Y), frame_model.joint_log_proba(pd.DataFrame(X), Y), rtol=1e-12)
+
+
+def test_array_input_at_prediction_after_a_frame_at_fit():
+    # A plain array is read by position against the training columns.
+    from graphmodels.models import ClassifierChain, MultiDimensionalTAN
+
+    rng = np.random.default_rng(21)
+    X = pd.DataFrame({"p q": rng.integers(0, 3, 200).astype(str), "r": rng.integers(0, 2, 200).astype(str)})
+    Y = pd.DataFrame({"a": (X["p q"] == "1").astype(int), "b": rng.integers(0, 2, 200)})
+    for model in (ClassifierChain(inference="exact"), MultiDimensionalTAN()):
+        model.fit(X, Y)
+        assert (model.predict(X.to_numpy()) == model.predict(X)).all()

@@ -130,6 +130,7 @@ class BaseMultiLabelClassifier(BaseModel):
         self.label_names_ = list(labels.columns)
         self.classes_, codes = encode_labels(labels)
         self.n_features_in_ = frame.shape[1]
+        self.feature_columns_ = list(frame.columns)
         if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in frame.columns):
             self.feature_names_in_ = np.asarray(list(frame.columns), dtype=object)
         elif hasattr(self, "feature_names_in_"):
@@ -162,6 +163,9 @@ class BaseMultiLabelClassifier(BaseModel):
         frame = as_frame(X)
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(f"`X` has {frame.shape[1]} columns but {type(self).__name__} was fitted with {self.n_features_in_}.")
+        if not isinstance(X, pd.DataFrame):
+            # A plain array is read by position: give it the training columns' names.
+            frame = frame.set_axis(self.feature_columns_, axis=1)
         return frame
 
     def predict_log_proba(self, X):
