@@ -59,6 +59,7 @@ _NEIGHBOUR_WEIGHT = 0.5  # pull of a feature neighbour on a feature's place, rel
 _SWEEPS = 4  # rounds of placing features under their classes and classes over their features
 _FADED = 0.3  # opacity of features without arcs
 _PAD = 0.6  # margin around the nodes, in slots
+_MAX_DIAMETER = 64.0  # points
 
 
 # ---------------------------------------------------------------------------
@@ -351,6 +352,61 @@ def _arch_heights(edges, pos, class_xy, clearance):
     return heights
 
 
+def _label_font(texts, room_x, room_y):
+    """Label size (points) for nodes with `room_x` x `room_y` points each.
+
+    The largest size (at most 10) at which the labels fit inside the largest
+    disc the room allows (80% of it), but not below 7 points if the labels
+    fit 90% x 80% of the room at that size (they then overflow their discs
+    but not their room), nor below 4.5.
+    """
+    in_room = _fitting_font_size(texts, 0.9 * room_x, 0.8 * room_y, pad=0.0, line_pad=0.0, min_chars=3)
+    chars = max([len(line) for text in texts for line in text.split("\n")] + [3])
+    lines = max([text.count("\n") + 1 for text in texts] + [1])
+    in_disc = min(0.8 * room_x, 0.8 * room_y, _MAX_DIAMETER) / math.hypot(0.6 * chars, 1.2 * lines)
+    return max(min(in_room, in_disc), min(in_room, 7.0))
+
+
+def _diameter(texts, font, room_x, room_y):
+    """Disc diameter (points): large enough for the labels at `font`, within 80% of the room."""
+    chars = max([len(line) for text in texts for line in text.split("\n")] + [3])
+    lines = max([text.count("\n") + 1 for text in texts] + [1])
+    text = math.hypot(0.6 * font * chars, 1.2 * font * lines)
+    return max(min(max(0.62 * min(room_x, room_y), text), 0.8 * room_x, 0.8 * room_y, _MAX_DIAMETER), 8.0)
+
+
+def _row_width_for(graph, ax, feature_labels, legend):
+    """The most features per row at which the default layout gives the feature labels the largest
+    font in `ax`, and of those the roomiest nodes; None if there is nothing to choose."""
+    role = dict(graph.nodes(data="role"))
+    features = [n for n in graph.nodes if role[n] == "feature"]
+    n_linked = sum(1 for f in features if graph.degree(f))
+    n_isolated = len(features) - n_linked
+    if len(features) < 2:
+        return None
+    classes = [n for n in graph.nodes if role[n] == "class"]
+    rank = {c: i for i, c in enumerate(_in_listed_order(graph, "class", graph.graph.get("classes")))}
+    steps = max([abs(rank[u] - rank[v]) for u, v, k in graph.edges(data="kind") if k == "class-class"] + [0])
+    top = max(_PAD, 0.325 * steps + 0.2)  # the arches of the class subgraph (see _arch_heights)
+    bbox = ax.get_position()
+    fig_w, fig_h = ax.figure.get_size_inches()
+    width_points = bbox.width * fig_w * 72
+    height_points = bbox.height * fig_h * 72 - (45.0 if legend else 0.0)
+    best, best_score = None, None
+    for width in sorted({math.ceil(max(n_linked, n_isolated) / r) for r in range(1, max(n_linked, n_isolated) + 1)}):
+        rows = math.ceil(n_linked / width) if n_linked else 0
+        columns = math.ceil(n_linked / rows) if rows else 0
+        iso_rows = math.ceil(n_isolated / (columns or width)) if n_isolated else 0
+        span = max(columns, math.ceil(n_isolated / iso_rows) if iso_rows else 0)
+        x_extent = max(span + (0.5 if rows > 1 else 0.0), _CLASS_SPACING * (len(classes) - 1) + 1) + 2 * _PAD
+        y_extent = _CLASS_GAP + rows + iso_rows - 1 + _PAD + top
+        room_x, room_y = width_points / x_extent, height_points / y_extent
+        score = (round(4 * _label_font(feature_labels, room_x, room_y)), min(room_x, room_y))
+        if best_score is None or score > best_score:
+            best, best_score = width, score
+    return best
+
+
 def _legend_handles(counts, roles, n_isolated, fade_isolated, marker_size):
     """Three node entries (blanks where a kind of node is missing), then the three subgraphs."""
     blank = Line2D([], [], linestyle="", label=" ")
@@ -462,6 +518,9 @@ def draw_multidimensional(
         :func:`~graphmodels.plotting.network.format_label`).
     max_row_width : int, optional
         Most features on one row, passed to :func:`multidimensional_layout`.
+        By default, with `ax`, the width at which the feature labels get the
+        largest font (and then the nodes the most room) in `ax`; without, the
+        default of :func:`multidimensional_layout` and a figure sized to it.
     fade_isolated : bool, default=True
         Draw features without any arc faded.
 
@@ -520,6 +579,9 @@ def draw_multidimensional(
             raise ValueError(f"`layout` has no position for {len(missing)} node(s), e.g. {missing[0]!r}.")
         pos = {n: (float(layout[n][0]), float(layout[n][1])) for n in graph.nodes}
     elif layout is None:
+        if max_row_width is None and ax is not None:
+            texts = [format_label(n, max_label_length) for n, r in graph.nodes(data="role") if r == "feature"]
+            max_row_width = _row_width_for(graph, ax, texts, legend)
         pos = multidimensional_layout(graph, max_row_width=max_row_width)
     else:
         raise TypeError(f"`layout` must be None or a dict of positions, got {type(layout).__name__}.")
@@ -557,14 +619,11 @@ def draw_multidimensional(
     feature_labels = [t for t, r in zip(labels, roles) if r == "feature"] or labels
     class_labels = [t for t, r in zip(labels, roles) if r == "class"]
 
-    def fitted_font(texts, room_x, room_y):
-        return _fitting_font_size(texts, 0.9 * room_x, 0.8 * room_y, pad=0.0, line_pad=0.0, min_chars=3)
-
     handles, ncol = [], 1
     counts = {kind: sum(1 for *_, d in edges if d.get("kind") == kind) for kind in ARC_KINDS}
     if legend:
         ppx, ppy = _points_per_unit(ax)
-        legend_font = float(np.clip(font_size or fitted_font(feature_labels, slot_x * ppx, slot_y * ppy), 7.0, 9.0))
+        legend_font = float(np.clip(font_size or _label_font(feature_labels, slot_x * ppx, slot_y * ppy), 7.0, 9.0))
         node_handles, arc_handles = _legend_handles(counts, set(roles), sum(isolated), fade_isolated,
                                                     0.9 * legend_font)
         axes_w, axes_h = ppx * (x1 - x0), ppy * (y1 - y0)
@@ -578,20 +637,13 @@ def draw_multidimensional(
     room_x, room_y = slot_x * ppx, slot_y * ppy
     xs = sorted(x for x, _ in class_xy)
     class_room_x = max(min(np.diff(xs)) * ppx if len(xs) > 1 else (x1 - x0) * ppx, room_x)
-    font = float(font_size) if font_size is not None else fitted_font(feature_labels, room_x, room_y)
-    class_font = float(font_size) if font_size is not None else max(font, fitted_font(class_labels, class_room_x, room_y))
-
-    def diameter(texts, font, room_x):
-        chars = max([len(line) for t in texts for line in t.split("\n")] + [3])
-        lines = max([t.count("\n") + 1 for t in texts] + [1])
-        text = math.hypot(0.6 * font * chars, 1.2 * font * lines)
-        return max(min(max(0.62 * min(room_x, room_y), text), 0.8 * room_x, 0.8 * room_y, 64.0), 8.0)
-
+    font = float(font_size) if font_size is not None else _label_font(feature_labels, room_x, room_y)
+    class_font = float(font_size) if font_size is not None else _label_font(class_labels, class_room_x, room_y)
     if node_size is not None:
         feature_d = class_d = math.sqrt(float(node_size))
     else:
-        feature_d = diameter(feature_labels, font, room_x)
-        class_d = max(diameter(class_labels, class_font, class_room_x), feature_d)
+        feature_d = _diameter(feature_labels, font, room_x, room_y)
+        class_d = max(_diameter(class_labels, class_font, class_room_x, room_y), feature_d)
     radius = {n: (class_d if r == "class" else feature_d) / 2 for n, r in zip(nodes, roles)}
 
     # Nodes: one collection in graph order, features without arcs faded.
