@@ -452,3 +452,42 @@ def test_to_graphml_keeps_the_kinds():
     assert {(u, v): k for u, v, k in back.edges(data="kind")} == {(u, v): k for u, v, k in g.edges(data="kind")}
     assert back.graph["classes"] == '["C1", "C2", "C3"]'
     assert dict(back.nodes(data="role")) == dict(g.nodes(data="role"))
+
+
+def test_class_without_features_keeps_its_even_place():
+    # C2 has no feature: it stays where the even spread put it (centre 0.5 of two columns, classes 1.5
+    # apart: -1.0, 0.5, 2.0) unless its neighbours push it; C1 and C3 sit over their features.
+    g = multidimensional_classifier(["C1", "C2", "C3"], ["a", "b"], [("C1", "a"), ("C3", "b"), ("C2", "C3")])
+    pos = multidimensional_layout(g)
+    assert pos["a"] == (0.0, -1.5) and pos["b"] == (1.0, -1.5)
+    # Least squares with gaps of 1.5: targets 0 - 0, 0.5 - 1.5, 1 - 3 (weights 1, 0.25, 1) pool to
+    # (0 - 0.25 - 2) / 2.25 = -1.0, so the classes are at -1.0, 0.5, 2.0.
+    assert [pos[c] for c in ("C1", "C2", "C3")] == [(-1.0, 0.0), (0.5, 0.0), (2.0, 0.0)]
+
+
+@pytest.mark.parametrize("graph", [
+    multidimensional_classifier(["A", "B", "C"], [], [("A", "C")]),
+    multidimensional_classifier(["A"], ["x"]),
+    multidimensional_classifier([0, 1], [(2, "t"), 3.5, "z"], [(0, 1, {"weight": float("nan")}), (1, (2, "t")),
+                                                               ((2, "t"), 3.5, {"weight": 2})]),
+    multidimensional_classifier(["A", "B"], [f"x{i}" for i in range(25)]),
+], ids=["classes-only", "one-each", "odd-names", "no-arcs"])
+def test_degenerate_graphs(graph):
+    ax = draw_multidimensional(graph, _axes(), show_weights=True)
+    assert len(_nodes(ax).get_offsets()) == graph.number_of_nodes()
+    assert len(_arcs(ax)) == graph.number_of_edges()
+    assert sum(1 for t in ax.texts if t.get_gid() == "weight") == sum(
+        1 for *_, w in graph.edges(data="weight") if w is not None and math.isfinite(w))
+
+
+@pytest.mark.parametrize("name, value", [("font_size", 0), ("node_size", -1.0), ("font_size", True),
+                                         ("max_row_width", 2.5), ("fade_isolated", 1)])
+def test_size_arguments_checked(name, value):
+    with pytest.raises((ValueError, TypeError), match=name):
+        draw_multidimensional(_small(), _axes(), **{name: value})
+
+
+def test_fixed_sizes():
+    ax = draw_multidimensional(_small(), _axes(), node_size=400.0, font_size=6.0)
+    assert (_nodes(ax).get_sizes() == 400.0).all()
+    assert {t.get_fontsize() for t in ax.texts if t.get_gid() == "label"} == {6.0}

@@ -157,6 +157,12 @@ def _check_max_row_width(value):
         raise ValueError(f"`max_row_width` must be a positive integer, got {value!r}.")
 
 
+def _check_positive(value, name):
+    if value is not None and (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real)
+                              or not math.isfinite(value) or value <= 0):
+        raise ValueError(f"`{name}` must be a positive number, got {value!r}.")
+
+
 def _weight_kinds(show_weights):
     if isinstance(show_weights, (bool, np.bool_)):
         return set(ARC_KINDS) if show_weights else set()
@@ -240,7 +246,8 @@ def _mdbnc_positions(graph, classes, features, width):
     spacing = max(_CLASS_SPACING, 0.8 * span / m) if m else 0.0
     step = max(span / m, spacing) if m else 0.0
     centre = (span - 1) / 2 if span else 0.0
-    class_x = {c: centre + (i - (m - 1) / 2) * step for i, c in enumerate(classes)}
+    spread = {c: centre + (i - (m - 1) / 2) * step for i, c in enumerate(classes)}
+    class_x = dict(spread)
     pos = {}
     for _ in range(_SWEEPS):
         # ... features by the barycentre of their class parents (and feature neighbours), column by column ...
@@ -251,7 +258,7 @@ def _mdbnc_positions(graph, classes, features, width):
         targets, weights = [], []
         for i, c in enumerate(classes):
             children = [pos[f][0] for f in class_children[c]]
-            target, weight = (float(np.mean(children)), float(len(children))) if children else (class_x[c], 0.25)
+            target, weight = (float(np.mean(children)), float(len(children))) if children else (spread[c], 0.25)
             targets.append(target - i * spacing)
             weights.append(weight)
         fitted = _isotonic(targets, weights)
@@ -541,8 +548,9 @@ def draw_multidimensional(
         ``member_structures_``, or `legend` or `fade_isolated` is not a bool.
     ValueError
         If the graph is not an MDBNC, `layout` misses a node, `member` is
-        unknown, `show_weights` is not a bool or an arc kind, or
-        `max_row_width` is not a positive integer.
+        unknown, `show_weights` is not a bool or an arc kind,
+        `max_row_width` is not a positive integer, or `node_size` or
+        `font_size` is not a positive number.
 
     See Also
     --------
@@ -573,6 +581,8 @@ def draw_multidimensional(
     _check_bool(fade_isolated, "fade_isolated")
     weight_kinds = _weight_kinds(show_weights)
     _check_max_row_width(max_row_width)
+    _check_positive(node_size, "node_size")
+    _check_positive(font_size, "font_size")
     if isinstance(layout, dict):
         missing = [n for n in graph.nodes if n not in layout]
         if missing:
@@ -623,7 +633,8 @@ def draw_multidimensional(
     counts = {kind: sum(1 for *_, d in edges if d.get("kind") == kind) for kind in ARC_KINDS}
     if legend:
         ppx, ppy = _points_per_unit(ax)
-        legend_font = float(np.clip(font_size or _label_font(feature_labels, slot_x * ppx, slot_y * ppy), 7.0, 9.0))
+        guess = font_size if font_size is not None else _label_font(feature_labels, slot_x * ppx, slot_y * ppy)
+        legend_font = float(np.clip(guess, 7.0, 9.0))
         node_handles, arc_handles = _legend_handles(counts, set(roles), sum(isolated), fade_isolated,
                                                     0.9 * legend_font)
         axes_w, axes_h = ppx * (x1 - x0), ppy * (y1 - y0)
