@@ -494,3 +494,24 @@ def test_cv_errors(kwargs, error, message):
     arguments = {"models": {"m": CountingModel()}, "X": X, "Y": Y, **kwargs}
     with pytest.raises(error, match=message):
         cross_validate_multilabel(arguments.pop("models"), arguments.pop("X"), arguments.pop("Y"), **arguments)
+
+
+def test_model_selection_picks_the_best_cross_validated_candidate_and_refits_it():
+    from graphmodels.evaluation import MultiLabelModelSelection, hamming_accuracy
+    from graphmodels.models import BinaryRelevance, MultiDimensionalNaiveBayes, NaiveBayes
+
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({"x": rng.integers(0, 3, 200).astype(str), "z": rng.integers(0, 2, 200).astype(str)})
+    Y = pd.DataFrame({"a": (X["x"] == "1").astype(int), "b": (X["z"] == "1").astype(int) ^ (rng.random(200) < 0.1)})
+    candidates = {"md": MultiDimensionalNaiveBayes(max_parents=0), "br": BinaryRelevance(base=NaiveBayes())}
+    search = MultiLabelModelSelection(candidates=candidates, n_splits=4, random_state=1).fit(X, Y)
+    # An attribute-free model (no class parents) cannot beat binary relevance here.
+    assert search.best_name_ == "br"
+    assert search.cv_scores_.loc["br", "mean"] > search.cv_scores_.loc["md", "mean"]
+    direct = BinaryRelevance(base=NaiveBayes()).fit(X, Y)
+    assert (search.predict(X) == direct.predict(X)).all()
+    assert hamming_accuracy(Y, search.predict(X)) == hamming_accuracy(Y, direct.predict(X))
+    with pytest.raises(ValueError, match="candidates"):
+        MultiLabelModelSelection(candidates={}).fit(X, Y)
+    with pytest.raises(ValueError, match="scoring"):
+        MultiLabelModelSelection(candidates=candidates, scoring="f1").fit(X, Y)

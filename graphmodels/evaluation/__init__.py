@@ -3,6 +3,7 @@
 from .compare import DISCRETIZERS, Comparison, clone, compare, cross_validate, evaluate_density, make_discretizer
 from .metrics import error_rate, log_loss, mean_log_likelihood
 from .multilabel import (
+    MultiLabelModelSelection,
     cross_validate_multilabel,
     exact_match,
     hamming_accuracy,
@@ -14,6 +15,7 @@ from .protocols import LIANG_SREBRO_METHODS, liang_srebro_protocol, method_name,
 from .splits import RepeatedRandomSplit, RepeatedStratifiedKFold
 
 __all__ = [
+    "MultiLabelModelSelection",
     "compare",
     "cross_validate",
     "evaluate_density",

@@ -41,11 +41,12 @@ import pandas as pd
 
 from ..data.discretize import MDLDiscretizer
 from ..data.encoding import as_frame
-from ..models.multilabel import as_label_frame
+from ..models.multilabel import BaseMultiLabelClassifier, as_label_frame
 from .compare import clone, make_discretizer
 from .metrics import log_loss, true_class_index
 
 __all__ = [
+    "MultiLabelModelSelection",
     "hamming_accuracy",
     "exact_match",
     "jaccard_accuracy",
@@ -685,3 +686,91 @@ def summarize_multilabel(results):
             spec[column] = (column, "mean")
     spec["n_folds"] = ("model", "size")
     return grouped.agg(**spec)
+
+
+# ----------------------------------------------------------------------------------------------
+# model selection
+# ----------------------------------------------------------------------------------------------
+_SELECTION_SCORES = {"hamming_accuracy": hamming_accuracy, "exact_match": exact_match}
+
+
+class MultiLabelModelSelection(BaseMultiLabelClassifier):
+    """Pick one of several multi-label models by cross-validation on the training data, then refit it.
+
+    A meta-estimator (scikit-learn's ``GridSearchCV`` for multi-label models):
+    each candidate is cloned and scored on the same shuffled `n_splits`
+    folds of the rows given to :meth:`fit`; the best mean score wins (ties:
+    the first candidate) and is refitted on all of them. Inside an outer
+    cross-validation this is nested cross-validation: the test fold never
+    takes part in the choice.
+
+    Parameters
+    ----------
+    candidates : dict of str -> multi-label classifier
+        Unfitted models, by name.
+    n_splits : int, default=5
+    scoring : {"hamming_accuracy", "exact_match"}, default="hamming_accuracy"
+    random_state : int, default=0
+
+    Attributes
+    ----------
+    best_name_ : str
+    best_estimator_ : multi-label classifier
+        The winner, fitted on all the training rows.
+    cv_scores_ : DataFrame
+        Mean and standard deviation of each candidate's score.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> from graphmodels.models import BinaryRelevance, MultiDimensionalNaiveBayes
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame({"x": rng.integers(0, 3, 120).astype(str)})
+    >>> Y = pd.DataFrame({"a": (X["x"] == "1").astype(int), "b": rng.integers(0, 2, 120)})
+    >>> search = MultiLabelModelSelection(candidates={"br": BinaryRelevance(), "md": MultiDimensionalNaiveBayes()})
+    >>> search.fit(X, Y).best_name_ in ("br", "md")
+    True
+    """
+
+    def __init__(self, *, candidates=None, n_splits=5, scoring="hamming_accuracy", random_state=0):
+        self.candidates = candidates
+        self.n_splits = n_splits
+        self.scoring = scoring
+        self.random_state = random_state
+
+    def get_params(self, deep=True):
+        # The candidates dict is a hyperparameter as a whole (no nested keys).
+        return {name: getattr(self, name) for name in self._param_names()}
+
+    def _check_params(self):
+        if not isinstance(self.candidates, dict) or not self.candidates:
+            raise ValueError("`candidates` must be a non-empty dict of name -> multi-label model.")
+        if self.scoring not in _SELECTION_SCORES:
+            raise ValueError(f"`scoring` must be one of {list(_SELECTION_SCORES)}, got {self.scoring!r}.")
+        _check_count(self.n_splits, "n_splits", 2)
+
+    def _fit_multilabel(self, frame, label_codes, sample_weight):
+        labels = pd.DataFrame(
+            {name: np.asarray(self.classes_[j])[label_codes[:, j]] for j, name in enumerate(self.label_names_)}
+        )
+        score = _SELECTION_SCORES[self.scoring]
+        scores = {name: [] for name in self.candidates}
+        folds = _shuffled_folds(len(frame), min(self.n_splits, len(frame)), 1, self.random_state)
+        for _, _, train, test in folds:
+            weights = None if sample_weight is None else sample_weight[train]
+            for name, candidate in self.candidates.items():
+                model = clone(candidate).fit(frame.iloc[train], labels.iloc[train], sample_weight=weights)
+                scores[name].append(score(labels.iloc[test], model.predict(frame.iloc[test])))
+        self.cv_scores_ = pd.DataFrame(
+            {"mean": [np.mean(s) for s in scores.values()], "std": [np.std(s) for s in scores.values()]},
+            index=pd.Index(list(scores), name="candidate"),
+        )
+        self.best_name_ = str(self.cv_scores_["mean"].idxmax())
+        self.best_estimator_ = clone(self.candidates[self.best_name_]).fit(frame, labels, sample_weight=sample_weight)
+
+    def _marginal_log_proba(self, frame):
+        return self.best_estimator_.predict_log_proba(frame)
+
+    def predict(self, X):
+        """The chosen model's prediction (its own rule: marginal or joint mode)."""
+        return self.best_estimator_.predict(self._new_frame(X))

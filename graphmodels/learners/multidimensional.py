@@ -211,11 +211,11 @@ def _scores_with_each_parent(pairs, i, criterion, ess, n):
     column = pairs.table[:, :, offsets[i] : offsets[i + 1]]  # (q, K, r_i)
     q, r = column.shape[0], column.shape[2]
     totals = column.sum(axis=2)  # (q, K)
-    if criterion == "bic":
+    if criterion in ("bic", "aic"):
         cells = xlogy(column, column).sum(axis=2) - xlogy(totals, totals)
         per_parent = np.add.reduceat(cells.sum(axis=0), offsets[:-1])
-        penalty = np.log(n) / 2.0 * q * cards * (r - 1) if n > 0 else np.zeros(len(cards))
-        scores = per_parent - penalty
+        per_parameter = (np.log(n) / 2.0 if n > 0 else 0.0) if criterion == "bic" else 1.0
+        scores = per_parent - per_parameter * q * cards * (r - 1)
     else:
         a_parent = np.repeat(ess / (q * cards), cards)  # per column of the K axis
         a_cell = a_parent / r

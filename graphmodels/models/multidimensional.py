@@ -212,8 +212,8 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
     ----------
     max_parents : int, default=2
         Most class parents of an attribute.
-    criterion : {"bic", "bdeu"}, default="bic"
-        The structure score.
+    criterion : {"bdeu", "bic", "aic"}, default="bdeu"
+        The structure score (:mod:`graphmodels.stats.scores`).
     equivalent_sample_size : float, default=1.0
         BDeu's, when ``criterion="bdeu"``.
     estimator : str, dict or Estimator, default="bdeu"
@@ -257,7 +257,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         self,
         *,
         max_parents=2,
-        criterion="bic",
+        criterion="bdeu",
         equivalent_sample_size=1.0,
         estimator="bdeu",
         missing="value",
@@ -340,7 +340,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
     ----------
     max_parents : int, default=2
         Bound on the class parents of an attribute.
-    criterion : {"bic", "bdeu"}, default="bic"
+    criterion : {"bdeu", "bic", "aic"}, default="bdeu"
     equivalent_sample_size : float, default=1.0
     estimator : str, dict or Estimator, default="bdeu"
     pooling : {"linear", "logarithmic"}, default="linear"
@@ -369,7 +369,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         self,
         *,
         max_parents=2,
-        criterion="bic",
+        criterion="bdeu",
         equivalent_sample_size=1.0,
         estimator="bdeu",
         pooling="linear",

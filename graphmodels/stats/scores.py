@@ -18,7 +18,7 @@ from __future__ import annotations
 import numpy as np
 from scipy.special import gammaln, xlogy
 
-__all__ = ["FAMILY_SCORES", "family_score", "bic_family_score", "bdeu_family_score"]
+__all__ = ["FAMILY_SCORES", "family_score", "bic_family_score", "aic_family_score", "bdeu_family_score"]
 
 
 def _as_family(counts):
@@ -57,6 +57,20 @@ def bic_family_score(counts, *, sample_size=None):
     return log_likelihood - penalty
 
 
+def aic_family_score(counts):
+    """AIC score of a family table of shape (..., q, r): log-likelihood minus ``q (r - 1)``.
+
+    Examples
+    --------
+    >>> round(float(aic_family_score([[3, 1], [0, 4]])), 6)  # 3 log(3/4) + log(1/4) - 2
+    -4.249341
+    """
+    counts = _as_family(counts)
+    parent_totals = counts.sum(axis=-1, keepdims=True)
+    log_likelihood = np.sum(xlogy(counts, counts) - xlogy(counts, parent_totals), axis=(-2, -1))
+    return log_likelihood - counts.shape[-2] * (counts.shape[-1] - 1)
+
+
 def bdeu_family_score(counts, *, equivalent_sample_size=1.0):
     """BDeu log marginal likelihood of a family table of shape (..., q, r).
 
@@ -81,7 +95,7 @@ def bdeu_family_score(counts, *, equivalent_sample_size=1.0):
 
 
 #: Family scores by name.
-FAMILY_SCORES = ("bic", "bdeu")
+FAMILY_SCORES = ("bic", "aic", "bdeu")
 
 
 def family_score(counts, criterion="bic", *, equivalent_sample_size=1.0, sample_size=None):
@@ -94,6 +108,8 @@ def family_score(counts, criterion="bic", *, equivalent_sample_size=1.0, sample_
     """
     if criterion == "bic":
         return bic_family_score(counts, sample_size=sample_size)
+    if criterion == "aic":
+        return aic_family_score(counts)
     if criterion == "bdeu":
         return bdeu_family_score(counts, equivalent_sample_size=equivalent_sample_size)
     raise ValueError(f"`criterion` must be one of {list(FAMILY_SCORES)}, got {criterion!r}.")
