@@ -120,7 +120,7 @@ def log_marginals(factors, cardinalities, n_rows, *, max_cells=10_000_000):
     >>> import numpy as np
     >>> f = (0, 1), np.log([[[1.0, 2.0], [3.0, 4.0]]])  # one row, Phi(x0, x1)
     >>> marginals, log_z = log_marginals([f], [2, 2], 1)
-    >>> np.exp(marginals[0]).round(6).tolist(), float(np.exp(log_z[0]))
+    >>> np.exp(marginals[0]).round(6).tolist(), round(float(np.exp(log_z[0])), 6)
     ([[3.0, 7.0]], 10.0)
     """
     cards = [int(r) for r in cardinalities]
