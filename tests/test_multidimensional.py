@@ -376,6 +376,34 @@ def test_bad_parameters_and_input(cls):
         model.predict(pd.DataFrame({"a": ["x"], "b": ["y"]}))
 
 
+@pytest.mark.parametrize(
+    "model",
+    [
+        MultiDimensionalNaiveBayes(estimator="mle", criterion="aic"),
+        MultiDimensionalTAN(estimator="mle", criterion="aic"),
+        MultiDimensionalAODE(estimator="mle", criterion="aic"),
+        MultiDimensionalAODE(estimator="mle", criterion="aic", pooling="logarithmic"),
+    ],
+)
+def test_evidence_impossible_under_every_label_vector_gives_uniform_not_nan(model):
+    # a = x only with c = 0 and b = v only with c = 1: with MLE, P(a=x, b=v, c) = 0 for both c.
+    X = pd.DataFrame({"a": ["x", "x", "y", "y"], "b": ["u", "u", "v", "v"]})
+    Y = pd.DataFrame({"c": [0, 0, 1, 1], "d": [0, 1, 0, 1]})
+    model.fit(X, Y)
+    assert model.feature_class_parents_ == [(0,), (0,)]
+    with pytest.warns(UserWarning, match="probability 0 under every label vector"):
+        proba = model.predict_proba(pd.DataFrame({"a": ["x", "y"], "b": ["v", "v"]}))
+    assert np.allclose(proba[0], [[0.5, 0.5], [0.0, 1.0]])
+    assert np.allclose(proba[1][0], [0.5, 0.5])
+    assert all(np.isfinite(p).all() for p in proba)
+
+
+@pytest.mark.parametrize("cls", MODELS)
+def test_max_parents_rejects_a_boolean(cls):
+    with pytest.raises(ValueError, match="max_parents"):
+        cls(max_parents=True).fit(pd.DataFrame({"a": [0, 1]}), pd.DataFrame({"c": [0, 1]}))
+
+
 def test_aode_pooling_parameter():
     with pytest.raises(ValueError, match="pooling"):
         MultiDimensionalAODE(pooling="max").fit(pd.DataFrame({"a": [0, 1]}), pd.DataFrame({"c": [0, 1]}))

@@ -25,6 +25,8 @@ out exactly: the attribute becomes one more variable of the junction tree.
 
 from __future__ import annotations
 
+import warnings
+
 import numpy as np
 from scipy.special import logsumexp
 
@@ -51,6 +53,33 @@ def _log(table):
         return np.log(table)
 
 
+def _normalize(joint):
+    """Rows of `joint` (log values) normalized; rows of probability 0 under every value become uniform.
+
+    Returns the normalized table and the mask of those rows (only maximum-likelihood
+    estimates, with no prior, can give them).
+    """
+    with np.errstate(divide="ignore", invalid="ignore"):
+        norm = logsumexp(joint, axis=1, keepdims=True)
+    impossible = ~np.isfinite(norm[:, 0])
+    if impossible.any():
+        joint = joint.copy()
+        joint[impossible] = 0.0
+        norm[impossible] = np.log(joint.shape[1])
+    return joint - norm, impossible
+
+
+def _warn_impossible(impossible):
+    if impossible.any():
+        warnings.warn(
+            f"{int(impossible.sum())} rows have probability 0 under every label vector "
+            "(a combination never seen in training, with no prior); they get the uniform "
+            "distribution. Use a Dirichlet or BDeu estimator to avoid this.",
+            UserWarning,
+            stacklevel=5,
+        )
+
+
 class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
     """Fit (structure, then CPTs) and exact per-label marginals of one or more MDBNCs.
 
@@ -68,7 +97,7 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
     def _check_params(self):
         if self.criterion not in FAMILY_SCORES:
             raise ValueError(f"`criterion` must be one of {list(FAMILY_SCORES)}, got {self.criterion!r}.")
-        if not isinstance(self.max_parents, (int, np.integer)) or self.max_parents < 0:
+        if isinstance(self.max_parents, bool) or not isinstance(self.max_parents, (int, np.integer)) or self.max_parents < 0:
             raise ValueError(f"`max_parents` must be a non-negative integer, got {self.max_parents!r}.")
         ess = self.equivalent_sample_size
         if isinstance(ess, bool) or not isinstance(ess, (int, float, np.floating)) or not ess > 0:
@@ -185,11 +214,12 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
         return self._pool(members)
 
     def _pool(self, members):
-        out = []
+        out, impossible = [], False
         for j in range(self.n_labels_):
-            joint = members[0][j]
-            with np.errstate(divide="ignore", invalid="ignore"):
-                out.append(joint - logsumexp(joint, axis=1, keepdims=True))
+            table, bad = _normalize(members[0][j])
+            out.append(table)
+            impossible = impossible | bad
+        _warn_impossible(np.asarray(impossible))
         return out
 
     def _encode_new(self, X):
@@ -413,7 +443,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         return self.member_structures_
 
     def _pool(self, members):
-        out = []
+        out, impossible = [], False
         m = len(members)
         for j in range(self.n_labels_):
             stacked = np.stack([member[j] for member in members])  # (members, rows, r_j)
@@ -421,7 +451,12 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
                 if self.pooling == "linear":
                     pooled = logsumexp(stacked, axis=0) - np.log(m)
                 else:
-                    posteriors = stacked - logsumexp(stacked, axis=2, keepdims=True)
-                    pooled = posteriors.mean(axis=0)
-                out.append(pooled - logsumexp(pooled, axis=1, keepdims=True))
+                    # A member under which the row is impossible has no posterior: uniform.
+                    posteriors = [_normalize(table) for table in stacked]
+                    impossible = impossible | np.logical_and.reduce([bad for _, bad in posteriors])
+                    pooled = np.mean([table for table, _ in posteriors], axis=0)
+            table, bad = _normalize(pooled)
+            out.append(table)
+            impossible = impossible | bad
+        _warn_impossible(np.asarray(impossible))
         return out
