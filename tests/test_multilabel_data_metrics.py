@@ -515,3 +515,12 @@ def test_model_selection_picks_the_best_cross_validated_candidate_and_refits_it(
         MultiLabelModelSelection(candidates={}).fit(X, Y)
     with pytest.raises(ValueError, match="scoring"):
         MultiLabelModelSelection(candidates=candidates, scoring="f1").fit(X, Y)
+
+
+def test_model_selection_refuses_a_single_row_clearly():
+    from graphmodels.evaluation import MultiLabelModelSelection
+    from graphmodels.models import BinaryRelevance
+
+    X, Y = pd.DataFrame({"x": ["a"]}), pd.DataFrame({"a": [1], "b": [0]})
+    with pytest.raises(ValueError, match="at least 2 rows to cross-validate, got 1"):
+        MultiLabelModelSelection(candidates={"br": BinaryRelevance()}).fit(X, Y)

@@ -750,6 +750,8 @@ class MultiLabelModelSelection(BaseMultiLabelClassifier):
         _check_count(self.n_splits, "n_splits", 2)
 
     def _fit_multilabel(self, frame, label_codes, sample_weight):
+        if len(frame) < 2:
+            raise ValueError(f"MultiLabelModelSelection needs at least 2 rows to cross-validate, got {len(frame)}.")
         labels = pd.DataFrame(
             {name: np.asarray(self.classes_[j])[label_codes[:, j]] for j, name in enumerate(self.label_names_)}
         )
