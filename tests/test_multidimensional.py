@@ -399,6 +399,30 @@ def test_evidence_impossible_under_every_label_vector_gives_uniform_not_nan(mode
 
 
 @pytest.mark.parametrize("cls", MODELS)
+def test_prediction_builds_evidence_factors_in_bounded_blocks_of_rows(cls, monkeypatch):
+    import graphmodels.models.multidimensional as md
+
+    data, _ = _sample(4, n_classes=3, n_features=5, n=400, feature_arcs=True)
+    X, Y = data.filter(like="A"), data.filter(like="C")
+    model = cls().fit(X, Y)
+    test = X.head(40).astype(object).copy()
+    test.iloc[::7, 0] = "never seen"  # a second pattern of unknown attributes
+    expected = model.predict_proba(test)
+    seen = []
+
+    def spy(factors, cardinalities, n_rows, **kwargs):
+        seen.append(n_rows)
+        return log_marginals(factors, cardinalities, n_rows, **kwargs)
+
+    cells_per_row = sum(table.size for table in model.feature_log_tables_)
+    monkeypatch.setattr(md, "_EVIDENCE_CELLS", 3 * cells_per_row)
+    monkeypatch.setattr(md, "log_marginals", spy)
+    for got, want in zip(model.predict_proba(test), expected):
+        assert np.allclose(got, want)
+    assert max(seen) == 3
+
+
+@pytest.mark.parametrize("cls", MODELS)
 def test_max_parents_rejects_a_boolean(cls):
     with pytest.raises(ValueError, match="max_parents"):
         cls(max_parents=True).fit(pd.DataFrame({"a": [0, 1]}), pd.DataFrame({"c": [0, 1]}))

@@ -47,6 +47,9 @@ __all__ = ["MultiDimensionalNaiveBayes", "MultiDimensionalTAN", "MultiDimensiona
 
 _POOLINGS = ("linear", "logarithmic")
 
+#: Cells of the per-row evidence factors built at once in prediction (rows x summed CPT sizes).
+_EVIDENCE_CELLS = 4_000_000
+
 
 def _log(table):
     with np.errstate(divide="ignore"):
@@ -163,17 +166,22 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
         out = [[np.empty((n_rows, r)) for r in class_cards] for _ in self.class_log_tables_]
         unknown = codes < 0
         patterns, inverse = np.unique(unknown, axis=0, return_inverse=True)
+        # The evidence factors hold (rows, *scope) cells each: bound them by blocks of rows.
+        cells_per_row = sum(int(table.size) for table in self.feature_log_tables_)
+        block = max(1, _EVIDENCE_CELLS // max(cells_per_row, 1))
         for p, pattern in enumerate(patterns):
-            rows = np.flatnonzero(inverse.ravel() == p)
             hidden = np.flatnonzero(pattern)
             variable = {int(i): m + t for t, i in enumerate(hidden)}
             cards = class_cards + [feature_cards[i] for i in hidden]
-            evidence = self._evidence_factors(codes[rows], variable)
-            for k, (parents, tables) in enumerate(zip(self.class_parents_, self.class_log_tables_)):
-                prior = [(pa + (j,), table[None]) for j, (pa, table) in enumerate(zip(parents, tables))]
-                marginals, _ = log_marginals(evidence + prior, cards, len(rows), max_cells=self.max_cells)
-                for j in range(m):
-                    out[k][j][rows] = marginals[j]
+            pattern_rows = np.flatnonzero(inverse.ravel() == p)
+            for start in range(0, len(pattern_rows), block):
+                rows = pattern_rows[start : start + block]
+                evidence = self._evidence_factors(codes[rows], variable)
+                for k, (parents, tables) in enumerate(zip(self.class_parents_, self.class_log_tables_)):
+                    prior = [(pa + (j,), table[None]) for j, (pa, table) in enumerate(zip(parents, tables))]
+                    marginals, _ = log_marginals(evidence + prior, cards, len(rows), max_cells=self.max_cells)
+                    for j in range(m):
+                        out[k][j][rows] = marginals[j]
         return out
 
     def _evidence_factors(self, codes, hidden):
