@@ -33,13 +33,13 @@ from scipy.special import logsumexp
 from ..data.encoding import TableEncoder
 from ..estimators.parameters import get_estimator
 from ..learners.multidimensional import (
-    bridge_parent_sets,
     multidimensional_structure,
     superparent_class_arcs,
 )
 from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
 from ..stats.scores import FAMILY_SCORES
 from ..structures.multidimensional import feature_variables, multidimensional_classifier
+from .augmented import _log
 from .factors import log_marginals
 from .multilabel import BaseMultiLabelClassifier
 
@@ -49,11 +49,6 @@ _POOLINGS = ("linear", "logarithmic")
 
 #: Cells of the per-row evidence factors built at once in prediction (rows x summed CPT sizes).
 _EVIDENCE_CELLS = 4_000_000
-
-
-def _log(table):
-    with np.errstate(divide="ignore"):
-        return np.log(table)
 
 
 def _normalize(joint):
@@ -429,19 +424,18 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
 
     def _learn_structures(self, engine, features):
         classes = self.label_names_
-        bridge = bridge_parent_sets(
+        self.structure_ = multidimensional_structure(
             engine,
             classes,
             features,
+            class_subgraph="empty",
+            feature_subgraph="empty",
             max_parents=self.max_parents,
             criterion=self.criterion,
             equivalent_sample_size=self.equivalent_sample_size,
         )
-        cards = dict(zip(engine.names, (int(r) for r in engine.cardinalities)))
-        bridge_arcs = [
-            (c, f, {"weight": gain / len(parents)}) for f, (parents, gain) in bridge.items() for c in parents
-        ]
-        self.structure_ = multidimensional_classifier(classes, features, bridge_arcs, cardinalities=cards)
+        bridge_arcs = list(self.structure_.edges(data=True))
+        cards = dict(self.structure_.nodes(data="cardinality"))
         self.member_structures_ = []
         for k in classes:
             star = [(u, v, {"weight": w}) for u, v, w in superparent_class_arcs(classes, k)]
