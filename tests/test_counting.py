@@ -292,6 +292,26 @@ def test_joint_strata_of_several_variables_match_direct_tables(unknown, weighted
     assert np.allclose(pairs.block(1, 2), expected)
     # A joint stratum is cached apart from the single-variable ones and never answers plain queries.
     assert np.allclose(engine.counts(["a", "b"]), fresh.counts(["a", "b"]))
+    # Family queries over the strata variables are read from the batched tables, in any order.
+    for query in (["c", "a", "e"], ["d", "e", "c", "b"], ["e", "c", "d"], ["b", "c", "e", "a"]):
+        assert np.allclose(engine.counts(query), fresh.counts(query)), query
+
+
+def test_family_queries_are_answered_from_the_joint_strata_cache():
+    rng = np.random.default_rng(4)
+    cards = [2, 3, 2, 4]
+    codes = np.column_stack([rng.integers(0, r, 200) for r in cards])
+    engine = CountingEngine(codes, cards, names=list("abcd"))
+    engine.pairwise_counts(["c", "d"], given=["a", "b"])
+
+    def no_recount(positions):
+        raise AssertionError(f"recounted {positions} from the rows")
+
+    engine._count = no_recount
+    table = engine.counts(["d", "a", "c", "b"])
+    expected = np.zeros((4, 2, 2, 3))
+    np.add.at(expected, (codes[:, 3], codes[:, 0], codes[:, 2], codes[:, 1]), 1)
+    assert np.array_equal(table, expected)
 
 
 def test_joint_strata_reject_repeated_or_overlapping_variables():

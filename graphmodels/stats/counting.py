@@ -331,18 +331,23 @@ class CountingEngine:
 
         The one-way tables (:meth:`one_way_counts`) and the pairwise block
         matrices (:meth:`pairwise_counts`) already hold every table of one
-        variable, of a variable with the conditioning variable, of two
-        variables and of two variables with the conditioning variable.
+        variable, of a variable with the conditioning variable(s), of two
+        variables and of two variables with the conditioning variable(s).
         Only used without unknown codes, where every block counts the same rows.
         """
-        if self._has_unknown or not 1 <= len(order) <= 3:
+        if self._has_unknown or not order:
             return None
         for key, value in self._cache.items():
             if not (isinstance(key, tuple) and key and key[0] in ("pairs", "one-way")):
                 continue
             _, positions, given = key
             if isinstance(given, tuple):
-                continue  # a joint stratum of several variables
+                table = _from_joint_strata(key[0], positions, given, value, order, self.cardinalities)
+                if table is not None:
+                    return table
+                continue
+            if len(order) > 3:
+                continue
             rest = [p for p in order if p != given]
             strata = given is not None and given in order
             if not rest or len(rest) > 2 or not set(rest) <= set(positions) or len(rest) + strata != len(order):
@@ -545,6 +550,25 @@ class CountingEngine:
         ]
         index = pd.MultiIndex.from_product(axes, names=[self.names[p] for p in positions])
         return pd.DataFrame({"count": table.ravel()}, index=index).reset_index()
+
+
+def _from_joint_strata(kind, positions, given, value, order, cardinalities):
+    """The table of `order` (sorted positions) from a batched table per joint stratum of `given`, or None."""
+    if not set(given) <= set(order):
+        return None
+    rest = [p for p in order if p not in given]
+    if not rest or not set(rest) <= set(positions) or len(rest) > (1 if kind == "one-way" else 2):
+        return None
+    index = [positions.index(p) for p in rest]
+    if kind == "one-way":
+        table = value.block(index[0])
+    elif len(rest) == 1:
+        table = np.diagonal(value.block(index[0], index[0]), axis1=1, axis2=2)
+    else:
+        table = value.block(index[0], index[1])
+    axes = list(given) + rest
+    table = table.reshape([int(cardinalities[p]) for p in axes])
+    return np.array(np.transpose(table, [axes.index(p) for p in order]), dtype=np.float64)
 
 
 def _one_hot_gram(codes, offsets, width, weights):
