@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from graphmodels.data.multilabel import read_multilabel
-from graphmodels.evaluation import cross_validate_multilabel, summarize_multilabel
+from graphmodels.evaluation import MultiLabelModelSelection, cross_validate_multilabel, summarize_multilabel
 from graphmodels.models import (
     TAN,
     BinaryRelevance,
@@ -48,7 +48,7 @@ from common import RESULTS, datasets_dir, fmt_seconds, machine_markdown, markdow
 
 RAW = Path(__file__).resolve().parent / "results" / "multilabel_emotions.csv.gz"
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "maua_multilabel_accuracy.tsv"
-MULTI_DIMENSIONAL = ("MD-NB", "MD-TAN", "MD-AODE", "MD-AODE (log pool)")
+MULTI_DIMENSIONAL = ("MD-NB", "MD-TAN", "MD-AODE", "MD-AODE (log pool)", "MD-AODE (nested choice)")
 
 
 def models():
@@ -63,6 +63,14 @@ def models():
         "MD-TAN": MultiDimensionalTAN(),
         "MD-AODE": MultiDimensionalAODE(),
         "MD-AODE (log pool)": MultiDimensionalAODE(pooling="logarithmic"),
+        # Criterion and bound chosen by inner 5-fold CV on each training fold (nested CV).
+        "MD-AODE (nested choice)": MultiLabelModelSelection(
+            candidates={
+                f"{criterion}-{k}": MultiDimensionalAODE(criterion=criterion, max_parents=k)
+                for criterion in ("bdeu", "bic", "aic")
+                for k in (1, 2, 3)
+            }
+        ),
     }
     try:
         from sklearn.multioutput import MultiOutputClassifier
@@ -148,8 +156,10 @@ def render(results, aode_seconds):
         f"{int((difference > 0).sum())}, worse on {int((difference < 0).sum())}; MD-AODE (linear pool, the default) "
         f"{aode.mean():+.2f} ± {aode.std(ddof=1) / np.sqrt(len(aode)):.2f}. A small gain, as in Mauá's table (ML-NB 78.0 vs BR-NB 77.6).",
         "- The defaults of the multi-dimensional models (BDeu, at most 2 class parents) were chosen on emotions itself "
-        "(5-fold CV, seeds 0-2, against BIC/AIC and 1-3 parents: all within one standard error of each other); "
-        "`MultiLabelModelSelection` chooses them by inner cross-validation instead (nested, on seed 0: MD-AODE 77.2, MD-TAN 77.3).",
+        "(5-fold CV, seeds 0-2, against BIC/AIC and 1-3 parents: all within one standard error of each other). "
+        f"Without that look at the data, `MultiLabelModelSelection` chooses criterion and bound by inner 5-fold CV on each "
+        f"training fold (nested): MD-AODE (nested choice) {table.loc['MD-AODE (nested choice)', 'Hamming acc. %']:.2f} "
+        f"({table.loc['MD-AODE (nested choice)', 'Hamming acc. %'] - br:+.2f} against BR-NB).",
         "- MD-NB and MD-TAN have lower Hamming accuracy but by far the best per-label log-loss (0.93 and 0.51 nats against "
         "2.27 for BR-NB): their posteriors are calibrated, binary relevance with naive Bayes is overconfident. "
         "MD-NB/MD-TAN keep only the labels each attribute depends on most (at most 2), where BR-NB lets every attribute vote for every label.",
