@@ -178,6 +178,8 @@ def gap(name, X, y, paper):
 def main():
     start = time.perf_counter()
     sets = load_sets(["tic-tac-toe", "monk2"])
+    if not sets:
+        sys.exit("Neither tic-tac-toe nor monk2 found: nothing to diagnose (RESULTS.md left as it is).")
     paper = read_paper()
     lines = [
         "## Kikuchi-Bayes: the tic-tac-toe and monk2 gaps (diagnose_kikuchi_bayes.py)",
