@@ -34,8 +34,8 @@ import numpy as np
 import pandas as pd
 
 import graphmodels as gm
-from graphmodels.data import MDLDiscretizer
 from graphmodels.evaluation import RepeatedStratifiedKFold, compare
+from graphmodels.evaluation.compare import DISCRETIZERS
 from graphmodels.models.kikuchi import DEFAULT_PRIOR_STRENGTH
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -161,6 +161,13 @@ def load_sets(names):
     return common_load_sets(names, load_set, "kikuchi-bayes")
 
 
+def paper_log_loss(paper, sets):
+    """The paper's Table 1 log-loss of each model of MODELS on our `sets` (rows in that order)."""
+    return pd.DataFrame(
+        {m: [paper.loc[PAPER_NAMES[s], f"logloss_{m.lower()}"] for s in sets] for m in MODELS}, index=sets
+    )
+
+
 def discretize_whole_sets(sets):
     """Each set with its numeric columns discretized once, on all its rows.
 
@@ -170,7 +177,8 @@ def discretize_whole_sets(sets):
     """
     out = {}
     for name, (X, y) in sets.items():
-        out[name] = (MDLDiscretizer(min_distinct=11).fit(X, y).transform(X), y)
+        # The same discretizer as the per-fold run (`compare(..., discretizer="mdl")`).
+        out[name] = (DISCRETIZERS["mdl"]().fit(X, y).transform(X), y)
     return out
 
 
@@ -274,9 +282,7 @@ def render_table1(raw, out, elapsed=None):
     if len(counts) > 1:
         repeats += " (the sets were run with different --repeats)"
 
-    p_loss = pd.DataFrame(
-        {m: [paper.loc[PAPER_NAMES[s], f"logloss_{m.lower()}"] for s in sets] for m in MODELS}, index=sets
-    )
+    p_loss = paper_log_loss(paper, sets)
     p_seconds = pd.Series([paper.loc[PAPER_NAMES[s], "kikuchi_fit_seconds"] for s in sets], index=sets, dtype=float)
 
     rows, within, slow = [], [], []
@@ -440,9 +446,7 @@ def render_whole_set(raw, out, elapsed=None):
     sets = [s for s in PAPER_NAMES if s in loss.index]
     loss = loss.loc[sets, MODELS]
     per_fold = raw[raw["experiment"] == "table1"].groupby(["dataset", "model"])["log_loss"].mean().unstack()
-    p_loss = pd.DataFrame(
-        {m: [paper.loc[PAPER_NAMES[s], f"logloss_{m.lower()}"] for s in sets] for m in MODELS}, index=sets
-    )
+    p_loss = paper_log_loss(paper, sets)
     margin = LOSS_MARGIN + 1e-12
     within = loss["kBMA"] <= p_loss["kBMA"] + margin
     nb_close = (loss["NB"] - p_loss["NB"]).abs() <= margin

@@ -41,6 +41,7 @@ import graphmodels as gm
 from graphmodels.evaluation import RepeatedStratifiedKFold
 from graphmodels.learners.kikuchi import parsimonious_log_prior
 from graphmodels.models.kikuchi import DEFAULT_PRIOR_STRENGTH
+from graphmodels.stats import CountingEngine
 from graphmodels.structures.regions import cluster_variation_regions, degrees_of_freedom
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -66,12 +67,11 @@ class FixedStructure:
         """log P(y | x) of the rows `test`, submodels estimated on the rows `train` (eq. 4)."""
         c, cards = self.class_position, self.cards
         rows = self.codes[test]
+        engine = CountingEngine(self.codes[train], cards)
         log_phi = np.zeros((len(test), cards[c]))
         for region, count in self.counting.items():
             variables = sorted(region)
-            shape = [cards[v] for v in variables]
-            table = np.zeros(shape)
-            np.add.at(table, tuple(self.codes[train][:, v] for v in variables), 1.0)
+            table = np.asarray(engine.counts(variables))
             log_table = np.log((table + self.theta / table.size) / (table.sum() + self.theta))
             for y in range(cards[c]):
                 index = tuple(rows[:, v] if v != c else np.full(len(test), y) for v in variables)
