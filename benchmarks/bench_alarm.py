@@ -34,7 +34,7 @@ from graphmodels.models.hyperforest import clique_log_tables
 from graphmodels.stats.counting import CountingEngine
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import RESULTS, REPO, machine_markdown, markdown_table, write_section  # noqa: E402
+from common import REPO, RESULTS, machine_markdown, markdown_table, write_section  # noqa: E402
 
 REFERENCE = REPO.parent / "shared" / "reference" / "liang_srebro_table2_alarm.tsv"
 LOG2 = np.log(2.0)
@@ -58,9 +58,7 @@ def read_paper():
 def as_categorical(frame, network):
     """Columns as Categoricals over all the network's states, so a state unseen in
     training is a zero count smoothed by the pseudo-count, not a state to sum out."""
-    return pd.DataFrame(
-        {v: pd.Categorical(frame[v], categories=network.states[v]) for v in network.variables}
-    )
+    return pd.DataFrame({v: pd.Categorical(frame[v], categories=network.states[v]) for v in network.variables})
 
 
 def refit_parameters(model, train, pseudo_count):
@@ -218,8 +216,7 @@ def summarize(raw, args, paper, paper_true, elapsed, machine):
             f"than the k before; best k = {best_k}), unlike the paper. The training log-likelihood "
             "keeps rising, so this is overfitting, through the smoothing: with 10,000 rows many "
             "cells of a 4- or 5-variable clique are empty, and with a pseudo-count of 0.001 a test "
-            "row that falls in one pays up to log(0.001 / 10,000) ≈ −16 nats for that clique."
-            + sens_text
+            "row that falls in one pays up to log(0.001 / 10,000) ≈ −16 nats for that clique." + sens_text
         )
 
     lines = [
@@ -230,10 +227,10 @@ def summarize(raw, args, paper, paper_true, elapsed, machine):
         f"{args.trials} trials; trial t forward-samples {args.train:,} training rows with "
         f"`np.random.default_rng([{args.seed}, t, 0])` and {args.test:,} test rows with "
         f"`np.random.default_rng([{args.seed}, t, 1])` from the bundled ALARM network "
-        "(`load_network(\"alarm\")`, 37 variables, 46 arcs). "
-        f"ML-k-J = `HyperforestDensity(treewidth=k, criterion=\"ml\")` (incremental algorithm, "
+        '(`load_network("alarm")`, 37 variables, 46 arcs). '
+        f'ML-k-J = `HyperforestDensity(treewidth=k, criterion="ml")` (incremental algorithm, '
         f"{args.n_starts} starts, pseudo-count 0.001 per cell, as the paper); MDL-k-J the same with "
-        "`criterion=\"mdl\"`. Columns are Categoricals over all the network's states, so no test state "
+        '`criterion="mdl"`. Columns are Categoricals over all the network\'s states, so no test state '
         "is summed out. Log-likelihood = mean log P(x) over the test rows; ± is the standard deviation "
         "over trials. Gap = true network minus model on the same rows (paper gap: −13.26 minus the "
         "paper's value).",
@@ -294,7 +291,9 @@ def main(argv=None):
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--n-starts", type=int, default=100)
     parser.add_argument(
-        "--sensitivity-pseudo-count", type=float, default=0.5,
+        "--sensitivity-pseudo-count",
+        type=float,
+        default=0.5,
         help="also refit ML's parameters at this pseudo-count (negative to skip)",
     )
     parser.add_argument("--out", default=str(RESULTS))

@@ -140,8 +140,12 @@ def load_synthetic(quick):
     caps = {} if quick else SYNTHETIC_CAPS
     return Dataset(
         "synthetic 1e6x50" if not quick else "synthetic (quick)",
-        X.iloc[:n_train], y.iloc[:n_train], X.iloc[n_train:].reset_index(drop=True),
-        y.iloc[n_train:].reset_index(drop=True), note, caps,
+        X.iloc[:n_train],
+        y.iloc[:n_train],
+        X.iloc[n_train:].reset_index(drop=True),
+        y.iloc[n_train:].reset_index(drop=True),
+        note,
+        caps,
     )
 
 
@@ -213,7 +217,9 @@ class Pgmpy(Method):
     def __init__(self, family, nb_class=False):
         self.family, self.nb_class = family, nb_class
         self.label = {
-            "NB": "pgmpy NaiveBayes class (K2 prior)" if nb_class else "pgmpy DiscreteBayesianNetwork, NB arcs (K2 prior)",
+            "NB": "pgmpy NaiveBayes class (K2 prior)"
+            if nb_class
+            else "pgmpy DiscreteBayesianNetwork, NB arcs (K2 prior)",
             "TAN": "pgmpy TreeSearch tan (K2 prior)",
             "ChowLiu": "pgmpy TreeSearch chow-liu (K2 prior)",
         }[family]
@@ -232,13 +238,15 @@ class Pgmpy(Method):
         if self.family == "NB":
             dag_edges = [(CLASS, column) for column in X.columns]
         elif self.family == "TAN":
-            dag_edges = TreeSearch(train, root_node=X.columns[0]).estimate(
-                estimator_type="tan", class_node=CLASS, show_progress=False
-            ).edges()
+            dag_edges = (
+                TreeSearch(train, root_node=X.columns[0])
+                .estimate(estimator_type="tan", class_node=CLASS, show_progress=False)
+                .edges()
+            )
         else:
-            dag_edges = TreeSearch(train, root_node=CLASS).estimate(
-                estimator_type="chow-liu", show_progress=False
-            ).edges()
+            dag_edges = (
+                TreeSearch(train, root_node=CLASS).estimate(estimator_type="chow-liu", show_progress=False).edges()
+            )
         model = DiscreteBayesianNetwork(dag_edges)
         model.add_nodes_from(train.columns)
         model.fit(train, estimator=estimator)
@@ -338,8 +346,12 @@ def run_one(method, data, n_fit, n_predict, seed=0):
     X_test, y_test = data["X_test"], data["y_test"]
     if method.uses_codes:
         X_train, X_test = data["codes_train"], data["codes_test"]
-    row = dict(model=method.family, implementation=method.label, library=method.library,
-               reference=getattr(method, "reference", False))
+    row = dict(
+        model=method.family,
+        implementation=method.label,
+        library=method.library,
+        reference=getattr(method, "reference", False),
+    )
     n_fit = len(y_train) if n_fit is None else min(n_fit, len(y_train))
     n_predict = len(y_test) if n_predict is None else min(n_predict, len(y_test))
     take = lambda X, n: X[:n] if isinstance(X, np.ndarray) else X.iloc[:n]  # noqa: E731
@@ -351,8 +363,14 @@ def run_one(method, data, n_fit, n_predict, seed=0):
             fit_s, model, fit_runs = common.timed(lambda: method.fit(Xf, yf, data))
             predict_s, (probabilities, classes), predict_runs = common.timed(lambda: method.proba(model, Xp))
         log_loss, error = log_loss_and_error(np.asarray(probabilities, dtype=float), classes, yp)
-        row.update(fit_s=fit_s, predict_s=predict_s, log_loss=log_loss, error=error,
-                   runs=f"{fit_runs}/{predict_runs}", status="ok")
+        row.update(
+            fit_s=fit_s,
+            predict_s=predict_s,
+            log_loss=log_loss,
+            error=error,
+            runs=f"{fit_runs}/{predict_runs}",
+            status="ok",
+        )
     except Exception as exc:  # noqa: BLE001 - one failing peer must not stop the run
         message = f"{type(exc).__name__}: {exc}".splitlines()[0][:200]
         traceback.print_exc()
@@ -366,8 +384,13 @@ def run_dataset(dataset, selected_libraries):
     codes_train, codes_test, min_categories = ordinal_codes(dataset.X_train, dataset.X_test)
     encode_s = time.perf_counter() - start
     data = dict(
-        X_train=dataset.X_train, y_train=dataset.y_train, X_test=dataset.X_test, y_test=dataset.y_test,
-        codes_train=codes_train, codes_test=codes_test, min_categories=min_categories,
+        X_train=dataset.X_train,
+        y_train=dataset.y_train,
+        X_test=dataset.X_test,
+        y_test=dataset.y_test,
+        codes_train=codes_train,
+        codes_test=codes_test,
+        min_categories=min_categories,
     )
     data["state_names"] = _pgmpy_state_names(data)
     rows = []
@@ -437,8 +460,9 @@ def targets(results):
         for dataset in results.dataset.unique():
             peers = ok[(ok.dataset == dataset) & (ok.library == peer_library) & (ok.model == family)]
             for _, peer in peers.iterrows():
-                gm_rows = ok[(ok.dataset == dataset) & ok.reference & (ok.model == family)
-                             & (ok.train_rows == peer.train_rows)]
+                gm_rows = ok[
+                    (ok.dataset == dataset) & ok.reference & (ok.model == family) & (ok.train_rows == peer.train_rows)
+                ]
                 if len(gm_rows):
                     out.append((dataset, peer.train_rows, peer.fit_s, gm_rows.iloc[0].fit_s))
         return out
@@ -453,8 +477,13 @@ def targets(results):
     for peer, need in [("pgmpy", 30), ("pyAgrum", 10)]:
         values = ratios(peer, "TAN")
         met = bool(values) and all(p / o >= need for _, _, p, o in values)
-        lines.append((f"TAN fit >= {need}x faster than {peer}", describe(values) or "no data",
-                      "met" if met else ("not met" if values else "not measured")))
+        lines.append(
+            (
+                f"TAN fit >= {need}x faster than {peer}",
+                describe(values) or "no data",
+                "met" if met else ("not met" if values else "not measured"),
+            )
+        )
     for label in ["graphmodels NaiveBayes (int codes, laplace)", "graphmodels NaiveBayes (laplace)"]:
         values = []
         for dataset in results.dataset.unique():
@@ -463,9 +492,16 @@ def targets(results):
             if len(cnb) and len(ours):
                 values.append((dataset, int(cnb.iloc[0].train_rows), cnb.iloc[0].fit_s, ours.iloc[0].fit_s))
         met = bool(values) and all(o / p <= 1.5 for _, _, p, o in values)
-        input_kind = "same int-code array as CategoricalNB" if "int codes" in label else "DataFrame input, encoding included"
-        lines.append((f"NB fit within 1.5x of CategoricalNB ({input_kind}); graphmodels / sklearn time",
-                      describe(values, invert=True) or "no data", "met" if met else ("not met" if values else "not measured")))
+        input_kind = (
+            "same int-code array as CategoricalNB" if "int codes" in label else "DataFrame input, encoding included"
+        )
+        lines.append(
+            (
+                f"NB fit within 1.5x of CategoricalNB ({input_kind}); graphmodels / sklearn time",
+                describe(values, invert=True) or "no data",
+                "met" if met else ("not met" if values else "not measured"),
+            )
+        )
     return pd.DataFrame(lines, columns=["target", "measured", "verdict"])
 
 
@@ -473,15 +509,30 @@ def to_markdown(results, notes, encode_times, load_before, elapsed, quick):
     table = results.copy()
     table["fit"] = table.fit_s.map(common.fmt_seconds)
     table["predict"] = table.predict_s.map(common.fmt_seconds)
-    table["us/row"] = (table.predict_s / table.test_rows * 1e6).map(lambda v: "–" if not np.isfinite(v) else f"{v:,.1f}")
+    table["us/row"] = (table.predict_s / table.test_rows * 1e6).map(
+        lambda v: "–" if not np.isfinite(v) else f"{v:,.1f}"
+    )
     table["fit ratio"] = table.fit_ratio.map(common.fmt_ratio)
     table["predict ratio"] = table.predict_ratio.map(common.fmt_ratio)
     table["log-loss"] = table.log_loss.map(lambda v: "–" if not np.isfinite(v) else f"{v:.4f}")
     table["error"] = table.error.map(lambda v: "–" if not np.isfinite(v) else f"{v:.4f}")
     table["train rows"] = table.train_rows.map("{:,}".format)
     table["test rows"] = table.test_rows.map("{:,}".format)
-    columns = ["model", "implementation", "train rows", "fit", "fit ratio", "test rows", "predict", "us/row",
-               "predict ratio", "log-loss", "error", "runs", "status"]
+    columns = [
+        "model",
+        "implementation",
+        "train rows",
+        "fit",
+        "fit ratio",
+        "test rows",
+        "predict",
+        "us/row",
+        "predict ratio",
+        "log-loss",
+        "error",
+        "runs",
+        "status",
+    ]
     out = []
     if quick:
         out.append("**Quick smoke-test run on small subsamples; not the benchmark figures.**\n")
@@ -498,11 +549,11 @@ def to_markdown(results, notes, encode_times, load_before, elapsed, quick):
         "- Times: `runs` = fit/predict repetitions; a call under 2 s is repeated 3 times and the best "
         "time kept, a slower one runs once. Wall-clock, 2 cores; pgmpy's TreeSearch uses its default "
         "`n_jobs=-1`; numpy's BLAS may use both cores.\n"
-        "- Smoothing: graphmodels rows marked `laplace` use `estimator=\"laplace\"` (pseudo-count 1 per "
+        '- Smoothing: graphmodels rows marked `laplace` use `estimator="laplace"` (pseudo-count 1 per '
         "cell, also on the class prior) to match the peers; rows marked `default estimator` use the "
-        "package default (`\"bdeu\"`, BDeu with equivalent sample size 1, at the time of writing) and are "
-        "shown for their log-loss only; pgmpy `DiscreteBayesianEstimator(prior_type=\"K2\")` (pseudo-count 1 per cell) "
-        "with the state names of train and test given; pyAgrum `prior=\"Smoothing\", priorWeight=1`; "
+        'package default (`"bdeu"`, BDeu with equivalent sample size 1, at the time of writing) and are '
+        'shown for their log-loss only; pgmpy `DiscreteBayesianEstimator(prior_type="K2")` (pseudo-count 1 per cell) '
+        'with the state names of train and test given; pyAgrum `prior="Smoothing", priorWeight=1`; '
         "CategoricalNB `alpha=1` with `min_categories` (its class prior is the unsmoothed frequency).\n"
         "- Models differ by library: pgmpy's `chow-liu` is one tree over the attributes *and* the class; "
         "pyAgrum's `Chow-Liu` likewise learns one Chow-Liu tree including the class and predicts from its "
@@ -518,12 +569,18 @@ def to_markdown(results, notes, encode_times, load_before, elapsed, quick):
     for dataset in results.dataset.unique():
         part = table[table.dataset == dataset]
         out.append(f"### {dataset}\n")
-        out.append(f"{notes[dataset]}. Ordinal encoding for CategoricalNB (not in its fit time): "
-                   f"{common.fmt_seconds(encode_times[dataset])}.\n")
-        caps = [r for r in part.itertuples() if r.train_rows != part.train_rows.max() or r.test_rows != part.test_rows.max()]
+        out.append(
+            f"{notes[dataset]}. Ordinal encoding for CategoricalNB (not in its fit time): "
+            f"{common.fmt_seconds(encode_times[dataset])}.\n"
+        )
+        caps = [
+            r for r in part.itertuples() if r.train_rows != part.train_rows.max() or r.test_rows != part.test_rows.max()
+        ]
         if caps:
-            out.append("Rows with fewer train/test rows are peers run on a subsample (and graphmodels at the same "
-                       "size for the ratio): see *Row caps* below.\n")
+            out.append(
+                "Rows with fewer train/test rows are peers run on a subsample (and graphmodels at the same "
+                "size for the ratio): see *Row caps* below.\n"
+            )
         out.append(common.markdown_table(part[columns]) + "\n")
     out.append("### Targets (issue 2)\n")
     out.append(common.markdown_table(targets(results)) + "\n")
@@ -539,9 +596,13 @@ def to_markdown(results, notes, encode_times, load_before, elapsed, quick):
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="small subsamples, for a smoke test")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="markdown file whose classifier section is (re)written; default "
-                             "benchmarks/RESULTS.md for a full run, none for --quick")
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="markdown file whose classifier section is (re)written; default "
+        "benchmarks/RESULTS.md for a full run, none for --quick",
+    )
     parser.add_argument("--datasets", nargs="+", default=list(LOADERS), choices=list(LOADERS))
     parser.add_argument("--libraries", nargs="+", default=["graphmodels", "scikit-learn", "pgmpy", "pyAgrum"])
     args = parser.parse_args(argv)

@@ -139,8 +139,9 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="100,000 rows instead of 1,000,000")
     parser.add_argument("--rows", type=int, default=None)
-    parser.add_argument("--sklearn-rows", type=int, default=100_000,
-                        help="subsample for the scikit-learn loop (default 100,000)")
+    parser.add_argument(
+        "--sklearn-rows", type=int, default=100_000, help="subsample for the scikit-learn loop (default 100,000)"
+    )
     parser.add_argument("--out", type=Path, default=None)
     args = parser.parse_args(argv)
     n_rows = args.rows or (100_000 if args.quick else 1_000_000)
@@ -169,66 +170,100 @@ def main(argv=None):
                     difference = float(np.abs(result - reference)[np.triu_indices(N_FEATURES, 1)].max())
                 else:
                     difference = np.nan
-                rows.append(dict(method=name, rows=len(data), seconds=seconds, repeat=repeat, tracemalloc=peak,
-                                 rss_peak=None if rss is None else rss["after"],
-                                 rss_delta=None if rss is None else rss["after"] - rss["before"],
-                                 difference=difference, status="ok"))
+                rows.append(
+                    dict(
+                        method=name,
+                        rows=len(data),
+                        seconds=seconds,
+                        repeat=repeat,
+                        tracemalloc=peak,
+                        rss_peak=None if rss is None else rss["after"],
+                        rss_delta=None if rss is None else rss["after"] - rss["before"],
+                        difference=difference,
+                        status="ok",
+                    )
+                )
             except Exception as exc:  # noqa: BLE001 - report and go on
-                rows.append(dict(method=name, rows=len(data), seconds=np.nan, repeat=repeat, tracemalloc=np.nan,
-                                 rss_peak=None, rss_delta=None, difference=np.nan,
-                                 status=f"failed ({type(exc).__name__}: {exc})"[:200]))
+                rows.append(
+                    dict(
+                        method=name,
+                        rows=len(data),
+                        seconds=np.nan,
+                        repeat=repeat,
+                        tracemalloc=np.nan,
+                        rss_peak=None,
+                        rss_delta=None,
+                        difference=np.nan,
+                        status=f"failed ({type(exc).__name__}: {exc})"[:200],
+                    )
+                )
             print(rows[-1], flush=True)
 
     gib = lambda b: "–" if b is None or not np.isfinite(b) else f"{b / 2**30:.3f} GiB"  # noqa: E731
-    header = ("| method | rows | time | tracemalloc peak | max RSS (fresh process) | RSS increase over loaded data "
-              "| max abs difference from graphmodels | status |\n| --- | --- | --- | --- | --- | --- | --- | --- |")
+    header = (
+        "| method | rows | time | tracemalloc peak | max RSS (fresh process) | RSS increase over loaded data "
+        "| max abs difference from graphmodels | status |\n| --- | --- | --- | --- | --- | --- | --- | --- |"
+    )
     lines = [header]
     for r in rows:
         time_text = common.fmt_seconds(r["seconds"]) + (f" (best of {r['repeat']})" if r["repeat"] > 1 else " (1 run)")
         diff = "–" if not np.isfinite(r["difference"]) else f"{r['difference']:.2e}"
-        lines.append(f"| {r['method']} | {r['rows']:,} | {time_text} | {gib(r['tracemalloc'])} | {gib(r['rss_peak'])} "
-                     f"| {gib(r['rss_delta'])} | {diff} | {r['status']} |")
+        lines.append(
+            f"| {r['method']} | {r['rows']:,} | {time_text} | {gib(r['tracemalloc'])} | {gib(r['rss_peak'])} "
+            f"| {gib(r['rss_delta'])} | {diff} | {r['status']} |"
+        )
     ours = rows[0]
     full_size = ours["rows"] >= 1_000_000
     time_met = np.isfinite(ours["seconds"]) and ours["seconds"] < TIME_TARGET_S
-    memory = max(x for x in [ours["tracemalloc"], ours["rss_peak"] or 0] if np.isfinite(x)) if ours["status"] == "ok" else np.nan
+    memory = (
+        max(x for x in [ours["tracemalloc"], ours["rss_peak"] or 0] if np.isfinite(x))
+        if ours["status"] == "ok"
+        else np.nan
+    )
     memory_met = np.isfinite(memory) and memory < MEMORY_TARGET_GIB * 2**30
     verdict = lambda met: ("met" if met else "not met") if full_size else "not measured (fewer rows)"  # noqa: E731
     speedups = [
         f"{r['method']} {r['seconds'] / ours['seconds']:.1f}x slower"
-        + ("" if r["rows"] == ours["rows"] else f" on {r['rows']:,} rows ({r['seconds'] / ours['seconds'] * ours['rows'] / r['rows']:.0f}x per row)")
-        for r in rows[1:] if np.isfinite(r["seconds"]) and np.isfinite(ours["seconds"])
+        + (
+            ""
+            if r["rows"] == ours["rows"]
+            else f" on {r['rows']:,} rows ({r['seconds'] / ours['seconds'] * ours['rows'] / r['rows']:.0f}x per row)"
+        )
+        for r in rows[1:]
+        if np.isfinite(r["seconds"]) and np.isfinite(ours["seconds"])
     ]
-    markdown = "\n".join([
-        "## All-pairs conditional mutual information (bench_counting.py)",
-        "",
-        ("**Quick run, not the benchmark figures.**\n" if args.quick else "")
-        + f"`python benchmarks/bench_counting.py`: I(X_i; X_j | C) for all {N_FEATURES * (N_FEATURES - 1) // 2:,} pairs "
-        f"of a {n_rows:,} x {N_FEATURES} table ({N_STATES} states, {N_CLASSES} classes, int8 codes, drawn from the "
-        "random TAN of `common.synthetic_tan`, seed 0). Load average at start "
-        f"{load_before}, at end {common.load_average()}: other processes were running on the 2 cores, "
-        "so times are noisy.",
-        "",
-        "- graphmodels: `CountingEngine(table, cards)` then `pairwise_mutual_information(engine, "
-        "variables, given=class)`: one-hot Gram matrices per class, in chunks of 65,536 rows. "
-        "naive: one `np.bincount` of (class, x_i, x_j) codes over all rows per pair (1,225 passes). "
-        "scikit-learn: `sum_c P(c) mutual_info_score(x_i, x_j | rows of class c)` per pair, run on a "
-        "subsample only (pgmpy was not timed here: its TreeSearch computes the same weights pair by pair "
-        "and appears in the classifier table).",
-        "- Memory: `tracemalloc` peak during one call in this process (numpy allocations), and the peak "
-        "RSS (`resource.getrusage(...).ru_maxrss`) of a fresh Python process that loads the table "
-        "(.npy, 48 MB of int8 for 1e6 rows) and runs the method once; the increase is over the resident size "
-        "just before the call (imports and data loaded).",
-        "",
-        *lines,
-        "",
-        f"Speed: {'; '.join(speedups) if speedups else 'no comparison'}.",
-        "",
-        f"Target (issue 2): all-pairs CMI on 1,000,000 x 50 in under {TIME_TARGET_S:g} s: "
-        f"**{verdict(time_met)}** ({common.fmt_seconds(ours['seconds'])} on {ours['rows']:,} rows); "
-        f"peak memory under {MEMORY_TARGET_GIB:g} GiB: **{verdict(memory_met)}** "
-        f"(larger of tracemalloc peak and max RSS: {gib(memory)}).",
-    ])
+    markdown = "\n".join(
+        [
+            "## All-pairs conditional mutual information (bench_counting.py)",
+            "",
+            ("**Quick run, not the benchmark figures.**\n" if args.quick else "")
+            + f"`python benchmarks/bench_counting.py`: I(X_i; X_j | C) for all {N_FEATURES * (N_FEATURES - 1) // 2:,} pairs "
+            f"of a {n_rows:,} x {N_FEATURES} table ({N_STATES} states, {N_CLASSES} classes, int8 codes, drawn from the "
+            "random TAN of `common.synthetic_tan`, seed 0). Load average at start "
+            f"{load_before}, at end {common.load_average()}: other processes were running on the 2 cores, "
+            "so times are noisy.",
+            "",
+            "- graphmodels: `CountingEngine(table, cards)` then `pairwise_mutual_information(engine, "
+            "variables, given=class)`: one-hot Gram matrices per class, in chunks of 65,536 rows. "
+            "naive: one `np.bincount` of (class, x_i, x_j) codes over all rows per pair (1,225 passes). "
+            "scikit-learn: `sum_c P(c) mutual_info_score(x_i, x_j | rows of class c)` per pair, run on a "
+            "subsample only (pgmpy was not timed here: its TreeSearch computes the same weights pair by pair "
+            "and appears in the classifier table).",
+            "- Memory: `tracemalloc` peak during one call in this process (numpy allocations), and the peak "
+            "RSS (`resource.getrusage(...).ru_maxrss`) of a fresh Python process that loads the table "
+            "(.npy, 48 MB of int8 for 1e6 rows) and runs the method once; the increase is over the resident size "
+            "just before the call (imports and data loaded).",
+            "",
+            *lines,
+            "",
+            f"Speed: {'; '.join(speedups) if speedups else 'no comparison'}.",
+            "",
+            f"Target (issue 2): all-pairs CMI on 1,000,000 x 50 in under {TIME_TARGET_S:g} s: "
+            f"**{verdict(time_met)}** ({common.fmt_seconds(ours['seconds'])} on {ours['rows']:,} rows); "
+            f"peak memory under {MEMORY_TARGET_GIB:g} GiB: **{verdict(memory_met)}** "
+            f"(larger of tracemalloc peak and max RSS: {gib(memory)}).",
+        ]
+    )
     print("\n" + markdown)
     if out is not None:
         common.write_machine_section(out)

@@ -46,17 +46,16 @@ from graphmodels.data.datasets import train_test_rows
 from graphmodels.evaluation import RepeatedStratifiedKFold, compare, make_discretizer
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import load_sets as common_load_sets  # noqa: E402
 from common import (  # noqa: E402
     RESULTS,
     _git_commit,
-    datasets_dir,
     fmt_seconds,
     load_average,
     machine_markdown,
     markdown_table,
     write_section,
 )
+from common import load_sets as common_load_sets  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE.parent.parent / "shared" / "reference" / "hnb_datasets.tsv"
@@ -351,8 +350,12 @@ def render(raw, out, elapsed=None):
     latents_folds = hnb["n_latents"].mean()
     n_folds = hnb["split"].nunique()
     facts = raw.groupby("dataset").agg(
-        date=("date", "first"), load=("load_1min", "first"), seconds=("total_set_seconds", "first"),
-        n_rows=("n_rows", "first"), n_attributes=("n_attributes", "first"), n_classes=("n_classes", "first"),
+        date=("date", "first"),
+        load=("load_1min", "first"),
+        seconds=("total_set_seconds", "first"),
+        n_rows=("n_rows", "first"),
+        n_attributes=("n_attributes", "first"),
+        n_classes=("n_classes", "first"),
     )
     dates = sorted(facts["date"].unique())
     span = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
@@ -376,16 +379,25 @@ def render(raw, out, elapsed=None):
             ours_split = f"{facts.loc[s, 'n_rows']}, 5-fold CV"
         set_rows.append(
             [
-                s, " = ".join(names), f"{first['attributes']} / {first['classes']}",
+                s,
+                " = ".join(names),
+                f"{first['attributes']} / {first['classes']}",
                 f"{first['train']} / {first['test']}",
-                f"{facts.loc[s, 'n_attributes']} / {facts.loc[s, 'n_classes']}", ours_split,
+                f"{facts.loc[s, 'n_attributes']} / {facts.loc[s, 'n_classes']}",
+                ours_split,
             ]
         )
     set_table = markdown_table(
         pd.DataFrame(
             set_rows,
-            columns=["set", "slides' name", "slides: attributes / classes", "slides: train / test",
-                     "ours: attributes / classes", "ours: rows, protocol"],
+            columns=[
+                "set",
+                "slides' name",
+                "slides: attributes / classes",
+                "slides: train / test",
+                "ours: attributes / classes",
+                "ours: rows, protocol",
+            ],
         )
     )
     absent = [s for s, ours in SLIDES_TO_OURS.items() if ours is None]
@@ -393,18 +405,33 @@ def render(raw, out, elapsed=None):
 
     def acc_row(label, values, extra):
         best = max(values[m] for m in MODELS)
-        return [label, *[f"**{values[m]:.2f}**" if np.isclose(values[m], best) else f"{values[m]:.2f}" for m in MODELS], *extra]
+        return [
+            label,
+            *[f"**{values[m]:.2f}**" if np.isclose(values[m], best) else f"{values[m]:.2f}" for m in MODELS],
+            *extra,
+        ]
 
     rows = []
     for s in sets:
         w = whole.loc[s]
         rows.append(
             acc_row(
-                s, acc.loc[s],
-                [f"{diff[s]:+.2f}", f"{latents_folds[s]:.1f}" + (" (1 split)" if n_folds[s] == 1 else ""), int(w["n_latents"])],
+                s,
+                acc.loc[s],
+                [
+                    f"{diff[s]:+.2f}",
+                    f"{latents_folds[s]:.1f}" + (" (1 split)" if n_folds[s] == 1 else ""),
+                    int(w["n_latents"]),
+                ],
             )
         )
-    rows.append(acc_row(f"**mean ({len(sets)} sets)**", acc.mean(), [f"{diff.mean():+.2f}", f"{latents_folds.mean():.1f}", f"{whole.loc[sets, 'n_latents'].mean():.1f}"]))
+    rows.append(
+        acc_row(
+            f"**mean ({len(sets)} sets)**",
+            acc.mean(),
+            [f"{diff.mean():+.2f}", f"{latents_folds.mean():.1f}", f"{whole.loc[sets, 'n_latents'].mean():.1f}"],
+        )
+    )
     chess_split_rows = raw[(raw["experiment"] == "split-2130")]
     if len(chess_split_rows):
         c = chess_split_rows.set_index("model")
@@ -412,41 +439,81 @@ def render(raw, out, elapsed=None):
         rows.append(
             acc_row(
                 f"{CHESS}, {CHESS_TRAIN}/{int(c['n_test'].iloc[0])} split (not in the mean)",
-                c_acc, [f"{c_acc['HNB'] - c_acc['NB']:+.2f}", f"{c.loc['HNB', 'n_latents']:.0f} (1 split)", "–"],
+                c_acc,
+                [f"{c_acc['HNB'] - c_acc['NB']:+.2f}", f"{c.loc['HNB', 'n_latents']:.0f} (1 split)", "–"],
             )
         )
     acc_table = markdown_table(
-        pd.DataFrame(rows, columns=["set", *MODELS, "HNB - NB", "HNB latents (mean over folds)", "HNB latents (whole set)"])
+        pd.DataFrame(
+            rows, columns=["set", *MODELS, "HNB - NB", "HNB latents (mean over folds)", "HNB latents (whole set)"]
+        )
     )
 
     loss_rows = []
     for s in sets:
         best = loss.loc[s].min()
-        loss_rows.append([s, *[f"**{loss.loc[s, m]:.3f}**" if np.isclose(loss.loc[s, m], best) else f"{loss.loc[s, m]:.3f}" for m in MODELS], f"{loss.loc[s, 'HNB'] - loss.loc[s, 'NB']:+.3f}"])
+        loss_rows.append(
+            [
+                s,
+                *[
+                    f"**{loss.loc[s, m]:.3f}**" if np.isclose(loss.loc[s, m], best) else f"{loss.loc[s, m]:.3f}"
+                    for m in MODELS
+                ],
+                f"{loss.loc[s, 'HNB'] - loss.loc[s, 'NB']:+.3f}",
+            ]
+        )
     m = loss.mean()
-    loss_rows.append([f"**mean ({len(sets)} sets)**", *[f"**{m[k]:.3f}**" if np.isclose(m[k], m.min()) else f"{m[k]:.3f}" for k in MODELS], f"{m['HNB'] - m['NB']:+.3f}"])
+    loss_rows.append(
+        [
+            f"**mean ({len(sets)} sets)**",
+            *[f"**{m[k]:.3f}**" if np.isclose(m[k], m.min()) else f"{m[k]:.3f}" for k in MODELS],
+            f"{m['HNB'] - m['NB']:+.3f}",
+        ]
+    )
     if len(chess_split_rows):
         c_loss = c["log_loss"]
-        loss_rows.append([f"{CHESS}, {CHESS_TRAIN}/{int(c['n_test'].iloc[0])} split (not in the mean)", *[f"{c_loss[k]:.3f}" for k in MODELS], f"{c_loss['HNB'] - c_loss['NB']:+.3f}"])
+        loss_rows.append(
+            [
+                f"{CHESS}, {CHESS_TRAIN}/{int(c['n_test'].iloc[0])} split (not in the mean)",
+                *[f"{c_loss[k]:.3f}" for k in MODELS],
+                f"{c_loss['HNB'] - c_loss['NB']:+.3f}",
+            ]
+        )
     loss_table = markdown_table(pd.DataFrame(loss_rows, columns=["set", *MODELS, "HNB - NB"]))
 
     fit_rows = [[s, *[fmt_seconds(fit.loc[s, k]) for k in MODELS], fmt_seconds(whole.loc[s, "fit_time"])] for s in sets]
-    fit_rows.append(["**total**", *[fmt_seconds(fit[k].sum()) for k in MODELS], fmt_seconds(whole.loc[sets, "fit_time"].sum())])
-    fit_table = markdown_table(pd.DataFrame(fit_rows, columns=["set", *[f"{k} fit / fold" for k in MODELS], "HNB fit, whole set"]))
+    fit_rows.append(
+        ["**total**", *[fmt_seconds(fit[k].sum()) for k in MODELS], fmt_seconds(whole.loc[sets, "fit_time"].sum())]
+    )
+    fit_table = markdown_table(
+        pd.DataFrame(fit_rows, columns=["set", *[f"{k} fit / fold" for k in MODELS], "HNB fit, whole set"])
+    )
 
     latent_rows = []
     for s in sets:
         w = whole.loc[s]
         scores = json.loads(w["wrapper_scores"])
         latent_rows.append(
-            [s, int(w["n_train"]), f"{100 * scores[0]:.2f}", f"{100 * scores[-1]:.2f}",
-             " → ".join(f"{100 * v:.1f}" for v in scores), _latent_text(w["latents"])]
+            [
+                s,
+                int(w["n_train"]),
+                f"{100 * scores[0]:.2f}",
+                f"{100 * scores[-1]:.2f}",
+                " → ".join(f"{100 * v:.1f}" for v in scores),
+                _latent_text(w["latents"]),
+            ]
         )
     latent_table = markdown_table(
         pd.DataFrame(
             latent_rows,
-            columns=["set", "rows", "wrapper NB (%)", "wrapper HNB (%)", "wrapper score per step (%)",
-                     "latents: children: states"],
+            columns=[
+                "set",
+                "rows",
+                "wrapper NB (%)",
+                "wrapper HNB (%)",
+                "wrapper score per step (%)",
+                "latents: children: states",
+            ],
         )
     )
 
@@ -457,12 +524,25 @@ def render(raw, out, elapsed=None):
         both = pd.concat([base, more])
         g = both.groupby("model", sort=False)
         pairs_rows = [
-            [k, f"{100 * (1 - f['error'].mean()):.2f}", f"{f['log_loss'].mean():.3f}", f"{f['n_latents'].mean():.1f}",
-             fmt_seconds(f["fit_time"].mean())]
+            [
+                k,
+                f"{100 * (1 - f['error'].mean()):.2f}",
+                f"{f['log_loss'].mean():.3f}",
+                f"{f['n_latents'].mean():.1f}",
+                fmt_seconds(f["fit_time"].mean()),
+            ]
             for k, f in g
         ]
-        pairs_rows += [[f"{k} (for comparison)", f"{acc.loc[CHESS, k]:.2f}", f"{loss.loc[CHESS, k]:.3f}", "–",
-                        fmt_seconds(fit.loc[CHESS, k])] for k in ("NB", "TAN")]
+        pairs_rows += [
+            [
+                f"{k} (for comparison)",
+                f"{acc.loc[CHESS, k]:.2f}",
+                f"{loss.loc[CHESS, k]:.3f}",
+                "–",
+                fmt_seconds(fit.loc[CHESS, k]),
+            ]
+            for k in ("NB", "TAN")
+        ]
         pairs_text = [
             "",
             "### kr-vs-kp: more candidate pairs per step",
@@ -478,7 +558,11 @@ def render(raw, out, elapsed=None):
                 else f"With 3, the search finds {base['n_latents'].mean():.1f} latents per fold."
             ),
             "",
-            markdown_table(pd.DataFrame(pairs_rows, columns=["model", "accuracy (%)", "log-loss", "latents (mean over folds)", "fit / fold"])),
+            markdown_table(
+                pd.DataFrame(
+                    pairs_rows, columns=["model", "accuracy (%)", "log-loss", "latents (mean over folds)", "fit / fold"]
+                )
+            ),
         ]
 
     constant = [
@@ -507,9 +591,7 @@ def render(raw, out, elapsed=None):
     chess_rows = int(whole.loc[CHESS, "n_train"]) if CHESS in whole.index else 0
 
     figures = [FIGURES / f"hnb_{s}.png" for s in DRAWN]
-    figure_lines = [
-        f"![HNB latent tree on {p.stem[4:]}](figures/{p.name})\n" for p in figures if p.is_file()
-    ]
+    figure_lines = [f"![HNB latent tree on {p.stem[4:]}](figures/{p.name})\n" for p in figures if p.is_file()]
     wall = facts.loc[sets, "seconds"].sum()
 
     lines = [
@@ -526,7 +608,7 @@ def render(raw, out, elapsed=None):
         "Protocol: 5-fold stratified cross-validation (`RepeatedStratifiedKFold(n_splits=5, n_repeats=1, "
         "random_state=0)`; every model sees the same folds) with Fayyad-Irani (MDL) discretization of numeric "
         "columns with more than 10 distinct values fitted on each training fold (`compare(..., "
-        "discretizer=\"mdl\")`), missing values as a value of their own. The MONK's problems use their UCI "
+        'discretizer="mdl")`), missing values as a value of their own. The MONK\'s problems use their UCI '
         "split instead, as the slides do: fit on the UCI training rows (`train_test_rows`: 124 / 169 / 122 for "
         "monk1 / monk2 / monk3; the slides list 124 for all three, but UCI's monks-2 training set has 169 rows "
         "and we used those) and score on the 432 UCI test rows (the whole instance space), same discretizer "
@@ -610,7 +692,7 @@ def render(raw, out, elapsed=None):
             "### Learned latent structure",
             "",
             "`graphmodels.plotting.draw_latent_tree(model, show_states=True)` of the whole-set HNB "
-            f"(`benchmarks/figures/hnb_<set>.png`, redrawn by `--figures-only`): "
+            "(`benchmarks/figures/hnb_<set>.png`, redrawn by `--figures-only`): "
             + ", ".join(f"[{p.stem[4:]}](figures/{p.name})" for p in figures if p.is_file())
             + ".",
             "",

@@ -49,7 +49,6 @@ import gc
 import importlib
 import io
 import json
-import os
 import pstats
 import resource
 import subprocess
@@ -230,8 +229,11 @@ def child_ours(spec):
 
     def fit():
         model = HyperforestClassifier(
-            treewidth=spec["k"], criterion=spec["criterion"], representation=spec["representation"],
-            algorithm=spec.get("algorithm", "incremental"), n_starts=spec.get("n_starts", 100),
+            treewidth=spec["k"],
+            criterion=spec["criterion"],
+            representation=spec["representation"],
+            algorithm=spec.get("algorithm", "incremental"),
+            n_starts=spec.get("n_starts", 100),
         )
         with PhaseTimer() as phases:
             model.fit(X, y)
@@ -242,8 +244,13 @@ def child_ours(spec):
     best_seconds, best_phases = min(runs, key=lambda run: run[0])
     structures = model.structure_ if isinstance(model.structure_, list) else [model.structure_]
     out = dict(
-        fit=best_seconds, first=seconds, runs=len(runs), phases=best_phases, memory=memory,
-        n_nodes=len(structures[0].nodes), n_maximal=sum(len(s.maximal_hyperedges) for s in structures),
+        fit=best_seconds,
+        first=seconds,
+        runs=len(runs),
+        phases=best_phases,
+        memory=memory,
+        n_nodes=len(structures[0].nodes),
+        n_maximal=sum(len(s.maximal_hyperedges) for s in structures),
     )
     if spec.get("tracemalloc"):
         out["tracemalloc"] = tracemalloc_peak(fit)
@@ -282,8 +289,14 @@ def child_pyagrum(spec):
 
     model, seconds, memory = measure_memory_once(fit)
     runs = [seconds] + [s for s, _ in _repeat(fit, seconds)]
-    return dict(fit=min(runs), first=seconds, runs=len(runs), memory=memory, n_edges=model.bn_.sizeArcs(),
-                threads=gum.getNumberOfThreads())
+    return dict(
+        fit=min(runs),
+        first=seconds,
+        runs=len(runs),
+        memory=memory,
+        n_edges=model.bn_.sizeArcs(),
+        threads=gum.getNumberOfThreads(),
+    )
 
 
 def child_search(spec):
@@ -310,10 +323,16 @@ def child_search(spec):
             lambda: max_hyperforest(weights, spec["k"], algorithm=algorithm, n_starts=n_starts),  # noqa: B023
             budget=REPEAT_BUDGET_S,
         )
-        results.append(dict(
-            algorithm=algorithm, n_starts=n_starts, seconds=seconds, runs=runs, weight=forest.weight(weights),
-            maximal=sorted(sorted(map(str, h)) for h in forest.maximal_hyperedges),
-        ))
+        results.append(
+            dict(
+                algorithm=algorithm,
+                n_starts=n_starts,
+                seconds=seconds,
+                runs=runs,
+                weight=forest.weight(weights),
+                maximal=sorted(sorted(map(str, h)) for h in forest.maximal_hyperedges),
+            )
+        )
     return dict(results=results)
 
 
@@ -342,8 +361,13 @@ def child_profile(spec):
     return dict(wall=wall, total=total, top_own=top_own, top_cumulative=top_cumulative)
 
 
-CHILD_TASKS = {"ours": child_ours, "pgmpy": child_pgmpy, "pyagrum": child_pyagrum, "search": child_search,
-               "profile": child_profile}
+CHILD_TASKS = {
+    "ours": child_ours,
+    "pgmpy": child_pgmpy,
+    "pyagrum": child_pyagrum,
+    "search": child_search,
+    "profile": child_profile,
+}
 
 
 def run_child(spec):
@@ -387,25 +411,59 @@ def ours_table(rows):
     records = []
     for r in rows:
         if "error" in r:
-            records.append(dict(k=r["k"], triple=r["triple"], fit=f"failed: {r['error']}", weights="", entropies="",
-                                search="", parameters="", other="", runs="", peak="", growth="", tracemalloc="",
-                                load=r["load"]))
+            records.append(
+                dict(
+                    k=r["k"],
+                    triple=r["triple"],
+                    fit=f"failed: {r['error']}",
+                    weights="",
+                    entropies="",
+                    search="",
+                    parameters="",
+                    other="",
+                    runs="",
+                    peak="",
+                    growth="",
+                    tracemalloc="",
+                    load=r["load"],
+                )
+            )
             continue
         p = r["phases"]
         other = r["fit"] - p["weights"] - p["search"] - p["parameters"]
-        records.append(dict(
-            k=r["k"], triple=r["triple"], fit=common.fmt_seconds(r["fit"]),
-            weights=common.fmt_seconds(p["weights"]),
-            entropies=f"{100 * p['entropies'] / p['weights']:.0f}%" if p["weights"] > 0 else "–",
-            search=common.fmt_seconds(p["search"]), parameters=common.fmt_seconds(p["parameters"]),
-            other=common.fmt_seconds(other), runs=_run_label(r),
-            peak=gib(r["memory"]["rss_peak"]) + ("" if r["memory"]["exact"] else " (lifetime)"),
-            growth=gib(r["memory"]["rss_growth"]), tracemalloc=gib(r.get("tracemalloc")), load=r["load"],
-        ))
+        records.append(
+            dict(
+                k=r["k"],
+                triple=r["triple"],
+                fit=common.fmt_seconds(r["fit"]),
+                weights=common.fmt_seconds(p["weights"]),
+                entropies=f"{100 * p['entropies'] / p['weights']:.0f}%" if p["weights"] > 0 else "–",
+                search=common.fmt_seconds(p["search"]),
+                parameters=common.fmt_seconds(p["parameters"]),
+                other=common.fmt_seconds(other),
+                runs=_run_label(r),
+                peak=gib(r["memory"]["rss_peak"]) + ("" if r["memory"]["exact"] else " (lifetime)"),
+                growth=gib(r["memory"]["rss_growth"]),
+                tracemalloc=gib(r.get("tracemalloc")),
+                load=r["load"],
+            )
+        )
     frame = pd.DataFrame(records)
-    frame.columns = ["k", "triple", "fit (total)", "(a) weights", "of (a): subset entropies", "(b) search",
-                     "(c) parameters", "other", "runs", "peak RSS (process)", "RSS growth in fit",
-                     "tracemalloc peak", "load (1 min)"]
+    frame.columns = [
+        "k",
+        "triple",
+        "fit (total)",
+        "(a) weights",
+        "of (a): subset entropies",
+        "(b) search",
+        "(c) parameters",
+        "other",
+        "runs",
+        "peak RSS (process)",
+        "RSS growth in fit",
+        "tracemalloc peak",
+        "load (1 min)",
+    ]
     return common.markdown_table(frame)
 
 
@@ -428,21 +486,33 @@ def target_rows(ours):
         else:
             measured = f"{common.fmt_seconds(r['fit'])} ({_run_label(r)})"
             verdict = "PASS" if r["fit"] < limit else "FAIL"
-        verdicts.append(dict(target=f"{name} on {dataset}: fit under {limit:g} s", measured=measured, verdict=verdict,
-                             dataset=dataset, criterion=criterion, representation=representation, k=k))
+        verdicts.append(
+            dict(
+                target=f"{name} on {dataset}: fit under {limit:g} s",
+                measured=measured,
+                verdict=verdict,
+                dataset=dataset,
+                criterion=criterion,
+                representation=representation,
+                k=k,
+            )
+        )
     measured = [r for r in ours if "error" not in r]
     if measured:
+
         def memory_of(r):
             return max(r["memory"]["rss_peak"] or 0, r.get("tracemalloc") or 0)
 
         worst = max(measured, key=memory_of)
         ok = memory_of(worst) < MEMORY_TARGET_GIB * 2**30
-        verdicts.append(dict(
-            target=f"peak memory under {MEMORY_TARGET_GIB:g} GiB (every configuration)",
-            measured=f"largest: {gib(memory_of(worst))} ({worst['triple']} on {worst['dataset']}; "
-                     "larger of process peak RSS and tracemalloc peak)",
-            verdict="PASS" if ok else "FAIL",
-        ))
+        verdicts.append(
+            dict(
+                target=f"peak memory under {MEMORY_TARGET_GIB:g} GiB (every configuration)",
+                measured=f"largest: {gib(memory_of(worst))} ({worst['triple']} on {worst['dataset']}; "
+                "larger of process peak RSS and tracemalloc peak)",
+                verdict="PASS" if ok else "FAIL",
+            )
+        )
     return verdicts
 
 
@@ -460,13 +530,20 @@ def peer_table(ours, peers):
             peer_time = f"{common.fmt_seconds(p['fit'])} ({_run_label(p)}; first {common.fmt_seconds(p['first'])})"
             ratio = common.fmt_ratio(p["fit"] / ours_time)
             memory = gib(p["memory"]["rss_peak"])
-        records.append({
-            "data set": p["dataset"], "peer": p["label"],
-            "graphmodels": f"{r['triple']}, {'fit minus (c)' if p['compare'] == 'structure' else 'whole fit'}",
-            "graphmodels time": common.fmt_seconds(ours_time), "peer time": peer_time,
-            "peer / graphmodels": ratio, "peer edges": p.get("n_edges", "–"), "peer peak RSS": memory,
-            "graphmodels peak RSS": gib(r["memory"]["rss_peak"]), "load (1 min)": p["load"],
-        })
+        records.append(
+            {
+                "data set": p["dataset"],
+                "peer": p["label"],
+                "graphmodels": f"{r['triple']}, {'fit minus (c)' if p['compare'] == 'structure' else 'whole fit'}",
+                "graphmodels time": common.fmt_seconds(ours_time),
+                "peer time": peer_time,
+                "peer / graphmodels": ratio,
+                "peer edges": p.get("n_edges", "–"),
+                "peer peak RSS": memory,
+                "graphmodels peak RSS": gib(r["memory"]["rss_peak"]),
+                "load (1 min)": p["load"],
+            }
+        )
     return common.markdown_table(pd.DataFrame(records)) if records else "(no peer ran)"
 
 
@@ -480,15 +557,19 @@ def search_tables(searches):
         records = []
         for r in s["results"]:
             runs = f"best of {r['runs']}" if r["runs"] > 1 else "1 run"
-            records.append({
-                "triple": s["triple"], "algorithm": r["algorithm"],
-                "n_starts": r["n_starts"] if r["algorithm"] == "incremental" else "–",
-                "search time": f"{common.fmt_seconds(r['seconds'])} ({runs})",
-                "structure weight (nats)": f"{r['weight']:.4f}",
-                "weight - reference": f"{r['weight'] - reference['weight']:+.4f}",
-                "same structure as reference": "yes" if r["maximal"] == reference["maximal"] else "no",
-                "maximal hyperedges": len(r["maximal"]), "load (1 min)": s["load"],
-            })
+            records.append(
+                {
+                    "triple": s["triple"],
+                    "algorithm": r["algorithm"],
+                    "n_starts": r["n_starts"] if r["algorithm"] == "incremental" else "–",
+                    "search time": f"{common.fmt_seconds(r['seconds'])} ({runs})",
+                    "structure weight (nats)": f"{r['weight']:.4f}",
+                    "weight - reference": f"{r['weight'] - reference['weight']:+.4f}",
+                    "same structure as reference": "yes" if r["maximal"] == reference["maximal"] else "no",
+                    "maximal hyperedges": len(r["maximal"]),
+                    "load (1 min)": s["load"],
+                }
+            )
         lines.append(common.markdown_table(pd.DataFrame(records)))
         lines.append("")
     return "\n".join(lines)
@@ -502,17 +583,29 @@ def profile_markdown(profiles):
             out.append(f"Profile failed: {p['error']}\n")
             continue
         out.append(f"Wall time under cProfile {common.fmt_seconds(p['wall'])}; profiled total {p['total']:.2f} s.\n")
-        frame = pd.DataFrame([
-            {"function": r["function"], "calls": r["calls"], "own time": common.fmt_seconds(r["own"]),
-             "share of total": f"{100 * r['own'] / p['total']:.1f}%", "cumulative": common.fmt_seconds(r["cumulative"])}
-            for r in p["top_own"]
-        ])
+        frame = pd.DataFrame(
+            [
+                {
+                    "function": r["function"],
+                    "calls": r["calls"],
+                    "own time": common.fmt_seconds(r["own"]),
+                    "share of total": f"{100 * r['own'] / p['total']:.1f}%",
+                    "cumulative": common.fmt_seconds(r["cumulative"]),
+                }
+                for r in p["top_own"]
+            ]
+        )
         out.append("Largest own time:\n\n" + common.markdown_table(frame) + "\n")
-        frame = pd.DataFrame([
-            {"function": r["function"], "cumulative": common.fmt_seconds(r["cumulative"]),
-             "share of total": f"{100 * r['cumulative'] / p['total']:.1f}%"}
-            for r in p["top_cumulative"]
-        ])
+        frame = pd.DataFrame(
+            [
+                {
+                    "function": r["function"],
+                    "cumulative": common.fmt_seconds(r["cumulative"]),
+                    "share of total": f"{100 * r['cumulative'] / p['total']:.1f}%",
+                }
+                for r in p["top_cumulative"]
+            ]
+        )
         out.append("Largest cumulative time:\n\n" + common.markdown_table(frame) + "\n")
     return "\n".join(out)
 
@@ -533,18 +626,27 @@ def load_1min():
 
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--quick", action="store_true",
-                        help="skip connect-4 k=3, tracemalloc and pgmpy on connect-4; print only")
-    parser.add_argument("--out", type=Path, default=None,
-                        help="markdown file whose hyperforests section is (re)written; default "
-                             "benchmarks/RESULTS.md for a full run, none for --quick")
+    parser.add_argument(
+        "--quick", action="store_true", help="skip connect-4 k=3, tracemalloc and pgmpy on connect-4; print only"
+    )
+    parser.add_argument(
+        "--out",
+        type=Path,
+        default=None,
+        help="markdown file whose hyperforests section is (re)written; default "
+        "benchmarks/RESULTS.md for a full run, none for --quick",
+    )
     parser.add_argument("--datasets", nargs="+", default=list(DATASETS), choices=list(DATASETS))
     parser.add_argument("--treewidths", nargs="+", type=int, default=list(TREEWIDTHS))
     parser.add_argument("--no-tracemalloc", action="store_true", help="skip the tracemalloc fit of each configuration")
     parser.add_argument("--no-peers", action="store_true")
     parser.add_argument("--no-search", action="store_true", help="skip the n_starts / global experiments on splice")
-    parser.add_argument("--pyagrum-threads", type=int, default=1,
-                        help="pyAgrum's number of threads (default 1, as graphmodels; 0 = pyAgrum's default)")
+    parser.add_argument(
+        "--pyagrum-threads",
+        type=int,
+        default=1,
+        help="pyAgrum's number of threads (default 1, as graphmodels; 0 = pyAgrum's default)",
+    )
     parser.add_argument("--child", default=None, help=argparse.SUPPRESS)
     args = parser.parse_args(argv)
     if args.child is not None:
@@ -569,16 +671,32 @@ def main(argv=None):
                 skipped.append("connect-4 at k = 3 (--quick)")
                 continue
             for criterion, representation in TRIPLES:
-                spec = dict(task="ours", dataset=dataset, criterion=criterion, representation=representation, k=k,
-                            tracemalloc=use_tracemalloc)
+                spec = dict(
+                    task="ours",
+                    dataset=dataset,
+                    criterion=criterion,
+                    representation=representation,
+                    k=k,
+                    tracemalloc=use_tracemalloc,
+                )
                 load = load_1min()
                 result = run_child(spec)
-                row = dict(dataset=dataset, criterion=criterion, representation=representation, k=k,
-                           triple=triple_name(criterion, representation, k), load=load, **result)
+                row = dict(
+                    dataset=dataset,
+                    criterion=criterion,
+                    representation=representation,
+                    k=k,
+                    triple=triple_name(criterion, representation, k),
+                    load=load,
+                    **result,
+                )
                 ours.append(row)
-                shown = row.get("error") or f"fit {common.fmt_seconds(row['fit'])}, " + ", ".join(
-                    f"{phase} {common.fmt_seconds(value)}" for phase, value in row["phases"].items()
-                ) + f", peak RSS {gib(row['memory']['rss_peak'])}"
+                shown = (
+                    row.get("error")
+                    or f"fit {common.fmt_seconds(row['fit'])}, "
+                    + ", ".join(f"{phase} {common.fmt_seconds(value)}" for phase, value in row["phases"].items())
+                    + f", peak RSS {gib(row['memory']['rss_peak'])}"
+                )
                 print(f"[{dataset}] {row['triple']}: {shown} (load {load})", flush=True)
 
     # -- peers at k = 1
@@ -594,10 +712,22 @@ def main(argv=None):
                 if args.quick and dataset == "connect-4":
                     skipped.append("pgmpy on connect-4 (--quick)")
                     continue
-                peer_specs.append((dict(task="pgmpy", dataset=dataset, estimator_type="chow-liu"),
-                                   'pgmpy TreeSearch("chow-liu"), all columns + class', "joint", "structure"))
-                peer_specs.append((dict(task="pgmpy", dataset=dataset, estimator_type="tan"),
-                                   'pgmpy TreeSearch("tan")', "shared", "structure"))
+                peer_specs.append(
+                    (
+                        dict(task="pgmpy", dataset=dataset, estimator_type="chow-liu"),
+                        'pgmpy TreeSearch("chow-liu"), all columns + class',
+                        "joint",
+                        "structure",
+                    )
+                )
+                peer_specs.append(
+                    (
+                        dict(task="pgmpy", dataset=dataset, estimator_type="tan"),
+                        'pgmpy TreeSearch("tan")',
+                        "shared",
+                        "structure",
+                    )
+                )
         try:
             import pyagrum.skbn  # noqa: F401
         except Exception as exc:  # noqa: BLE001
@@ -610,8 +740,16 @@ def main(argv=None):
         for spec, label, representation, compare in peer_specs:
             load = load_1min()
             result = run_child(spec)
-            peers.append(dict(dataset=spec["dataset"], label=label, ours_representation=representation,
-                              compare=compare, load=load, **result))
+            peers.append(
+                dict(
+                    dataset=spec["dataset"],
+                    label=label,
+                    ours_representation=representation,
+                    compare=compare,
+                    load=load,
+                    **result,
+                )
+            )
             shown = result.get("error") or f"{common.fmt_seconds(result['fit'])}"
             print(f"[{spec['dataset']}] {label}: {shown} (load {load})", flush=True)
 
@@ -620,18 +758,34 @@ def main(argv=None):
     if not args.no_search and "splice" in available:
         for criterion, representation in (("ml", "joint"), ("mdl", "shared")):
             for k in (2, 3):
-                spec = dict(task="search", dataset="splice", criterion=criterion, representation=representation, k=k,
-                            settings=[("incremental", 1), ("incremental", 100)])
+                spec = dict(
+                    task="search",
+                    dataset="splice",
+                    criterion=criterion,
+                    representation=representation,
+                    k=k,
+                    settings=[("incremental", 1), ("incremental", 100)],
+                )
                 load = load_1min()
-                searches.append(dict(kind="n_starts", triple=triple_name(criterion, representation, k), load=load,
-                                     **run_child(spec)))
+                searches.append(
+                    dict(
+                        kind="n_starts", triple=triple_name(criterion, representation, k), load=load, **run_child(spec)
+                    )
+                )
                 print_search(searches[-1])
         for criterion, representation in (("ml", "joint"), ("mdl", "shared")):
-            spec = dict(task="search", dataset="splice", criterion=criterion, representation=representation, k=2,
-                        settings=[("incremental", 100), ("global", 100)])
+            spec = dict(
+                task="search",
+                dataset="splice",
+                criterion=criterion,
+                representation=representation,
+                k=2,
+                settings=[("incremental", 100), ("global", 100)],
+            )
             load = load_1min()
-            searches.append(dict(kind="algorithm", triple=triple_name(criterion, representation, 2), load=load,
-                                 **run_child(spec)))
+            searches.append(
+                dict(kind="algorithm", triple=triple_name(criterion, representation, 2), load=load, **run_child(spec))
+            )
             print_search(searches[-1])
 
     # -- targets, and a profile of every failing time target
@@ -639,16 +793,37 @@ def main(argv=None):
     profiles = []
     for v in verdicts:
         if v["verdict"] == "FAIL" and "k" in v:
-            spec = dict(task="profile", dataset=v["dataset"], criterion=v["criterion"],
-                        representation=v["representation"], k=v["k"])
-            profiles.append(dict(triple=triple_name(v["criterion"], v["representation"], v["k"]),
-                                 dataset=v["dataset"], **run_child(spec)))
+            spec = dict(
+                task="profile",
+                dataset=v["dataset"],
+                criterion=v["criterion"],
+                representation=v["representation"],
+                k=v["k"],
+            )
+            profiles.append(
+                dict(
+                    triple=triple_name(v["criterion"], v["representation"], v["k"]),
+                    dataset=v["dataset"],
+                    **run_child(spec),
+                )
+            )
     for v in verdicts:
         print(f"{v['verdict']}: {v['target']} -- {v['measured']}")
 
     elapsed = time.perf_counter() - start
-    markdown = to_markdown(machine, load_start, elapsed, args, ours, verdicts, dict(rows=peers, notes=peer_notes),
-                           searches, profiles, skipped, use_tracemalloc)
+    markdown = to_markdown(
+        machine,
+        load_start,
+        elapsed,
+        args,
+        ours,
+        verdicts,
+        dict(rows=peers, notes=peer_notes),
+        searches,
+        profiles,
+        skipped,
+        use_tracemalloc,
+    )
     print("\n" + markdown)
     if out is not None:
         common.write_section("hyperforests", markdown, out)
@@ -656,20 +831,23 @@ def main(argv=None):
     return 0
 
 
-def to_markdown(machine, load_start, elapsed, args, ours, verdicts, peers, searches, profiles, skipped,
-                use_tracemalloc):
+def to_markdown(
+    machine, load_start, elapsed, args, ours, verdicts, peers, searches, profiles, skipped, use_tracemalloc
+):
     out = ["## Bounded tree-width Markov networks: fit time and memory (bench_hyperforests.py)", ""]
     if args.quick:
         out.append("**Quick run, not the benchmark figures.**\n")
     out.append(machine)
-    out.append(f"- load average (1, 5, 15 min) at the end: {common.load_average()}; the run took "
-               f"{elapsed / 60:.1f} min. The machine has 2 cores and may be shared with other jobs "
-               f"(load at the start {load_start}): the `load (1 min)` column gives the 1-minute load "
-               "average when each configuration started. This benchmark's own process accounts for about 1 "
-               "of it: above 2, another job was competing for the 2 cores.\n")
+    out.append(
+        f"- load average (1, 5, 15 min) at the end: {common.load_average()}; the run took "
+        f"{elapsed / 60:.1f} min. The machine has 2 cores and may be shared with other jobs "
+        f"(load at the start {load_start}): the `load (1 min)` column gives the 1-minute load "
+        "average when each configuration started. This benchmark's own process accounts for about 1 "
+        "of it: above 2, another job was competing for the 2 cores.\n"
+    )
     out.append(
         "`python benchmarks/bench_hyperforests.py`: `HyperforestClassifier(treewidth=k, criterion=f, "
-        "representation=R)` with the defaults `algorithm=\"incremental\"`, `n_starts=100`, "
+        'representation=R)` with the defaults `algorithm="incremental"`, `n_starts=100`, '
         "`pseudo_count=0.001`, fitted on all rows of each data set (letter: the 16 numeric columns cut "
         "by `EqualFrequencyDiscretizer(n_bins=5, min_distinct=10)` fitted on the 20,000 rows; connect-4 "
         "and splice as they are).\n"
@@ -689,8 +867,11 @@ def to_markdown(machine, load_start, elapsed, args, ours, verdicts, peers, searc
         "peak resident size (`/proc/self/clear_refs`), fits once and reads `VmHWM`: *peak RSS "
         "(process)* is the peak of the whole process during the fit (interpreter, pandas, the data "
         "and the fit), *RSS growth in fit* is that peak minus the resident size just before the fit. "
-        + ("*tracemalloc peak* is the peak of Python and numpy allocations during one more fit under "
-           "`tracemalloc`.\n" if use_tracemalloc else "tracemalloc was not run.\n")
+        + (
+            "*tracemalloc peak* is the peak of Python and numpy allocations during one more fit under `tracemalloc`.\n"
+            if use_tracemalloc
+            else "tracemalloc was not run.\n"
+        )
     )
     if skipped:
         out.append(f"Skipped: {'; '.join(skipped)}.\n")
@@ -700,9 +881,14 @@ def to_markdown(machine, load_start, elapsed, args, ours, verdicts, peers, searc
         out.append(f"### {dataset} ({shape})\n")
         out.append(ours_table(part) + "\n")
     out.append("### Targets (issue)\n")
-    out.append(common.markdown_table(pd.DataFrame(
-        [{"target": v["target"], "measured": v["measured"], "verdict": f"**{v['verdict']}**"} for v in verdicts]
-    )) + "\n")
+    out.append(
+        common.markdown_table(
+            pd.DataFrame(
+                [{"target": v["target"], "measured": v["measured"], "verdict": f"**{v['verdict']}**"} for v in verdicts]
+            )
+        )
+        + "\n"
+    )
     if profiles:
         out.append("### Profiles of the failing targets (cProfile, fresh process)\n")
         out.append(profile_markdown(profiles))
@@ -710,20 +896,23 @@ def to_markdown(machine, load_start, elapsed, args, ours, verdicts, peers, searc
     out.append(
         "Each peer also runs in a fresh process per data set, on the same frames (letter: the same "
         "discretized categorical columns), timed by the same rule. pgmpy 1.1.2 `TreeSearch(...).estimate` "
-        "learns a structure only: `\"chow-liu\"` over every column including the class (root: the class) "
-        "is compared with ML-J-1 (Chow-Liu over the attributes and the class), `\"tan\"` with ML-Cs-1 "
+        'learns a structure only: `"chow-liu"` over every column including the class (root: the class) '
+        'is compared with ML-J-1 (Chow-Liu over the attributes and the class), `"tan"` with ML-Cs-1 '
         "(TAN); the graphmodels time is its fit minus (c) (encoding, weights, search). pyAgrum 3.3.1 "
         "has no Chow-Liu or TAN in `BNLearner`; its scikit-learn wrapper `skbn.BNClassifier` "
-        "(`learningMethod=\"Chow-Liu\"` / `\"TAN\"`, prior Smoothing 0.001) is its only such learner "
+        '(`learningMethod="Chow-Liu"` / `"TAN"`, prior Smoothing 0.001) is its only such learner '
         "and always learns the parameters too (after writing the data to a temporary CSV), so it is "
         "compared with the whole fit. Its TAN skips the pairs whose conditional mutual information is "
         "below sum / (d (d - 1)), which can leave a forest (*peer edges* counts the arcs, class arcs "
         "included); every data set here has 3 or more classes, so it searches no decision threshold. "
-        + (f"pyAgrum runs with {args.pyagrum_threads} thread (`pyagrum.setNumberOfThreads`), like "
-           "graphmodels: with its default of 2 threads on this shared 2-core machine the same splice "
-           "Chow-Liu fit took 0.3 s in one run and 12-30 s in others (its threads wait on each other "
-           "when another job holds a core). " if args.pyagrum_threads == 1 else
-           f"pyAgrum threads: {args.pyagrum_threads or 'its default'}. ")
+        + (
+            f"pyAgrum runs with {args.pyagrum_threads} thread (`pyagrum.setNumberOfThreads`), like "
+            "graphmodels: with its default of 2 threads on this shared 2-core machine the same splice "
+            "Chow-Liu fit took 0.3 s in one run and 12-30 s in others (its threads wait on each other "
+            "when another job holds a core). "
+            if args.pyagrum_threads == 1
+            else f"pyAgrum threads: {args.pyagrum_threads or 'its default'}. "
+        )
         + "Ratios above 1: the peer is slower.\n"
     )
     for note in peers["notes"]:
@@ -743,8 +932,10 @@ def to_markdown(machine, load_start, elapsed, args, ours, verdicts, peers, searc
         n_starts = [s for s in searches if s["kind"] == "n_starts"]
         algorithms = [s for s in searches if s["kind"] == "algorithm"]
         if n_starts:
-            out.append("**n_starts = 1 vs 100** (incremental algorithm with backtracking over the heaviest "
-                       "start hyperedges; reference: n_starts = 100):\n")
+            out.append(
+                "**n_starts = 1 vs 100** (incremental algorithm with backtracking over the heaviest "
+                "start hyperedges; reference: n_starts = 100):\n"
+            )
             out.append(search_tables(n_starts))
         if algorithms:
             out.append("**Global vs incremental** at k = 2 (reference: incremental, n_starts = 100):\n")

@@ -39,17 +39,16 @@ from graphmodels.evaluation.compare import DISCRETIZERS
 from graphmodels.models.kikuchi import DEFAULT_PRIOR_STRENGTH
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import load_sets as common_load_sets  # noqa: E402
 from common import (  # noqa: E402
     RESULTS,
     _git_commit,
-    datasets_dir,
     fmt_ratio,
     load_average,
     machine_markdown,
     markdown_table,
     write_section,
 )
+from common import load_sets as common_load_sets  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
 REFERENCE = HERE.parent.parent / "shared" / "reference" / "kikuchi_bayes_table1.tsv"
@@ -233,7 +232,9 @@ def _verdict(ok):
 
 def _run_facts(raw):
     """Dates, load averages and summed wall time of the runs behind `raw`."""
-    per_set = raw.groupby("dataset").agg(date=("date", "first"), load=("load_1min", "first"), seconds=("set_seconds", "first"))
+    per_set = raw.groupby("dataset").agg(
+        date=("date", "first"), load=("load_1min", "first"), seconds=("set_seconds", "first")
+    )
     dates = sorted(per_set["date"].unique())
     span = dates[0] if len(dates) == 1 else f"{dates[0]} to {dates[-1]}"
     return per_set, span
@@ -257,9 +258,7 @@ def _machine(raw):
     lines[0] = lines[0].replace("- date:", "- date of rendering:")
     if "commit" in raw:
         lines.insert(1, f"- run at graphmodels commit(s): {', '.join(sorted(raw['commit'].dropna().unique()))}")
-    lines.append(
-        f"- load average (1 min) when each set started: median {loads.median():.2f}, max {loads.max():.2f}"
-    )
+    lines.append(f"- load average (1 min) when each set started: median {loads.median():.2f}, max {loads.max():.2f}")
     return "\n".join(lines)
 
 
@@ -308,8 +307,19 @@ def render_table1(raw, out, elapsed=None):
         pd.DataFrame(
             rows,
             columns=[
-                "set (paper)", "n ours / paper", "paper t(s)", "kBMA fit (s)", "paper/ours",
-                "NB", "TAN", "kMAP", "kBMA", "paper NB", "paper TAN", "paper kMAP", "paper kBMA",
+                "set (paper)",
+                "n ours / paper",
+                "paper t(s)",
+                "kBMA fit (s)",
+                "paper/ours",
+                "NB",
+                "TAN",
+                "kMAP",
+                "kBMA",
+                "paper NB",
+                "paper TAN",
+                "paper kMAP",
+                "paper kBMA",
                 f"kBMA <= paper + {LOSS_MARGIN}",
             ],
         )
@@ -322,13 +332,23 @@ def render_table1(raw, out, elapsed=None):
     ranks = markdown_table(
         pd.DataFrame(
             [
-                [m, f"{rank_loss[m]:.2f}", f"{paper_rank[m]:.2f}", f"{PAPER_RANKS['log_loss'][m]:.2f}",
-                 f"{rank_error[m]:.2f}", f"{PAPER_RANKS['error'][m]:.2f}"]
+                [
+                    m,
+                    f"{rank_loss[m]:.2f}",
+                    f"{paper_rank[m]:.2f}",
+                    f"{PAPER_RANKS['log_loss'][m]:.2f}",
+                    f"{rank_error[m]:.2f}",
+                    f"{PAPER_RANKS['error'][m]:.2f}",
+                ]
                 for m in MODELS
             ],
             columns=[
-                "model", "log-loss rank (ours)", "log-loss rank (paper, same sets)",
-                "paper, 46 sets with LR", "error rank (ours)", "paper error rank, 46 sets with LR",
+                "model",
+                "log-loss rank (ours)",
+                "log-loss rank (paper, same sets)",
+                "paper, 46 sets with LR",
+                "error rank (ours)",
+                "paper error rank, 46 sets with LR",
             ],
         )
     )
@@ -416,7 +436,9 @@ def render_table1(raw, out, elapsed=None):
         "precision (our mean time per fold rounded to 2 decimals <= the paper's value; the paper's 0.00 "
         f"means < 0.005 s): {len(sets) - len(slow)}/{len(sets)} sets -> **{_verdict(target_c)}**"
         + (
-            " (slower: " + ", ".join(f"{s} {fit.loc[s, 'kBMA']:.3f} s vs {_paper_seconds(p_seconds[s])}" for s in slow) + ")"
+            " (slower: "
+            + ", ".join(f"{s} {fit.loc[s, 'kBMA']:.3f} s vs {_paper_seconds(p_seconds[s])}" for s in slow)
+            + ")"
             if slow
             else ""
         )
@@ -425,9 +447,7 @@ def render_table1(raw, out, elapsed=None):
         f"{total_ours:.2f} s vs paper {total_paper:.2f} s / 5 = {total_paper / 5:.2f} s "
         f"({total_ours / total_paper:.2f} of the paper's) -> **{_verdict(target_d)}**.",
         "",
-        "Mean fit time per fold over the sets (s): "
-        + ", ".join(f"{m} {fit[m].mean():.4f}" for m in MODELS)
-        + ".",
+        "Mean fit time per fold over the sets (s): " + ", ".join(f"{m} {fit[m].mean():.4f}" for m in MODELS) + ".",
     ]
     body = "\n".join(lines)
     write_section("kikuchi-bayes", body, out)
@@ -470,8 +490,14 @@ def render_whole_set(raw, out, elapsed=None):
         pd.DataFrame(
             rows,
             columns=[
-                "set", "NB, per fold", "NB, whole set", "paper NB", "kBMA, per fold", "kBMA, whole set",
-                "paper kBMA", f"whole set <= paper + {LOSS_MARGIN}",
+                "set",
+                "NB, per fold",
+                "NB, whole set",
+                "paper NB",
+                "kBMA, per fold",
+                "kBMA, whole set",
+                "paper kBMA",
+                f"whole set <= paper + {LOSS_MARGIN}",
             ],
         )
     )
@@ -504,7 +530,7 @@ def render_whole_set(raw, out, elapsed=None):
         "parameters) except that the Fayyad-Irani cut points of each set are fitted once on all its rows "
         "before cross-validation, so they have seen the test fold. The issue asks for cut points fitted "
         "per training fold; the paper's caption says only that \"the data sets were discretized with the "
-        "Fayyad-Irani method\".",
+        'Fayyad-Irani method".',
         "",
         table,
         "",
@@ -562,8 +588,7 @@ def render_grid(raw, out, elapsed=None):
         "5-fold stratified cross-validation (`RepeatedStratifiedKFold(n_splits=5, n_repeats=1, "
         "random_state=0)`), Fayyad-Irani discretization fitted on each training fold, missing values as a "
         "value. Mean log-loss (nats per instance) per set; best per set in bold; ranks among the values "
-        "per set (1 is best, ties averaged). "
-        + _missing_note(sets),
+        "per set (1 is best, ties averaged). " + _missing_note(sets),
         "",
         table,
         "",

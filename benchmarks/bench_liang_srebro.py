@@ -213,7 +213,17 @@ def report(raw, trials_note):
         markdown_table(
             pd.DataFrame(
                 rows4,
-                columns=["set", "best (ours)", "best (paper)", "MDL-Cf-3", "paper", "CL (ML-Cf-1)", "paper", "TAN (ML-Cs-1)", "paper"],
+                columns=[
+                    "set",
+                    "best (ours)",
+                    "best (paper)",
+                    "MDL-Cf-3",
+                    "paper",
+                    "CL (ML-Cf-1)",
+                    "paper",
+                    "TAN (ML-Cs-1)",
+                    "paper",
+                ],
             )
         ),
         "",
@@ -222,7 +232,18 @@ def report(raw, trials_note):
         markdown_table(
             pd.DataFrame(
                 rows5,
-                columns=["set", "best (ours)", "best (paper)", "MDL-Cs-3", "paper", "within 0.02", "CL", "paper", "TAN", "paper"],
+                columns=[
+                    "set",
+                    "best (ours)",
+                    "best (paper)",
+                    "MDL-Cs-3",
+                    "paper",
+                    "within 0.02",
+                    "CL",
+                    "paper",
+                    "TAN",
+                    "paper",
+                ],
             )
         ),
         "",
@@ -232,7 +253,9 @@ def report(raw, trials_note):
         "",
         f"### Table 6: averages over our {len(sets)} sets (paper's average over its 28 in parentheses)",
         "",
-        markdown_table(pd.DataFrame(rows6, columns=["method", "train LL (bits)", "train error", "test LL (bits)", "test error"])),
+        markdown_table(
+            pd.DataFrame(rows6, columns=["method", "train LL (bits)", "train error", "test LL (bits)", "test error"])
+        ),
         "",
         "Orderings of Table 6 (on test data):",
         "",

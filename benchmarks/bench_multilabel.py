@@ -44,7 +44,7 @@ from graphmodels.models import (
 )
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import RESULTS, datasets_dir, fmt_seconds, machine_markdown, markdown_table, write_section  # noqa: E402
+from common import datasets_dir, fmt_seconds, machine_markdown, markdown_table, write_section  # noqa: E402
 
 RAW = Path(__file__).resolve().parent / "results" / "multilabel_emotions.csv.gz"
 REFERENCE = Path(__file__).resolve().parents[2] / "shared" / "reference" / "maua_multilabel_accuracy.tsv"

@@ -23,7 +23,6 @@ import sys
 import time
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 import graphmodels as gm
@@ -108,7 +107,7 @@ def main(argv=None):
         )
     ranks = result.ranks.loc[list(models)]
     lines += [
-        f"| average rank (log-loss) | | | | " + " | ".join(f"{r:.2f}" for r in ranks["log_loss"]) + " | |",
+        "| average rank (log-loss) | | | | " + " | ".join(f"{r:.2f}" for r in ranks["log_loss"]) + " | |",
         "",
         "Error rates (mean over folds):",
         "",

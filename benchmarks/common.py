@@ -127,7 +127,9 @@ def _git_commit():
     try:
         out = subprocess.run(
             ["git", "-C", str(REPO), "rev-parse", "--short", "HEAD"],
-            capture_output=True, text=True, check=True,
+            capture_output=True,
+            text=True,
+            check=True,
         )
         return out.stdout.strip()
     except (OSError, subprocess.CalledProcessError):
@@ -195,7 +197,9 @@ def write_section(key, body, path=RESULTS):
 
 
 def write_machine_section(path=RESULTS):
-    return write_section("machine", "## Machine (bench_classifiers.py, bench_counting.py)\n\n" + machine_markdown(), path)
+    return write_section(
+        "machine", "## Machine (bench_classifiers.py, bench_counting.py)\n\n" + machine_markdown(), path
+    )
 
 
 def fmt_seconds(value):

@@ -48,6 +48,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 from bench_kikuchi_bayes import load_sets, read_paper  # noqa: E402
 from common import machine_markdown, write_section  # noqa: E402
 
+
 class FixedStructure:
     """Kikuchi-Bayes with given initial regions (attribute positions; the class is added).
 

@@ -97,9 +97,7 @@ def main(output_dir=None):
     position = positions_of(list(X.columns))
 
     graph = forest.primal_graph()
-    distances = [
-        abs(position[u] - position[v]) for u, v in graph.edges if class_name not in (u, v)
-    ]
+    distances = [abs(position[u] - position[v]) for u, v in graph.edges if class_name not in (u, v)]
     neighbours = sorted(position[v] for v in graph.neighbors(class_name))
     n_positions = len(position)
     local = np.mean(np.asarray(distances) <= LOCAL)
@@ -114,17 +112,20 @@ def main(output_dir=None):
     labels = {c: str(p) for c, p in position.items()}
     labels[class_name] = "class"
     draw_hyperforest(
-        forest, ax=ax_graph, pos=arc_layout(position, class_name), labels=labels,
-        hyperedge_alpha=0.12, node_size=150, font_size=6.5,
+        forest,
+        ax=ax_graph,
+        pos=arc_layout(position, class_name),
+        labels=labels,
+        hyperedge_alpha=0.12,
+        node_size=150,
+        font_size=6.5,
         title=f"ML-J-3 Markov network, {len(forest.maximal_hyperedges)} maximal hyperedges shaded",
     )
 
     bins = np.arange(1, max(distances, default=1) + 2) - 0.5
     ax_hist.hist(distances, bins=bins, color="#4c72b0")
     ax_hist.axvline(LOCAL + 0.5, color="grey", linestyle="--", linewidth=1)
-    ax_hist.set_title(
-        f"{len(distances)} edges between positions, {local:.0%} with |i - j| <= {LOCAL}", fontsize=10
-    )
+    ax_hist.set_title(f"{len(distances)} edges between positions, {local:.0%} with |i - j| <= {LOCAL}", fontsize=10)
     ax_hist.set_xlabel("|i - j| (sequence distance)")
     ax_hist.set_ylabel("edges")
 

@@ -129,10 +129,20 @@ def _cmd_compare(args):
         verbose=not args.quiet,
     )
     table = result.summary.set_index("model")[["log_loss", "log_loss_std", "error", "fit_time", "predict_time"]]
-    print(f"{name}: {len(X)} rows, {X.shape[1]} attributes, {y.nunique()} classes; "
-          f"{args.repeats} x {args.folds}-fold stratified cross-validation")
-    print(table.rename(columns={"log_loss": "log-loss (nats)", "log_loss_std": "sd", "fit_time": "fit (s)",
-                                "predict_time": "predict (s)"}).to_string(float_format=lambda v: f"{v:.4f}"))
+    print(
+        f"{name}: {len(X)} rows, {X.shape[1]} attributes, {y.nunique()} classes; "
+        f"{args.repeats} x {args.folds}-fold stratified cross-validation"
+    )
+    print(
+        table.rename(
+            columns={
+                "log_loss": "log-loss (nats)",
+                "log_loss_std": "sd",
+                "fit_time": "fit (s)",
+                "predict_time": "predict (s)",
+            }
+        ).to_string(float_format=lambda v: f"{v:.4f}")
+    )
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         binner = _discretizer(args.discretizer)

@@ -368,10 +368,7 @@ def test_alarm_log_likelihood_matches_pgmpy(alarm):
     expected = np.zeros(len(frame))
     raw = np.zeros(len(frame))
     for cpd in model.get_cpds():
-        index = tuple(
-            frame[v].map({s: i for i, s in enumerate(cpd.state_names[v])}).to_numpy()
-            for v in cpd.variables
-        )
+        index = tuple(frame[v].map({s: i for i, s in enumerate(cpd.state_names[v])}).to_numpy() for v in cpd.variables)
         values = cpd.values  # shape (r_child, r_parent1, ...)
         expected += np.log((values / values.sum(axis=0))[index])
         raw += np.log(values[index])

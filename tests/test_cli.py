@@ -13,8 +13,22 @@ def test_datasets_lists_bundled_sets(capsys):
 
 
 def test_compare_prints_a_table_and_saves_drawings(tmp_path, capsys):
-    code = main(["compare", "lenses", "--models", "nb", "tan", "--folds", "3", "--repeats", "1",
-                 "--quiet", "--out", str(tmp_path)])
+    code = main(
+        [
+            "compare",
+            "lenses",
+            "--models",
+            "nb",
+            "tan",
+            "--folds",
+            "3",
+            "--repeats",
+            "1",
+            "--quiet",
+            "--out",
+            str(tmp_path),
+        ]
+    )
     assert code == 0
     out = capsys.readouterr().out
     assert "log-loss" in out and "nb" in out and "tan" in out
@@ -29,8 +43,10 @@ def test_fit_a_csv_file_draws_and_saves(tmp_path, capsys):
     path = tmp_path / "data.csv"
     frame.to_csv(path, index=False)
     png, model = tmp_path / "tan.png", tmp_path / "model.json"
-    assert main(["fit", str(path), "--class-column", "target", "--model", "tan", "--draw", str(png),
-                 "--save", str(model)]) == 0
+    assert (
+        main(["fit", str(path), "--class-column", "target", "--model", "tan", "--draw", str(png), "--save", str(model)])
+        == 0
+    )
     assert png.stat().st_size > 0 and model.stat().st_size > 0
     assert "TAN on data" in capsys.readouterr().out
 

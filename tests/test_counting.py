@@ -255,6 +255,7 @@ def test_unknown_variable_and_repeated_query():
 
 def test_rows_returns_every_row_and_weight_across_chunks():
     import numpy as np
+
     from graphmodels.stats import CountingEngine
 
     codes = np.array([[0, 1], [1, 0], [1, 1]])

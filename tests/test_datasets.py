@@ -60,7 +60,10 @@ def test_load_matches_manifest(name):
     assert not df.columns.duplicated().any()
     meta = info(name)
     assert (meta["rows"], meta["attributes"], meta["classes"], meta["missing_cells"]) == (
-        rows, attributes, classes, missing,
+        rows,
+        attributes,
+        classes,
+        missing,
     )
 
 
@@ -133,7 +136,7 @@ def test_train_test_rows_other_set():
 def test_describe():
     table = describe()
     assert list(table.index) == sorted(EXPECTED)
-    for name, (rows, attributes, classes, _) in EXPECTED.items():
+    for name, (rows, attributes, _classes, _) in EXPECTED.items():
         assert table.loc[name, "rows"] == rows
         assert table.loc[name, "attributes"] == attributes
     assert {"source", "licence", "notes"} <= set(table.columns)

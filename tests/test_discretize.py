@@ -41,7 +41,11 @@ def test_equal_frequency_labels_and_categories():
     assert isinstance(Xt["x"].dtype, pd.CategoricalDtype)
     assert Xt["x"].cat.ordered
     assert list(Xt["x"].cat.categories) == [
-        "(-inf, 2.8]", "(2.8, 4.6]", "(4.6, 6.4]", "(6.4, 8.2]", "(8.2, inf)",
+        "(-inf, 2.8]",
+        "(2.8, 4.6]",
+        "(4.6, 6.4]",
+        "(6.4, 8.2]",
+        "(8.2, inf)",
     ]
     # right-closed: 2 -> first bin, 3 -> second
     assert Xt["x"].tolist()[:4] == ["(-inf, 2.8]", "(-inf, 2.8]", "(2.8, 4.6]", "(2.8, 4.6]"]
@@ -72,7 +76,9 @@ def test_equal_frequency_min_distinct_is_at_least(min_distinct, binned):
 
 def test_bin_labels_format_and_collisions():
     assert _bin_labels(np.array([1 / 3, 2.5])) == [
-        "(-inf, 0.333333]", "(0.333333, 2.5]", "(2.5, inf)",
+        "(-inf, 0.333333]",
+        "(0.333333, 2.5]",
+        "(2.5, inf)",
     ]
     assert _bin_labels(np.array([])) == ["(-inf, inf)"]
     # equal at 6 significant digits -> more digits until labels differ

@@ -9,10 +9,7 @@ from graphmodels.data.encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, Tabl
 
 def _decode(encoder, codes):
     """Labels of a code table (UNKNOWN stays None)."""
-    return [
-        [None if c == UNKNOWN else encoder.levels_[j][c] for j, c in enumerate(row)]
-        for row in codes.tolist()
-    ]
+    return [[None if c == UNKNOWN else encoder.levels_[j][c] for j, c in enumerate(row)] for row in codes.tolist()]
 
 
 # ---------------------------------------------------------------- column kinds
@@ -123,8 +120,7 @@ def test_random_mixed_frame_decodes_back(seed):
     codes = enc.transform(frame)
     assert (codes >= 0).all() and (codes < enc.cardinalities_).all()
     expected = [
-        [MISSING_LABEL if pd.isna(v) else v for v in row]
-        for row in frame.astype(object).itertuples(index=False)
+        [MISSING_LABEL if pd.isna(v) else v for v in row] for row in frame.astype(object).itertuples(index=False)
     ]
     assert _decode(enc, codes) == expected
 

@@ -53,7 +53,7 @@ def test_dot_quote_escapes():
 def _unquote(token):
     # Inverse of dot_quote for what it writes.
     body = token[1:-1]
-    return re.sub(r'\\(.)', lambda m: {"n": "\n", '"': '"', "\\": "\\"}.get(m.group(1), "\\" + m.group(1)), body)
+    return re.sub(r"\\(.)", lambda m: {"n": "\n", '"': '"', "\\": "\\"}.get(m.group(1), "\\" + m.group(1)), body)
 
 
 QUOTED = r'"(?:[^"\\]|\\.)*"'

@@ -273,7 +273,7 @@ def test_save_and_load(tmp_path, extension):
     model.save(path)
     loaded = gm.load(path)
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
-    assert [l.children for l in loaded.latents_] == [l.children for l in model.latents_]
+    assert [latent.children for latent in loaded.latents_] == [latent.children for latent in model.latents_]
     assert list(loaded.classes_) == ["10", "2"]
 
 

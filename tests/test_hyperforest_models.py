@@ -142,7 +142,9 @@ def test_special_cases_coincide_with_the_core_models():
 
     for representation in ["shared", "free"]:
         nb0 = HyperforestClassifier(treewidth=0, representation=representation, pseudo_count=0.0).fit(X, y)
-        np.testing.assert_allclose(nb0.predict_proba(X), NaiveBayes(estimator="mle").fit(X, y).predict_proba(X), atol=1e-10)
+        np.testing.assert_allclose(
+            nb0.predict_proba(X), NaiveBayes(estimator="mle").fit(X, y).predict_proba(X), atol=1e-10
+        )
     majority = HyperforestClassifier(treewidth=0, representation="joint").fit(X, y)
     assert (majority.predict(X) == np.bincount(y).argmax()).all()
 
@@ -202,7 +204,7 @@ def test_persistence_round_trip(tmp_path, representation, extension):
     reloaded = load(tmp_path / f"density{extension}")
     np.testing.assert_allclose(reloaded.score_samples(X), density.score_samples(X))
     with pytest.raises(AttributeError, match="not saved"):
-        reloaded.weights_
+        _ = reloaded.weights_
 
 
 def test_parameter_errors():

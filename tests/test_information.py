@@ -146,18 +146,18 @@ def test_pairwise_equals_scalar_functions(seed, unknown, weighted):
     for i, j in itertools.product(range(p), repeat=2):
         expected = entropy(engine, i) if i == j else mutual_information(engine, i, j)
         assert matrix[i, j] == pytest.approx(expected, abs=1e-12), (i, j)
-    for given in (0, 4):
-        rest = [v for v in range(p) if v != given]
-        matrix = pairwise_mutual_information(engine, given=given, base=2)
+    for conditioning in (0, 4):
+        rest = [v for v in range(p) if v != conditioning]
+        matrix = pairwise_mutual_information(engine, given=conditioning, base=2)
         assert matrix.shape == (p - 1, p - 1)
         for (a, i), (b, j) in itertools.product(enumerate(rest), repeat=2):
             if i == j:
-                expected = entropy(engine, [i, given], base=2) - entropy(engine, given, base=2)
+                expected = entropy(engine, [i, conditioning], base=2) - entropy(engine, conditioning, base=2)
                 if unknown:
                     continue  # H(X, C) and H(C) then count different rows
             else:
-                expected = conditional_mutual_information(engine, i, j, given, base=2)
-            assert matrix[a, b] == pytest.approx(expected, abs=1e-12), (i, j, given)
+                expected = conditional_mutual_information(engine, i, j, conditioning, base=2)
+            assert matrix[a, b] == pytest.approx(expected, abs=1e-12), (i, j, conditioning)
 
 
 def test_pairwise_of_a_subset_follows_the_given_order():
@@ -188,9 +188,9 @@ def test_permuting_rows_changes_nothing(seed):
     )
 
 
-small_tables = st.tuples(
-    st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.integers(1, 3)
-).flatmap(lambda shape: arrays(np.int64, shape, elements=st.integers(0, 6)))
+small_tables = st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 3), st.integers(1, 3)).flatmap(
+    lambda shape: arrays(np.int64, shape, elements=st.integers(0, 6))
+)
 
 
 @settings(max_examples=60, deadline=None)

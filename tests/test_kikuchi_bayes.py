@@ -289,14 +289,17 @@ def test_tic_tac_toe_map_model_is_figure_2():
     added = model.path_["region"].iloc[1 : model.map_step_ + 1]
     sizes = added.map(len).value_counts().to_dict()
     assert sizes == {2: 5, 3: 4, 4: 6}
-    lines = {
-        frozenset(f"{row}-{col}-square" for col in ("left", "middle", "right")) for row in ("top", "middle", "bottom")
-    } | {
-        frozenset(f"{row}-{col}-square" for row in ("top", "middle", "bottom")) for col in ("left", "middle", "right")
-    } | {
-        frozenset(["top-left-square", "middle-middle-square", "bottom-right-square"]),
-        frozenset(["top-right-square", "middle-middle-square", "bottom-left-square"]),
-    }
+    lines = (
+        {frozenset(f"{row}-{col}-square" for col in ("left", "middle", "right")) for row in ("top", "middle", "bottom")}
+        | {
+            frozenset(f"{row}-{col}-square" for row in ("top", "middle", "bottom"))
+            for col in ("left", "middle", "right")
+        }
+        | {
+            frozenset(["top-left-square", "middle-middle-square", "bottom-right-square"]),
+            frozenset(["top-right-square", "middle-middle-square", "bottom-left-square"]),
+        }
+    )
     four_way = [frozenset(r[:-1]) for r in added if len(r) == 4]
     assert all(region in lines for region in four_way)
     assert model.score(data.drop(columns="class"), data["class"]) > 0.98

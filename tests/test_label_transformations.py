@@ -16,10 +16,12 @@ WRAPPERS = [gm.BinaryRelevance, gm.LabelPowerset, gm.ClassifierChain]
 def multilabel_table(rng, n_rows=300, label_cards=(2, 3, 2)):
     """String attributes and labels that depend on the attributes and on the previous label."""
     hidden = rng.integers(3, size=n_rows)
-    X = pd.DataFrame({
-        f"x{j}": [f"s{v}" for v in np.where(rng.random(n_rows) < 0.7, hidden % r, rng.integers(r, size=n_rows))]
-        for j, r in enumerate((2, 3, 3, 2))
-    })
+    X = pd.DataFrame(
+        {
+            f"x{j}": [f"s{v}" for v in np.where(rng.random(n_rows) < 0.7, hidden % r, rng.integers(r, size=n_rows))]
+            for j, r in enumerate((2, 3, 3, 2))
+        }
+    )
     labels, previous = {}, hidden
     for j, r in enumerate(label_cards):
         value = np.where(rng.random(n_rows) < 0.6, (previous + j) % r, rng.integers(r, size=n_rows))
@@ -61,10 +63,17 @@ def chain_joint_by_hand(model, X):
 # ----------------------------------------------------------------------------- common invariants
 
 
-@pytest.mark.parametrize("model", [
-    gm.BinaryRelevance(), gm.BinaryRelevance(base=gm.TAN()), gm.LabelPowerset(),
-    gm.ClassifierChain(), gm.ClassifierChain(inference="exact", order=["L2", "L0", "L1"]),
-], ids=repr)
+@pytest.mark.parametrize(
+    "model",
+    [
+        gm.BinaryRelevance(),
+        gm.BinaryRelevance(base=gm.TAN()),
+        gm.LabelPowerset(),
+        gm.ClassifierChain(),
+        gm.ClassifierChain(inference="exact", order=["L2", "L0", "L1"]),
+    ],
+    ids=repr,
+)
 def test_probabilities_are_normalized_and_consistent(model):
     rng = np.random.default_rng(0)
     X, Y = multilabel_table(rng)
@@ -146,8 +155,10 @@ def test_scikit_learn_like_bases():
     np.testing.assert_allclose(prior[0], [(counts["hi"] + 1) / 202, (counts["lo"] + 1) / 202])
     # A chain with a numeric scikit-learn base: numeric labels become categorical integer columns.
     chain = gm.ClassifierChain(base=LogisticRegression(), inference="exact").fit(X, Y[["u"]].assign(w=X["c"] % 2))
-    joint = chain.joint_log_proba(pd.concat([X.head(3)] * 4), pd.DataFrame(
-        np.repeat([[0, 0], [0, 1], [1, 0], [1, 1]], 3, axis=0), columns=["u", "w"]))
+    joint = chain.joint_log_proba(
+        pd.concat([X.head(3)] * 4),
+        pd.DataFrame(np.repeat([[0, 0], [0, 1], [1, 0], [1, 1]], 3, axis=0), columns=["u", "w"]),
+    )
     np.testing.assert_allclose(np.exp(joint).reshape(4, 3).sum(axis=0), 1.0)
 
 
@@ -239,12 +250,15 @@ def test_greedy_differs_from_exact_on_generated_data():
     assert np.all(exact_model.joint_log_proba(X, exact)[differ] > exact_model.joint_log_proba(X, greedy)[differ])
 
 
-@pytest.mark.parametrize("label_cards, order, base", [
-    ((2, 3, 2), None, gm.NaiveBayes()),
-    ((3, 2, 2), ["L2", "L0", "L1"], gm.TAN()),
-    ((2, 2, 3, 2), ["L3", "L1", "L2", "L0"], gm.NaiveBayes(estimator="laplace")),
-    ((2, 4, 2, 3), "random", gm.AODE()),
-])
+@pytest.mark.parametrize(
+    "label_cards, order, base",
+    [
+        ((2, 3, 2), None, gm.NaiveBayes()),
+        ((3, 2, 2), ["L2", "L0", "L1"], gm.TAN()),
+        ((2, 2, 3, 2), ["L3", "L1", "L2", "L0"], gm.NaiveBayes(estimator="laplace")),
+        ((2, 4, 2, 3), "random", gm.AODE()),
+    ],
+)
 def test_exact_chain_against_brute_force(label_cards, order, base):
     rng = np.random.default_rng(sum(label_cards))
     X, Y = multilabel_table(rng, n_rows=200, label_cards=label_cards)
@@ -278,9 +292,9 @@ def test_greedy_chain_against_hand_computed_path():
     for k, name in enumerate(model.order_):
         j = model.label_names_.index(name)
         # Feed back the predicted previous labels row by row (fine here: a reference implementation).
-        table = np.vstack([
-            chain_conditional_by_hand(model, test.iloc[[i]], k, [c[i] for c in chosen]) for i in range(len(test))
-        ])
+        table = np.vstack(
+            [chain_conditional_by_hand(model, test.iloc[[i]], k, [c[i] for c in chosen]) for i in range(len(test))]
+        )
         np.testing.assert_allclose(proba[j], table, rtol=1e-12)
         chosen.append(model.classes_[j][np.argmax(table, axis=1)])
         np.testing.assert_array_equal(predicted[:, j], chosen[-1])
@@ -353,10 +367,12 @@ def test_awkward_labels_and_names(model_class):
     rng = np.random.default_rng(12)
     X, Y = multilabel_table(rng, label_cards=(3, 2))
     X.columns = ["#", "a b", "é", "x"]
-    Y = pd.DataFrame({
-        "label #1": Y["L0"].map({"v0": "1", "v1": "10", "v2": "2"}),
-        "ünï côdé": Y["L1"].map({"v0": True, "v1": False}),
-    })
+    Y = pd.DataFrame(
+        {
+            "label #1": Y["L0"].map({"v0": "1", "v1": "10", "v2": "2"}),
+            "ünï côdé": Y["L1"].map({"v0": True, "v1": False}),
+        }
+    )
     model = model_class().fit(X, Y)
     assert model.label_names_ == ["label #1", "ünï côdé"]
     assert model.classes_[0].tolist() == ["1", "10", "2"] and model.classes_[1].tolist() == [False, True]
@@ -373,10 +389,16 @@ def test_awkward_labels_and_names(model_class):
         assert abs(logsumexp(model.joint_log_proba(rows, vectors))) < 1e-10
 
 
-@pytest.mark.parametrize("model", [
-    gm.BinaryRelevance(), gm.LabelPowerset(base=gm.TAN()), gm.ClassifierChain(inference="exact"),
-    gm.ClassifierChain(base=gm.AODE(), order=["L1", "L0", "L2"]),
-], ids=repr)
+@pytest.mark.parametrize(
+    "model",
+    [
+        gm.BinaryRelevance(),
+        gm.LabelPowerset(base=gm.TAN()),
+        gm.ClassifierChain(inference="exact"),
+        gm.ClassifierChain(base=gm.AODE(), order=["L1", "L0", "L2"]),
+    ],
+    ids=repr,
+)
 def test_sample_weight_equals_duplicated_rows(model):
     rng = np.random.default_rng(13)
     X, Y = multilabel_table(rng, n_rows=120)
@@ -419,13 +441,16 @@ def test_bad_label_tables(model_class):
         model_class().predict(X)
 
 
-@pytest.mark.parametrize("order, message", [
-    (["L0", "L1"], r"missing labels \['L2'\]"),
-    (["L0", "L1", "L1"], r"repeated labels \['L1'\]"),
-    (["L0", "L1", "L9"], r"unknown labels \['L9'\]"),
-    ("reverse", "`order` must be None, 'random'"),
-    (3, "`order` must be None, 'random'"),
-])
+@pytest.mark.parametrize(
+    "order, message",
+    [
+        (["L0", "L1"], r"missing labels \['L2'\]"),
+        (["L0", "L1", "L1"], r"repeated labels \['L1'\]"),
+        (["L0", "L1", "L9"], r"unknown labels \['L9'\]"),
+        ("reverse", "`order` must be None, 'random'"),
+        (3, "`order` must be None, 'random'"),
+    ],
+)
 def test_order_must_be_a_permutation(order, message):
     rng = np.random.default_rng(15)
     X, Y = multilabel_table(rng, n_rows=40)
@@ -462,11 +487,16 @@ def test_chain_parameter_and_size_errors():
 
 
 @pytest.mark.parametrize("extension", [".json", ".npz"])
-@pytest.mark.parametrize("model", [
-    gm.BinaryRelevance(base=gm.TAN(estimator="laplace")), gm.LabelPowerset(base=gm.AODE()),
-    gm.ClassifierChain(inference="exact", order="random", random_state=2),
-    gm.ClassifierChain(base=gm.KikuchiBayes(), order=["ünï côdé", "label #1", "L2"]),
-], ids=repr)
+@pytest.mark.parametrize(
+    "model",
+    [
+        gm.BinaryRelevance(base=gm.TAN(estimator="laplace")),
+        gm.LabelPowerset(base=gm.AODE()),
+        gm.ClassifierChain(inference="exact", order="random", random_state=2),
+        gm.ClassifierChain(base=gm.KikuchiBayes(), order=["ünï côdé", "label #1", "L2"]),
+    ],
+    ids=repr,
+)
 def test_save_and_load_round_trip(tmp_path, model, extension):
     rng = np.random.default_rng(17)
     X, Y = multilabel_table(rng, n_rows=150, label_cards=(3, 2, 2))
@@ -538,7 +568,8 @@ def test_arrays_in_and_out(model_class):
         np.testing.assert_allclose(a, b, rtol=1e-12)
     if model_class is gm.ClassifierChain:
         np.testing.assert_allclose(
-            model.joint_log_proba(X, Y), frame_model.joint_log_proba(pd.DataFrame(X), Y), rtol=1e-12)
+            model.joint_log_proba(X, Y), frame_model.joint_log_proba(pd.DataFrame(X), Y), rtol=1e-12
+        )
 
 
 def test_array_input_at_prediction_after_a_frame_at_fit():

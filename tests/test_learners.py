@@ -43,9 +43,7 @@ def _random_frame(seed, n_features, n=400, with_class=False):
         columns[f"x{k}"] = column
     if with_class:
         # The class also shifts every feature a little, so CMI differs from MI.
-        columns = {
-            k: np.where(rng.random(n) < 0.15, cls % cards[i], v) for i, (k, v) in enumerate(columns.items())
-        }
+        columns = {k: np.where(rng.random(n) < 0.15, cls % cards[i], v) for i, (k, v) in enumerate(columns.items())}
         columns["class"] = cls
     names = list(columns)
     order = rng.permutation(len(names))
@@ -72,8 +70,9 @@ def _edge_set(edges):
 
 def _brute_force_best(candidates, weight):
     """Best total weight over candidate edge lists, its edge set, and whether it is unique."""
-    scored = sorted(((sum(weight[frozenset(e)] for e in edges), _edge_set(edges)) for edges in candidates),
-                    key=lambda t: -t[0])
+    scored = sorted(
+        ((sum(weight[frozenset(e)] for e in edges), _edge_set(edges)) for edges in candidates), key=lambda t: -t[0]
+    )
     best, best_edges = scored[0]
     unique = len(scored) == 1 or scored[1][0] < best - 1e-9
     return best, best_edges, unique
@@ -229,7 +228,9 @@ def test_fan_is_mdl_optimal_by_brute_force_over_forests(algorithm, n_features, s
     assert all(gain[frozenset(e)] > 0 for e in augmenting)
     _check_augmented_naive_bayes(graph, engine, features)
     for u, v in augmenting:
-        expected = fan_threshold(engine.cardinality("class"), engine.cardinality(u), engine.cardinality(v), engine.n_rows)
+        expected = fan_threshold(
+            engine.cardinality("class"), engine.cardinality(u), engine.cardinality(v), engine.n_rows
+        )
         assert graph.edges[u, v]["threshold"] == pytest.approx(expected, rel=1e-12)
 
 

@@ -49,8 +49,11 @@ def test_log_proba_does_not_underflow_with_many_attributes(model_class):
     rng = np.random.default_rng(1)
     y = rng.integers(2, size=60)
     X = pd.DataFrame({f"a{j}": np.where(rng.random(60) < 0.8, y, 1 - y) for j in range(300)})
-    model = model_class(estimator="laplace").fit(X, y) if model_class is not gm.AODE else model_class(
-        estimator="laplace", frequency_threshold=0).fit(X.iloc[:, :40], y)
+    model = (
+        model_class(estimator="laplace").fit(X, y)
+        if model_class is not gm.AODE
+        else model_class(estimator="laplace", frequency_threshold=0).fit(X.iloc[:, :40], y)
+    )
     data = X if model_class is not gm.AODE else X.iloc[:, :40]
     log_proba = model.predict_log_proba(data)
     assert np.all(np.isfinite(log_proba))
@@ -108,9 +111,7 @@ def test_augmented_models_match_brute_force_counts(model_class, estimator):
     rng = np.random.default_rng(2)
     X, y = random_table(rng, n_rows=80, cards=(2, 3, 2, 3))
     model = model_class(estimator=estimator).fit(X, y)
-    parent_of = {
-        v: u for u, v, kind in model.structure_.edges(data="kind") if kind == "augmenting"
-    }
+    parent_of = {v: u for u, v, kind in model.structure_.edges(data="kind") if kind == "augmenting"}
     expected = _brute_force_joint(X, y, parent_of, estimator, 15)
     np.testing.assert_allclose(model.joint_log_likelihood(X.iloc[:15]), expected, rtol=1e-10)
 
@@ -120,7 +121,10 @@ def test_tan_structure_is_a_tree_and_fan_a_subforest():
     X, y = random_table(rng, n_rows=500, cards=(3, 3, 3, 3, 3, 3))
     tan = gm.TAN().fit(X, y).structure_
     fan = gm.FAN().fit(X, y).structure_
-    aug = lambda g: {frozenset(e) for e, k in zip(g.edges, [d for *_, d in g.edges(data="kind")]) if k == "augmenting"}
+
+    def aug(g):
+        return {frozenset(e) for e, k in zip(g.edges, [d for *_, d in g.edges(data="kind")]) if k == "augmenting"}
+
     assert len(aug(tan)) == X.shape[1] - 1
     assert aug(fan) <= aug(tan)
     assert all(tan.has_edge("label", c) for c in X.columns)
@@ -198,9 +202,7 @@ def test_unseen_state_is_marginalized_exactly(model_class):
     np.testing.assert_allclose(model.joint_log_likelihood(unseen)[0], expected, rtol=1e-10)
     # Two unseen cells, one of them a parent in the tree.
     unseen2 = row.assign(x1="??", x2="??")
-    grid = pd.concat(
-        [row.assign(x1=a, x2=b) for a in levels for b in model.encoder_.levels_[2]], ignore_index=True
-    )
+    grid = pd.concat([row.assign(x1=a, x2=b) for a in levels for b in model.encoder_.levels_[2]], ignore_index=True)
     np.testing.assert_allclose(
         model.joint_log_likelihood(unseen2)[0], np.logaddexp.reduce(model.joint_log_likelihood(grid), axis=0)
     )
@@ -329,7 +331,6 @@ def test_sample_weight_equals_repeated_rows(model_class):
 
 
 def test_table_size_guard_is_a_clear_error():
-    rng = np.random.default_rng(17)
     X = pd.DataFrame({"wide": np.arange(3000), "also": np.arange(3000) % 2000})
     with pytest.raises(ValueError, match="max_cells"):
         gm.TAN(max_cells=1_000_000).fit(X, np.arange(3000) % 2)

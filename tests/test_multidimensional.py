@@ -7,7 +7,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
-from scipy.special import gammaln, logsumexp
+from scipy.special import logsumexp
 
 from graphmodels.learners.multidimensional import (
     bridge_and_feature_forest,
@@ -97,7 +97,9 @@ def test_scores_are_score_equivalent(criterion):
     n = joint.sum()
 
     def gain(table):
-        return family_score(table, criterion, sample_size=n) - family_score(table.sum(axis=0)[None], criterion, sample_size=n)
+        return family_score(table, criterion, sample_size=n) - family_score(
+            table.sum(axis=0)[None], criterion, sample_size=n
+        )
 
     assert np.isclose(gain(joint), gain(joint.T))
 
@@ -114,7 +116,9 @@ def _engine(data):
 
 
 def _sample(seed, n_classes=3, n_features=5, n=3000, feature_arcs=False):
-    network, truth = random_multidimensional_network(n_classes, n_features, feature_arcs=feature_arcs, random_state=seed)
+    network, truth = random_multidimensional_network(
+        n_classes, n_features, feature_arcs=feature_arcs, random_state=seed
+    )
     return network.sample(n, random_state=seed + 100), truth
 
 
@@ -166,9 +170,7 @@ def test_bridge_and_feature_forest_is_the_best_over_every_forest(criterion):
             continue
         total = 0.0
         for f in features:
-            total += max(
-                _total_score(engine, [f], {f: s}, {f: assignment[f]}, criterion) for s in candidate_sets
-            )
+            total += max(_total_score(engine, [f], {f: s}, {f: assignment[f]}, criterion) for s in candidate_sets)
         best = max(best, total)
     assert np.isclose(ours, best)
 
@@ -190,7 +192,13 @@ def test_class_forest_is_the_best_spanning_forest():
         for u, v in directed.edges:
             parent[v] = u
         return sum(
-            float(family_score(engine.counts(([parent[c]] if parent[c] else []) + [c]).reshape(-1, 2), "bic", sample_size=engine.total))
+            float(
+                family_score(
+                    engine.counts(([parent[c]] if parent[c] else []) + [c]).reshape(-1, 2),
+                    "bic",
+                    sample_size=engine.total,
+                )
+            )
             for c in classes
         )
 
@@ -261,7 +269,9 @@ def _brute_force_posteriors(model, X):
                 for values in itertools.product(*[range(feature_cards[i]) for i in hidden]):
                     x = codes[row].copy()
                     x[hidden] = values
-                    total = sum(t[tuple(labels[p] for p in pa) + (labels[j],)] for j, (pa, t) in enumerate(zip(parents, tables)))
+                    total = sum(
+                        t[tuple(labels[p] for p in pa) + (labels[j],)] for j, (pa, t) in enumerate(zip(parents, tables))
+                    )
                     for i, (pa, t) in enumerate(zip(model.feature_class_parents_, model.feature_log_tables_)):
                         index = tuple(labels[p] for p in pa)
                         if model.feature_parents_[i] >= 0:
@@ -282,7 +292,14 @@ def _brute_force_posteriors(model, X):
     return out
 
 
-@pytest.mark.parametrize("model", [*[cls() for cls in MODELS], MultiDimensionalAODE(pooling="logarithmic"), MultiDimensionalNaiveBayes(max_parents=4, criterion="bdeu")])
+@pytest.mark.parametrize(
+    "model",
+    [
+        *[cls() for cls in MODELS],
+        MultiDimensionalAODE(pooling="logarithmic"),
+        MultiDimensionalNaiveBayes(max_parents=4, criterion="bdeu"),
+    ],
+)
 @pytest.mark.parametrize("n_classes", [2, 4])
 def test_marginal_posteriors_equal_brute_force_enumeration(model, n_classes):
     data, _ = _sample(7, n_classes=n_classes, n_features=5, n=800, feature_arcs=True)
@@ -346,7 +363,9 @@ def test_odd_names_and_integer_looking_labels_round_trip(cls):
     rng = np.random.default_rng(3)
     n = 300
     a = rng.integers(0, 3, n)
-    X = pd.DataFrame({"# a": a.astype(str), "b c": rng.integers(0, 2, n).astype(str), "é": (a + rng.integers(0, 2, n)).astype(str)})
+    X = pd.DataFrame(
+        {"# a": a.astype(str), "b c": rng.integers(0, 2, n).astype(str), "é": (a + rng.integers(0, 2, n)).astype(str)}
+    )
     Y = pd.DataFrame({"y 1": np.where(a > 0, "10", "2"), "#y2": np.where(rng.random(n) < 0.5, "1", "10")})
     model = cls().fit(X, Y)
     assert model.label_names_ == ["y 1", "#y2"]

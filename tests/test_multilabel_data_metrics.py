@@ -362,7 +362,13 @@ def test_cv_discretizer_fitted_on_training_rows_only_and_folds_partition_rows():
     models = {"a1": CountingModel(alpha=1.0, log=model_log), "a05": CountingModel(alpha=0.5, log=model_log)}
     n_splits, n_repeats = 4, 3
     results = cross_validate_multilabel(
-        models, X, Y, n_splits=n_splits, n_repeats=n_repeats, discretizer=RecordingDiscretizer(log=disc_log), random_state=7
+        models,
+        X,
+        Y,
+        n_splits=n_splits,
+        n_repeats=n_repeats,
+        discretizer=RecordingDiscretizer(log=disc_log),
+        random_state=7,
     )
     assert len(results) == n_splits * n_repeats * len(models)
     assert list(results[["repeat", "fold"]].drop_duplicates().itertuples(index=False, name=None)) == [
@@ -427,8 +433,17 @@ def test_cv_default_discretizer_and_columns():
     X, Y = _multilabel_data()
     results = cross_validate_multilabel({"m": CountingModel()}, X, Y, n_splits=5)
     assert list(results.columns) == [
-        "model", "repeat", "fold", "n_train", "n_test", "hamming_accuracy", "exact_match",
-        "jaccard_accuracy", "mean_label_log_loss", "fit_time", "predict_time",
+        "model",
+        "repeat",
+        "fold",
+        "n_train",
+        "n_test",
+        "hamming_accuracy",
+        "exact_match",
+        "jaccard_accuracy",
+        "mean_label_log_loss",
+        "fit_time",
+        "predict_time",
     ]
     assert results.notna().all().all()
     assert ((results["hamming_accuracy"] >= results["exact_match"]) & (results["fit_time"] >= 0)).all()

@@ -5,11 +5,10 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from test_models import CLASSIFIERS, random_table
 
 import graphmodels as gm
 from graphmodels.estimators import Dirichlet
-
-from test_models import CLASSIFIERS, random_table
 
 
 @pytest.mark.parametrize("extension", [".json", ".npz"])

@@ -94,7 +94,7 @@ def test_naive_bayes_rows_wrap_and_do_not_overlap(n):
     g = augmented_naive_bayes("C", [f"feature_{i}" for i in range(n)])
     pos = network_layout(g)
     rows = {}
-    for node, (x, y) in pos.items():
+    for _node, (x, y) in pos.items():
         rows.setdefault(y, []).append(x)
     assert max(len(xs) for xs in rows.values()) <= max(10, int(np.ceil(2 * np.sqrt(n))))
     points = np.array(list(pos.values()))

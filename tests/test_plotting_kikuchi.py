@@ -24,8 +24,11 @@ def _axes():
 
 
 def _regions(ax, size=None):
-    return [p for p in ax.patches if (p.get_gid() or "").startswith("region:")
-            and (size is None or p.get_gid() == f"region:{size}")]
+    return [
+        p
+        for p in ax.patches
+        if (p.get_gid() or "").startswith("region:") and (size is None or p.get_gid() == f"region:{size}")
+    ]
 
 
 def _count_by_size(ax):
@@ -152,8 +155,9 @@ def test_figure_2_of_the_paper_on_the_board():
 
 def test_offsets_follow_the_order_regions_are_given():
     pos = {"a": (0.0, 0.0), "b": (1.0, 0.0)}
-    first = draw_interactions([("a", "b", "y"), ("a", "b", "c", "y")], {**pos, "c": (2, 0)}, class_name="y",
-                              ax=_axes(), legend=False)
+    first = draw_interactions(
+        [("a", "b", "y"), ("a", "b", "c", "y")], {**pos, "c": (2, 0)}, class_name="y", ax=_axes(), legend=False
+    )
     assert np.allclose(_vertices(_regions(first, 3)[0])[:, 1], 0.0)
     assert not np.allclose(_vertices(_regions(first, 4)[0])[:, 1], 0.0)
 
@@ -180,8 +184,9 @@ def test_larger_regions_are_dotted_polygons_and_repeats_are_drawn_once():
 
 def test_custom_pos_is_honoured_and_labels_optional():
     pos = {"b": (3.0, -1.0), "a": (-2.0, 4.0)}
-    ax = draw_interactions([("a", "y"), ("a", "b", "y")], pos, class_name="y", ax=_axes(),
-                           label_func=lambda name: name.upper())
+    ax = draw_interactions(
+        [("a", "y"), ("a", "b", "y")], pos, class_name="y", ax=_axes(), label_func=lambda name: name.upper()
+    )
     assert np.allclose(_nodes(ax), [pos["a"], pos["b"]])
     assert sorted(t.get_text() for t in ax.texts if t.get_gid() == "label") == ["A", "B"]
     assert _regions(ax, 2)[0].center == pytest.approx(pos["a"])

@@ -45,8 +45,12 @@ def _small():
         ("a", "b", {"weight": 0.9}),
         ("b", "c", {"weight": 0.45}),
     ]
-    return multidimensional_classifier(["C1", "C2", "C3"], ["c", "b", "a", "unused"], arcs,
-                                       cardinalities={"C1": 2, "C2": 3, "C3": 2, "a": 2, "b": 2, "c": 4, "unused": 2})
+    return multidimensional_classifier(
+        ["C1", "C2", "C3"],
+        ["c", "b", "a", "unused"],
+        arcs,
+        cardinalities={"C1": 2, "C2": 3, "C3": 2, "a": 2, "b": 2, "c": 4, "unused": 2},
+    )
 
 
 def _large(seed=0, n_classes=6, n_features=72, n_unused=4):
@@ -139,8 +143,9 @@ def test_barycentre_ordering():
 
 
 def test_feature_without_class_parent_follows_its_neighbours():
-    g = multidimensional_classifier(["C1", "C2"], ["y", "x", "b", "a"],
-                                    [("C1", "a"), ("C2", "b"), ("b", "y"), ("a", "x")])
+    g = multidimensional_classifier(
+        ["C1", "C2"], ["y", "x", "b", "a"], [("C1", "a"), ("C2", "b"), ("b", "y"), ("a", "x")]
+    )
     pos = multidimensional_layout(g)
     assert pos["a"][0] < pos["b"][0] and pos["x"][0] < pos["y"][0]
 
@@ -189,8 +194,9 @@ def test_layout_deterministic_and_free_of_arc_order():
     assert multidimensional_layout(g) == multidimensional_layout(g)
     rng = np.random.default_rng(5)
     arcs = list(g.edges(data=True))
-    shuffled = multidimensional_classifier(g.graph["classes"], g.graph["features"],
-                                           [arcs[i] for i in rng.permutation(len(arcs))])
+    shuffled = multidimensional_classifier(
+        g.graph["classes"], g.graph["features"], [arcs[i] for i in rng.permutation(len(arcs))]
+    )
     assert multidimensional_layout(shuffled) == multidimensional_layout(g)
 
 
@@ -233,8 +239,14 @@ def test_small_counts_by_hand():
 def test_legend_names_the_three_subgraphs():
     ax = draw_multidimensional(_small(), _axes())
     labels = [t.get_text() for t in ax.get_legend().get_texts()]
-    for expected in ("class variable", "feature", "feature without arcs (1)", "class subgraph (2 arcs)",
-                     "bridge subgraph (4 arcs)", "feature subgraph (2 arcs)"):
+    for expected in (
+        "class variable",
+        "feature",
+        "feature without arcs (1)",
+        "class subgraph (2 arcs)",
+        "bridge subgraph (4 arcs)",
+        "feature subgraph (2 arcs)",
+    ):
         assert expected in labels
     assert set(SUBGRAPH_NAMES.values()) == {"class subgraph", "bridge subgraph", "feature subgraph"}
     assert draw_multidimensional(_small(), _axes(), legend=False).get_legend() is None
@@ -260,7 +272,9 @@ def test_kinds_have_their_colour_style_and_weight():
     assert len({KIND_COLORS[k] for k in ARC_KINDS}) == 3
     bridge = [p.get_linewidth() for p in _arcs(ax, "class-feature")]
     assert max(bridge) < min(p.get_linewidth() for p in _arcs(ax, "feature-feature"))  # thin vs bold
-    assert max(p.get_alpha() for p in _arcs(ax, "class-feature")) < min(p.get_alpha() for p in _arcs(ax, "feature-feature"))
+    assert max(p.get_alpha() for p in _arcs(ax, "class-feature")) < min(
+        p.get_alpha() for p in _arcs(ax, "feature-feature")
+    )
     # Within a kind the width grows with the weight, from the low to the high end of the kind's range
     # (1.8 to 4.5 points, all the room there is): a -> b (0.9, the most) 4.5, b -> c (0.45) 1.8 + 2.7 / 2.
     arcs = [(u, v) for u, v, k in _small().edges(data="kind") if k == "feature-feature"]
@@ -281,7 +295,9 @@ def test_class_arcs_arch_over_the_classes_between():
     radius = {n: math.sqrt(s) / 2 * figure.dpi / 72 for n, s in zip(g.nodes, nodes.get_sizes())}
     row = ax.transData.transform([(0.0, 0.0)])[0][1]
     heights = {}
-    for patch, (u, v) in zip(_arcs(ax, "class-class"), [(u, v) for u, v, k in g.edges(data="kind") if k == "class-class"]):
+    for patch, (u, v) in zip(
+        _arcs(ax, "class-class"), [(u, v) for u, v, k in g.edges(data="kind") if k == "class-class"]
+    ):
         points = _curve_points(patch, ax)
         assert points[:, 1].min() >= row - 1.0  # above the class row
         heights[(u, v)] = points[:, 1].max() - row
@@ -313,7 +329,7 @@ def test_72_features_stay_readable():
     assert all(len(line) <= 10 for t in labels for line in t.get_text().split("\n"))
     boxes = [t.get_window_extent(renderer) for t in labels]
     for i, a in enumerate(boxes):
-        for b in boxes[i + 1:]:
+        for b in boxes[i + 1 :]:
             assert not a.overlaps(b)
     # Discs do not overlap either.
     centres = ax.transData.transform(_nodes(ax).get_offsets())
@@ -422,12 +438,18 @@ def test_draw_network_dispatches_graphs_and_models():
     assert len(_arcs(ax, "class-class")) == 2
     # An MDBNC without arcs, as multidimensional_classifier makes it, too.
     empty = multidimensional_classifier(["C1", "C2"], ["a", "b"])
-    assert [t.get_text() for t in draw_network(empty, _axes()).get_legend().get_texts()][-1] == "feature subgraph (0 arcs)"
+    assert [t.get_text() for t in draw_network(empty, _axes()).get_legend().get_texts()][
+        -1
+    ] == "feature subgraph (0 arcs)"
 
 
 def test_draw_network_keeps_other_graphs():
     tan = augmented_naive_bayes("C", ["a", "b"], [("a", "b")])
-    assert sorted(p.get_gid() for p in _arcs(draw_network(tan, _axes()))) == ["edge:augmenting", "edge:class", "edge:class"]
+    assert sorted(p.get_gid() for p in _arcs(draw_network(tan, _axes()))) == [
+        "edge:augmenting",
+        "edge:class",
+        "edge:class",
+    ]
     lone = nx.DiGraph()
     lone.add_node("C", role="class")
     lone.add_node("a", role="feature")
@@ -465,23 +487,33 @@ def test_class_without_features_keeps_its_even_place():
     assert [pos[c] for c in ("C1", "C2", "C3")] == [(-1.0, 0.0), (0.5, 0.0), (2.0, 0.0)]
 
 
-@pytest.mark.parametrize("graph", [
-    multidimensional_classifier(["A", "B", "C"], [], [("A", "C")]),
-    multidimensional_classifier(["A"], ["x"]),
-    multidimensional_classifier([0, 1], [(2, "t"), 3.5, "z"], [(0, 1, {"weight": float("nan")}), (1, (2, "t")),
-                                                               ((2, "t"), 3.5, {"weight": 2})]),
-    multidimensional_classifier(["A", "B"], [f"x{i}" for i in range(25)]),
-], ids=["classes-only", "one-each", "odd-names", "no-arcs"])
+@pytest.mark.parametrize(
+    "graph",
+    [
+        multidimensional_classifier(["A", "B", "C"], [], [("A", "C")]),
+        multidimensional_classifier(["A"], ["x"]),
+        multidimensional_classifier(
+            [0, 1],
+            [(2, "t"), 3.5, "z"],
+            [(0, 1, {"weight": float("nan")}), (1, (2, "t")), ((2, "t"), 3.5, {"weight": 2})],
+        ),
+        multidimensional_classifier(["A", "B"], [f"x{i}" for i in range(25)]),
+    ],
+    ids=["classes-only", "one-each", "odd-names", "no-arcs"],
+)
 def test_degenerate_graphs(graph):
     ax = draw_multidimensional(graph, _axes(), show_weights=True)
     assert len(_nodes(ax).get_offsets()) == graph.number_of_nodes()
     assert len(_arcs(ax)) == graph.number_of_edges()
     assert sum(1 for t in ax.texts if t.get_gid() == "weight") == sum(
-        1 for *_, w in graph.edges(data="weight") if w is not None and math.isfinite(w))
+        1 for *_, w in graph.edges(data="weight") if w is not None and math.isfinite(w)
+    )
 
 
-@pytest.mark.parametrize("name, value", [("font_size", 0), ("node_size", -1.0), ("font_size", True),
-                                         ("max_row_width", 2.5), ("fade_isolated", 1)])
+@pytest.mark.parametrize(
+    "name, value",
+    [("font_size", 0), ("node_size", -1.0), ("font_size", True), ("max_row_width", 2.5), ("fade_isolated", 1)],
+)
 def test_size_arguments_checked(name, value):
     with pytest.raises((ValueError, TypeError), match=name):
         draw_multidimensional(_small(), _axes(), **{name: value})

@@ -67,9 +67,7 @@ def test_region_with_zero_counting_number_is_left_out():
 def test_random_region_sets_count_every_variable_once(seed):
     rng = np.random.default_rng(seed)
     variables = list("abcdefgh")
-    regions = [
-        tuple(rng.choice(variables, size=rng.integers(1, 5), replace=False)) for _ in range(rng.integers(1, 9))
-    ]
+    regions = [tuple(rng.choice(variables, size=rng.integers(1, 5), replace=False)) for _ in range(rng.integers(1, 9))]
     graph = cluster_variation_regions(regions)
     assert counting_numbers_are_valid(graph, variables=set().union(*map(set, regions)))
     for variable in set().union(*map(set, regions)):

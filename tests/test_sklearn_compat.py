@@ -52,8 +52,15 @@ def test_sklearn_estimator_checks(estimator, check):
 
 
 @pytest.mark.parametrize(
-    "model", [gm.NaiveBayes(), gm.TAN(), gm.AODE(), gm.HyperforestClassifier(treewidth=2), gm.KikuchiBayes(),
-              gm.HierarchicalNaiveBayes()]
+    "model",
+    [
+        gm.NaiveBayes(),
+        gm.TAN(),
+        gm.AODE(),
+        gm.HyperforestClassifier(treewidth=2),
+        gm.KikuchiBayes(),
+        gm.HierarchicalNaiveBayes(),
+    ],
 )
 def test_works_in_pipelines_and_cross_validation(model):
     frame = gm.datasets.load("iris")

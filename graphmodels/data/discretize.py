@@ -76,8 +76,7 @@ class _ParamsMixin:
         for name, value in params.items():
             if name not in valid:
                 raise ValueError(
-                    f"invalid parameter {name!r} for {type(self).__name__}; "
-                    f"expected one of {valid}, got {name!r}."
+                    f"invalid parameter {name!r} for {type(self).__name__}; expected one of {valid}, got {name!r}."
                 )
             setattr(self, name, value)
         return self
@@ -95,9 +94,7 @@ def _as_frame(X):
         if X.ndim != 2:
             raise ValueError(f"X must be 2-dimensional, expected ndim 2, got ndim {X.ndim}.")
         return pd.DataFrame(X)
-    raise TypeError(
-        f"X must be a pandas DataFrame or a 2-D numpy array, got {type(X).__name__}."
-    )
+    raise TypeError(f"X must be a pandas DataFrame or a 2-D numpy array, got {type(X).__name__}.")
 
 
 def _is_numeric(col):
@@ -174,10 +171,7 @@ class _BaseDiscretizer(_ParamsMixin):
             values = _to_float(col)
             observed = values[~np.isnan(values)]
             if np.isinf(observed).any():
-                raise ValueError(
-                    f"column {name!r} contains infinite values; expected finite numbers "
-                    "or missing cells."
-                )
+                raise ValueError(f"column {name!r} contains infinite values; expected finite numbers or missing cells.")
             if np.unique(observed).size < self.min_distinct:
                 continue
             cuts = self._fit_column(values, y_codes)
@@ -212,23 +206,17 @@ class _BaseDiscretizer(_ParamsMixin):
             If a binned column is no longer numeric.
         """
         if not hasattr(self, "cut_points_"):
-            raise ValueError(
-                f"this {type(self).__name__} is not fitted yet; call `fit` before `transform`."
-            )
+            raise ValueError(f"this {type(self).__name__} is not fitted yet; call `fit` before `transform`.")
         X = _as_frame(X)
         missing = [c for c in self.feature_names_in_ if c not in X.columns]
         if missing:
-            raise ValueError(
-                f"column {missing[0]!r} seen in fit is missing from X "
-                f"(missing columns: {missing})."
-            )
+            raise ValueError(f"column {missing[0]!r} seen in fit is missing from X (missing columns: {missing}).")
         out = X.copy()
         for name, cuts in self.cut_points_.items():
             col = X[name]
             if not _is_numeric(col):
                 raise TypeError(
-                    f"column {name!r} was numeric in fit; expected a numeric column, "
-                    f"got dtype {col.dtype}."
+                    f"column {name!r} was numeric in fit; expected a numeric column, got dtype {col.dtype}."
                 )
             out[name] = _apply_cuts(_to_float(col), cuts, X.index, name)
         return out
@@ -388,9 +376,7 @@ def _mdl_cut_points(values, y_codes, n_classes):
     values, y_codes = values[keep], y_codes[keep]
     uniq, inv = np.unique(values, return_inverse=True)
     # class counts per distinct value, shape (n_distinct, n_classes)
-    counts = np.bincount(
-        inv * n_classes + y_codes, minlength=uniq.size * n_classes
-    ).reshape(uniq.size, n_classes)
+    counts = np.bincount(inv * n_classes + y_codes, minlength=uniq.size * n_classes).reshape(uniq.size, n_classes)
     cuts = []
     stack = [(0, uniq.size)]  # half-open ranges of distinct-value indices
     while stack:
@@ -534,22 +520,15 @@ class MDLDiscretizer(_BaseDiscretizer):
             if ``min_distinct < 1``; or if a numeric column holds infinities.
         """
         if y is None:
-            raise ValueError(
-                "MDLDiscretizer is supervised: `y` (class labels) is required, got None."
-            )
+            raise ValueError("MDLDiscretizer is supervised: `y` (class labels) is required, got None.")
         X = _as_frame(X)
         y_arr = np.asarray(y, dtype=object) if not isinstance(y, pd.Series) else y.to_numpy()
         if y_arr.ndim != 1:
             raise ValueError(f"`y` must be 1-dimensional, got shape {y_arr.shape}.")
         if len(y_arr) != len(X):
-            raise ValueError(
-                f"`y` must have one label per row of X: expected length {len(X)}, "
-                f"got {len(y_arr)}."
-            )
+            raise ValueError(f"`y` must have one label per row of X: expected length {len(X)}, got {len(y_arr)}.")
         if pd.isna(y_arr).any():
-            raise ValueError(
-                f"`y` has {int(pd.isna(y_arr).sum())} missing labels; expected none."
-            )
+            raise ValueError(f"`y` has {int(pd.isna(y_arr).sum())} missing labels; expected none.")
         codes, classes = pd.factorize(y_arr, sort=True)
         self._n_classes = len(classes)
         self._fit_frame(X, codes.astype(np.intp))

@@ -69,8 +69,7 @@ def as_frame(X, *, name="X"):
         frame = X
     elif isinstance(X, pd.Series):
         raise ValueError(
-            f"`{name}` must be 2-dimensional (rows x columns), got a Series; "
-            "use series.to_frame() for a single column."
+            f"`{name}` must be 2-dimensional (rows x columns), got a Series; use series.to_frame() for a single column."
         )
     elif isinstance(X, (str, bytes, numbers.Number)) or X is None:
         raise TypeError(f"`{name}` must be a DataFrame or a 2-D array, got {type(X).__name__}.")
@@ -198,9 +197,7 @@ class TableEncoder:
 
     def _fit(self, X):
         if self.missing not in _MISSING_POLICIES:
-            raise ValueError(
-                f"`missing` must be one of {list(_MISSING_POLICIES)}, got {self.missing!r}."
-            )
+            raise ValueError(f"`missing` must be one of {list(_MISSING_POLICIES)}, got {self.missing!r}.")
         frame = as_frame(X)
         self.columns_ = list(frame.columns)
         self.levels_ = []
@@ -257,8 +254,10 @@ class TableEncoder:
     def fit_transform(self, X):
         """Fit to `X` and return its codes, hashing each column once."""
         self._fit(X)
-        codes = np.empty((len(self._fit_codes[0]) if self._fit_codes else len(as_frame(X)), len(self.columns_)),
-                         dtype=self.code_dtype())
+        codes = np.empty(
+            (len(self._fit_codes[0]) if self._fit_codes else len(as_frame(X)), len(self.columns_)),
+            dtype=self.code_dtype(),
+        )
         for j, column_codes in enumerate(self._fit_codes):
             codes[:, j] = column_codes
         del self._fit_codes
@@ -291,9 +290,7 @@ class TableEncoder:
                 parts.append(f"missing columns {missing}")
             if extra:
                 parts.append(f"unexpected columns {extra}")
-            raise ValueError(
-                f"`{name}` does not match the fitted columns: " + " and ".join(parts) + "."
-            )
+            raise ValueError(f"`{name}` does not match the fitted columns: " + " and ".join(parts) + ".")
         return frame[self.columns_]
 
     def _encode_column(self, series, j):
@@ -316,9 +313,7 @@ class TableEncoder:
             isna[negative] = pd.isna(series.iloc[negative]).to_numpy()
         if isna.any():
             if self.missing == "error" and not self.has_missing_state_[j]:
-                raise ValueError(
-                    f"Column {self.columns_[j]!r} has missing cells and missing='error'."
-                )
+                raise ValueError(f"Column {self.columns_[j]!r} has missing cells and missing='error'.")
             codes[isna] = len(levels) - 1 if self.has_missing_state_[j] else UNKNOWN
         return codes
 
@@ -347,8 +342,7 @@ def _numeric_codes(values, observed):
     if not isinstance(values, pd.Series) or values.dtype.kind not in "iuf" or values.dtype.kind == "b":
         return None
     if not observed or not all(
-        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_))
-        for v in observed
+        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) for v in observed
     ):
         return None
     levels = np.asarray(observed, dtype=np.float64)
@@ -369,10 +363,9 @@ def _numeric_codes(values, observed):
 
 def _is_positional(columns, fitted_columns):
     """True when both column sets are the default 0..p-1 integer labels."""
+
     def positional(cols):
-        return all(isinstance(c, (int, np.integer)) for c in cols) and list(cols) == list(
-            range(len(cols))
-        )
+        return all(isinstance(c, (int, np.integer)) for c in cols) and list(cols) == list(range(len(cols)))
 
     return positional(list(columns)) and positional(list(fitted_columns))
 

@@ -125,9 +125,7 @@ def split_labels(table, *, labels=None, prefix=None):
     chosen_set = set(chosen)
     attributes = [c for c in columns if c not in chosen_set]
     if not attributes:
-        raise ValueError(
-            f"No attribute column is left: all {len(columns)} column(s) were chosen as labels."
-        )
+        raise ValueError(f"No attribute column is left: all {len(columns)} column(s) were chosen as labels.")
     return table[attributes], table[chosen]
 
 
@@ -181,9 +179,7 @@ def read_multilabel(path, *, labels=None, prefix=DEFAULT_PREFIX):
     """
     if labels is not None:
         if prefix is not None and prefix != DEFAULT_PREFIX:
-            raise ValueError(
-                f"Give `labels` or `prefix`, not both; got labels={labels!r} and prefix={prefix!r}."
-            )
+            raise ValueError(f"Give `labels` or `prefix`, not both; got labels={labels!r} and prefix={prefix!r}.")
         prefix = None
     if isinstance(path, pd.DataFrame):
         table = path

@@ -232,9 +232,7 @@ def get_estimator(estimator):
         if factory is None:
             raise ValueError(f"Unknown estimator {estimator!r}; valid names: {sorted(ESTIMATORS)}.")
         return factory()
-    raise TypeError(
-        f"`estimator` must be an Estimator, a name or a dict, got {type(estimator).__name__}."
-    )
+    raise TypeError(f"`estimator` must be an Estimator, a name or a dict, got {type(estimator).__name__}.")
 
 
 def _as_float(value, name):

@@ -58,9 +58,7 @@ def _split_xy(data, class_column):
         return as_frame(X), pd.Series(np.asarray(y, dtype=object) if not isinstance(y, pd.Series) else y)
     if isinstance(data, pd.DataFrame):
         if class_column not in data.columns:
-            raise ValueError(
-                f"Class column {class_column!r} not found; columns are {list(data.columns)[:20]}."
-            )
+            raise ValueError(f"Class column {class_column!r} not found; columns are {list(data.columns)[:20]}.")
         return data.drop(columns=[class_column]), data[class_column]
     raise TypeError(f"A data set must be a DataFrame with a class column or an (X, y) pair, got {type(data).__name__}.")
 

@@ -90,11 +90,11 @@ def _predicted_array(predicted, shape):
     """Predictions as an object array of the truth's shape."""
     if isinstance(predicted, pd.Series):
         raise ValueError(f"`predicted` must be 2-dimensional with shape {shape}, got a Series.")
-    values = predicted.to_numpy(dtype=object) if isinstance(predicted, pd.DataFrame) else np.asarray(predicted, dtype=object)
+    values = (
+        predicted.to_numpy(dtype=object) if isinstance(predicted, pd.DataFrame) else np.asarray(predicted, dtype=object)
+    )
     if values.shape != shape:
-        raise ValueError(
-            f"`predicted` must have the shape of `Y` {shape} (n_rows, n_labels), got {values.shape}."
-        )
+        raise ValueError(f"`predicted` must have the shape of `Y` {shape} (n_rows, n_labels), got {values.shape}.")
     return values
 
 

@@ -7,6 +7,8 @@ from .hierarchical_nb import (
     hierarchical_naive_bayes_search,
     pair_significance,
 )
+from .hyperforests import HYPERFOREST_ALGORITHMS, max_hyperforest
+from .kikuchi import kikuchi_bayes_path, parsimonious_log_prior
 from .multidimensional import (
     bridge_and_feature_forest,
     bridge_parent_sets,
@@ -14,8 +16,6 @@ from .multidimensional import (
     multidimensional_structure,
     superparent_class_arcs,
 )
-from .kikuchi import kikuchi_bayes_path, parsimonious_log_prior
-from .hyperforests import HYPERFOREST_ALGORITHMS, max_hyperforest
 from .trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, fan_threshold, tan_structure
 
 __all__ = [
@@ -33,4 +33,9 @@ __all__ = [
     "parsimonious_log_prior",
     "max_hyperforest",
     "HYPERFOREST_ALGORITHMS",
-   "chow_liu_tree", "tan_structure", "fan_structure", "fan_threshold", "SPANNING_TREE_ALGORITHMS"]
+    "chow_liu_tree",
+    "tan_structure",
+    "fan_structure",
+    "fan_threshold",
+    "SPANNING_TREE_ALGORITHMS",
+]

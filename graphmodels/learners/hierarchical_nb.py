@@ -235,12 +235,16 @@ def naive_bayes_log_posterior(children, cards, y, weights, n_classes, estimator,
     Children are (n_rows,) code arrays; code -1 drops the child's factor.
     """
     prior_counts = np.bincount(y[train], weights=weights[train], minlength=n_classes)
-    log_joint = np.tile(np.log(estimator.joint(prior_counts)), (int(test.sum()) if test.dtype == bool else len(test), 1))
+    log_joint = np.tile(
+        np.log(estimator.joint(prior_counts)), (int(test.sum()) if test.dtype == bool else len(test), 1)
+    )
     y_train, w_train = y[train], weights[train]
     for codes, r in zip(children, cards):
         x = codes[train]
         seen = x >= 0
-        counts = np.bincount(y_train[seen] * r + x[seen], weights=w_train[seen], minlength=n_classes * r).reshape(n_classes, r)
+        counts = np.bincount(y_train[seen] * r + x[seen], weights=w_train[seen], minlength=n_classes * r).reshape(
+            n_classes, r
+        )
         log_cpt = np.log(estimator.conditional(counts))  # (C, r)
         x_test = codes[test]
         known = x_test >= 0
@@ -372,7 +376,11 @@ def hierarchical_naive_bayes_search(
         raise ValueError(f"`n_folds` must be an integer >= 2, got {n_folds!r}.")
     if scoring not in SCORINGS:
         raise ValueError(f"`scoring` must be one of {list(SCORINGS)}, got {scoring!r}.")
-    if isinstance(n_candidate_pairs, bool) or not isinstance(n_candidate_pairs, (int, np.integer)) or n_candidate_pairs < 1:
+    if (
+        isinstance(n_candidate_pairs, bool)
+        or not isinstance(n_candidate_pairs, (int, np.integer))
+        or n_candidate_pairs < 1
+    ):
         raise ValueError(f"`n_candidate_pairs` must be an integer >= 1, got {n_candidate_pairs!r}.")
     if max_latents is not None and (not isinstance(max_latents, (int, np.integer)) or max_latents < 0):
         raise ValueError(f"`max_latents` must be None or an integer >= 0, got {max_latents!r}.")
@@ -434,6 +442,12 @@ def hierarchical_naive_bayes_search(
         cards = [c for k, c in enumerate(cards) if k not in (i, j)] + [max(latent.cardinality, 1)]
         names = [c for k, c in enumerate(names) if k not in (i, j)] + [latent.name]
         history.append(
-            {"latent": latent.name, "children": latent.children, "cardinality": latent.cardinality, "score": score, "candidates": []}
+            {
+                "latent": latent.name,
+                "children": latent.children,
+                "cardinality": latent.cardinality,
+                "score": score,
+                "candidates": [],
+            }
         )
     return latents, history

@@ -106,7 +106,9 @@ def max_hyperforest(weights, k, *, algorithm="incremental", n_starts=100, nodes=
     n = len(weights.nodes)
     k = min(int(k), max(n - 1, 0))
     if weights.max_size < k + 1:
-        raise ValueError(f"Width k={k} needs weights of hyperedges of up to {k + 1} nodes; they stop at {weights.max_size}.")
+        raise ValueError(
+            f"Width k={k} needs weights of hyperedges of up to {k + 1} nodes; they stop at {weights.max_size}."
+        )
     if k == 0 or n < 2:
         return Hyperforest([], weights.nodes, node_attributes=node_attributes)
     maximal = HYPERFOREST_ALGORITHMS[algorithm](weights, k, n_starts)

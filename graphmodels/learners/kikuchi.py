@@ -77,7 +77,7 @@ def parsimonious_log_prior(df, n):
     return -n * df / (n - df - 1)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _bits(mask):
     """Attribute indices in a region mask, ascending."""
     out = []
@@ -88,7 +88,7 @@ def _bits(mask):
     return tuple(out)
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _submasks(mask):
     """All submasks of `mask` (0 and `mask` included), largest first."""
     out = [0]
@@ -97,7 +97,7 @@ def _submasks(mask):
     return tuple(sorted(out, key=lambda m: -len(_bits(m))))
 
 
-@functools.lru_cache(maxsize=None)
+@functools.cache
 def _containing_submasks(mask):
     """For each proper submask ``t`` of `mask`, largest first: ``(t, submasks of mask containing t)``."""
     subs = _submasks(mask)
@@ -137,9 +137,9 @@ class _RegionSearch:
             unique, inverse = np.zeros((min(len(x), 1), x.shape[1]), dtype=np.int64), np.zeros(len(y), dtype=np.int64)
         self.x = np.ascontiguousarray(unique, dtype=np.int64)
         m = self.n_classes
-        self.class_weights = np.bincount(
-            inverse.ravel() * m + y, weights=weights, minlength=len(unique) * m
-        ).reshape(len(unique), m)
+        self.class_weights = np.bincount(inverse.ravel() * m + y, weights=weights, minlength=len(unique) * m).reshape(
+            len(unique), m
+        )
         self.row_weights = self.class_weights.sum(axis=1)
         self.total = float(weights.sum())
         self.binary = m == 2
@@ -559,11 +559,15 @@ def kikuchi_bayes_path(
     class_position = engine.n_variables - 1 if class_variable is None else engine.position(class_variable)
     if isinstance(max_region_size, bool) or not isinstance(max_region_size, (int, np.integer)) or max_region_size < 1:
         raise ValueError(f"`max_region_size` must be an integer >= 1, got {max_region_size!r}.")
-    if isinstance(prior_strength, bool) or not isinstance(prior_strength, (int, float, np.number)) or not (
-        np.isfinite(prior_strength) and prior_strength > 0
+    if (
+        isinstance(prior_strength, bool)
+        or not isinstance(prior_strength, (int, float, np.number))
+        or not (np.isfinite(prior_strength) and prior_strength > 0)
     ):
         raise ValueError(f"`prior_strength` must be a finite number > 0, got {prior_strength!r}.")
-    if max_steps is not None and (isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 0):
+    if max_steps is not None and (
+        isinstance(max_steps, bool) or not isinstance(max_steps, (int, np.integer)) or max_steps < 0
+    ):
         raise ValueError(f"`max_steps` must be None or an integer >= 0, got {max_steps!r}.")
     if not max_log_posterior_drop > 0:
         raise ValueError(f"`max_log_posterior_drop` must be > 0, got {max_log_posterior_drop!r}.")

@@ -193,7 +193,9 @@ def bridge_parent_sets(
             if score > best[f][1] + 1e-9 * max(1.0, abs(score)):
                 best[f] = (parents, score)
     baseline = {
-        f: empty_score[f] if f in empty_score else _score(engine.counts([f])[None, :], criterion, equivalent_sample_size, n)
+        f: empty_score[f]
+        if f in empty_score
+        else _score(engine.counts([f])[None, :], criterion, equivalent_sample_size, n)
         for f in features
     }
     return {f: (best[f][0], best[f][1] - baseline[f]) for f in features}
@@ -367,7 +369,9 @@ def multidimensional_structure(
         arcs += [(c, f, share) for c in parents]
     arcs += feature_arcs
     cards = dict(zip(engine.names, (int(r) for r in engine.cardinalities)))
-    graph = multidimensional_classifier(classes, features, [(u, v, {"weight": w}) for u, v, w in arcs], cardinalities=cards)
+    graph = multidimensional_classifier(
+        classes, features, [(u, v, {"weight": w}) for u, v, w in arcs], cardinalities=cards
+    )
     for f in features:
         graph.nodes[f]["parent_set_gain"] = bridge[f][1]
     return graph

@@ -30,9 +30,7 @@ SPANNING_TREE_ALGORITHMS = ("kruskal", "prim")
 
 def _check_algorithm(algorithm):
     if algorithm not in SPANNING_TREE_ALGORITHMS:
-        raise ValueError(
-            f"Unknown spanning-tree algorithm {algorithm!r}; valid: {list(SPANNING_TREE_ALGORITHMS)}."
-        )
+        raise ValueError(f"Unknown spanning-tree algorithm {algorithm!r}; valid: {list(SPANNING_TREE_ALGORITHMS)}.")
 
 
 def canonical_order(names):
@@ -287,9 +285,11 @@ def fan_structure(data, class_variable, features=None, *, algorithm="kruskal"):
     cards = engine.cardinalities[list(positions)].astype(float)
     n_classes = int(engine.cardinalities[class_pos])
     n = engine.total
-    thresholds = np.array(
-        [[fan_threshold(n_classes, ci, cj, n) for cj in cards] for ci in cards]
-    ) if len(cards) else np.zeros((0, 0))
+    thresholds = (
+        np.array([[fan_threshold(n_classes, ci, cj, n) for cj in cards] for ci in cards])
+        if len(cards)
+        else np.zeros((0, 0))
+    )
     keep = weights > thresholds
     graph = _weighted_graph(engine, positions, weights, keep=keep)
     for u, v in graph.edges:

@@ -6,17 +6,28 @@ from .base import BaseClassifier, BaseDensity, BaseModel, clone_model
 from .bayesnet import DiscreteBayesianNetwork
 from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree
-from .hyperforest import HyperforestClassifier, HyperforestDensity
 from .hierarchical_nb import HierarchicalNaiveBayes
+from .hyperforest import HyperforestClassifier, HyperforestDensity
 from .kikuchi import KikuchiBayes
-from .multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
 from .label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
+from .multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
 from .multilabel import BaseMultiLabelClassifier
 from .persistence import load, register_model
 
 for _cls in (
-    NaiveBayes, TAN, FAN, ChowLiu, AODE, ChowLiuTree, HyperforestDensity, HyperforestClassifier, KikuchiBayes,
-    HierarchicalNaiveBayes, MultiDimensionalNaiveBayes, MultiDimensionalTAN, MultiDimensionalAODE,
+    NaiveBayes,
+    TAN,
+    FAN,
+    ChowLiu,
+    AODE,
+    ChowLiuTree,
+    HyperforestDensity,
+    HyperforestClassifier,
+    KikuchiBayes,
+    HierarchicalNaiveBayes,
+    MultiDimensionalNaiveBayes,
+    MultiDimensionalTAN,
+    MultiDimensionalAODE,
 ):
     register_model(_cls)
 for _cls in (BinaryRelevance, LabelPowerset, ClassifierChain):

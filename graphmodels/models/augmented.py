@@ -16,8 +16,8 @@ import numpy as np
 
 from ..estimators.parameters import get_estimator
 from ..learners.trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, tan_structure, tie_safe
-from ..stats.information import entropy_of_counts
 from ..stats.counting import DEFAULT_MAX_CELLS
+from ..stats.information import entropy_of_counts
 from ..structures.forests import augmented_naive_bayes, feature_parents, orient_forest
 from .base import BaseClassifier
 from .inference import forest_log_likelihood
@@ -278,9 +278,7 @@ class ChowLiu(BaseClassifier):
         for c, label in enumerate(self.classes_):
             if len(features) > 1:
                 tree = chow_liu_tree(engine, features, algorithm=self.algorithm, stratum=(class_name, c))
-                entropies = {
-                    n: tie_safe(entropy_of_counts(engine.counts([class_name, n])[c])) for n in features
-                }
+                entropies = {n: tie_safe(entropy_of_counts(engine.counts([class_name, n])[c])) for n in features}
                 oriented = orient_forest(tree, root_key=entropies.__getitem__)
             else:
                 oriented = nx.DiGraph()
@@ -292,7 +290,9 @@ class ChowLiu(BaseClassifier):
                 if structure.has_edge(u, v):
                     structure.edges[u, v]["classes"].append(_label_key(label))
                 else:
-                    structure.add_edge(u, v, kind="augmenting", weight=data.get("weight", 0.0), classes=[_label_key(label)])
+                    structure.add_edge(
+                        u, v, kind="augmenting", weight=data.get("weight", 0.0), classes=[_label_key(label)]
+                    )
             parents_per_class.append(parents)
             tables = []
             for j, p in enumerate(parents):

@@ -97,9 +97,7 @@ class BaseModel:
         if frame.shape[0] == 0:
             raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
         if frame.shape[1] == 0 and not getattr(self, "_allow_no_features", False):
-            raise ValueError(
-                f"`X` has 0 feature(s) (shape={frame.shape}) while a minimum of 1 is required."
-            )
+            raise ValueError(f"`X` has 0 feature(s) (shape={frame.shape}) while a minimum of 1 is required.")
         self.encoder_ = TableEncoder(missing=self.missing)
         codes = self.encoder_.fit_transform(frame)
         self.n_features_in_ = frame.shape[1]
@@ -123,7 +121,7 @@ class BaseModel:
 
     def __sklearn_tags__(self):
         # Only scikit-learn calls this, so importing it here keeps the core free of it.
-        from sklearn.utils import Tags, TargetTags, InputTags
+        from sklearn.utils import InputTags, Tags, TargetTags
 
         tags = Tags(
             estimator_type=getattr(self, "_estimator_type", None),
@@ -222,8 +220,10 @@ class BaseClassifier(BaseModel):
         self.classes_ = labels.classes_
         name = getattr(y, "name", None)
         features = list(frame.columns)
-        self.class_name_ = name if name is not None and name not in features else (
-            CLASS_NODE if CLASS_NODE not in features else "__class__"
+        self.class_name_ = (
+            name
+            if name is not None and name not in features
+            else (CLASS_NODE if CLASS_NODE not in features else "__class__")
         )
         table = np.empty((codes.shape[0], codes.shape[1] + 1), dtype=self.encoder_.code_dtype(len(self.classes_)))
         table[:, :-1] = codes
@@ -346,4 +346,3 @@ class BaseDensity(BaseModel):
             levels[:] = self.encoder_.levels_[j]
             columns[column] = levels[codes[:, j]]
         return pd.DataFrame(columns, columns=self.encoder_.columns_)
-

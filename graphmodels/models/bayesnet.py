@@ -172,8 +172,7 @@ class DiscreteBayesianNetwork:
             raise TypeError(f"CPT of {v!r} must be an array of numbers: {error}") from None
         if array.shape != shape:
             raise ValueError(
-                f"CPT of {v!r} must have shape {shape} (parents {self.parents[v]}, then {v!r}), "
-                f"got {array.shape}."
+                f"CPT of {v!r} must have shape {shape} (parents {self.parents[v]}, then {v!r}), got {array.shape}."
             )
         if not np.all(np.isfinite(array)):
             raise ValueError(f"CPT of {v!r} has non-finite entries.")
@@ -202,8 +201,9 @@ class DiscreteBayesianNetwork:
         position = {v: j for j, v in enumerate(self.variables)}
         self._position = position
         self._cards = np.array([self.cardinalities[v] for v in self.variables], dtype=np.int64)
-        self._parent_positions = [np.array([position[p] for p in self.parents[v]], dtype=np.int64)
-                                  for v in self.variables]
+        self._parent_positions = [
+            np.array([position[p] for p in self.parents[v]], dtype=np.int64) for v in self.variables
+        ]
         self._flat = [self.cpts[v].reshape(-1, self.cardinalities[v]) for v in self.variables]
         with np.errstate(divide="ignore"):
             self._log_flat = [np.log(t) for t in self._flat]
@@ -367,18 +367,14 @@ class DiscreteBayesianNetwork:
                 label = column[bad].iloc[0]
                 if pd.isna(label):
                     raise ValueError(f"column {v!r} has a missing value at row {int(np.argmax(bad))}.")
-                raise ValueError(
-                    f"variable {v!r} has no state {label!r}; expected one of {self.states[v]}."
-                )
+                raise ValueError(f"variable {v!r} has no state {label!r}; expected one of {self.states[v]}.")
             codes[:, j] = col_codes
         return codes
 
     def _check_codes(self, codes):
         array = np.asarray(codes)
         if array.ndim != 2 or array.shape[1] != len(self.variables):
-            raise ValueError(
-                f"`codes` must have shape (n_rows, {len(self.variables)}), got {array.shape}."
-            )
+            raise ValueError(f"`codes` must have shape (n_rows, {len(self.variables)}), got {array.shape}.")
         if array.size and not np.issubdtype(array.dtype, np.integer):
             raise TypeError(f"`codes` must be integers, got dtype {array.dtype}.")
         array = array.astype(np.int64, copy=False)
@@ -386,8 +382,7 @@ class DiscreteBayesianNetwork:
         if np.any(bad):
             i, j = (int(k) for k in np.argwhere(bad)[0])
             raise ValueError(
-                f"code {array[i, j]} of variable {self.variables[j]!r} (row {i}) is outside "
-                f"0..{self._cards[j] - 1}."
+                f"code {array[i, j]} of variable {self.variables[j]!r} (row {i}) is outside 0..{self._cards[j] - 1}."
             )
         return array
 

@@ -381,9 +381,7 @@ def _read_source(source):
         if isinstance(data, str):
             return data
         return _read_source(data)
-    raise TypeError(
-        f"`source` must be a path, a file object or BIF text, got {type(source).__name__}."
-    )
+    raise TypeError(f"`source` must be a path, a file object or BIF text, got {type(source).__name__}.")
 
 
 def read_bif(source, *, atol=SUM_TOLERANCE):

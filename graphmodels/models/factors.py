@@ -79,7 +79,9 @@ def _sorted_factor(scope, table, n_rows):
     scope = tuple(int(v) for v in scope)
     table = np.asarray(table, dtype=np.float64)
     if table.ndim != len(scope) + 1:
-        raise ValueError(f"A factor over {len(scope)} variable(s) needs {len(scope) + 1} axes (rows first), got {table.ndim}.")
+        raise ValueError(
+            f"A factor over {len(scope)} variable(s) needs {len(scope) + 1} axes (rows first), got {table.ndim}."
+        )
     if table.shape[0] not in (1, n_rows):
         raise ValueError(f"A factor has {table.shape[0]} rows; expected 1 or {n_rows}.")
     if len(set(scope)) != len(scope):

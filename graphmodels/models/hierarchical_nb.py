@@ -148,13 +148,16 @@ class HierarchicalNaiveBayes(BaseClassifier):
                         "state": s,
                         "children": latent.children,
                         "configurations": "; ".join(
-                            ", ".join(f"{child}={value}" for child, value in zip(latent.children, config)) for config in state
+                            ", ".join(f"{child}={value}" for child, value in zip(latent.children, config))
+                            for config in state
                         ),
                         "n_configurations": len(state),
                     }
                 )
         self.structure_ = tree
-        self.latent_states_ = pd.DataFrame(rows, columns=["latent", "state", "children", "configurations", "n_configurations"])
+        self.latent_states_ = pd.DataFrame(
+            rows, columns=["latent", "state", "children", "configurations", "n_configurations"]
+        )
         self.history_ = pd.DataFrame(
             [{k: v for k, v in step.items() if k != "candidates"} for step in history],
             columns=["latent", "children", "cardinality", "score"],

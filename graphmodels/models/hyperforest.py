@@ -114,8 +114,10 @@ def _check_hyperforest_params(model):
     if not isinstance(model.n_starts, (int, np.integer)) or isinstance(model.n_starts, bool) or model.n_starts < 1:
         raise ValueError(f"`n_starts` must be a positive integer, got {model.n_starts!r}.")
     alpha = model.pseudo_count
-    if isinstance(alpha, bool) or not isinstance(alpha, (int, float, np.integer, np.floating)) or not (
-        np.isfinite(alpha) and alpha >= 0
+    if (
+        isinstance(alpha, bool)
+        or not isinstance(alpha, (int, float, np.integer, np.floating))
+        or not (np.isfinite(alpha) and alpha >= 0)
     ):
         raise ValueError(f"`pseudo_count` must be a finite number >= 0, got {alpha!r}.")
 
@@ -234,7 +236,12 @@ class HyperforestDensity(BaseDensity):
 
     def _sample_codes(self, n, rng):
         return clique_tree_sample(
-            self.network_["cliques"], self.network_["parents"], self.network_["log_tables"], n, len(self.encoder_.columns_), rng
+            self.network_["cliques"],
+            self.network_["parents"],
+            self.network_["log_tables"],
+            n,
+            len(self.encoder_.columns_),
+            rng,
         )
 
 
@@ -328,8 +335,10 @@ class HyperforestClassifier(BaseClassifier):
         class_counts = np.asarray(engine.counts([class_name]), dtype=np.float64)
         smoothed = class_counts + alpha
         with np.errstate(divide="ignore"):
-            self.class_log_prior_ = np.log(smoothed / smoothed.sum()) if smoothed.sum() > 0 else np.full(
-                len(class_counts), -np.log(len(class_counts))
+            self.class_log_prior_ = (
+                np.log(smoothed / smoothed.sum())
+                if smoothed.sum() > 0
+                else np.full(len(class_counts), -np.log(len(class_counts)))
             )
         if kind == "joint":
             self.structure_, self._weights = _learn(engine, names, self, class_name=class_name)
@@ -363,17 +372,16 @@ class HyperforestClassifier(BaseClassifier):
             return result
         if kind == "shared":
             return _network_log_likelihood(codes, self.networks_[0]) + self.class_log_prior_[None, :]
-        return np.column_stack(
-            [_network_log_likelihood(codes, network)[:, 0] for network in self.networks_]
-        ) + self.class_log_prior_[None, :]
+        return (
+            np.column_stack([_network_log_likelihood(codes, network)[:, 0] for network in self.networks_])
+            + self.class_log_prior_[None, :]
+        )
 
 
 def _fitted_weights(model):
     model._check_fitted()
     if not hasattr(model, "_weights"):
-        raise AttributeError(
-            "`weights_` is not saved with a model; refit it to see the candidate weights."
-        )
+        raise AttributeError("`weights_` is not saved with a model; refit it to see the candidate weights.")
     return model._weights
 
 

@@ -46,8 +46,10 @@ def _check_base(base):
         return NaiveBayes()
     if isinstance(base, type):
         raise TypeError(f"`base` must be a classifier instance, got the class {base.__name__}; pass {base.__name__}().")
-    if not hasattr(base, "fit") or not hasattr(base, "get_params") or not (
-        hasattr(base, "predict_log_proba") or hasattr(base, "predict_proba")
+    if (
+        not hasattr(base, "fit")
+        or not hasattr(base, "get_params")
+        or not (hasattr(base, "predict_log_proba") or hasattr(base, "predict_proba"))
     ):
         raise TypeError(
             "`base` must be a classifier with `fit`, `get_params` and `predict_log_proba` or "
@@ -253,7 +255,10 @@ class LabelPowerset(BaseMultiLabelClassifier):
         self.estimator_ = estimator
         self.label_set_codes_ = sets[np.asarray(estimator.classes_, dtype=np.int64)]
         self.label_sets_ = pd.DataFrame(
-            {name: np.asarray(self.classes_[j])[self.label_set_codes_[:, j]] for j, name in enumerate(self.label_names_)}
+            {
+                name: np.asarray(self.classes_[j])[self.label_set_codes_[:, j]]
+                for j, name in enumerate(self.label_names_)
+            }
         )
 
     def _joint_log_proba(self, frame):
@@ -276,8 +281,7 @@ class LabelPowerset(BaseMultiLabelClassifier):
     def _marginal_log_proba(self, frame):
         joint = self._joint_log_proba(frame)
         return [
-            _grouped_logsumexp(joint, self.label_set_codes_[:, j], len(self.classes_[j]))
-            for j in range(self.n_labels_)
+            _grouped_logsumexp(joint, self.label_set_codes_[:, j], len(self.classes_[j])) for j in range(self.n_labels_)
         ]
 
     def predict(self, X):
@@ -411,7 +415,11 @@ class ClassifierChain(BaseMultiLabelClassifier):
         ):
             raise ValueError(f"`max_label_vectors` must be a positive integer, got {self.max_label_vectors!r}.")
         order = self.order
-        if not (order is None or (isinstance(order, str) and order == "random") or isinstance(order, (list, tuple, np.ndarray))):
+        if not (
+            order is None
+            or (isinstance(order, str) and order == "random")
+            or isinstance(order, (list, tuple, np.ndarray))
+        ):
             raise ValueError(f"`order` must be None, 'random' or a list of label names, got {order!r}.")
 
     def _resolve_order(self):
@@ -435,7 +443,9 @@ class ClassifierChain(BaseMultiLabelClassifier):
             if missing:
                 problems.append(f"missing labels {missing[:5]}")
             raise ValueError(
-                f"`order` must be a permutation of the label names {self.label_names_[:10]}: " + ", ".join(problems) + "."
+                f"`order` must be a permutation of the label names {self.label_names_[:10]}: "
+                + ", ".join(problems)
+                + "."
             )
         return [position[name] for name in names]
 
@@ -464,7 +474,9 @@ class ClassifierChain(BaseMultiLabelClassifier):
         estimators = []
         for k, j in enumerate(positions):
             features = self._chain_frame(frame, None, label_codes[:, positions[:k]], positions[:k])
-            estimators.append(_fit_base(clone_model(template), features, _label_column(self, label_codes, j), sample_weight))
+            estimators.append(
+                _fit_base(clone_model(template), features, _label_column(self, label_codes, j), sample_weight)
+            )
         self.estimators_ = estimators
 
     def _chain_frame(self, frame, rows, prefix_codes, prefix_positions):
@@ -476,10 +488,12 @@ class ClassifierChain(BaseMultiLabelClassifier):
         part = part.reset_index(drop=True)
         if not prefix_positions:
             return part
-        labels = pd.DataFrame({
-            self.label_names_[j]: pd.Categorical.from_codes(prefix_codes[:, k], categories=self.classes_[j])
-            for k, j in enumerate(prefix_positions)
-        })
+        labels = pd.DataFrame(
+            {
+                self.label_names_[j]: pd.Categorical.from_codes(prefix_codes[:, k], categories=self.classes_[j])
+                for k, j in enumerate(prefix_positions)
+            }
+        )
         return pd.concat([part, labels], axis=1)
 
     def _greedy(self, frame):
@@ -513,16 +527,18 @@ class ClassifierChain(BaseMultiLabelClassifier):
                 conditional = np.empty((r, n_prefixes, cards[k]))
                 per_call = max(1, _ROWS_PER_CALL // r)
                 for first in range(0, n_prefixes, per_call):
-                    batch = prefixes[first:first + per_call]
+                    batch = prefixes[first : first + per_call]
                     b = batch.shape[0]
                     features = self._chain_frame(frame, np.tile(rows, b), np.repeat(batch, r, axis=0), positions[:k])
                     table = _log_proba(self.estimators_[k], features, self.classes_[j])
-                    conditional[:, first:first + b, :] = table.reshape(b, r, cards[k]).transpose(1, 0, 2)
+                    conditional[:, first : first + b, :] = table.reshape(b, r, cards[k]).transpose(1, 0, 2)
                 joint = (joint[:, :, None] + conditional).reshape(r, n_prefixes * cards[k])
-                prefixes = np.column_stack([
-                    np.repeat(prefixes, cards[k], axis=0),
-                    np.tile(np.arange(cards[k], dtype=np.int64), n_prefixes),
-                ])
+                prefixes = np.column_stack(
+                    [
+                        np.repeat(prefixes, cards[k], axis=0),
+                        np.tile(np.arange(cards[k], dtype=np.int64), n_prefixes),
+                    ]
+                )
             yield rows, joint.reshape([r] + cards)
 
     def _exact_marginals(self, frame):
@@ -622,5 +638,7 @@ class ClassifierChain(BaseMultiLabelClassifier):
             parts = ([f"missing label(s) {missing[:5]}"] if missing else []) + (
                 [f"unexpected column(s) {extra[:5]}"] if extra else []
             )
-            raise ValueError(f"`Y` does not match the fitted labels {self.label_names_[:10]}: " + " and ".join(parts) + ".")
+            raise ValueError(
+                f"`Y` does not match the fitted labels {self.label_names_[:10]}: " + " and ".join(parts) + "."
+            )
         return Y[self.label_names_]

@@ -95,7 +95,11 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
     def _check_params(self):
         if self.criterion not in FAMILY_SCORES:
             raise ValueError(f"`criterion` must be one of {list(FAMILY_SCORES)}, got {self.criterion!r}.")
-        if isinstance(self.max_parents, bool) or not isinstance(self.max_parents, (int, np.integer)) or self.max_parents < 0:
+        if (
+            isinstance(self.max_parents, bool)
+            or not isinstance(self.max_parents, (int, np.integer))
+            or self.max_parents < 0
+        ):
             raise ValueError(f"`max_parents` must be a non-negative integer, got {self.max_parents!r}.")
         ess = self.equivalent_sample_size
         if isinstance(ess, bool) or not isinstance(ess, (int, float, np.floating)) or not ess > 0:

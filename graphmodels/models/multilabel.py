@@ -57,7 +57,9 @@ def as_label_frame(Y, *, n_rows=None, name="Y"):
     for column in frame.columns:
         missing = int(frame[column].isna().sum())
         if missing:
-            raise ValueError(f"Label column {column!r} of `{name}` has {missing} missing value(s); drop those rows first.")
+            raise ValueError(
+                f"Label column {column!r} of `{name}` has {missing} missing value(s); drop those rows first."
+            )
     return frame
 
 
@@ -162,7 +164,9 @@ class BaseMultiLabelClassifier(BaseModel):
         self._check_fitted()
         frame = as_frame(X)
         if frame.shape[1] != self.n_features_in_:
-            raise ValueError(f"`X` has {frame.shape[1]} columns but {type(self).__name__} was fitted with {self.n_features_in_}.")
+            raise ValueError(
+                f"`X` has {frame.shape[1]} columns but {type(self).__name__} was fitted with {self.n_features_in_}."
+            )
         if not isinstance(X, pd.DataFrame):
             # A plain array is read by position: give it the training columns' names.
             frame = frame.set_axis(self.feature_columns_, axis=1)

@@ -36,11 +36,7 @@ def register_model(cls):
 
 
 def _fitted_names(model):
-    return sorted(
-        name
-        for name in vars(model)
-        if name.endswith("_") and not name.startswith("_")
-    )
+    return sorted(name for name in vars(model) if name.endswith("_") and not name.startswith("_"))
 
 
 def _encode(value, arrays):
@@ -50,7 +46,9 @@ def _encode(value, arrays):
             arrays[key] = value
             return {"__npz__": key}
         return {
-            "__ndarray__": [_encode(v, None) for v in value.ravel().tolist()] if value.dtype == object else value.tolist(),
+            "__ndarray__": [_encode(v, None) for v in value.ravel().tolist()]
+            if value.dtype == object
+            else value.tolist(),
             "dtype": str(value.dtype),
             "shape": list(value.shape),
         }
@@ -120,7 +118,7 @@ def _decode(value, arrays):
         return arrays[value["__npz__"]]
     if "__ndarray__" in value:
         dtype = np.dtype(value["dtype"])
-        if dtype == object:
+        if dtype == np.dtype(object):
             out = np.empty(len(value["__ndarray__"]), dtype=object)
             out[:] = [_decode(v, arrays) for v in value["__ndarray__"]]
             return out.reshape(value["shape"])

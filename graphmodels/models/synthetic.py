@@ -150,7 +150,11 @@ def random_multidimensional_network(
     >>> network.sample(4, random_state=1).shape
     (4, 8)
     """
-    for name, value, low in (("n_classes", n_classes, 1), ("n_features", n_features, 0), ("max_parents", max_parents, 1)):
+    for name, value, low in (
+        ("n_classes", n_classes, 1),
+        ("n_features", n_features, 0),
+        ("max_parents", max_parents, 1),
+    ):
         if not isinstance(value, (int, np.integer)) or value < low:
             raise ValueError(f"`{name}` must be an integer >= {low}, got {value!r}.")
     rng = np.random.default_rng(random_state)
@@ -181,9 +185,7 @@ def _noisy_function_table(rng, parent_cards, cardinality, noise):
         return rng.dirichlet(np.ones(cardinality))
     while True:
         preferred = rng.integers(cardinality, size=tuple(parent_cards))
-        depends = all(
-            np.any(np.diff(preferred, axis=axis) != 0) for axis in range(len(parent_cards))
-        )
+        depends = all(np.any(np.diff(preferred, axis=axis) != 0) for axis in range(len(parent_cards)))
         if depends:
             break
     errors = rng.uniform(low, high, size=preferred.shape)

@@ -76,7 +76,7 @@ def as_graph(graph_or_model):
     if isinstance(graph_or_model, Hyperforest):
         return _primal_with_hyperedges(graph_or_model)
     try:
-        structure = getattr(graph_or_model, "structure_")
+        structure = graph_or_model.structure_
     except AttributeError:
         structure = None
     if isinstance(structure, nx.Graph):

@@ -144,7 +144,7 @@ def _bipartite(graph, seed):
         pos[f] = (x, height)
         last = x
     if factors:  # re-centre the factor row over the variable row
-        shift = (np.mean([pos[f][0] for f in factors]) - np.mean(list(centres.values())))
+        shift = np.mean([pos[f][0] for f in factors]) - np.mean(list(centres.values()))
         for f in factors:
             pos[f] = (pos[f][0] - shift, height)
     return pos
@@ -317,8 +317,17 @@ def _draw_variables(ax, nodes, xy, data, labels, node_size, font_size, gid):
         return
     for node, (x, y), role in zip(nodes, xy, roles):
         text = labels.get(node, "") if isinstance(labels, dict) else format_label(node)
-        ax.text(x, y, text, ha="center", va="center", fontsize=font_size, linespacing=1.0, zorder=4,
-                fontweight="bold" if role == "class" else "normal")
+        ax.text(
+            x,
+            y,
+            text,
+            ha="center",
+            va="center",
+            fontsize=font_size,
+            linespacing=1.0,
+            zorder=4,
+            fontweight="bold" if role == "class" else "normal",
+        )
 
 
 def _label_texts(nodes, labels):
@@ -329,8 +338,9 @@ def _label_texts(nodes, labels):
     return [format_label(n) for n in nodes]
 
 
-def _fitting_font_size(texts, width, height, *, char_width=0.6, pad=0.8, line_height=1.2, line_pad=0.6,
-                       low=4.5, high=10.0, min_chars=1):
+def _fitting_font_size(
+    texts, width, height, *, char_width=0.6, pad=0.8, line_height=1.2, line_pad=0.6, low=4.5, high=10.0, min_chars=1
+):
     """Font size (points) at which the longest line and the tallest label of
     `texts` fit a box of `width` x `height` points, clipped to [low, high]."""
     chars = max([len(line) for text in texts for line in text.split("\n")] + [min_chars])
@@ -345,7 +355,9 @@ def _sizes(spacing, ppu, texts, node_size, font_size):
         node_size = diameter**2
     diameter = math.sqrt(float(node_size))
     if font_size is None:
-        font_size = _fitting_font_size(texts, 0.95 * diameter, 0.8 * diameter, pad=0.0, line_pad=0.0, low=5.0, min_chars=2)
+        font_size = _fitting_font_size(
+            texts, 0.95 * diameter, 0.8 * diameter, pad=0.0, line_pad=0.0, low=5.0, min_chars=2
+        )
     return float(node_size), float(font_size)
 
 
@@ -506,19 +518,24 @@ def draw_hyperforest(
     if view == "primal":
         _draw_hulls(ax, forest, positions, colors, radius, spacing, hyperedge_alpha)
         segments = [(positions[u], positions[v]) for u, v in graph.edges]
-        ax.add_collection(LineCollection(segments, colors=KIND_COLORS[None], linewidths=1.3, alpha=0.85,
-                                         zorder=2, gid="edges"), autolim=False)
-        _draw_variables(ax, variables, xy, [forest.node_attributes[v] for v in variables], labels,
-                        node_size, font_size, "nodes")
+        ax.add_collection(
+            LineCollection(segments, colors=KIND_COLORS[None], linewidths=1.3, alpha=0.85, zorder=2, gid="edges"),
+            autolim=False,
+        )
+        _draw_variables(
+            ax, variables, xy, [forest.node_attributes[v] for v in variables], labels, node_size, font_size, "nodes"
+        )
         return ax
 
     factors = list(forest.maximal_hyperedges)
     fxy = np.array([positions[h] for h in factors], dtype=float).reshape(-1, 2)
     segments = [(positions[u], positions[v]) for u, v in graph.edges]
-    ax.add_collection(LineCollection(segments, colors="#7a7a7a", linewidths=1.0, alpha=0.8, zorder=2, gid="edges"),
-                      autolim=False)
-    _draw_variables(ax, variables, xy, [forest.node_attributes[v] for v in variables], labels,
-                    node_size, font_size, "variables")
+    ax.add_collection(
+        LineCollection(segments, colors="#7a7a7a", linewidths=1.0, alpha=0.8, zorder=2, gid="edges"), autolim=False
+    )
+    _draw_variables(
+        ax, variables, xy, [forest.node_attributes[v] for v in variables], labels, node_size, font_size, "variables"
+    )
     ax.scatter(
         fxy[:, 0],
         fxy[:, 1],
@@ -532,8 +549,16 @@ def draw_hyperforest(
     )
     if labels is not False:
         for h, (x, y) in zip(factors, fxy):
-            ax.text(x, y, str(len(h)), ha="center", va="center", fontsize=max(0.8 * font_size, 4.5), zorder=4,
-                    gid="factor-label")
+            ax.text(
+                x,
+                y,
+                str(len(h)),
+                ha="center",
+                va="center",
+                fontsize=max(0.8 * font_size, 4.5),
+                zorder=4,
+                gid="factor-label",
+            )
     return ax
 
 
@@ -687,29 +712,59 @@ def draw_junction_tree(
     ppu_x, ppu_y = _frame(ax, xy, np.array([0.6 * slot_x, 0.5 * slot_y]), equal=False)
     texts = [_set_label(forest, h) for h in cliques]
     if font_size is None:
-        font_size = _fitting_font_size(texts, 0.95 * slot_x * ppu_x, 0.4 * slot_y * ppu_y, char_width=0.58, line_height=1.25)
+        font_size = _fitting_font_size(
+            texts, 0.95 * slot_x * ppu_x, 0.4 * slot_y * ppu_y, char_width=0.58, line_height=1.25
+        )
     font_size = float(font_size)
 
     segments = [(positions[u], positions[v]) for u, v in tree.edges]
-    ax.add_collection(LineCollection(segments, colors="#7a7a7a", linewidths=1.2, zorder=1, gid="edges"),
-                      autolim=False)
+    ax.add_collection(LineCollection(segments, colors="#7a7a7a", linewidths=1.2, zorder=1, gid="edges"), autolim=False)
     fills = [colors.get(h, _GREY) for h in cliques]
-    ax.scatter(xy[:, 0], xy[:, 1], s=font_size**2 if labels else 120.0,
-               c=[to_rgba(c, 1.0) for c in fills], edgecolors="#4d4d4d", linewidths=0.8,
-               zorder=2, gid="cliques")
+    ax.scatter(
+        xy[:, 0],
+        xy[:, 1],
+        s=font_size**2 if labels else 120.0,
+        c=[to_rgba(c, 1.0) for c in fills],
+        edgecolors="#4d4d4d",
+        linewidths=0.8,
+        zorder=2,
+        gid="cliques",
+    )
     if labels:
         for text, (x, y), fill in zip(texts, xy, fills):
-            ax.text(x, y, text, ha="center", va="center", fontsize=font_size, zorder=4, linespacing=1.0,
-                    gid="clique", bbox={"boxstyle": "round,pad=0.35", "facecolor": _blend(fill, 0.45),
-                                        "edgecolor": to_rgba(fill, 1.0) if fill != _GREY else "#8d8d8d",
-                                        "linewidth": 1.2})
+            ax.text(
+                x,
+                y,
+                text,
+                ha="center",
+                va="center",
+                fontsize=font_size,
+                zorder=4,
+                linespacing=1.0,
+                gid="clique",
+                bbox={
+                    "boxstyle": "round,pad=0.35",
+                    "facecolor": _blend(fill, 0.45),
+                    "edgecolor": to_rgba(fill, 1.0) if fill != _GREY else "#8d8d8d",
+                    "linewidth": 1.2,
+                },
+            )
     if sepsets:
         for u, v, shared in tree.edges(data="sepset"):
             (ux, uy), (vx, vy) = positions[u], positions[v]
-            ax.text((ux + vx) / 2, (uy + vy) / 2, _set_label(forest, shared), ha="center", va="center",
-                    fontsize=max(font_size - 1.5, 4.0), zorder=3, linespacing=1.0, color="#333333", gid="sepset",
-                    bbox={"boxstyle": "square,pad=0.2", "facecolor": "white", "edgecolor": "#7a7a7a",
-                          "linewidth": 0.8})
+            ax.text(
+                (ux + vx) / 2,
+                (uy + vy) / 2,
+                _set_label(forest, shared),
+                ha="center",
+                va="center",
+                fontsize=max(font_size - 1.5, 4.0),
+                zorder=3,
+                linespacing=1.0,
+                color="#333333",
+                gid="sepset",
+                bbox={"boxstyle": "square,pad=0.2", "facecolor": "white", "edgecolor": "#7a7a7a", "linewidth": 0.8},
+            )
     return ax
 
 

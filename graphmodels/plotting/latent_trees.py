@@ -86,8 +86,7 @@ def _as_latent_tree(tree_or_model):
     for node in tree.nodes:
         if node != root and tree.in_degree(node) != 1:
             raise ValueError(
-                f"A latent tree gives every node but the class exactly one parent; "
-                f"{node!r} has {tree.in_degree(node)}."
+                f"A latent tree gives every node but the class exactly one parent; {node!r} has {tree.in_degree(node)}."
             )
     if not nx.is_arborescence(tree):
         raise ValueError(f"The latent tree is not a tree rooted at the class {root!r}: it has a cycle.")
@@ -315,8 +314,13 @@ def _geometry(tree, root, show_states, max_configurations):
                 w, body = max(w, _STATE_SCALE * sw), h + 0.45 + _STATE_SCALE * sh
             else:
                 body = h
-            nodes[node] = {"role": role, "label": label, "states": states, "header": h,
-                           "size": (w + 2 * _PAD, body + 2 * _PAD * 0.7)}
+            nodes[node] = {
+                "role": role,
+                "label": label,
+                "states": states,
+                "header": h,
+                "size": (w + 2 * _PAD, body + 2 * _PAD * 0.7),
+            }
         else:
             label = format_label(node)
             text = _measure(label, "bold" if role == "class" else "normal")
@@ -411,16 +415,28 @@ def _legend_entries(roles, kinds, font, show_states):
     entries = []
     disc = {"linestyle": "", "marker": "o", "markersize": font, "markeredgecolor": "#4d4d4d"}
     if "class" in roles:
-        entries.append(Line2D([], [], markerfacecolor=ROLE_COLORS["class"], label="class",
-                              **{**disc, "markeredgecolor": "#5a3e1b"}))
+        entries.append(
+            Line2D(
+                [], [], markerfacecolor=ROLE_COLORS["class"], label="class", **{**disc, "markeredgecolor": "#5a3e1b"}
+            )
+        )
     if "feature" in roles:
         entries.append(Line2D([], [], markerfacecolor=ROLE_COLORS["feature"], label="attribute", **disc))
     if "other" in roles:
         entries.append(Line2D([], [], markerfacecolor=ROLE_COLORS["other"], label="other", **disc))
     if "latent" in roles:
-        entries.append(Line2D([], [], linestyle="", marker="s", markersize=1.1 * font,
-                              markerfacecolor=ROLE_COLORS["latent"], markeredgecolor=LATENT_EDGE_COLOR,
-                              label="latent variable"))
+        entries.append(
+            Line2D(
+                [],
+                [],
+                linestyle="",
+                marker="s",
+                markersize=1.1 * font,
+                markerfacecolor=ROLE_COLORS["latent"],
+                markeredgecolor=LATENT_EDGE_COLOR,
+                label="latent variable",
+            )
+        )
     if "class" in kinds:
         entries.append(Line2D([], [], color=KIND_COLORS["class"], linestyle="--", label="class \u2192 child"))
     if "latent" in kinds:
@@ -528,8 +544,12 @@ def draw_latent_tree(
     _check_bool(show_states, "show_states")
     _check_bool(legend, "legend")
     max_configurations = _check_max_configurations(max_configurations)
-    if font_size is not None and (not isinstance(font_size, numbers.Real) or isinstance(font_size, bool)
-                                  or not math.isfinite(font_size) or font_size <= 0):
+    if font_size is not None and (
+        not isinstance(font_size, numbers.Real)
+        or isinstance(font_size, bool)
+        or not math.isfinite(font_size)
+        or font_size <= 0
+    ):
         raise ValueError(f"`font_size` must be a positive number, got {font_size!r}.")
 
     nodes, diameter = _geometry(tree, root, show_states, max_configurations)
@@ -537,8 +557,12 @@ def draw_latent_tree(
     kinds = {"class" if u == root else "latent" for u, _ in edges}
     roles = {n["role"] for n in nodes.values()}
 
-    boxes = np.array([(x - w / 2, y - h / 2, x + w / 2, y + h / 2)
-                      for (x, y), (w, h) in ((n["xy"], n["size"]) for n in nodes.values())])
+    boxes = np.array(
+        [
+            (x - w / 2, y - h / 2, x + w / 2, y + h / 2)
+            for (x, y), (w, h) in ((n["xy"], n["size"]) for n in nodes.values())
+        ]
+    )
     low = boxes[:, :2].min(axis=0) - _MARGIN
     high = boxes[:, 2:].max(axis=0) + _MARGIN
     entries = _legend_entries(roles, kinds, _FONT, show_states) if legend else []
@@ -584,20 +608,40 @@ def draw_latent_tree(
         kind = "class" if u == root else "latent"
         start = _boundary(nodes[u], nodes[v]["xy"])
         end = _boundary(nodes[v], nodes[u]["xy"])
-        ax.add_patch(FancyArrowPatch(
-            start, end, arrowstyle="-|>", mutation_scale=0.9 * font + 2, shrinkA=0.0, shrinkB=1.0,
-            linewidth=1.0 if kind == "class" else 1.5, linestyle="--" if kind == "class" else "-",
-            color=KIND_COLORS["class"] if kind == "class" else LATENT_EDGE_COLOR,
-            alpha=0.8 if kind == "class" else 0.95, zorder=1, gid=f"edge:{kind}",
-        ))
+        ax.add_patch(
+            FancyArrowPatch(
+                start,
+                end,
+                arrowstyle="-|>",
+                mutation_scale=0.9 * font + 2,
+                shrinkA=0.0,
+                shrinkB=1.0,
+                linewidth=1.0 if kind == "class" else 1.5,
+                linestyle="--" if kind == "class" else "-",
+                color=KIND_COLORS["class"] if kind == "class" else LATENT_EDGE_COLOR,
+                alpha=0.8 if kind == "class" else 0.95,
+                zorder=1,
+                gid=f"edge:{kind}",
+            )
+        )
 
     # Class and attributes: discs.
     plain = [n for n in tree.nodes if nodes[n]["role"] != "latent"]
     xy = np.array([nodes[n]["xy"] for n in plain], dtype=float).reshape(-1, 2)
     scatter_nodes(ax, xy, [nodes[n]["role"] for n in plain], (diameter * font) ** 2, gid="nodes")
     for node, (x, y) in zip(plain, xy):
-        ax.text(x, y, nodes[node]["label"], ha="center", va="center", fontsize=font, linespacing=_LINESPACING,
-                fontweight="bold" if nodes[node]["role"] == "class" else "normal", zorder=4, gid="label")
+        ax.text(
+            x,
+            y,
+            nodes[node]["label"],
+            ha="center",
+            va="center",
+            fontsize=font,
+            linespacing=_LINESPACING,
+            fontweight="bold" if nodes[node]["role"] == "class" else "normal",
+            zorder=4,
+            gid="label",
+        )
 
     # Latents: boxes with their label on top, then the states.
     for node in tree.nodes:
@@ -605,23 +649,50 @@ def draw_latent_tree(
         if n["role"] != "latent":
             continue
         (x, y), (w, h) = n["xy"], n["size"]
-        ax.add_patch(FancyBboxPatch(
-            (x - w / 2, y - h / 2), w, h, boxstyle="round,pad=0,rounding_size=0.5", facecolor=ROLE_COLORS["latent"],
-            edgecolor=LATENT_EDGE_COLOR, linewidth=1.3, zorder=3, gid="latent_box",
-        ))
+        ax.add_patch(
+            FancyBboxPatch(
+                (x - w / 2, y - h / 2),
+                w,
+                h,
+                boxstyle="round,pad=0,rounding_size=0.5",
+                facecolor=ROLE_COLORS["latent"],
+                edgecolor=LATENT_EDGE_COLOR,
+                linewidth=1.3,
+                zorder=3,
+                gid="latent_box",
+            )
+        )
         if n["states"] is None:
-            ax.text(x, y, n["label"], ha="center", va="center", fontsize=font, fontweight="bold", zorder=4,
-                    gid="latent")
+            ax.text(
+                x, y, n["label"], ha="center", va="center", fontsize=font, fontweight="bold", zorder=4, gid="latent"
+            )
             continue
         top = y + h / 2 - 0.7 * _PAD
         ax.text(x, top, n["label"], ha="center", va="top", fontsize=font, fontweight="bold", zorder=4, gid="latent")
         rule = top - n["header"] - 0.2
         ax.plot([x - w / 2, x + w / 2], [rule, rule], color=LATENT_EDGE_COLOR, linewidth=0.8, zorder=4, gid="rule")
-        ax.text(x - w / 2 + _PAD, rule - 0.25, n["states"], ha="left", va="top", fontsize=_STATE_SCALE * font,
-                linespacing=_LINESPACING, zorder=4, gid="states")
+        ax.text(
+            x - w / 2 + _PAD,
+            rule - 0.25,
+            n["states"],
+            ha="left",
+            va="top",
+            fontsize=_STATE_SCALE * font,
+            linespacing=_LINESPACING,
+            zorder=4,
+            gid="states",
+        )
 
     if entries:
-        ax.legend(handles=_legend_entries(roles, kinds, font, show_states), loc="upper left",
-                  bbox_to_anchor=legend_at, bbox_transform=ax.transData,
-                  fontsize=_LEGEND_SCALE * font, frameon=False, borderaxespad=0.0, borderpad=0.0, handlelength=2.2)
+        ax.legend(
+            handles=_legend_entries(roles, kinds, font, show_states),
+            loc="upper left",
+            bbox_to_anchor=legend_at,
+            bbox_transform=ax.transData,
+            fontsize=_LEGEND_SCALE * font,
+            frameon=False,
+            borderaxespad=0.0,
+            borderpad=0.0,
+            handlelength=2.2,
+        )
     return ax

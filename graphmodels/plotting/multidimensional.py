@@ -158,8 +158,12 @@ def _check_max_row_width(value):
 
 
 def _check_positive(value, name):
-    if value is not None and (isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Real)
-                              or not math.isfinite(value) or value <= 0):
+    if value is not None and (
+        isinstance(value, (bool, np.bool_))
+        or not isinstance(value, numbers.Real)
+        or not math.isfinite(value)
+        or value <= 0
+    ):
         raise ValueError(f"`{name}` must be a positive number, got {value!r}.")
 
 
@@ -227,13 +231,17 @@ def _mdbnc_positions(graph, classes, features, width):
     linked = [f for f in features if graph.degree(f)]
     isolated = [f for f in features if not graph.degree(f)]
     role = dict(graph.nodes(data="role"))
-    class_parents = {f: sorted({u for u in graph.predecessors(f) if role[u] == "class"}, key=order.__getitem__)
-                     for f in linked}
-    class_children = {c: sorted({v for v in graph.successors(c) if role[v] == "feature"}, key=order.__getitem__)
-                      for c in classes}
+    class_parents = {
+        f: sorted({u for u in graph.predecessors(f) if role[u] == "class"}, key=order.__getitem__) for f in linked
+    }
+    class_children = {
+        c: sorted({v for v in graph.successors(c) if role[v] == "feature"}, key=order.__getitem__) for c in classes
+    }
 
-    neighbours = {f: sorted({g for g in nx.all_neighbors(graph, f) if role[g] == "feature"}, key=order.__getitem__)
-                  for f in linked}
+    neighbours = {
+        f: sorted({g for g in nx.all_neighbors(graph, f) if role[g] == "feature"}, key=order.__getitem__)
+        for f in linked
+    }
 
     rows = math.ceil(len(linked) / width) if linked else 0
     columns = math.ceil(len(linked) / rows) if rows else 0
@@ -418,21 +426,44 @@ def _legend_handles(counts, roles, n_isolated, fade_isolated, marker_size):
     """Three node entries (blanks where a kind of node is missing), then the three subgraphs."""
     blank = Line2D([], [], linestyle="", label=" ")
     disc = {"linestyle": "", "marker": "o", "markersize": marker_size, "markeredgecolor": "#4d4d4d"}
-    nodes = [Line2D([], [], markerfacecolor=ROLE_COLORS["class"], label="class variable",
-                    **{**disc, "markeredgecolor": "#5a3e1b", "markeredgewidth": 1.6})]
-    nodes.append(Line2D([], [], markerfacecolor=ROLE_COLORS["feature"], label="feature", **disc)
-                 if "feature" in roles else blank)
-    nodes.append(Line2D([], [], markerfacecolor=to_rgba(ROLE_COLORS["feature"], _FADED),
-                        label=f"feature without arcs ({n_isolated})",
-                        **{**disc, "markeredgecolor": to_rgba("#4d4d4d", _FADED)})
-                 if n_isolated and fade_isolated else blank)
+    nodes = [
+        Line2D(
+            [],
+            [],
+            markerfacecolor=ROLE_COLORS["class"],
+            label="class variable",
+            **{**disc, "markeredgecolor": "#5a3e1b", "markeredgewidth": 1.6},
+        )
+    ]
+    nodes.append(
+        Line2D([], [], markerfacecolor=ROLE_COLORS["feature"], label="feature", **disc) if "feature" in roles else blank
+    )
+    nodes.append(
+        Line2D(
+            [],
+            [],
+            markerfacecolor=to_rgba(ROLE_COLORS["feature"], _FADED),
+            label=f"feature without arcs ({n_isolated})",
+            **{**disc, "markeredgecolor": to_rgba("#4d4d4d", _FADED)},
+        )
+        if n_isolated and fade_isolated
+        else blank
+    )
     arcs = []
     for kind in ARC_KINDS:
         style = ARC_STYLES[kind]
         n = counts[kind]
-        arcs.append(Line2D([], [], color=KIND_COLORS[kind], linestyle=style["linestyle"],
-                           linewidth=float(np.mean(style["widths"])), alpha=style["alpha"],
-                           label=f"{SUBGRAPH_NAMES[kind]} ({n} arc{'' if n == 1 else 's'})"))
+        arcs.append(
+            Line2D(
+                [],
+                [],
+                color=KIND_COLORS[kind],
+                linestyle=style["linestyle"],
+                linewidth=float(np.mean(style["widths"])),
+                alpha=style["alpha"],
+                label=f"{SUBGRAPH_NAMES[kind]} ({n} arc{'' if n == 1 else 's'})",
+            )
+        )
     return nodes, arcs
 
 
@@ -635,8 +666,7 @@ def draw_multidimensional(
         ppx, ppy = _points_per_unit(ax)
         guess = font_size if font_size is not None else _label_font(feature_labels, slot_x * ppx, slot_y * ppy)
         legend_font = float(np.clip(guess, 7.0, 9.0))
-        node_handles, arc_handles = _legend_handles(counts, set(roles), sum(isolated), fade_isolated,
-                                                    0.9 * legend_font)
+        node_handles, arc_handles = _legend_handles(counts, set(roles), sum(isolated), fade_isolated, 0.9 * legend_font)
         axes_w, axes_h = ppx * (x1 - x0), ppy * (y1 - y0)
         handles, ncol, band = _legend_layout(node_handles, arc_handles, axes_w, legend_font)
         band = min(band, 0.45 * axes_h)
@@ -667,9 +697,19 @@ def draw_multidimensional(
         collection.set_facecolors(faces)
         collection.set_edgecolors(outlines)
     for label, (x, y), role, faded in zip(labels, xy, roles, isolated):
-        ax.text(x, y, label, ha="center", va="center", fontsize=class_font if role == "class" else font,
-                fontweight="bold" if role == "class" else "normal", linespacing=1.0, zorder=4, gid="label",
-                color="#7a7a7a" if faded and fade_isolated else "black")
+        ax.text(
+            x,
+            y,
+            label,
+            ha="center",
+            va="center",
+            fontsize=class_font if role == "class" else font,
+            fontweight="bold" if role == "class" else "normal",
+            linespacing=1.0,
+            zorder=4,
+            gid="label",
+            color="#7a7a7a" if faded and fade_isolated else "black",
+        )
 
     # Arcs.
     index = {n: i for i, n in enumerate(nodes)}
@@ -692,22 +732,56 @@ def draw_multidimensional(
             rad = -2 * height * ppy / ((vx - ux) * ppx)
         else:
             others = np.delete(screen, [index[u], index[v]], axis=0)
-            rad = _bend(screen[index[u]], screen[index[v]], others, clearance,
-                        feature_bounds if kind == "feature-feature" else bounds)
-        ax.add_patch(FancyArrowPatch(
-            (ux, uy), (vx, vy), arrowstyle="-|>", mutation_scale=7 + 1.5 * width,
-            shrinkA=radius[u] + 1, shrinkB=radius[v] + 1, linewidth=width, linestyle=style["linestyle"],
-            color=KIND_COLORS[kind], alpha=0.35 if kind == "class-feature" and many_bridges else style["alpha"],
-            connectionstyle=f"arc3,rad={rad}", zorder=style["zorder"], gid=f"edge:{kind}",
-        ))
+            rad = _bend(
+                screen[index[u]],
+                screen[index[v]],
+                others,
+                clearance,
+                feature_bounds if kind == "feature-feature" else bounds,
+            )
+        ax.add_patch(
+            FancyArrowPatch(
+                (ux, uy),
+                (vx, vy),
+                arrowstyle="-|>",
+                mutation_scale=7 + 1.5 * width,
+                shrinkA=radius[u] + 1,
+                shrinkB=radius[v] + 1,
+                linewidth=width,
+                linestyle=style["linestyle"],
+                color=KIND_COLORS[kind],
+                alpha=0.35 if kind == "class-feature" and many_bridges else style["alpha"],
+                connectionstyle=f"arc3,rad={rad}",
+                zorder=style["zorder"],
+                gid=f"edge:{kind}",
+            )
+        )
         weight = data.get("weight")
         if kind in weight_kinds and _is_number(weight):
             mid = ((ux + vx) / 2 + rad * (vy - uy) / 2 / aspect, (uy + vy) / 2 - rad * (vx - ux) / 2 * aspect)
-            ax.text(mid[0], mid[1], format(float(weight), weight_format), ha="center", va="center",
-                    fontsize=max(font - 1.5, 4.0), color=KIND_COLORS[kind], zorder=5, gid="weight",
-                    bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.8})
+            ax.text(
+                mid[0],
+                mid[1],
+                format(float(weight), weight_format),
+                ha="center",
+                va="center",
+                fontsize=max(font - 1.5, 4.0),
+                color=KIND_COLORS[kind],
+                zorder=5,
+                gid="weight",
+                bbox={"boxstyle": "round,pad=0.1", "facecolor": "white", "edgecolor": "none", "alpha": 0.8},
+            )
 
     if handles:
-        ax.legend(handles=handles, loc="lower center", bbox_to_anchor=(0.5, 0.0), ncol=ncol, frameon=False,
-                  fontsize=legend_font, handlelength=2.2, columnspacing=1.5, borderaxespad=0.2)
+        ax.legend(
+            handles=handles,
+            loc="lower center",
+            bbox_to_anchor=(0.5, 0.0),
+            ncol=ncol,
+            frameon=False,
+            fontsize=legend_font,
+            handlelength=2.2,
+            columnspacing=1.5,
+            borderaxespad=0.2,
+        )
     return ax

@@ -140,7 +140,7 @@ def _wrapped_rows(roots, children, width):
         row = by_depth[d]
         size = math.ceil(len(row) / math.ceil(len(row) / width))  # balanced sub-rows
         for start in range(0, len(row), size):
-            rows.append(row[start:start + size])
+            rows.append(row[start : start + size])
     return rows
 
 
@@ -408,9 +408,15 @@ def _bend(a, b, others, clearance=0.45, bounds=None):
         # arc3's control point: the middle moved by rad * (dy, -dx).
         control = (a + b) / 2 + rad * np.array([dy, -dx])
         curve = (1 - _T) ** 2 * a + 2 * _T * (1 - _T) * control + _T**2 * b
-        if bounds is not None and rad != 0 and (
-            curve[:, 0].min() < bounds[0][0] or curve[:, 0].max() > bounds[0][1]
-            or curve[:, 1].min() < bounds[1][0] or curve[:, 1].max() > bounds[1][1]
+        if (
+            bounds is not None
+            and rad != 0
+            and (
+                curve[:, 0].min() < bounds[0][0]
+                or curve[:, 0].max() > bounds[0][1]
+                or curve[:, 1].min() < bounds[1][0]
+                or curve[:, 1].max() > bounds[1][1]
+            )
         ):
             continue
         gaps = np.sqrt(((curve[:, None, :] - others[None, :, :]) ** 2).sum(-1)).min(axis=0)
@@ -534,7 +540,9 @@ def draw_network(
         # A Kikuchi-Bayes model is a set of regions: its drawing is the interaction diagram.
         from .regions import draw_interactions
 
-        return draw_interactions(graph_or_model, layout if isinstance(layout, dict) else None, ax=ax, title=title, legend=legend)
+        return draw_interactions(
+            graph_or_model, layout if isinstance(layout, dict) else None, ax=ax, title=title, legend=legend
+        )
     from .latent_trees import _is_latent_tree_input, draw_latent_tree
 
     if _is_latent_tree_input(graph_or_model):
@@ -554,9 +562,17 @@ def draw_network(
         if isinstance(layout, str):
             layout = network_layout(graph, layout, max_row_width=max_row_width)
         return draw_multidimensional(
-            graph, ax, layout=layout, title=title, legend=legend, show_weights=show_weights,
-            weight_format=weight_format, node_size=node_size, font_size=font_size,
-            max_label_length=max_label_length, max_row_width=max_row_width,
+            graph,
+            ax,
+            layout=layout,
+            title=title,
+            legend=legend,
+            show_weights=show_weights,
+            weight_format=weight_format,
+            node_size=node_size,
+            font_size=font_size,
+            max_label_length=max_label_length,
+            max_row_width=max_row_width,
         )
     if isinstance(layout, dict):
         missing = [n for n in graph.nodes if n not in layout]
@@ -669,8 +685,16 @@ def draw_network(
         for role in ("class", "feature", "latent", "other"):
             if role in roles:
                 handles.append(
-                    Line2D([], [], linestyle="", marker="o", markersize=9, markerfacecolor=ROLE_COLORS[role],
-                           markeredgecolor="#4d4d4d", label=labels[role])
+                    Line2D(
+                        [],
+                        [],
+                        linestyle="",
+                        marker="o",
+                        markersize=9,
+                        markerfacecolor=ROLE_COLORS[role],
+                        markeredgecolor="#4d4d4d",
+                        label=labels[role],
+                    )
                 )
         kinds = {_kind(data) for _, _, data in edges}
         if "class" in kinds:
@@ -678,8 +702,14 @@ def draw_network(
         if "augmenting" in kinds:
             handles.append(Line2D([], [], color=KIND_COLORS["augmenting"], linewidth=3, label="augmenting arc"))
         if handles:
-            ax.legend(handles=handles, loc="upper left", fontsize=max(font_size - 1, 6.0), frameon=False,
-                      handlelength=2.2, borderaxespad=0.0)
+            ax.legend(
+                handles=handles,
+                loc="upper left",
+                fontsize=max(font_size - 1, 6.0),
+                frameon=False,
+                handlelength=2.2,
+                borderaxespad=0.0,
+            )
     return ax
 
 

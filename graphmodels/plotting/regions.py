@@ -146,8 +146,7 @@ def _regions_of(model_or_regions, class_name, step):
             )
         if class_name is None:
             raise ValueError(
-                "`class_name` is needed to draw a list of regions: the class is in every region "
-                "and is not drawn."
+                "`class_name` is needed to draw a list of regions: the class is in every region and is not drawn."
             )
         raw = list(model_or_regions)
         attributes = []
@@ -247,9 +246,7 @@ class _Lanes:
         best, best_clashes = 0, None
         for lane in candidates:
             clashes = sum(
-                abs(lane * sign - other) < 0.5
-                for edge, sign in zip(edges, signs)
-                for other in self.taken.get(edge, ())
+                abs(lane * sign - other) < 0.5 for edge, sign in zip(edges, signs) for other in self.taken.get(edge, ())
             )
             if best_clashes is None or clashes < best_clashes:
                 best, best_clashes = lane, clashes
@@ -531,13 +528,31 @@ def draw_interactions(
         color, style = region_style(size)
         name = ",".join(str(v) for v in region + (class_name,))
         if size == 2:
-            patch = Circle(positions[region[0]], radius + max(0.45 * radius, 1.5 * linewidth / ppu), fill=False,
-                           edgecolor=color, linewidth=linewidth, zorder=3.5, gid="region:2", label=name)
+            patch = Circle(
+                positions[region[0]],
+                radius + max(0.45 * radius, 1.5 * linewidth / ppu),
+                fill=False,
+                edgecolor=color,
+                linewidth=linewidth,
+                zorder=3.5,
+                gid="region:2",
+                label=name,
+            )
         else:
             path, closed = _region_path(list(region), positions, index, positions, lanes, tolerance, clearance)
-            patch = PathPatch(path, fill=False, edgecolor=color, linewidth=linewidth, linestyle=style,
-                              capstyle="round", joinstyle="round", alpha=0.95, zorder=2 - 0.01 * min(size, 50),
-                              gid=f"region:{size}", label=name)
+            patch = PathPatch(
+                path,
+                fill=False,
+                edgecolor=color,
+                linewidth=linewidth,
+                linestyle=style,
+                capstyle="round",
+                joinstyle="round",
+                alpha=0.95,
+                zorder=2 - 0.01 * min(size, 50),
+                gid=f"region:{size}",
+                label=name,
+            )
         ax.add_patch(patch)
 
     scatter_nodes(ax, xy, ["feature"] * len(attributes), node_size, gid="nodes")
@@ -555,15 +570,34 @@ def _interaction_legend(ax, counts, class_name, linewidth, font_size):
         color, style = region_style(size)
         label = f"{size}-way ({size - 1} attribute{'s' if size > 2 else ''}): {counts[size]}"
         if style == "ring":
-            handles.append(Line2D([], [], linestyle="", marker="o", markersize=11, markerfacecolor="none",
-                                  markeredgecolor=color, markeredgewidth=linewidth, label=label))
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    linestyle="",
+                    marker="o",
+                    markersize=11,
+                    markerfacecolor="none",
+                    markeredgecolor=color,
+                    markeredgewidth=linewidth,
+                    label=label,
+                )
+            )
         else:
             handles.append(Line2D([], [], color=color, linestyle=style, linewidth=linewidth, label=label))
     if not handles:
         handles.append(Line2D([], [], linestyle="", label="no region with an attribute"))
-    ax.legend(handles=handles, title=f"Regions (each also holds\nthe class {str(class_name)!r}, not drawn)",
-              loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False, fontsize=max(font_size, 8.0),
-              title_fontsize=max(font_size, 8.0), handlelength=2.6, alignment="left")
+    ax.legend(
+        handles=handles,
+        title=f"Regions (each also holds\nthe class {str(class_name)!r}, not drawn)",
+        loc="upper left",
+        bbox_to_anchor=(1.0, 1.0),
+        frameon=False,
+        fontsize=max(font_size, 8.0),
+        title_fontsize=max(font_size, 8.0),
+        handlelength=2.6,
+        alignment="left",
+    )
 
 
 # ---------------------------------------------------------------------------
@@ -595,9 +629,7 @@ def _as_region_graph(graph_or_model, class_name, step):
         )
     for node, data in graph_or_model.nodes(data=True):
         if isinstance(node, (str, bytes)) or not isinstance(node, Iterable):
-            raise ValueError(
-                f"Region graph nodes must be regions (frozensets of variable names), got {node!r}."
-            )
+            raise ValueError(f"Region graph nodes must be regions (frozensets of variable names), got {node!r}.")
         if not isinstance(data.get("counting_number"), numbers.Real):
             raise ValueError(f"Region {sorted(map(str, node))} has no numeric `counting_number` attribute.")
     return graph_or_model, class_name, order, {}
@@ -955,27 +987,56 @@ def draw_region_graph(
     font_size = float(font_size)
 
     segments = [(positions[u], positions[v]) for u, v in graph.edges]
-    ax.add_collection(LineCollection(segments, colors="#7a7a7a", linewidths=1.1, zorder=1, gid="edges"),
-                      autolim=False)
+    ax.add_collection(LineCollection(segments, colors="#7a7a7a", linewidths=1.1, zorder=1, gid="edges"), autolim=False)
     signs = [int(np.sign(graph.nodes[r]["counting_number"])) for r in regions]
-    ax.scatter(xy[:, 0], xy[:, 1], s=font_size**2, c=[SIGN_COLORS[s] for s in signs], edgecolors="none",
-               zorder=2, gid="regions")
+    ax.scatter(
+        xy[:, 0],
+        xy[:, 1],
+        s=font_size**2,
+        c=[SIGN_COLORS[s] for s in signs],
+        edgecolors="none",
+        zorder=2,
+        gid="regions",
+    )
     for text, (x, y), sign in zip(texts, xy, signs):
-        ax.text(x, y, text, ha="center", va="center", fontsize=font_size, linespacing=1.05, zorder=4,
-                gid="region", bbox={"boxstyle": "round,pad=0.35", "facecolor": SIGN_COLORS[sign],
-                                    "edgecolor": _SIGN_EDGES[sign], "linewidth": 1.0})
+        ax.text(
+            x,
+            y,
+            text,
+            ha="center",
+            va="center",
+            fontsize=font_size,
+            linespacing=1.05,
+            zorder=4,
+            gid="region",
+            bbox={
+                "boxstyle": "round,pad=0.35",
+                "facecolor": SIGN_COLORS[sign],
+                "edgecolor": _SIGN_EDGES[sign],
+                "linewidth": 1.0,
+            },
+        )
     if legend:
         handles = []
         for sign, what in ((1, "c > 0"), (-1, "c < 0"), (0, "c = 0")):
             n = signs.count(sign)
             if n:
-                handles.append(Patch(facecolor=SIGN_COLORS[sign], edgecolor=_SIGN_EDGES[sign],
-                                     label=f"{what}: {n} region(s)"))
+                handles.append(
+                    Patch(facecolor=SIGN_COLORS[sign], edgecolor=_SIGN_EDGES[sign], label=f"{what}: {n} region(s)")
+                )
         note = "c: counting number"
         if class_name is not None and all(class_name in r for r in regions):
             note += f"\n(each region also holds {str(class_name)!r})"
-        ax.legend(handles=handles, title=note, loc="upper left", bbox_to_anchor=(1.0, 1.0), frameon=False,
-                  fontsize=max(font_size, 8.0), title_fontsize=max(font_size, 8.0), alignment="left")
+        ax.legend(
+            handles=handles,
+            title=note,
+            loc="upper left",
+            bbox_to_anchor=(1.0, 1.0),
+            frameon=False,
+            fontsize=max(font_size, 8.0),
+            title_fontsize=max(font_size, 8.0),
+            alignment="left",
+        )
     return ax
 
 
@@ -991,8 +1052,7 @@ def _as_path(model_or_path):
         return model.path_, int(model.map_step_)
     if not isinstance(model_or_path, pd.DataFrame):
         raise TypeError(
-            "Expected a fitted KikuchiBayes model or its `path_` DataFrame, "
-            f"got {type(model_or_path).__name__}."
+            f"Expected a fitted KikuchiBayes model or its `path_` DataFrame, got {type(model_or_path).__name__}."
         )
     path = model_or_path
     missing = [c for c in _PATH_COLUMNS if c not in path.columns]
@@ -1116,8 +1176,14 @@ def draw_kikuchi_path(
             if phase not in colors:
                 colors[phase] = next(others)
             # Translucent, so that the weight bars of a twin axes behind show through.
-            ax.axvspan(first - 0.5, last + 0.5, facecolor=to_rgba(colors[phase], 0.6), edgecolor="none", zorder=0,
-                       gid=f"phase:{phase}")
+            ax.axvspan(
+                first - 0.5,
+                last + 0.5,
+                facecolor=to_rgba(colors[phase], 0.6),
+                edgecolor="none",
+                zorder=0,
+                gid=f"phase:{phase}",
+            )
             if phase not in shown:
                 shown.add(phase)
                 handles.append(Patch(facecolor=colors[phase], edgecolor="#bbbbbb", label=f"phase: {phase}"))
@@ -1128,8 +1194,16 @@ def draw_kikuchi_path(
         "log_posterior": ("log posterior", "#1d1d1d", "-"),
     }
     for column, (label, color, style) in styles.items():
-        (line,) = ax.plot(steps, path[column].to_numpy(dtype=float), color=color, linestyle=style,
-                          linewidth=2.0 if column == "log_posterior" else 1.5, label=label, gid=column, zorder=2)
+        (line,) = ax.plot(
+            steps,
+            path[column].to_numpy(dtype=float),
+            color=color,
+            linestyle=style,
+            linewidth=2.0 if column == "log_posterior" else 1.5,
+            label=label,
+            gid=column,
+            zorder=2,
+        )
         handles.append(line)
     posterior = path["log_posterior"].to_numpy(dtype=float)
 
@@ -1138,16 +1212,43 @@ def draw_kikuchi_path(
         colors = [region_style(int(s))[0] if int(s) >= 2 else "#ffffff" for s in size]
         ax.scatter(steps, posterior, s=30, c=colors, edgecolors="#1d1d1d", linewidths=0.6, zorder=3, gid="added")
         for s in sorted({int(s) for s in size if int(s) >= 2}):
-            handles.append(Line2D([], [], linestyle="", marker="o", markersize=6, markerfacecolor=region_style(s)[0],
-                                  markeredgecolor="#1d1d1d", markeredgewidth=0.6, label=f"{s}-way region added"))
+            handles.append(
+                Line2D(
+                    [],
+                    [],
+                    linestyle="",
+                    marker="o",
+                    markersize=6,
+                    markerfacecolor=region_style(s)[0],
+                    markeredgecolor="#1d1d1d",
+                    markeredgewidth=0.6,
+                    label=f"{s}-way region added",
+                )
+            )
 
     ax.axvline(map_step, color="#d62828", linestyle=":", linewidth=1.3, zorder=1, gid="map")
-    (star,) = ax.plot([map_step], [posterior[map_step]], linestyle="", marker="*", markersize=15,
-                      markerfacecolor="#ffd23f", markeredgecolor="#1d1d1d", zorder=4, gid="map_marker",
-                      label=f"MAP (step {map_step})")
+    (star,) = ax.plot(
+        [map_step],
+        [posterior[map_step]],
+        linestyle="",
+        marker="*",
+        markersize=15,
+        markerfacecolor="#ffd23f",
+        markeredgecolor="#1d1d1d",
+        zorder=4,
+        gid="map_marker",
+        label=f"MAP (step {map_step})",
+    )
     handles.append(star)
-    ax.annotate(f"MAP, step {map_step}", (map_step, posterior[map_step]), xytext=(6, 8),
-                textcoords="offset points", fontsize=9, color="#1d1d1d", zorder=5)
+    ax.annotate(
+        f"MAP, step {map_step}",
+        (map_step, posterior[map_step]),
+        xytext=(6, 8),
+        textcoords="offset points",
+        fontsize=9,
+        color="#1d1d1d",
+        zorder=5,
+    )
 
     ax.set_xlim(-0.5, len(path) - 0.5)
     ax.xaxis.set_major_locator(MaxNLocator(integer=True))
@@ -1159,8 +1260,17 @@ def draw_kikuchi_path(
     if weights:
         w = path["weight"].to_numpy(dtype=float) if "weight" in path.columns else _softmax(posterior)
         twin = ax.twinx()
-        bars = twin.bar(steps, w, width=0.6, color=to_rgba("#f4a261", 0.55), edgecolor="#c77d3a", linewidth=0.6,
-                        zorder=1, gid="weights", label="model-averaging weight (right)")
+        bars = twin.bar(
+            steps,
+            w,
+            width=0.6,
+            color=to_rgba("#f4a261", 0.55),
+            edgecolor="#c77d3a",
+            linewidth=0.6,
+            zorder=1,
+            gid="weights",
+            label="model-averaging weight (right)",
+        )
         twin.set_ylim(0, max(float(np.nanmax(w)) * 1.15, 1e-12))
         twin.set_ylabel("model-averaging weight")
         # Lines above the bars: the main axes in front, its background hidden.
@@ -1168,8 +1278,13 @@ def draw_kikuchi_path(
         ax.patch.set_visible(False)
         handles.append(Patch(facecolor=to_rgba("#f4a261", 0.55), edgecolor="#c77d3a", label=bars.get_label()))
     if legend:
-        ax.legend(handles=handles, loc="upper left", bbox_to_anchor=(1.1 if weights else 1.01, 1.0), frameon=False,
-                  fontsize=8.5)
+        ax.legend(
+            handles=handles,
+            loc="upper left",
+            bbox_to_anchor=(1.1 if weights else 1.01, 1.0),
+            frameon=False,
+            fontsize=8.5,
+        )
     return ax
 
 

@@ -2,7 +2,6 @@
 
 from .counting import DEFAULT_MAX_CELLS, CountingEngine, OneWayCounts, PairwiseCounts, TableTooLargeError
 from .hyperedges import HyperedgeWeights, SubsetEntropies, hyperedge_weights, subset_entropies
-from .scores import FAMILY_SCORES, bdeu_family_score, bic_family_score, family_score
 from .information import (
     as_engine,
     conditional_mutual_information,
@@ -11,6 +10,7 @@ from .information import (
     mutual_information,
     pairwise_mutual_information,
 )
+from .scores import FAMILY_SCORES, bdeu_family_score, bic_family_score, family_score
 
 __all__ = [
     "FAMILY_SCORES",

@@ -144,8 +144,7 @@ class CountingEngine:
         if codes.size and (codes.max(axis=0) >= cardinalities).any():
             bad = int(np.flatnonzero(codes.max(axis=0) >= cardinalities)[0])
             raise ValueError(
-                f"Column {bad} has code {int(codes[:, bad].max())} but cardinality "
-                f"{int(cardinalities[bad])}."
+                f"Column {bad} has code {int(codes[:, bad].max())} but cardinality {int(cardinalities[bad])}."
             )
         if codes.size and codes.min() < -1:
             raise ValueError("Codes must be >= -1 (-1 marks an unknown cell).")
@@ -157,9 +156,7 @@ class CountingEngine:
         if sample_weight is not None:
             sample_weight = np.asarray(sample_weight, dtype=np.float64)
             if sample_weight.shape != (codes.shape[0],):
-                raise ValueError(
-                    f"`sample_weight` must have shape ({codes.shape[0]},), got {sample_weight.shape}."
-                )
+                raise ValueError(f"`sample_weight` must have shape ({codes.shape[0]},), got {sample_weight.shape}.")
             if not np.all(np.isfinite(sample_weight)) or (sample_weight < 0).any():
                 raise ValueError("`sample_weight` must be finite and non-negative.")
         if int(max_cells) < 1:
@@ -236,9 +233,7 @@ class CountingEngine:
         """Raise :class:`TableTooLargeError` if the table would exceed ``max_cells``."""
         cells = math.prod(int(self.cardinalities[p]) for p in positions) * n_tables
         if cells > self.max_cells:
-            described = ", ".join(
-                f"{self.names[p]!r} ({int(self.cardinalities[p])} states)" for p in positions
-            )
+            described = ", ".join(f"{self.names[p]!r} ({int(self.cardinalities[p])} states)" for p in positions)
             raise TableTooLargeError(
                 f"The {what} over {described} would have {cells:,} cells, more than "
                 f"max_cells={self.max_cells:,}. Merge rare states, discretize more coarsely, "
@@ -396,12 +391,14 @@ class CountingEngine:
         n_strata = math.prod(int(self.cardinalities[p]) for p in given_positions)
         # One conditioning variable keeps its plain position in the key, which
         # _from_batched reads; a joint stratum is keyed by the tuple.
-        given_key = None if not given_positions else (given_positions[0] if len(given_positions) == 1 else given_positions)
+        given_key = (
+            None if not given_positions else (given_positions[0] if len(given_positions) == 1 else given_positions)
+        )
         return (kind, positions, given_key), positions, given_positions, cards, offsets, n_strata
 
     def _strata(self, codes, given_positions):
         """Stratum index of each row from its last ``len(given_positions)`` columns (-1 if any is unknown)."""
-        tail = codes[:, codes.shape[1] - len(given_positions):]
+        tail = codes[:, codes.shape[1] - len(given_positions) :]
         strides = np.ones(len(given_positions), dtype=np.int64)
         for k in range(len(given_positions) - 2, -1, -1):
             strides[k] = strides[k + 1] * int(self.cardinalities[given_positions[k + 1]])
@@ -518,8 +515,7 @@ class CountingEngine:
         position = self.position(variable)
         if not 0 <= int(state) < int(self.cardinalities[position]):
             raise ValueError(
-                f"State {state!r} is out of range for {variable!r} "
-                f"({int(self.cardinalities[position])} states)."
+                f"State {state!r} is out of range for {variable!r} ({int(self.cardinalities[position])} states)."
             )
         mask = (self._codes[:, position] == int(state)).astype(np.float64)
         weights = mask if self._weights is None else mask * self._weights
@@ -544,10 +540,7 @@ class CountingEngine:
         positions = self.positions(variables)
         table = self.counts(positions)
         levels = getattr(self, "levels", None)
-        axes = [
-            levels[p] if levels is not None else list(range(int(self.cardinalities[p])))
-            for p in positions
-        ]
+        axes = [levels[p] if levels is not None else list(range(int(self.cardinalities[p]))) for p in positions]
         index = pd.MultiIndex.from_product(axes, names=[self.names[p] for p in positions])
         return pd.DataFrame({"count": table.ravel()}, index=index).reset_index()
 

@@ -72,9 +72,7 @@ class _Colex:
 
     def __init__(self, n, max_size):
         self.n = n
-        self.binomial = np.array(
-            [[math.comb(c, i) for i in range(max_size + 2)] for c in range(n + 1)], dtype=np.int64
-        )
+        self.binomial = np.array([[math.comb(c, i) for i in range(max_size + 2)] for c in range(n + 1)], dtype=np.int64)
         self._combos = {}
 
     def rank(self, combos):
@@ -226,7 +224,9 @@ def subset_entropies(data, variables=None, max_size=2, *, given=None, max_candid
         given_joint[0] = np.array([_entropy_from_sum(xlogy(stratum_totals, stratum_totals).sum(), total)])
     for s in range(1, max_size + 1):
         sums, marginal_sums, table_totals = _xlogx_sums(engine, positions, cards, s, given_pos, r_y)
-        lex = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(n), s)), dtype=np.int64).reshape(-1, s)
+        lex = np.fromiter(itertools.chain.from_iterable(itertools.combinations(range(n), s)), dtype=np.int64).reshape(
+            -1, s
+        )
         order = np.empty(len(lex), dtype=np.int64)
         order[colex.rank(lex)] = np.arange(len(lex))
         sums, marginal_sums = sums[order], marginal_sums[order]
@@ -304,7 +304,9 @@ def _entropy_from_sum(xlogx_sum, total):
     """``log N - sum n log n / N`` with 0 for empty strata, clipped at 0."""
     total = np.asarray(total, dtype=np.float64)
     with np.errstate(divide="ignore", invalid="ignore"):
-        value = np.where(total > 0, np.log(np.where(total > 0, total, 1.0)) - xlogx_sum / np.where(total > 0, total, 1.0), 0.0)
+        value = np.where(
+            total > 0, np.log(np.where(total > 0, total, 1.0)) - xlogx_sum / np.where(total > 0, total, 1.0), 0.0
+        )
     return np.maximum(value, 0.0)
 
 
@@ -413,6 +415,7 @@ def _chunk_source(engine, columns):
 
     A single chunk is converted once and reused for every subset.
     """
+
     def transposed():
         for codes, weights in engine.iter_chunks(columns):
             yield np.ascontiguousarray(codes.T), weights
@@ -562,7 +565,9 @@ class HyperedgeWeights(Mapping):
             rows = ~member[:, v]
             extended = np.sort(np.concatenate([bases[rows], np.full((rows.sum(), 1), v)], axis=1), axis=1)
             result[rows, v] = (
-                self.closure[size + 1][self._colex.rank(extended)] - self.closure[size][np.flatnonzero(rows)] - singles[v]
+                self.closure[size + 1][self._colex.rank(extended)]
+                - self.closure[size][np.flatnonzero(rows)]
+                - singles[v]
             )
         return result
 
@@ -639,8 +644,7 @@ def hyperedge_weights(data, variables=None, *, k=1, score="ml", given=None, per_
         return HyperedgeWeights(entropies.names, closure(entropies.joint, entropies.total), cardinalities=cards)
     totals = entropies.stratum_totals
     per_class = [
-        closure([entropies.strata[s][:, y] for s in range(max_size + 1)], float(totals[y]))
-        for y in range(len(totals))
+        closure([entropies.strata[s][:, y] for s in range(max_size + 1)], float(totals[y])) for y in range(len(totals))
     ]
     if per_stratum:
         return [HyperedgeWeights(entropies.names, z, cardinalities=cards) for z in per_class]

@@ -36,9 +36,7 @@ def as_engine(data):
 
     if isinstance(data, pd.DataFrame):
         return CountingEngine.from_frame(data)
-    raise TypeError(
-        f"Expected a CountingEngine or a pandas DataFrame, got {type(data).__name__}."
-    )
+    raise TypeError(f"Expected a CountingEngine or a pandas DataFrame, got {type(data).__name__}.")
 
 
 def _log_base(base):
@@ -256,12 +254,7 @@ def _pairwise_complete(pairs, per_stratum):
     diagonal = np.diagonal(joint, axis1=1, axis2=2)  # (strata, K)
     state_terms = np.add.reduceat(xlogy(diagonal, diagonal), starts, axis=1)  # (strata, p)
     totals = diagonal[:, : pairs.offsets[1]].sum(axis=1)  # (strata,)
-    scaled = (
-        block_sums
-        - state_terms[:, :, None]
-        - state_terms[:, None, :]
-        + xlogy(totals, totals)[:, None, None]
-    )
+    scaled = block_sums - state_terms[:, :, None] - state_terms[:, None, :] + xlogy(totals, totals)[:, None, None]
     if per_stratum:
         matrix = scaled / np.where(totals > 0, totals, 1.0)[:, None, None]
     else:

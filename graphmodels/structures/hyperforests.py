@@ -422,7 +422,7 @@ class Hyperforest:
         graph = nx.Graph()
         for h in self.maximal_hyperedges:
             graph.add_node(h, kind="clique", size=len(h))
-        for c, maximal in self._maximal.items():
+        for _c, maximal in self._maximal.items():
             cliques = sorted(maximal, key=lambda h: sorted(self._index[v] for v in h))
             for a, b in itertools.combinations(cliques, 2):
                 shared = a & b
