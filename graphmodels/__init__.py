@@ -22,7 +22,7 @@ from .models import (
     KikuchiBayes,
     LabelPowerset,
     NaiveBayes,
-    load,
+    load_model,
 )
 
 __version__ = "0.1.0"
@@ -50,12 +50,17 @@ __all__ = [
     "BinaryRelevance",
     "LabelPowerset",
     "ClassifierChain",
-    "load",
+    "load_model",
     "__version__",
 ]
 
 
 def __getattr__(name):
+    if name == "load":
+        # Deprecated: `gm.load` read like `gm.datasets.load` (data); models load with `gm.load_model`.
+        from .models.persistence import load
+
+        return load
     # matplotlib is imported only when drawing is asked for.
     if name == "plotting":
         import importlib

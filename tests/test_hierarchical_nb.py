@@ -271,7 +271,7 @@ def test_save_and_load(tmp_path, extension):
     model = gm.HierarchicalNaiveBayes().fit(X, y)
     path = tmp_path / f"hnb.{extension}"
     model.save(path)
-    loaded = gm.load(path)
+    loaded = gm.load_model(path)
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
     assert [latent.children for latent in loaded.latents_] == [latent.children for latent in model.latents_]
     assert list(loaded.classes_) == ["10", "2"]

@@ -2,18 +2,20 @@
 
 import itertools
 
+import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
 from scipy.special import logsumexp
 
+from graphmodels.estimators import Dirichlet
 from graphmodels.models import (
     TAN,
     ChowLiu,
     HyperforestClassifier,
     HyperforestDensity,
     NaiveBayes,
-    load,
+    load_model,
 )
 from graphmodels.models.synthetic import random_hypertree_network
 from graphmodels.structures import is_hyperforest
@@ -42,7 +44,7 @@ def _all_configurations(model, frame):
 @pytest.mark.parametrize("pseudo_count", [0.001, 0.5, 0.0])
 def test_density_sums_to_one(k, criterion, pseudo_count):
     frame = _frame(seed=k)
-    model = HyperforestDensity(treewidth=k, criterion=criterion, pseudo_count=pseudo_count).fit(frame)
+    model = HyperforestDensity(treewidth=k, criterion=criterion, estimator=Dirichlet(pseudo_count)).fit(frame)
     assert is_hyperforest(model.structure_.maximal_hyperedges, k=k)
     with np.errstate(divide="ignore"):
         total = np.exp(model.score_samples(_all_configurations(model, frame))).sum()
@@ -67,14 +69,14 @@ def test_training_log_likelihood_is_the_forest_weight():
     """Section 2.2: with ML parameters, the mean training log-likelihood is sum_h w_h."""
     frame = _frame(seed=5, n_rows=500)
     for k in [1, 2, 3]:
-        model = HyperforestDensity(treewidth=k, pseudo_count=0.0).fit(frame)
+        model = HyperforestDensity(treewidth=k, estimator="mle").fit(frame)
         weight = model.structure_.weight(dict(model.weights_.items()))
         assert model.score_samples(frame).mean() == pytest.approx(weight, abs=1e-10)
 
 
 def test_unseen_states_are_summed_out():
     frame = _frame(seed=1)
-    model = HyperforestDensity(treewidth=2, pseudo_count=0.1).fit(frame)
+    model = HyperforestDensity(treewidth=2, estimator=Dirichlet(0.1)).fit(frame)
     row = frame.iloc[[0]].copy()
     row["v1"] = "never seen"
     row["v3"] = "nor this"
@@ -99,7 +101,7 @@ def test_several_unseen_cells_on_wide_junction_trees(seed):
     """Messages through separators of width 3: three hidden cells per row, against explicit sums."""
     network, _ = random_hypertree_network(8, 3, random_state=seed)
     data = network.sample(3000, random_state=seed)
-    model = HyperforestDensity(treewidth=3, pseudo_count=0.1).fit(data)
+    model = HyperforestDensity(treewidth=3, estimator=Dirichlet(0.1)).fit(data)
     rng = np.random.default_rng(seed)
     for row in range(4):
         hidden = list(rng.choice(data.columns, size=3, replace=False))
@@ -126,22 +128,28 @@ def _dependent_xy(seed=0, n_rows=400):
 def test_special_cases_coincide_with_the_core_models():
     """Table 1 of the paper: Cf-1 is Chow-Liu, Cs-1 is TAN, Cs/Cf-0 naive Bayes, J-0 the majority."""
     X, y = _dependent_xy()
-    cs1 = HyperforestClassifier(treewidth=1, criterion="ml", representation="shared", pseudo_count=0.0).fit(X, y)
+    cs1 = HyperforestClassifier(treewidth=1, criterion="ml", representation="shared", estimator="mle").fit(X, y)
     tan = TAN(estimator="mle").fit(X, y)
     tan_edges = {frozenset(e) for e in tan.structure_.edges if "label" not in e}
     assert {frozenset(e) for e in cs1.structure_.primal_graph().edges} == tan_edges
     np.testing.assert_allclose(cs1.predict_proba(X), tan.predict_proba(X), atol=1e-10)
 
-    cf1 = HyperforestClassifier(treewidth=1, criterion="ml", representation="free", pseudo_count=0.0).fit(X, y)
+    cf1 = HyperforestClassifier(treewidth=1, criterion="ml", representation="free", estimator="mle").fit(X, y)
     chow_liu = ChowLiu(estimator="mle").fit(X, y)
-    trees = list(chow_liu.trees_.values())
-    assert len(trees) == len(cf1.structure_) == 3
-    for forest, tree in zip(cf1.structure_, trees):
+    trees = chow_liu.structures_
+    assert len(trees) == len(cf1.structures_) == 3
+    for forest, tree in zip(cf1.structures_, trees):
         assert {frozenset(e) for e in forest.primal_graph().edges} == {frozenset(e) for e in tree.edges}
+    # The union graph names, per edge, the classes whose structure has it.
+    union = {frozenset(e): set(c) for *e, c in cf1.structure_.edges(data="classes")}
+    for label, tree in zip(cf1.classes_, trees):
+        for e in tree.edges:
+            assert label in union[frozenset(e)]
+    assert sum(len(c) for c in union.values()) == sum(t.number_of_edges() for t in trees)
     np.testing.assert_allclose(cf1.predict_proba(X), chow_liu.predict_proba(X), atol=1e-10)
 
     for representation in ["shared", "free"]:
-        nb0 = HyperforestClassifier(treewidth=0, representation=representation, pseudo_count=0.0).fit(X, y)
+        nb0 = HyperforestClassifier(treewidth=0, representation=representation, estimator="mle").fit(X, y)
         np.testing.assert_allclose(
             nb0.predict_proba(X), NaiveBayes(estimator="mle").fit(X, y).predict_proba(X), atol=1e-10
         )
@@ -195,13 +203,17 @@ def test_persistence_round_trip(tmp_path, representation, extension):
     y = y.map({0: "10", 1: "1", 2: "2"})  # integer-looking labels keep their order and type
     model = HyperforestClassifier(treewidth=2, representation=representation).fit(X, y)
     model.save(tmp_path / f"model{extension}")
-    again = load(tmp_path / f"model{extension}")
+    again = load_model(tmp_path / f"model{extension}")
     np.testing.assert_allclose(again.predict_proba(X), model.predict_proba(X))
     assert list(again.classes_) == ["1", "10", "2"]
-    assert again.structure_ == model.structure_
+    if representation == "free":
+        assert again.structures_ == model.structures_
+        assert nx.utils.graphs_equal(again.structure_, model.structure_)
+    else:
+        assert again.structure_ == model.structure_
     density = HyperforestDensity(treewidth=2).fit(X)
     density.save(tmp_path / f"density{extension}")
-    reloaded = load(tmp_path / f"density{extension}")
+    reloaded = load_model(tmp_path / f"density{extension}")
     np.testing.assert_allclose(reloaded.score_samples(X), density.score_samples(X))
     with pytest.raises(AttributeError, match="not saved"):
         _ = reloaded.weights_
@@ -216,12 +228,28 @@ def test_parameter_errors():
         ({"algorithm": "exhaustive"}, "algorithm"),
         ({"n_starts": 0}, "n_starts"),
         ({"pseudo_count": -1}, "pseudo_count"),
+        ({"estimator": "smooth"}, "estimator"),
         ({"representation": "mixed"}, "representation"),
     ]:
         with pytest.raises(ValueError, match=message):
             HyperforestClassifier(**bad).fit(X, y)
     with pytest.raises(ValueError, match="treewidth"):
         HyperforestDensity(treewidth=-2).fit(X)
+
+
+def test_pseudo_count_is_a_deprecated_alias_of_a_dirichlet_estimator():
+    X, y = _dependent_xy()
+    with pytest.warns(FutureWarning, match="pseudo_count"):
+        old = HyperforestClassifier(treewidth=2, pseudo_count=0.5).fit(X, y)
+    new = HyperforestClassifier(treewidth=2, estimator=Dirichlet(0.5)).fit(X, y)
+    assert old.estimator_ == Dirichlet(0.5)
+    np.testing.assert_array_equal(old.predict_proba(X), new.predict_proba(X))
+    # The default is the paper's 0.001.
+    default = HyperforestClassifier(treewidth=2).fit(X, y)
+    np.testing.assert_array_equal(
+        default.predict_proba(X),
+        HyperforestClassifier(treewidth=2, estimator=Dirichlet(0.001)).fit(X, y).predict_proba(X),
+    )
 
 
 @pytest.mark.parametrize("duplicated", [False, True])

@@ -325,7 +325,7 @@ def test_save_and_load_round_trip(tmp_path, extension):
     model = gm.KikuchiBayes().fit(X, y)
     path = tmp_path / f"model.{extension}"
     model.save(path)
-    loaded = gm.load(path)
+    loaded = gm.load_model(path)
     np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
     pd.testing.assert_frame_equal(loaded.path_, model.path_)
     assert list(loaded.classes_) == ["10", "2"]

@@ -145,10 +145,11 @@ def test_chow_liu_classifier_has_one_chow_liu_tree_per_class():
     rng = np.random.default_rng(5)
     X, y = random_table(rng, n_rows=400)
     model = gm.ChowLiu().fit(X, y)
-    for label in model.classes_:
+    assert len(model.structures_) == len(model.classes_)
+    for label, tree in zip(model.classes_, model.structures_):
         rows = (y == label).to_numpy()
         expected = chow_liu_tree(X[rows])
-        got = model.trees_[label].to_undirected()
+        got = tree.to_undirected()
         assert {frozenset(e) for e in got.edges} == {frozenset(e) for e in expected.edges}
 
 

@@ -479,7 +479,7 @@ def test_models_beat_chance_on_their_own_kind_of_data():
 @pytest.mark.parametrize("cls", MODELS)
 @pytest.mark.parametrize("extension", [".json", ".npz"])
 def test_save_and_load_round_trip(cls, extension, tmp_path):
-    from graphmodels.models import load
+    from graphmodels.models import load_model as load
 
     data, _ = _sample(6, n_classes=3, n_features=5, n=300, feature_arcs=True)
     X, Y = data.filter(like="A"), data.filter(like="C")

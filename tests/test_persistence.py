@@ -22,7 +22,7 @@ def test_classifier_round_trip(tmp_path, model_class, extension):
     model = model_class(estimator=Dirichlet(0.5)).fit(X, labels)
     path = tmp_path / f"model{extension}"
     model.save(path)
-    loaded = gm.load(path)
+    loaded = gm.load_model(path)
     assert type(loaded) is model_class
     assert loaded.get_params() == model.get_params()
     assert loaded.classes_.tolist() == ["1", "10", "2"]
@@ -39,7 +39,7 @@ def test_integer_labels_and_numpy_input_round_trip(tmp_path):
     y = rng.integers(2, size=50) * 10
     model = gm.TAN().fit(X, y)
     model.save(tmp_path / "m.json")
-    loaded = gm.load(tmp_path / "m.json")
+    loaded = gm.load_model(tmp_path / "m.json")
     assert loaded.classes_.tolist() == [0, 10] and loaded.classes_.dtype.kind == "i"
     np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
 
@@ -49,7 +49,7 @@ def test_density_round_trip(tmp_path):
     X, _ = random_table(rng)
     model = gm.ChowLiuTree().fit(X)
     model.save(tmp_path / "d.npz")
-    loaded = gm.load(tmp_path / "d.npz")
+    loaded = gm.load_model(tmp_path / "d.npz")
     np.testing.assert_array_equal(loaded.score_samples(X), model.score_samples(X))
     pd.testing.assert_frame_equal(loaded.sample(10, random_state=0), model.sample(10, random_state=0))
 
@@ -71,7 +71,7 @@ def test_save_errors(tmp_path):
         gm.NaiveBayes().fit(X, y).save(tmp_path / "x.pkl")
     (tmp_path / "other.json").write_text('{"hello": 1}')
     with pytest.raises(ValueError, match="not a saved graphmodels model"):
-        gm.load(tmp_path / "other.json")
+        gm.load_model(tmp_path / "other.json")
     (tmp_path / "evil.json").write_text('{"format": "graphmodels", "model": "os.system", "params": {}, "fitted": {}}')
     with pytest.raises(ValueError, match="Unknown model"):
-        gm.load(tmp_path / "evil.json")
+        gm.load_model(tmp_path / "evil.json")

@@ -33,9 +33,8 @@ DISCRETIZERS = {
 }
 
 
-def clone(estimator):
-    """A new, unfitted estimator with the same hyperparameters (nested estimators cloned too)."""
-    return clone_model(estimator)
+#: scikit-learn's name for :func:`graphmodels.models.clone_model` (the same function).
+clone = clone_model
 
 
 def make_discretizer(discretizer):

@@ -30,6 +30,7 @@ import pandas as pd
 
 from ..data.discretize import EqualFrequencyDiscretizer
 from ..data.encoding import as_frame
+from ..models.base import training_counts
 from ..models.hyperforest import HyperforestClassifier
 from .splits import RepeatedRandomSplit
 
@@ -92,7 +93,7 @@ def liang_srebro_protocol(
     test_size=0.1,
     random_state=0,
     discretize=True,
-    pseudo_count=0.001,
+    estimator="liang-srebro",
     n_starts=100,
     algorithm="incremental",
     verbose=False,
@@ -112,7 +113,8 @@ def liang_srebro_protocol(
     discretize : bool, default=True
         Cut numeric columns with >= 10 distinct values into 5
         equal-frequency bins, on the whole set before splitting.
-    pseudo_count : float, default=0.001
+    estimator : str, dict or Estimator, default="liang-srebro"
+        The parameter prior: the paper's pseudo-count 0.001 per cell.
     n_starts : int, default=100
     algorithm : {"incremental", "global"}, default="incremental"
     verbose : bool, default=False
@@ -153,27 +155,21 @@ def liang_srebro_protocol(
         start = time.perf_counter()
         X_train, y_train = X.iloc[train], y.iloc[train]
         X_test, y_test = X.iloc[test], y.iloc[test]
-        engine = None
-        shared = None
+        counts = None  # encoded and counted once per trial, shared by every method
         for i in order:
             criterion, representation, k = methods[i]
             model = HyperforestClassifier(
                 treewidth=k,
                 criterion=criterion,
                 representation=representation,
-                pseudo_count=pseudo_count,
+                estimator=estimator,
                 n_starts=n_starts,
                 algorithm=algorithm,
             )
             tic = time.perf_counter()
-            if engine is None:
-                engine = model._training_engine(X_train, y_train)
-                shared = model
-            else:
-                model._check_params()
-                for name in ("encoder_", "classes_", "class_name_", "n_features_in_"):
-                    setattr(model, name, getattr(shared, name))
-            model._fit(engine)
+            if counts is None:
+                counts = training_counts(X_train, y_train, missing=model.missing, max_cells=model.max_cells)
+            model.fit_counts(counts)
             fitted = time.perf_counter() - tic
             record = {
                 "trial": trial,

@@ -2,7 +2,7 @@
 
 from .aode import AODE
 from .augmented import FAN, TAN, ChowLiu, NaiveBayes
-from .base import BaseClassifier, BaseDensity, BaseModel, clone_model
+from .base import BaseClassifier, BaseDensity, BaseModel, NotFittedError, TrainingCounts, clone_model, training_counts
 from .bayesnet import DiscreteBayesianNetwork
 from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree
@@ -12,38 +12,12 @@ from .kikuchi import KikuchiBayes
 from .label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
 from .multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
 from .multilabel import BaseMultiLabelClassifier
-from .persistence import load, register_model
+from .persistence import load, load_model
+from .registry import make_model, model_class, register_model, registered_models
 
-for _cls in (
-    NaiveBayes,
-    TAN,
-    FAN,
-    ChowLiu,
-    AODE,
-    ChowLiuTree,
-    HyperforestDensity,
-    HyperforestClassifier,
-    KikuchiBayes,
-    HierarchicalNaiveBayes,
-    MultiDimensionalNaiveBayes,
-    MultiDimensionalTAN,
-    MultiDimensionalAODE,
-):
-    register_model(_cls)
-for _cls in (BinaryRelevance, LabelPowerset, ClassifierChain):
-    register_model(_cls)
-
-#: Classifiers by the short names the command line and `compare` use.
-CLASSIFIERS = {
-    "nb": NaiveBayes,
-    "tan": TAN,
-    "fan": FAN,
-    "chow-liu": ChowLiu,
-    "aode": AODE,
-    "hyperforest": HyperforestClassifier,
-    "kikuchi-bayes": KikuchiBayes,
-    "hnb": HierarchicalNaiveBayes,
-}
+#: Single-label classifiers by the short names the command line and `compare` use
+#: (a view of the registry, in registration order).
+CLASSIFIERS = registered_models("classifier")
 
 __all__ = [
     "NaiveBayes",
@@ -72,5 +46,13 @@ __all__ = [
     "ClassifierChain",
     "CLASSIFIERS",
     "load",
+    "load_model",
     "register_model",
+    "registered_models",
+    "model_class",
+    "make_model",
+    "NotFittedError",
+    "TrainingCounts",
+    "training_counts",
+    "clone_model",
 ]

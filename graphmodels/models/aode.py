@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 from scipy.special import logsumexp
 
-from ..estimators.parameters import get_estimator
+from .._validation import Interval, Options
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import augmented_naive_bayes
 from .augmented import _log, family_log_tables
 from .base import BaseClassifier
 from .inference import forest_log_likelihood
+from .registry import register_model
 
 __all__ = ["AODE"]
 
@@ -20,6 +23,7 @@ _FREQUENCY_MODES = ("attribute", "attribute-class")
 _BLOCK_CELLS = 4_000_000
 
 
+@register_model("aode")
 class AODE(BaseClassifier):
     """Averaged one-dependence estimators (Webb, Boughton & Wang, 2005).
 
@@ -84,18 +88,10 @@ class AODE(BaseClassifier):
         self.missing = missing
         self.max_cells = max_cells
 
-    def _check_params(self):
-        self.estimator_ = get_estimator(self.estimator)
-        if self.frequency not in _FREQUENCY_MODES:
-            raise ValueError(f"`frequency` must be one of {list(_FREQUENCY_MODES)}, got {self.frequency!r}.")
-        threshold = self.frequency_threshold
-        if (
-            isinstance(threshold, bool)
-            or not isinstance(threshold, (int, float, np.number))
-            or not np.isfinite(threshold)
-            or threshold < 0
-        ):
-            raise ValueError(f"`frequency_threshold` must be a number >= 0, got {threshold!r}.")
+    _parameter_constraints = {
+        "frequency": [Options(list(_FREQUENCY_MODES))],
+        "frequency_threshold": [Interval(numbers.Real, 0, None)],
+    }
 
     def _fit(self, engine):
         class_pos = engine.n_variables - 1

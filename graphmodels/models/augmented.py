@@ -14,13 +14,14 @@ from __future__ import annotations
 import networkx as nx
 import numpy as np
 
-from ..estimators.parameters import get_estimator
+from .._validation import Options
 from ..learners.trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, tan_structure, tie_safe
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import augmented_naive_bayes, feature_parents, orient_forest
 from .base import BaseClassifier
 from .inference import forest_log_likelihood
+from .registry import register_model
 
 __all__ = ["NaiveBayes", "TAN", "FAN", "ChowLiu"]
 
@@ -59,19 +60,14 @@ def family_log_tables(engine, parents, estimator, class_position=None):
     return tables
 
 
-def check_tree_params(model):
-    """Resolve ``model.estimator`` and check ``model.algorithm`` (if the model has one)."""
-    model.estimator_ = get_estimator(model.estimator)
-    algorithm = getattr(model, "algorithm", "kruskal")
-    if algorithm not in SPANNING_TREE_ALGORITHMS:
-        raise ValueError(f"`algorithm` must be one of {list(SPANNING_TREE_ALGORITHMS)}, got {algorithm!r}.")
+#: The rule of a spanning-tree `algorithm` hyperparameter.
+TREE_ALGORITHM_CONSTRAINTS = {"algorithm": [Options(list(SPANNING_TREE_ALGORITHMS))]}
 
 
 class _AugmentedNaiveBayes(BaseClassifier):
     """Shared fit and likelihood of the shared-structure models."""
 
-    def _check_params(self):
-        check_tree_params(self)
+    _parameter_constraints = TREE_ALGORITHM_CONSTRAINTS
 
     def _learn_structure(self, engine):
         raise NotImplementedError
@@ -95,6 +91,7 @@ class _AugmentedNaiveBayes(BaseClassifier):
         return joint + self.class_log_prior_
 
 
+@register_model("nb")
 class NaiveBayes(_AugmentedNaiveBayes):
     """Naive Bayes over discrete attributes.
 
@@ -149,6 +146,7 @@ class NaiveBayes(_AugmentedNaiveBayes):
         return augmented_naive_bayes(names[-1], names[:-1], cardinalities=cards)
 
 
+@register_model("tan")
 class TAN(_AugmentedNaiveBayes):
     """Tree-augmented naive Bayes (Friedman, Geiger & Goldszmidt, 1997).
 
@@ -190,6 +188,7 @@ class TAN(_AugmentedNaiveBayes):
         return tan_structure(engine, engine.names[-1], engine.names[:-1], algorithm=self.algorithm)
 
 
+@register_model("fan")
 class FAN(TAN):
     """MDL-optimal forest-augmented naive Bayes (Hamine & Helman, 2004).
 
@@ -215,6 +214,7 @@ class FAN(TAN):
         return fan_structure(engine, engine.names[-1], engine.names[:-1], algorithm=self.algorithm)
 
 
+@register_model("chow-liu")
 class ChowLiu(BaseClassifier):
     """Class-conditional Chow-Liu trees: one maximum-MI tree per class.
 
@@ -236,9 +236,9 @@ class ChowLiu(BaseClassifier):
         union of the class trees' arcs, with ``kind="augmenting"`` and a
         ``classes`` list naming the classes whose tree has that arc. Two
         classes may orient an edge differently, so this union need not be a
-        DAG; each class's own tree is in `trees_`.
-    trees_ : dict
-        Class label -> that class's oriented tree (nx.DiGraph).
+        DAG; each class's own tree is in `structures_`.
+    structures_ : list of nx.DiGraph
+        Each class's oriented tree, in ``classes_`` order.
     feature_parents_ : ndarray of shape (n_classes, n_features)
     log_tables_ : list (per class) of lists of ndarray (1, r_parent, r_j)
 
@@ -257,8 +257,7 @@ class ChowLiu(BaseClassifier):
         self.missing = missing
         self.max_cells = max_cells
 
-    def _check_params(self):
-        check_tree_params(self)
+    _parameter_constraints = TREE_ALGORITHM_CONSTRAINTS
 
     def _fit(self, engine):
         class_pos = engine.n_variables - 1
@@ -267,7 +266,7 @@ class ChowLiu(BaseClassifier):
         self.class_log_prior_ = _log(self.estimator_.joint(engine.counts([engine.names[class_pos]])))
         cards = dict(zip(engine.names, engine.cardinalities))
         structure = augmented_naive_bayes(engine.names[-1], features, cardinalities=cards)
-        self.trees_ = {}
+        self.structures_ = []
         parents_per_class, tables_per_class = [], []
         class_name = engine.names[class_pos]
         # One pass for every class's tables: the learner and the CPTs below
@@ -283,7 +282,7 @@ class ChowLiu(BaseClassifier):
             else:
                 oriented = nx.DiGraph()
                 oriented.add_nodes_from(features)
-            self.trees_[_label_key(label)] = oriented
+            self.structures_.append(oriented)
             parents = np.full(len(features), -1, dtype=np.int64)
             for u, v, data in oriented.edges(data=True):
                 parents[position[v]] = position[u]

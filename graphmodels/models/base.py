@@ -1,38 +1,219 @@
-"""Base classes of fitted models: parameters, input checks, prediction, persistence.
+"""Base classes of fitted models: the model contract, written once.
 
-Written once here, in the manner of scikit-learn's ``_BaseNB``: a classifier
-implements ``_fit(engine)`` and ``_joint_log_likelihood(codes)``; this module
-turns that into ``predict``, ``predict_proba`` and ``predict_log_proba``
-(normalized with log-sum-exp, so nothing underflows).
+In the manner of scikit-learn's ``_BaseNB``: a classifier implements
+``_fit(engine)`` and ``_joint_log_likelihood(codes)`` (``log P(x, y)``); this
+module turns that into ``fit``, ``predict``, ``predict_proba`` and
+``predict_log_proba`` (normalized with log-sum-exp, so nothing underflows).
+
+The contract every model follows (checked for every registered model by
+``tests/test_model_contract.py``; CONTRIBUTING.md explains it):
+
+* ``__init__`` takes keyword-only hyperparameters and only stores them;
+  their rules are declared once in ``_parameter_constraints`` and checked by
+  :func:`graphmodels._validation.validate_params` at ``fit``, which never
+  sets fitted state;
+* the parameter prior is ``estimator=`` (a name, a dict or an
+  :class:`~graphmodels.estimators.Estimator`), resolved into ``estimator_``;
+* ``max_cells`` is the largest table (product of cardinalities) the model
+  may allocate: a table the model needs beyond it raises ``ValueError``,
+  and a structure search leaves out candidates beyond it;
+* fitted attributes end in ``_`` and exist only after a successful ``fit``
+  (a failed fit leaves the model unfitted); an unfitted model raises
+  :class:`NotFittedError`;
+* ``structure_`` is one structure (a networkx graph, or a
+  :class:`~graphmodels.structures.Hyperforest` with networkx views); per-class
+  or per-member structures go to a plural attribute (``structures_``);
+* classifiers have ``classes_``, ``n_features_in_`` and, for string column
+  names, ``feature_names_in_``; randomness comes from ``random_state``
+  (default None);
+* ``get_params``/``set_params``/:func:`clone_model` and ``save``/
+  :func:`~graphmodels.models.load_model` round-trip.
 """
 
 from __future__ import annotations
 
+import contextlib
 import inspect
+import numbers
 import sys
 import warnings
+from collections.abc import Hashable
+from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
+from .._validation import Interval, Options, Predicate, validate_params
 from ..data.encoding import LabelEncoder, TableEncoder, as_frame
-from ..stats.counting import CountingEngine
+from ..estimators.parameters import get_estimator
+from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
 
-__all__ = ["BaseModel", "BaseClassifier", "BaseDensity", "CLASS_NODE", "NotFittedError", "clone_model"]
+__all__ = [
+    "BaseModel",
+    "BaseClassifier",
+    "BaseDensity",
+    "CLASS_NODE",
+    "NotFittedError",
+    "TrainingCounts",
+    "clone_model",
+    "training_counts",
+]
 
 #: Name of the class node when `y` has no usable name of its own.
 CLASS_NODE = "class"
 
+#: Rules shared by many models' hyperparameters (see ``_parameter_constraints``).
+ESTIMATOR_CONSTRAINT = Predicate(get_estimator, "a name of graphmodels.estimators.ESTIMATORS, a dict or an Estimator")
+MAX_CELLS_CONSTRAINT = Interval(numbers.Integral, 1, None)
+MISSING_CONSTRAINT = Options(["value", "error"])
+RANDOM_STATE_CONSTRAINTS = [
+    None,
+    Interval(numbers.Integral, 0, None),
+    Predicate(lambda value: isinstance(value, np.random.Generator), "a numpy Generator"),
+]
 
-class BaseModel:
-    """Hyperparameters, ``get_params``/``set_params`` and persistence.
 
-    ``__init__`` of a subclass only stores its keyword-only arguments.
+@dataclass(frozen=True)
+class TrainingCounts:
+    """Encoded training rows and their counting engine, shareable by many models.
+
+    Built by :func:`training_counts`; :meth:`BaseClassifier.fit_counts` (or
+    :meth:`BaseDensity.fit_counts`) fits a model from it, so that models
+    learned from the same rows share one engine and its caches (the
+    evaluation protocols fit every method of a trial this way).
+
+    Attributes
+    ----------
+    engine : CountingEngine
+        Over the encoded attributes, then the class (last, named `class_name`) if any.
+    encoder : TableEncoder
+        The fitted encoding of the attributes.
+    classes : ndarray or None
+        Class labels in code order (None for a density's rows).
+    class_name : hashable or None
+        Name of the class variable in the engine.
+    feature_names_in : ndarray or None
+        Column names, when `X` was a DataFrame with string column names.
+    missing : {"value", "error"}
+        How missing cells were encoded.
+    shape : tuple of int
+        ``(n_rows, n_features)`` of `X`.
     """
 
-    # Fitted attributes saved by `save` (beyond the encoder and structure).
-    _fitted_attributes: tuple = ()
+    engine: CountingEngine
+    encoder: TableEncoder
+    classes: np.ndarray | None
+    class_name: Hashable | None
+    feature_names_in: np.ndarray | None
+    missing: str
+    shape: tuple
+
+    @property
+    def n_features(self) -> int:
+        return len(self.encoder.columns_)
+
+
+def training_counts(X, y=None, *, sample_weight=None, missing="value", max_cells=DEFAULT_MAX_CELLS) -> TrainingCounts:
+    """Encode training rows (and their classes) once, for one or many models.
+
+    Parameters
+    ----------
+    X : DataFrame or 2-D array-like of shape (n_rows, n_features)
+        Discrete attributes.
+    y : 1-D array-like of shape (n_rows,), optional
+        Class labels (omit for a density estimator).
+    sample_weight : array-like of shape (n_rows,), optional
+        Non-negative frequency weights.
+    missing : {"value", "error"}, default="value"
+        Missing cells as a state of their own, or refused.
+    max_cells : int, default=10_000_000
+        Largest table the counting engine may allocate.
+
+    Returns
+    -------
+    TrainingCounts
+
+    Raises
+    ------
+    ValueError
+        For no rows, rows and labels of different lengths, or weights that
+        sum to zero.
+
+    Examples
+    --------
+    >>> import graphmodels as gm
+    >>> frame = gm.datasets.load("car")
+    >>> counts = training_counts(frame.drop(columns="class"), frame["class"])
+    >>> nb = gm.NaiveBayes().fit_counts(counts)
+    >>> tan = gm.TAN().fit_counts(counts)  # the same engine, its caches shared
+    >>> list(tan.classes_) == list(nb.classes_)
+    True
+    """
+    validate_params(
+        "training_counts",
+        {"missing": missing, "max_cells": max_cells},
+        {"missing": [MISSING_CONSTRAINT], "max_cells": [MAX_CELLS_CONSTRAINT]},
+    )
+    frame = as_frame(X)
+    if frame.shape[0] == 0:
+        raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
+    encoder = TableEncoder(missing=missing)
+    codes = encoder.fit_transform(frame)
+    names = list(frame.columns)
+    feature_names = (
+        np.asarray(names, dtype=object)
+        if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in names)
+        else None
+    )
+    if y is None:
+        engine = CountingEngine(
+            codes, encoder.cardinalities_, names=names, sample_weight=sample_weight, max_cells=max_cells
+        )
+        classes = class_name = None
+    else:
+        labels = LabelEncoder().fit(y)
+        y_codes = labels.transform(y)
+        if len(y_codes) != codes.shape[0]:
+            raise ValueError(f"`X` has {codes.shape[0]} rows but `y` has {len(y_codes)} labels.")
+        classes = labels.classes_
+        name = getattr(y, "name", None)
+        class_name = (
+            name if name is not None and name not in names else (CLASS_NODE if CLASS_NODE not in names else "__class__")
+        )
+        table = np.empty((codes.shape[0], codes.shape[1] + 1), dtype=encoder.code_dtype(len(classes)))
+        table[:, :-1] = codes
+        table[:, -1] = y_codes
+        engine = CountingEngine(
+            table,
+            list(encoder.cardinalities_) + [len(classes)],
+            names=names + [class_name],
+            sample_weight=sample_weight,
+            max_cells=max_cells,
+        )
+    if engine.total <= 0:
+        raise ValueError("The sample weights sum to zero.")
+    return TrainingCounts(engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape))
+
+
+class BaseModel:
+    """Hyperparameters, validation, fitted state and persistence of every model.
+
+    ``__init__`` of a subclass only stores its keyword-only arguments. A
+    subclass declares the rules of its hyperparameters in
+    ``_parameter_constraints`` (merged with its bases'); cross-parameter
+    rules go in ``_check_params``, which must not set attributes.
+    """
+
+    _parameter_constraints: dict = {
+        "estimator": [ESTIMATOR_CONSTRAINT],
+        "missing": [MISSING_CONSTRAINT],
+        "max_cells": [MAX_CELLS_CONSTRAINT],
+        "random_state": RANDOM_STATE_CONSTRAINTS,
+    }
+
+    #: Private fitted attributes (not ending in ``_``) cleared with the public ones.
+    _private_fitted_attributes: tuple = ()
 
     @classmethod
     def _param_names(cls):
@@ -77,8 +258,54 @@ class BaseModel:
         ]
         return f"{type(self).__name__}({', '.join(changed)})"
 
+    # ------------------------------------------------------------ validation
+    @classmethod
+    def _constraints(cls):
+        merged = {}
+        for klass in reversed(cls.__mro__):
+            merged.update(vars(klass).get("_parameter_constraints", {}))
+        names = set(cls._param_names())
+        return {name: rules for name, rules in merged.items() if name in names}
+
+    def _validate_params(self):
+        """Check every hyperparameter against its declared rules, then the cross-parameter rules."""
+        validate_params(type(self).__name__, self.get_params(deep=False), self._constraints())
+        self._check_params()
+
+    def _check_params(self):
+        """Rules that involve several hyperparameters (subclasses extend; must not set attributes)."""
+
+    # ------------------------------------------------------------ fitted state
+    def _fitted_attribute_names(self):
+        return [name for name in vars(self) if name.endswith("_") and not name.startswith("_")]
+
+    def _reset_fitted_state(self):
+        for name in self._fitted_attribute_names() + list(self._private_fitted_attributes):
+            self.__dict__.pop(name, None)
+
+    @contextlib.contextmanager
+    def _fitting(self):
+        """Clear the previous fit; if fitting fails, leave the model unfitted (not half fitted)."""
+        self._reset_fitted_state()
+        try:
+            yield
+        except BaseException:
+            self._reset_fitted_state()
+            raise
+
+    def _resolve_estimator(self):
+        """Set ``estimator_`` from the ``estimator`` hyperparameter (models that have one)."""
+        if "estimator" in self._param_names():
+            self.estimator_ = get_estimator(self.estimator)
+
+    def _is_fitted(self):
+        return "encoder_" in vars(self)
+
+    def __sklearn_is_fitted__(self):
+        return self._is_fitted()
+
     def _check_fitted(self):
-        if not hasattr(self, "encoder_"):
+        if not self._is_fitted():
             raise _not_fitted_error(type(self).__name__)
 
     def _encode_new(self, X):
@@ -88,32 +315,26 @@ class BaseModel:
             return np.zeros((0, len(self.encoder_.columns_)), dtype=np.int64)
         return self.encoder_.transform(frame, owner=type(self).__name__)
 
-    def _check_common_params(self):
-        if not isinstance(self.max_cells, (int, np.integer)) or self.max_cells < 1:
-            raise ValueError(f"`max_cells` must be a positive integer, got {self.max_cells!r}.")
-
-    def _encode_training(self, X):
-        frame = as_frame(X)
-        if frame.shape[0] == 0:
-            raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
-        if frame.shape[1] == 0 and not getattr(self, "_allow_no_features", False):
-            raise ValueError(f"`X` has 0 feature(s) (shape={frame.shape}) while a minimum of 1 is required.")
-        self.encoder_ = TableEncoder(missing=self.missing)
-        codes = self.encoder_.fit_transform(frame)
-        self.n_features_in_ = frame.shape[1]
-        names = list(frame.columns)
-        if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in names):
-            self.feature_names_in_ = np.asarray(names, dtype=object)
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
-        return frame, codes
+    def _set_training_attributes(self, counts):
+        """``encoder_``, ``n_features_in_`` and ``feature_names_in_`` from shared training counts."""
+        if counts.n_features == 0 and not getattr(self, "_allow_no_features", False):
+            raise ValueError(f"`X` has 0 feature(s) (shape={counts.shape}) while a minimum of 1 is required.")
+        if counts.missing != self.missing:
+            raise ValueError(
+                f"The training counts were encoded with missing={counts.missing!r} but "
+                f"{type(self).__name__} has missing={self.missing!r}."
+            )
+        self.encoder_ = counts.encoder
+        self.n_features_in_ = counts.n_features
+        if counts.feature_names_in is not None:
+            self.feature_names_in_ = counts.feature_names_in
 
     def save(self, path):
         """Save the fitted model as JSON (``.json``) or NPZ (``.npz``); never pickle.
 
         See Also
         --------
-        graphmodels.models.load
+        graphmodels.models.load_model
         """
         from .persistence import save_model
 
@@ -199,48 +420,41 @@ class BaseClassifier(BaseModel):
         -------
         self
         """
-        engine = self._training_engine(X, y, sample_weight)
-        self._fit(engine)
-        return self
+        self._validate_params()
+        if y is None:
+            raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
+        counts = training_counts(X, y, sample_weight=sample_weight, missing=self.missing, max_cells=self.max_cells)
+        return self.fit_counts(counts)
 
-    def _training_engine(self, X, y, sample_weight=None):
-        """Check parameters, encode `X` and `y` (setting ``encoder_``, ``classes_``,
-        ``class_name_``) and return the counting engine `_fit` learns from.
+    def fit_counts(self, counts):
+        """Learn from training rows already encoded and counted by :func:`training_counts`.
 
-        Evaluation runners that fit many models on the same rows build the
-        engine once and share it (with its caches) through `_fit`.
+        Models fitted from the same :class:`TrainingCounts` share its counting
+        engine and the engine's caches; the result is the same as
+        ``fit(X, y)`` on those rows (the engine's `max_cells` applies).
+
+        Parameters
+        ----------
+        counts : TrainingCounts
+            Built with a class (``training_counts(X, y, ...)``) and the same
+            `missing` as this model.
+
+        Returns
+        -------
+        self
         """
-        self._check_common_params()
-        self._check_params()
-        frame, codes = self._encode_training(X)
-        labels = LabelEncoder().fit(y)
-        y_codes = labels.transform(y)
-        if len(y_codes) != codes.shape[0]:
-            raise ValueError(f"`X` has {codes.shape[0]} rows but `y` has {len(y_codes)} labels.")
-        self.classes_ = labels.classes_
-        name = getattr(y, "name", None)
-        features = list(frame.columns)
-        self.class_name_ = (
-            name
-            if name is not None and name not in features
-            else (CLASS_NODE if CLASS_NODE not in features else "__class__")
-        )
-        table = np.empty((codes.shape[0], codes.shape[1] + 1), dtype=self.encoder_.code_dtype(len(self.classes_)))
-        table[:, :-1] = codes
-        table[:, -1] = y_codes
-        engine = CountingEngine(
-            table,
-            list(self.encoder_.cardinalities_) + [len(self.classes_)],
-            names=features + [self.class_name_],
-            sample_weight=sample_weight,
-            max_cells=self.max_cells,
-        )
-        if engine.total <= 0:
-            raise ValueError("The sample weights sum to zero.")
-        return engine
-
-    def _check_params(self):
-        """Validate hyperparameters (subclasses extend)."""
+        if not isinstance(counts, TrainingCounts):
+            raise TypeError(f"`counts` must be a TrainingCounts (see training_counts), got {type(counts).__name__}.")
+        if counts.classes is None:
+            raise ValueError("`counts` has no class variable: build it with training_counts(X, y).")
+        self._validate_params()
+        with self._fitting():
+            self._set_training_attributes(counts)
+            self.classes_ = counts.classes
+            self.class_name_ = counts.class_name
+            self._resolve_estimator()
+            self._fit(counts.engine)
+        return self
 
     @property
     def n_classes_(self):
@@ -250,9 +464,21 @@ class BaseClassifier(BaseModel):
         """``log P(x, y)`` for every row and class, shape (n_rows, n_classes)."""
         return self._joint_log_likelihood(self._encode_new(X))
 
+    def _joint_log_likelihood(self, codes):
+        """``log P(x, y)`` of encoded rows, shape (n_rows, n_classes) (subclasses implement)."""
+        raise NotImplementedError(f"{type(self).__name__} does not define a joint distribution P(x, y).")
+
+    def _class_log_scores(self, codes):
+        """``log P(x, y)`` up to a term constant in y: what prediction normalizes.
+
+        The joint by default; a model without a normalized joint (Kikuchi-Bayes)
+        overrides this instead of `_joint_log_likelihood`.
+        """
+        return self._joint_log_likelihood(codes)
+
     def predict_log_proba(self, X):
         """Log of the class posterior, shape (n_rows, n_classes), columns in ``classes_`` order."""
-        joint = self.joint_log_likelihood(X)
+        joint = self._class_log_scores(self._encode_new(X))
         with np.errstate(divide="ignore"):
             norm = logsumexp(joint, axis=1, keepdims=True)
         impossible = ~np.isfinite(norm[:, 0])
@@ -299,21 +525,31 @@ class BaseDensity(BaseModel):
 
     def fit(self, X, y=None, sample_weight=None):
         """Learn the structure and parameters from the rows of `X` (`y` is ignored)."""
-        self._check_common_params()
-        self._check_params()
-        frame, codes = self._encode_training(X)
-        engine = CountingEngine(
-            codes,
-            self.encoder_.cardinalities_,
-            names=list(frame.columns),
-            sample_weight=sample_weight,
-            max_cells=self.max_cells,
-        )
-        self._fit(engine)
-        return self
+        self._validate_params()
+        counts = training_counts(X, sample_weight=sample_weight, missing=self.missing, max_cells=self.max_cells)
+        return self.fit_counts(counts)
 
-    def _check_params(self):
-        """Validate hyperparameters (subclasses extend)."""
+    def fit_counts(self, counts):
+        """Learn from rows already encoded and counted by :func:`training_counts` (without a class).
+
+        Parameters
+        ----------
+        counts : TrainingCounts
+
+        Returns
+        -------
+        self
+        """
+        if not isinstance(counts, TrainingCounts):
+            raise TypeError(f"`counts` must be a TrainingCounts (see training_counts), got {type(counts).__name__}.")
+        if counts.classes is not None:
+            raise ValueError("`counts` has a class variable; a density is fitted from training_counts(X).")
+        self._validate_params()
+        with self._fitting():
+            self._set_training_attributes(counts)
+            self._resolve_estimator()
+            self._fit(counts.engine)
+        return self
 
     def score_samples(self, X):
         """Log-likelihood ``log P(x)`` of each row (nats), shape (n_rows,).

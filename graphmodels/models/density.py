@@ -8,13 +8,15 @@ from ..learners.trees import chow_liu_tree, tie_safe
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import orient_forest
-from .augmented import check_tree_params, family_log_tables
+from .augmented import TREE_ALGORITHM_CONSTRAINTS, family_log_tables
 from .base import BaseDensity
 from .inference import forest_log_likelihood, topological_order
+from .registry import register_model
 
 __all__ = ["ChowLiuTree"]
 
 
+@register_model("chow-liu-tree")
 class ChowLiuTree(BaseDensity):
     """Tree-shaped density estimate of Chow & Liu (1968).
 
@@ -59,8 +61,7 @@ class ChowLiuTree(BaseDensity):
         self.missing = missing
         self.max_cells = max_cells
 
-    def _check_params(self):
-        check_tree_params(self)
+    _parameter_constraints = TREE_ALGORITHM_CONSTRAINTS
 
     def _fit(self, engine):
         names = engine.names

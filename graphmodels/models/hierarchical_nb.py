@@ -2,18 +2,22 @@
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
 
-from ..estimators.parameters import get_estimator
+from .._validation import Interval, Options
 from ..learners.hierarchical_nb import SCORINGS, LatentVariable, hierarchical_naive_bayes_search
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.latent_trees import add_latent, naive_bayes_tree
 from .base import BaseClassifier
+from .registry import register_model
 
 __all__ = ["HierarchicalNaiveBayes"]
 
 
+@register_model("hnb")
 class HierarchicalNaiveBayes(BaseClassifier):
     """Naive Bayes whose attributes are grouped under latent variables (HNB).
 
@@ -40,8 +44,8 @@ class HierarchicalNaiveBayes(BaseClassifier):
         Most latent variables.
     estimator : str or Estimator, default="bdeu"
         Parameter estimator of the naive Bayes over the class's children.
-    random_state : None, int or Generator, default=0
-        Seeds the wrapper's folds.
+    random_state : None, int or Generator, default=None
+        Seeds the wrapper's folds; pass an int for reproducible structures.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
 
@@ -96,7 +100,7 @@ class HierarchicalNaiveBayes(BaseClassifier):
         n_candidate_pairs=3,
         max_latents=None,
         estimator="bdeu",
-        random_state=0,
+        random_state=None,
         missing="value",
         max_cells=DEFAULT_MAX_CELLS,
     ):
@@ -109,10 +113,12 @@ class HierarchicalNaiveBayes(BaseClassifier):
         self.missing = missing
         self.max_cells = max_cells
 
-    def _check_params(self):
-        self.estimator_ = get_estimator(self.estimator)
-        if self.scoring not in SCORINGS:
-            raise ValueError(f"`scoring` must be one of {list(SCORINGS)}, got {self.scoring!r}.")
+    _parameter_constraints = {
+        "n_folds": [Interval(numbers.Integral, 2, None)],
+        "scoring": [Options(list(SCORINGS))],
+        "n_candidate_pairs": [Interval(numbers.Integral, 1, None)],
+        "max_latents": [None, Interval(numbers.Integral, 0, None)],
+    }
 
     def _fit(self, engine):
         features = engine.names[:-1]

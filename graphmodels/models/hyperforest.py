@@ -12,8 +12,8 @@ representation R and tree-width k.
 k = 0 gives naive Bayes (C_s, C_f) or the majority class (J); ML-C_f-1 is
 the class-conditional Chow-Liu classifier and ML-C_s-1 is TAN.
 
-Parameters are the hyperedge marginals, smoothed by a pseudo-count per
-cell (0.001 in the paper). To keep the model normalized the smoothing is
+Parameters are the hyperedge marginals, smoothed by the estimator's
+pseudo-count per cell (the paper's 0.001 is ``estimator="liang-srebro"``). To keep the model normalized the smoothing is
 applied consistently: each clique of the rooted junction forest holds the
 smoothed conditional ``P(residual | separator)`` of its own smoothed table,
 i.e. the separator marginal divided out is the marginal of the same
@@ -30,14 +30,21 @@ References
 
 from __future__ import annotations
 
+import numbers
+import warnings
+
+import networkx as nx
 import numpy as np
 
+from .._validation import Interval, Options
+from ..estimators.parameters import Dirichlet, Estimator
 from ..learners.hyperforests import HYPERFOREST_ALGORITHMS, max_hyperforest
 from ..learners.trees import canonical_order
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.hyperedges import SCORES, hyperedge_weights
 from .base import BaseClassifier, BaseDensity
 from .inference import clique_tree_log_likelihood, clique_tree_sample
+from .registry import register_model
 
 __all__ = ["HyperforestDensity", "HyperforestClassifier", "REPRESENTATIONS", "clique_log_tables"]
 
@@ -45,7 +52,7 @@ __all__ = ["HyperforestDensity", "HyperforestClassifier", "REPRESENTATIONS", "cl
 REPRESENTATIONS = {"joint": "joint", "j": "joint", "shared": "shared", "cs": "shared", "free": "free", "cf": "free"}
 
 
-def clique_log_tables(engine, forest, pseudo_count, *, given=None, root_key=None):
+def clique_log_tables(engine, forest, estimator, *, given=None, root_key=None):
     """Parameters of a hyperforest: the rooted junction forest and its log conditionals.
 
     Parameters
@@ -53,8 +60,10 @@ def clique_log_tables(engine, forest, pseudo_count, *, given=None, root_key=None
     engine : CountingEngine
     forest : Hyperforest
         Over variables of `engine` (by name).
-    pseudo_count : float
-        Added to every cell of every clique table.
+    estimator : Estimator or float
+        Its pseudo-count (for the shape of each clique's table, the class
+        axis included) is added to every cell of every clique table; a
+        number is that pseudo-count itself (a symmetric Dirichlet).
     given : name, optional
         A stratum variable (the class): tables get a leading axis over its
         states, each the conditional within that stratum.
@@ -69,6 +78,8 @@ def clique_log_tables(engine, forest, pseudo_count, *, given=None, root_key=None
         (arrays of shape ``(n_strata, r_1, ..., r_|c|)`` holding
         ``log P(residual | separator)``).
     """
+    if not isinstance(estimator, Estimator):
+        estimator = Dirichlet(estimator)
     order = forest.clique_order(root_key)
     cliques, parents, tables = [], [], []
     for clique, separator in order:
@@ -84,7 +95,7 @@ def clique_log_tables(engine, forest, pseudo_count, *, given=None, root_key=None
             counts = np.moveaxis(counts, -1, 0)
         else:
             counts = counts[None]
-        smoothed = counts + pseudo_count
+        smoothed = counts + estimator.pseudo_count(counts.shape if given is not None else counts.shape[1:])
         n_separator = len(separator)
         residual_axes = tuple(range(1 + n_separator, smoothed.ndim))
         norm = smoothed.sum(axis=residual_axes, keepdims=True)
@@ -103,23 +114,21 @@ def _network_log_likelihood(codes, network):
     return clique_tree_log_likelihood(codes, network["cliques"], network["parents"], network["log_tables"])
 
 
-def _check_hyperforest_params(model):
-    k = model.treewidth
-    if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 0:
-        raise ValueError(f"`treewidth` must be a non-negative integer, got {k!r}.")
-    if model.criterion not in SCORES:
-        raise ValueError(f"`criterion` must be one of {list(SCORES)}, got {model.criterion!r}.")
-    if model.algorithm not in HYPERFOREST_ALGORITHMS:
-        raise ValueError(f"`algorithm` must be one of {sorted(HYPERFOREST_ALGORITHMS)}, got {model.algorithm!r}.")
-    if not isinstance(model.n_starts, (int, np.integer)) or isinstance(model.n_starts, bool) or model.n_starts < 1:
-        raise ValueError(f"`n_starts` must be a positive integer, got {model.n_starts!r}.")
-    alpha = model.pseudo_count
-    if (
-        isinstance(alpha, bool)
-        or not isinstance(alpha, (int, float, np.integer, np.floating))
-        or not (np.isfinite(alpha) and alpha >= 0)
-    ):
-        raise ValueError(f"`pseudo_count` must be a finite number >= 0, got {alpha!r}.")
+_HYPERFOREST_CONSTRAINTS = {
+    "treewidth": [Interval(numbers.Integral, 0, None)],
+    "criterion": [Options(list(SCORES))],
+    "algorithm": [Options(sorted(HYPERFOREST_ALGORITHMS))],
+    "n_starts": [Interval(numbers.Integral, 1, None)],
+    "pseudo_count": [Options(["deprecated"]), Interval(numbers.Real, 0, None)],
+}
+
+
+def _resolve_hyperforest_estimator(model):
+    """``estimator_``, from the deprecated `pseudo_count` when that is given."""
+    if isinstance(model.pseudo_count, str):
+        return BaseClassifier._resolve_estimator(model)
+    warnings.warn("`pseudo_count` is deprecated; use `estimator=Dirichlet(pseudo_count)`.", FutureWarning, stacklevel=4)
+    model.estimator_ = Dirichlet(float(model.pseudo_count))
 
 
 def _node_attributes(engine, names, class_name=None):
@@ -145,6 +154,7 @@ def _learn(engine, names, model, *, given=None, per_stratum=False, class_name=No
     return learn(weights), weights
 
 
+@register_model("hyperforest-density")
 class HyperforestDensity(BaseDensity):
     """Density estimate by a Markov network of tree-width at most k (Liang & Srebro).
 
@@ -164,10 +174,13 @@ class HyperforestDensity(BaseDensity):
     algorithm : {"incremental", "global"}, default="incremental"
     n_starts : int, default=100
         Backtracking of the incremental algorithm: start hyperedges tried.
-    pseudo_count : float, default=0.001
-        Added to every cell of every hyperedge table (the paper's value).
+    estimator : str, dict or Estimator, default="liang-srebro"
+        Its pseudo-count is added to every cell of every hyperedge table;
+        the default is the paper's 0.001 (``Dirichlet(0.001)``).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
+    pseudo_count : float, optional
+        Deprecated alias of ``estimator=Dirichlet(pseudo_count)``.
 
     Attributes
     ----------
@@ -206,25 +219,30 @@ class HyperforestDensity(BaseDensity):
         criterion="ml",
         algorithm="incremental",
         n_starts=100,
-        pseudo_count=0.001,
+        estimator="liang-srebro",
         missing="value",
         max_cells=DEFAULT_MAX_CELLS,
+        pseudo_count="deprecated",
     ):
         self.treewidth = treewidth
         self.criterion = criterion
         self.algorithm = algorithm
         self.n_starts = n_starts
-        self.pseudo_count = pseudo_count
+        self.estimator = estimator
         self.missing = missing
         self.max_cells = max_cells
+        self.pseudo_count = pseudo_count
 
-    def _check_params(self):
-        _check_hyperforest_params(self)
+    _parameter_constraints = _HYPERFOREST_CONSTRAINTS
+    _private_fitted_attributes = ("_weights",)
+
+    def _resolve_estimator(self):
+        _resolve_hyperforest_estimator(self)
 
     def _fit(self, engine):
         self.structure_, weights = _learn(engine, engine.names, self)
         self._weights = weights
-        self.network_ = clique_log_tables(engine, self.structure_, float(self.pseudo_count))
+        self.network_ = clique_log_tables(engine, self.structure_, self.estimator_)
 
     @property
     def weights_(self):
@@ -245,6 +263,7 @@ class HyperforestDensity(BaseDensity):
         )
 
 
+@register_model("hyperforest")
 class HyperforestClassifier(BaseClassifier):
     """Classifier from bounded tree-width Markov networks (Liang & Srebro): argmax_y P(y, z).
 
@@ -260,17 +279,26 @@ class HyperforestClassifier(BaseClassifier):
         MDL-C_f-3.
     algorithm : {"incremental", "global"}, default="incremental"
     n_starts : int, default=100
-    pseudo_count : float, default=0.001
-        Added to every cell of every hyperedge table and of the class table.
+    estimator : str, dict or Estimator, default="liang-srebro"
+        Its pseudo-count is added to every cell of every hyperedge table and
+        of the class table; the default is the paper's 0.001.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
+    pseudo_count : float, optional
+        Deprecated alias of ``estimator=Dirichlet(pseudo_count)``.
 
     Attributes
     ----------
     classes_ : ndarray
-    structure_ : Hyperforest, or list of Hyperforest
+    representation_ : {"joint", "shared", "free"}
+        The representation, its name normalized.
+    structure_ : Hyperforest or nx.Graph
         J: over the attributes and the class (role ``"class"``); C_s: over
-        the attributes; C_f: one per class, in ``classes_`` order.
+        the attributes; C_f: an ``nx.Graph``, the union of the per-class
+        Markov networks (primal graphs), each edge with ``classes``, the
+        class labels whose structure has it.
+    structures_ : list of Hyperforest
+        C_f only: the structure of each class, in ``classes_`` order.
     networks_ : list of dict
         Rooted junction forests (see :func:`clique_log_tables`): one for J
         and C_s (C_s tables have a leading class axis), one per class for C_f.
@@ -301,45 +329,40 @@ class HyperforestClassifier(BaseClassifier):
         representation="shared",
         algorithm="incremental",
         n_starts=100,
-        pseudo_count=0.001,
+        estimator="liang-srebro",
         missing="value",
         max_cells=DEFAULT_MAX_CELLS,
+        pseudo_count="deprecated",
     ):
         self.treewidth = treewidth
         self.criterion = criterion
         self.representation = representation
         self.algorithm = algorithm
         self.n_starts = n_starts
-        self.pseudo_count = pseudo_count
+        self.estimator = estimator
         self.missing = missing
         self.max_cells = max_cells
+        self.pseudo_count = pseudo_count
 
-    def _check_params(self):
-        _check_hyperforest_params(self)
-        if str(self.representation).lower() not in REPRESENTATIONS:
-            raise ValueError(
-                f"`representation` must be one of ['joint', 'shared', 'free'] (or J, Cs, Cf), got {self.representation!r}."
-            )
+    _parameter_constraints = {
+        **_HYPERFOREST_CONSTRAINTS,
+        "representation": [Options(["joint", "shared", "free", "J", "Cs", "Cf"], ignore_case=True)],
+    }
+    _private_fitted_attributes = ("_weights",)
 
-    @property
-    def representation_(self):
-        return REPRESENTATIONS[str(self.representation).lower()]
+    def _resolve_estimator(self):
+        _resolve_hyperforest_estimator(self)
 
     def _fit(self, engine):
-        alpha = float(self.pseudo_count)
+        alpha = self.estimator_
         names = engine.names
         class_name = names[-1]
         features = names[:-1]
-        kind = self.representation_
-        self.representation_name_ = kind
+        kind = REPRESENTATIONS[str(self.representation).lower()]
+        self.representation_ = kind
         class_counts = np.asarray(engine.counts([class_name]), dtype=np.float64)
-        smoothed = class_counts + alpha
         with np.errstate(divide="ignore"):
-            self.class_log_prior_ = (
-                np.log(smoothed / smoothed.sum())
-                if smoothed.sum() > 0
-                else np.full(len(class_counts), -np.log(len(class_counts)))
-            )
+            self.class_log_prior_ = np.log(alpha.joint(class_counts))
         if kind == "joint":
             self.structure_, self._weights = _learn(engine, names, self, class_name=class_name)
             self.networks_ = [clique_log_tables(engine, self.structure_, alpha)]
@@ -347,10 +370,11 @@ class HyperforestClassifier(BaseClassifier):
             self.structure_, self._weights = _learn(engine, features, self, given=class_name)
             self.networks_ = [clique_log_tables(engine, self.structure_, alpha, given=class_name)]
         else:
-            self.structure_, self._weights = _learn(engine, features, self, given=class_name, per_stratum=True)
+            self.structures_, self._weights = _learn(engine, features, self, given=class_name, per_stratum=True)
+            self.structure_ = _union_of_primal_graphs(self.structures_, self.classes_)
             self.networks_ = [
                 _select_stratum(clique_log_tables(engine, forest, alpha, given=class_name), y)
-                for y, forest in enumerate(self.structure_)
+                for y, forest in enumerate(self.structures_)
             ]
 
     @property
@@ -360,7 +384,7 @@ class HyperforestClassifier(BaseClassifier):
 
     def _joint_log_likelihood(self, codes):
         n_classes = len(self.classes_)
-        kind = self.representation_name_
+        kind = self.representation_
         if kind == "joint":
             network = self.networks_[0]
             result = np.empty((codes.shape[0], n_classes))
@@ -383,6 +407,20 @@ def _fitted_weights(model):
     if not hasattr(model, "_weights"):
         raise AttributeError("`weights_` is not saved with a model; refit it to see the candidate weights.")
     return model._weights
+
+
+def _union_of_primal_graphs(forests, classes):
+    """One nx.Graph over the attributes: every class's Markov network edges, each with the classes that have it."""
+    union = nx.Graph()
+    for label, forest in zip(classes, forests):
+        primal = forest.primal_graph()
+        union.add_nodes_from(primal.nodes(data=True))
+        for u, v in primal.edges:
+            if union.has_edge(u, v):
+                union.edges[u, v]["classes"].append(label)
+            else:
+                union.add_edge(u, v, classes=[label])
+    return union
 
 
 def _select_stratum(network, y):

@@ -5,20 +5,30 @@ stage (kMAP)."""
 
 from __future__ import annotations
 
+import numbers
+import warnings
+
 import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
+from .._validation import Boolean, Interval, Options
+from ..estimators.parameters import BDeu, get_estimator
 from ..learners.kikuchi import DEFAULT_PRIOR_STRENGTH, kikuchi_bayes_path
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.regions import region_graph
-from .base import BaseClassifier
+from .base import ESTIMATOR_CONSTRAINT, BaseClassifier
+from .registry import register_model
 
 __all__ = ["KikuchiBayes", "DEFAULT_PRIOR_STRENGTH"]
 
 _ROW_BLOCK = 65536
 
+#: The consistent prior of eq. (4) with vartheta = 4 (an immutable default).
+DEFAULT_ESTIMATOR = BDeu(DEFAULT_PRIOR_STRENGTH)
 
+
+@register_model("kikuchi-bayes")
 class KikuchiBayes(BaseClassifier):
     """Kikuchi-Bayes: a Markov network classifier over class-containing regions.
 
@@ -26,7 +36,8 @@ class KikuchiBayes(BaseClassifier):
     found by stepwise forward selection under the parsimonious prior
     (:func:`~graphmodels.learners.kikuchi_bayes_path`). Each region's
     submodel :math:`P(v_R)` has the consistent symmetric Dirichlet prior of
-    eq. (4), ``alpha = prior_strength / cells``, so that overlapping
+    eq. (4), ``alpha = vartheta / cells`` (BDeu with equivalent sample
+    size vartheta spread over the region's table), so that overlapping
     submodels agree on their shared marginals. The cluster variation method
     turns the regions into a region graph with counting numbers ``c_R``, and
     the class posterior is, by Lemma 1,
@@ -43,11 +54,14 @@ class KikuchiBayes(BaseClassifier):
     averaging : bool, default=True
         Bayesian model averaging over the stages of the path (kBMA) or the
         MAP stage alone (kMAP).
-    prior_strength : float, default=DEFAULT_PRIOR_STRENGTH (4.0)
-        ``vartheta`` of eq. (4), > 0: uniformly spread pseudo-instances added
-        to every submodel. The paper does not state its value; 4 won a
-        5-fold cross-validation over 0.25 ... 8 on the 23 shared UCI sets
-        of its Table 1 (see ``benchmarks/RESULTS.md``).
+    estimator : "bdeu", dict, BDeu or None, default=None
+        The consistent prior of eq. (4); None is ``BDeu(4.0)``. Its equivalent sample size is
+        ``vartheta``, the uniformly spread pseudo-instances added to every
+        submodel (the name ``"bdeu"`` means ``BDeu(1.0)``). Only BDeu keeps
+        overlapping submodels consistent, so other estimators are refused.
+        The paper does not state vartheta; 4 won a 5-fold cross-validation
+        over 0.25 ... 8 on the 23 shared UCI sets of its Table 1 (see
+        ``benchmarks/RESULTS.md``).
     continue_past_map : bool, default=True
         Follow the path past the MAP model while the training likelihood
         rises (those stages enter the average).
@@ -57,7 +71,10 @@ class KikuchiBayes(BaseClassifier):
     missing : {"value", "error"}, default="value"
         Missing cells are a value of their own, as in the paper.
     max_cells : int, default=10_000_000
-        Largest region table considered; bigger candidate regions are skipped.
+        Largest table the model may allocate: candidate regions with larger
+        tables are left out of the search.
+    prior_strength : float, optional
+        Deprecated alias of ``estimator=BDeu(prior_strength)``; will be removed.
 
     Attributes
     ----------
@@ -107,43 +124,50 @@ class KikuchiBayes(BaseClassifier):
     1.0
     """
 
-    _fitted_attributes = ()
+    _parameter_constraints = {
+        "estimator": [None, ESTIMATOR_CONSTRAINT],
+        "max_region_size": [Interval(numbers.Integral, 1, None)],
+        "averaging": [Boolean()],
+        "continue_past_map": [Boolean()],
+        "max_log_posterior_drop": [Interval(numbers.Real, 0, None, closed="neither")],
+        "prior_strength": [Options(["deprecated"]), Interval(numbers.Real, 0, None, closed="neither")],
+    }
 
     def __init__(
         self,
         *,
         max_region_size=4,
         averaging=True,
-        prior_strength=DEFAULT_PRIOR_STRENGTH,
+        estimator=None,
         continue_past_map=True,
         max_log_posterior_drop=50.0,
         missing="value",
         max_cells=DEFAULT_MAX_CELLS,
+        prior_strength="deprecated",
     ):
         self.max_region_size = max_region_size
         self.averaging = averaging
-        self.prior_strength = prior_strength
+        self.estimator = estimator
         self.continue_past_map = continue_past_map
         self.max_log_posterior_drop = max_log_posterior_drop
         self.missing = missing
         self.max_cells = max_cells
+        self.prior_strength = prior_strength
 
     def _check_params(self):
-        if not isinstance(self.averaging, (bool, np.bool_)):
-            raise TypeError(f"`averaging` must be True or False, got {self.averaging!r}.")
-        if not isinstance(self.continue_past_map, (bool, np.bool_)):
-            raise TypeError(f"`continue_past_map` must be True or False, got {self.continue_past_map!r}.")
-        theta = self.prior_strength
-        if isinstance(theta, bool) or not isinstance(theta, (int, float, np.number)):
-            raise TypeError(f"`prior_strength` must be a number, got {theta!r}.")
-        if not np.isfinite(theta) or theta <= 0:
-            raise ValueError(f"`prior_strength` must be a finite number > 0, got {theta!r}.")
-        size = self.max_region_size
-        if isinstance(size, bool) or not isinstance(size, (int, np.integer)) or size < 1:
-            raise ValueError(f"`max_region_size` must be an integer >= 1, got {size!r}.")
-        drop = self.max_log_posterior_drop
-        if isinstance(drop, bool) or not isinstance(drop, (int, float, np.number)) or not drop > 0:
-            raise ValueError(f"`max_log_posterior_drop` must be a number > 0, got {drop!r}.")
+        if self.estimator is not None and not isinstance(get_estimator(self.estimator), BDeu):
+            raise ValueError(
+                f"`estimator` of KikuchiBayes must be BDeu (the consistent prior of eq. 4), got {self.estimator!r}."
+            )
+
+    def _resolve_estimator(self):
+        if isinstance(self.prior_strength, str):
+            self.estimator_ = DEFAULT_ESTIMATOR if self.estimator is None else get_estimator(self.estimator)
+            return
+        warnings.warn(
+            "`prior_strength` is deprecated; use `estimator=BDeu(prior_strength)`.", FutureWarning, stacklevel=4
+        )
+        self.estimator_ = BDeu(float(self.prior_strength))
 
     def _fit(self, engine):
         features = engine.names[:-1]
@@ -152,7 +176,7 @@ class KikuchiBayes(BaseClassifier):
             engine,
             self.class_name_,
             max_region_size=self.max_region_size,
-            prior_strength=self.prior_strength,
+            prior_strength=self.estimator_.equivalent_sample_size,
             continue_past_map=self.continue_past_map,
             max_log_posterior_drop=self.max_log_posterior_drop,
             max_cells=self.max_cells,
@@ -187,7 +211,7 @@ class KikuchiBayes(BaseClassifier):
             {as_tuple(region): int(c) for region, c in step["counting_numbers"].items()} for step in path
         ]
         self.structure_ = self.region_graph(self.map_step_)
-        theta = float(self.prior_strength)
+        theta = float(self.estimator_.equivalent_sample_size)
         tables = {}
         for stage in self._prediction_stages():
             for region in self.stage_counting_numbers_[stage]:
@@ -225,7 +249,9 @@ class KikuchiBayes(BaseClassifier):
         added = [tuple(r) for r in self.path_["region"].iloc[: self.map_step_ + 1]]
         return [r for r in added if frozenset(r) in maximal]
 
-    def _joint_log_likelihood(self, codes):
+    def _class_log_scores(self, codes):
+        # The Kikuchi approximation is normalized over the class only: there is
+        # no joint P(x, y), so prediction normalizes the log posterior itself.
         out = np.empty((codes.shape[0], len(self.classes_)))
         for start in range(0, codes.shape[0], _ROW_BLOCK):
             out[start : start + _ROW_BLOCK] = self._log_posterior(codes[start : start + _ROW_BLOCK])

@@ -25,9 +25,11 @@ import numpy as np
 import pandas as pd
 from scipy.special import logsumexp
 
+from .._validation import InstanceOf, Interval, Options, Predicate
 from .augmented import NaiveBayes
 from .base import clone_model
 from .multilabel import BaseMultiLabelClassifier
+from .registry import register_model
 
 __all__ = ["BinaryRelevance", "LabelPowerset", "ClassifierChain"]
 
@@ -98,6 +100,7 @@ def _grouped_logsumexp(joint, codes, n_values):
     return out
 
 
+@register_model("binary-relevance")
 class BinaryRelevance(BaseMultiLabelClassifier):
     """Binary relevance: one independent classifier per label.
 
@@ -160,8 +163,7 @@ class BinaryRelevance(BaseMultiLabelClassifier):
     def __init__(self, *, base=None):
         self.base = base
 
-    def _check_params(self):
-        _check_base(self.base)
+    _parameter_constraints = {"base": [Predicate(_check_base, "a classifier instance or None")]}
 
     def _fit_multilabel(self, frame, label_codes, sample_weight):
         template = _check_base(self.base)
@@ -174,6 +176,7 @@ class BinaryRelevance(BaseMultiLabelClassifier):
         return [_log_proba(estimator, frame, self.classes_[j]) for j, estimator in enumerate(self.estimators_)]
 
 
+@register_model("label-powerset")
 class LabelPowerset(BaseMultiLabelClassifier):
     """Label powerset: every observed combination of label values is one class.
 
@@ -245,8 +248,7 @@ class LabelPowerset(BaseMultiLabelClassifier):
     def __init__(self, *, base=None):
         self.base = base
 
-    def _check_params(self):
-        _check_base(self.base)
+    _parameter_constraints = {"base": [Predicate(_check_base, "a classifier instance or None")]}
 
     def _fit_multilabel(self, frame, label_codes, sample_weight):
         sets, class_codes = np.unique(label_codes, axis=0, return_inverse=True)
@@ -294,6 +296,7 @@ class LabelPowerset(BaseMultiLabelClassifier):
         return self._labels_from_codes(self.label_set_codes_[best])
 
 
+@register_model("classifier-chain")
 class ClassifierChain(BaseMultiLabelClassifier):
     """Probabilistic classifier chain (Dembczynski, Cheng & Hüllermeier, 2010).
 
@@ -404,23 +407,12 @@ class ClassifierChain(BaseMultiLabelClassifier):
         self.max_label_vectors = max_label_vectors
         self.random_state = random_state
 
-    def _check_params(self):
-        _check_base(self.base)
-        if self.inference not in _INFERENCE:
-            raise ValueError(f"`inference` must be one of {list(_INFERENCE)}, got {self.inference!r}.")
-        if (
-            not isinstance(self.max_label_vectors, numbers.Integral)
-            or isinstance(self.max_label_vectors, bool)
-            or self.max_label_vectors < 1
-        ):
-            raise ValueError(f"`max_label_vectors` must be a positive integer, got {self.max_label_vectors!r}.")
-        order = self.order
-        if not (
-            order is None
-            or (isinstance(order, str) and order == "random")
-            or isinstance(order, (list, tuple, np.ndarray))
-        ):
-            raise ValueError(f"`order` must be None, 'random' or a list of label names, got {order!r}.")
+    _parameter_constraints = {
+        "base": [Predicate(_check_base, "a classifier instance or None")],
+        "inference": [Options(list(_INFERENCE))],
+        "max_label_vectors": [Interval(numbers.Integral, 1, None)],
+        "order": [None, Options(["random"]), InstanceOf(list, tuple, np.ndarray, name="list of label names")],
+    }
 
     def _resolve_order(self):
         """Positions in ``label_names_`` of the labels in chain order."""

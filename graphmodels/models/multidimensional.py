@@ -25,13 +25,14 @@ out exactly: the attribute becomes one more variable of the junction tree.
 
 from __future__ import annotations
 
+import numbers
 import warnings
 
 import numpy as np
 from scipy.special import logsumexp
 
+from .._validation import Interval, Options
 from ..data.encoding import TableEncoder
-from ..estimators.parameters import get_estimator
 from ..learners.multidimensional import (
     multidimensional_structure,
     superparent_class_arcs,
@@ -42,6 +43,7 @@ from ..structures.multidimensional import feature_variables, multidimensional_cl
 from .augmented import _log
 from .factors import log_marginals
 from .multilabel import BaseMultiLabelClassifier
+from .registry import register_model
 
 __all__ = ["MultiDimensionalNaiveBayes", "MultiDimensionalTAN", "MultiDimensionalAODE"]
 
@@ -92,19 +94,12 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
       ``feature_log_tables_[i]`` of shape ``(*class parents, [r_parent,] r_i)``.
     """
 
-    def _check_params(self):
-        if self.criterion not in FAMILY_SCORES:
-            raise ValueError(f"`criterion` must be one of {list(FAMILY_SCORES)}, got {self.criterion!r}.")
-        if (
-            isinstance(self.max_parents, bool)
-            or not isinstance(self.max_parents, (int, np.integer))
-            or self.max_parents < 0
-        ):
-            raise ValueError(f"`max_parents` must be a non-negative integer, got {self.max_parents!r}.")
-        ess = self.equivalent_sample_size
-        if isinstance(ess, bool) or not isinstance(ess, (int, float, np.floating)) or not ess > 0:
-            raise ValueError(f"`equivalent_sample_size` must be a number > 0, got {ess!r}.")
-        self.estimator_ = get_estimator(self.estimator)
+    _parameter_constraints = {
+        "criterion": [Options(list(FAMILY_SCORES))],
+        "max_parents": [Interval(numbers.Integral, 0, None)],
+        "equivalent_sample_size": [Interval(numbers.Real, 0, None, closed="neither")],
+        "pooling": [Options(list(_POOLINGS))],
+    }
 
     def _fit_multilabel(self, frame, label_codes, sample_weight):
         self.encoder_ = TableEncoder(missing=self.missing)
@@ -233,6 +228,7 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
         return self.encoder_.transform(self.encoder_.align(X, owner=type(self).__name__), owner=type(self).__name__)
 
 
+@register_model("md-nb")
 class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
     """Multi-dimensional naive Bayes: labels independent a priori, attributes independent given them.
 
@@ -321,6 +317,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         return [self.structure_]
 
 
+@register_model("md-tan")
 class MultiDimensionalTAN(MultiDimensionalNaiveBayes):
     """Multi-dimensional tree-augmented naive Bayes: tree-shaped class and feature subgraphs.
 
@@ -352,6 +349,7 @@ class MultiDimensionalTAN(MultiDimensionalNaiveBayes):
     _feature_subgraph = "forest"
 
 
+@register_model("md-aode")
 class MultiDimensionalAODE(_MultiDimensionalClassifier):
     """Multi-dimensional averaged one-dependence classifier (Antonucci et al., 2013).
 
@@ -420,11 +418,6 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         self.pooling = pooling
         self.missing = missing
         self.max_cells = max_cells
-
-    def _check_params(self):
-        super()._check_params()
-        if self.pooling not in _POOLINGS:
-            raise ValueError(f"`pooling` must be one of {list(_POOLINGS)}, got {self.pooling!r}.")
 
     def _learn_structures(self, engine, features):
         classes = self.label_names_

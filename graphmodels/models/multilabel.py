@@ -24,7 +24,7 @@ import numpy as np
 import pandas as pd
 
 from ..data.encoding import LabelEncoder, as_frame
-from .base import BaseModel, _not_fitted_error
+from .base import BaseModel
 
 __all__ = ["BaseMultiLabelClassifier", "as_label_frame", "encode_labels"]
 
@@ -117,8 +117,7 @@ class BaseMultiLabelClassifier(BaseModel):
         -------
         self
         """
-        self._check_common_params()
-        self._check_params()
+        self._validate_params()
         frame = as_frame(X)
         if frame.shape[0] == 0:
             raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
@@ -129,32 +128,23 @@ class BaseMultiLabelClassifier(BaseModel):
         clash = [c for c in labels.columns if c in frame.columns]
         if clash:
             raise ValueError(f"Label column(s) {clash[:5]} are also columns of `X`; rename them.")
-        self.label_names_ = list(labels.columns)
-        self.classes_, codes = encode_labels(labels)
-        self.n_features_in_ = frame.shape[1]
-        self.feature_columns_ = list(frame.columns)
-        if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in frame.columns):
-            self.feature_names_in_ = np.asarray(list(frame.columns), dtype=object)
-        elif hasattr(self, "feature_names_in_"):
-            del self.feature_names_in_
         if sample_weight is not None:
             sample_weight = np.asarray(sample_weight, dtype=float)
             if sample_weight.shape != (frame.shape[0],):
                 raise ValueError(f"`sample_weight` must have shape ({frame.shape[0]},), got {sample_weight.shape}.")
-        self._fit_multilabel(frame, codes, sample_weight)
+        with self._fitting():
+            self.label_names_ = list(labels.columns)
+            self.classes_, codes = encode_labels(labels)
+            self.n_features_in_ = frame.shape[1]
+            self.feature_columns_ = list(frame.columns)
+            if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in frame.columns):
+                self.feature_names_in_ = np.asarray(list(frame.columns), dtype=object)
+            self._resolve_estimator()
+            self._fit_multilabel(frame, codes, sample_weight)
         return self
 
-    def _check_params(self):
-        """Validate hyperparameters (subclasses extend)."""
-
-    def _check_common_params(self):
-        max_cells = getattr(self, "max_cells", None)
-        if max_cells is not None:
-            super()._check_common_params()
-
-    def _check_fitted(self):
-        if not hasattr(self, "label_names_"):
-            raise _not_fitted_error(type(self).__name__)
+    def _is_fitted(self):
+        return "label_names_" in vars(self)
 
     @property
     def n_labels_(self):

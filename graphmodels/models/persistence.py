@@ -22,17 +22,17 @@ import pandas as pd
 from ..data.encoding import TableEncoder
 from ..estimators.parameters import Estimator, get_estimator
 from ..structures.hyperforests import Hyperforest
+from .registry import _BY_CLASS_NAME
 
-__all__ = ["save_model", "load", "register_model"]
+__all__ = ["save_model", "load_model", "load"]
 
 FORMAT_VERSION = 1
-_REGISTRY = {}
 
 
-def register_model(cls):
-    """Make a model class loadable by :func:`load` (used as a decorator)."""
-    _REGISTRY[cls.__name__] = cls
-    return cls
+def _registered_class(name):
+    """The registered class whose class name is `name` (the registry is the only source)."""
+    entry = _BY_CLASS_NAME.get(name)
+    return None if entry is None else entry.cls
 
 
 def _fitted_names(model):
@@ -79,7 +79,7 @@ def _encode(value, arrays):
         return {"__frozenset__": [_encode(v, None) for v in sorted(value, key=repr)]}
     if value is None or isinstance(value, (bool, int, float, str)):
         return value
-    if _REGISTRY.get(type(value).__name__) is type(value):
+    if _registered_class(type(value).__name__) is type(value):
         return {"__model__": _encode_model(value, arrays)}
     if hasattr(value, "get_params") and not isinstance(value, type):
         raise TypeError(
@@ -100,9 +100,9 @@ def _encode_model(model, arrays):
 
 def _decode_model(document, arrays, source):
     """The model written by :func:`_encode_model`, its class looked up in the registry."""
-    cls = _REGISTRY.get(document["model"])
+    cls = _registered_class(document["model"])
     if cls is None:
-        raise ValueError(f"Unknown model {document['model']!r} in {source}; known: {sorted(_REGISTRY)}.")
+        raise ValueError(f"Unknown model {document['model']!r} in {source}; known: {sorted(_BY_CLASS_NAME)}.")
     model = cls(**_decode(document["params"], arrays))
     for name, value in document["fitted"].items():
         setattr(model, name, _decode(value, arrays))
@@ -165,7 +165,7 @@ def save_model(model, path):
     ValueError
         If the model is not fitted or the extension is neither.
     """
-    if type(model).__name__ not in _REGISTRY:
+    if _registered_class(type(model).__name__) is not type(model):
         raise TypeError(f"{type(model).__name__} is not a registered graphmodels model.")
     model._check_fitted()
     path = os.fspath(path)
@@ -183,6 +183,14 @@ def save_model(model, path):
 
 
 def load(path):
+    """Deprecated alias of :func:`load_model` (``gm.load`` read like loading data)."""
+    import warnings
+
+    warnings.warn("`graphmodels.load` is deprecated; use `graphmodels.load_model`.", FutureWarning, stacklevel=2)
+    return load_model(path)
+
+
+def load_model(path):
     """Load a model written by :meth:`~graphmodels.models.base.BaseModel.save`.
 
     Parameters

@@ -1,0 +1,142 @@
+"""The one registry of model classes: persistence, the command line and `compare` read it.
+
+A model class joins with the :func:`register_model` decorator, under a short
+name (``"tan"``) and a kind:
+
+* ``"classifier"``: single-label classifiers ``fit(X, y)``; the command
+  line's ``--model`` and :func:`graphmodels.evaluation.compare_classifiers`
+  choose among them, in registration order;
+* ``"density"``: density estimators ``fit(X)``;
+* ``"multilabel"``: multi-label classifiers ``fit(X, Y)``.
+
+:func:`graphmodels.models.load_model` only builds classes found here, so a
+saved file cannot make the loader run arbitrary code.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["ModelEntry", "register_model", "registered_models", "model_class", "make_model", "MODEL_KINDS"]
+
+MODEL_KINDS = ("classifier", "density", "multilabel")
+
+
+@dataclass(frozen=True)
+class ModelEntry:
+    """A registered model: its short name, class and kind."""
+
+    name: str
+    cls: type
+    kind: str
+
+
+_BY_NAME: dict[str, ModelEntry] = {}
+_BY_CLASS_NAME: dict[str, ModelEntry] = {}
+
+
+def register_model(name=None, *, kind=None):
+    """Register a model class (a class decorator).
+
+    Parameters
+    ----------
+    name : str or type, optional
+        Short name (lower case, e.g. ``"tan"``); by default the class name in
+        lower case. Passing a class directly (``register_model(MyModel)``)
+        registers it under that default name.
+    kind : {"classifier", "density", "multilabel"}, optional
+        By default taken from the class: a subclass of ``BaseDensity`` is a
+        density, of ``BaseMultiLabelClassifier`` multi-label, else a
+        classifier.
+
+    Returns
+    -------
+    The decorator (or the class, when a class was passed).
+
+    Raises
+    ------
+    ValueError
+        For a short name or class name already registered to another class,
+        or an unknown kind.
+
+    Examples
+    --------
+    >>> from graphmodels.models import BaseClassifier
+    >>> @register_model("my-model")
+    ... class MyModel(BaseClassifier):
+    ...     pass
+    >>> model_class("my-model") is MyModel
+    True
+    >>> _unregister("my-model")
+    """
+    if isinstance(name, type):
+        return register_model(None, kind=kind)(name)
+
+    def decorate(cls):
+        entry = ModelEntry(name or cls.__name__.lower(), cls, kind or _kind_of(cls))
+        if entry.kind not in MODEL_KINDS:
+            raise ValueError(f"`kind` must be one of {list(MODEL_KINDS)}, got {entry.kind!r}.")
+        for table, key in ((_BY_NAME, entry.name), (_BY_CLASS_NAME, cls.__name__)):
+            known = table.get(key)
+            if known is not None and known.cls is not cls:
+                raise ValueError(f"{key!r} is already registered to {known.cls.__module__}.{known.cls.__name__}.")
+        _BY_NAME[entry.name] = entry
+        _BY_CLASS_NAME[cls.__name__] = entry
+        return cls
+
+    return decorate
+
+
+def _kind_of(cls):
+    # Imported here: the base classes import nothing from this module.
+    from .base import BaseDensity
+    from .multilabel import BaseMultiLabelClassifier
+
+    if issubclass(cls, BaseDensity):
+        return "density"
+    if issubclass(cls, BaseMultiLabelClassifier):
+        return "multilabel"
+    return "classifier"
+
+
+def _unregister(name):
+    entry = _BY_NAME.pop(name)
+    _BY_CLASS_NAME.pop(entry.cls.__name__, None)
+
+
+def registered_models(kind=None):
+    """The registered models, in registration order.
+
+    Parameters
+    ----------
+    kind : {"classifier", "density", "multilabel"}, optional
+        Only models of this kind.
+
+    Returns
+    -------
+    dict
+        Short name -> class.
+    """
+    if kind is not None and kind not in MODEL_KINDS:
+        raise ValueError(f"`kind` must be one of {list(MODEL_KINDS)} or None, got {kind!r}.")
+    return {e.name: e.cls for e in _BY_NAME.values() if kind is None or e.kind == kind}
+
+
+def model_class(name):
+    """The registered class for a short name (``"tan"``) or a class name (``"TAN"``).
+
+    Raises
+    ------
+    ValueError
+        For an unknown name, listing the valid short names.
+    """
+    if isinstance(name, str):
+        entry = _BY_NAME.get(name.lower()) or _BY_CLASS_NAME.get(name)
+        if entry is not None:
+            return entry.cls
+    raise ValueError(f"Unknown model {name!r}; valid names: {sorted(_BY_NAME)}.")
+
+
+def make_model(name, **params):
+    """A new model of the registered class `name` with hyperparameters `params`."""
+    return model_class(name)(**params)
