@@ -423,8 +423,10 @@ class BaseClassifier(BaseModel):
         self._validate_params()
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
-        counts = training_counts(X, y, sample_weight=sample_weight, missing=self.missing, max_cells=self.max_cells)
-        return self.fit_counts(counts)
+        with self._fitting():
+            counts = training_counts(X, y, sample_weight=sample_weight, missing=self.missing, max_cells=self.max_cells)
+            self.fit_counts(counts)
+        return self
 
     def fit_counts(self, counts):
         """Learn from training rows already encoded and counted by :func:`training_counts`.
@@ -526,8 +528,10 @@ class BaseDensity(BaseModel):
     def fit(self, X, y=None, sample_weight=None):
         """Learn the structure and parameters from the rows of `X` (`y` is ignored)."""
         self._validate_params()
-        counts = training_counts(X, sample_weight=sample_weight, missing=self.missing, max_cells=self.max_cells)
-        return self.fit_counts(counts)
+        with self._fitting():
+            counts = training_counts(X, sample_weight=sample_weight, missing=self.missing, max_cells=self.max_cells)
+            self.fit_counts(counts)
+        return self
 
     def fit_counts(self, counts):
         """Learn from rows already encoded and counted by :func:`training_counts` (without a class).

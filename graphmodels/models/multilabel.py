@@ -118,6 +118,7 @@ class BaseMultiLabelClassifier(BaseModel):
         self
         """
         self._validate_params()
+        self._reset_fitted_state()  # a fit that fails on its input leaves no earlier fit behind
         frame = as_frame(X)
         if frame.shape[0] == 0:
             raise ValueError("`X` has 0 rows; at least one row is needed to fit.")

@@ -1,0 +1,251 @@
+"""The model contract (graphmodels.models.base), checked over every registered model.
+
+A new model joins the registry with ``@register_model`` and is checked here
+with no further test code: keyword-only constructor storing its arguments,
+declared parameter rules, fitted state only after a successful fit, a clear
+not-fitted error, one structure in ``structure_``, get/set_params/clone and
+save/load round trips.
+"""
+
+from __future__ import annotations
+
+import inspect
+
+import networkx as nx
+import numpy as np
+import pandas as pd
+import pytest
+
+import graphmodels as gm
+from graphmodels._validation import InvalidParameterError
+from graphmodels.estimators import get_estimator
+from graphmodels.models import NotFittedError, clone_model, load_model, registered_models
+from graphmodels.structures import Hyperforest
+
+MODELS = registered_models()
+
+
+def _data(seed=0, n_rows=120):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, n_rows)
+    b = (a + rng.integers(0, 2, n_rows)) % 3
+    c = rng.integers(0, 2, n_rows)
+    X = pd.DataFrame({"a col": a.astype(str), "b#": b.astype(str), "c": np.where(c == 1, "yes", "no")})
+    y = pd.Series(np.where((a + c) % 2 == 0, "10", "2"), name="label")
+    Y = pd.DataFrame({"L1": y.to_numpy(), "L2": np.where(b > 0, "on", "off")})
+    return X, y, Y
+
+
+def _fit(model, kind, X, y, Y):
+    if kind == "classifier":
+        return model.fit(X, y)
+    if kind == "density":
+        return model.fit(X)
+    return model.fit(X, Y)
+
+
+def _kind(name):
+    return next(kind for kind in ("classifier", "density", "multilabel") if name in registered_models(kind))
+
+
+def _predict(model, kind, X):
+    return model.score_samples(X) if kind == "density" else model.predict_proba(X)
+
+
+def _fitted_names(model):
+    return sorted(name for name in vars(model) if name.endswith("_") and not name.startswith("__"))
+
+
+@pytest.fixture(params=sorted(MODELS), ids=sorted(MODELS))
+def entry(request):
+    name = request.param
+    return name, MODELS[name], _kind(name)
+
+
+def test_registry_holds_every_public_model():
+    public = {
+        obj
+        for obj in vars(gm.models).values()
+        if isinstance(obj, type)
+        and issubclass(obj, gm.models.BaseModel)
+        and not inspect.isabstract(obj)
+        and obj.__name__ in gm.models.__all__
+        and not obj.__name__.startswith("Base")
+    }
+    assert public == set(MODELS.values())
+    assert set(gm.models.CLASSIFIERS.values()) <= set(MODELS.values())
+
+
+def test_constructor_is_keyword_only_and_only_stores(entry):
+    name, cls, _ = entry
+    parameters = [p for p in inspect.signature(cls.__init__).parameters.values() if p.name != "self"]
+    assert all(p.kind is p.KEYWORD_ONLY for p in parameters), name
+    model = cls()
+    for p in parameters:
+        assert getattr(model, p.name) is p.default, p.name
+    assert _fitted_names(model) == []
+    if "random_state" in model.get_params():
+        assert model.random_state is None
+
+
+def test_prior_is_called_estimator(entry):
+    name, cls, kind = entry
+    params = cls().get_params()
+    if name in ("binary-relevance", "label-powerset", "classifier-chain"):
+        assert "base" in params  # the base classifier carries the prior
+    else:
+        assert "estimator" in params and "max_cells" in params, name
+    for old in ("pseudo_count", "prior_strength"):
+        if old in params:
+            assert params[old] == "deprecated"
+
+
+def test_every_declared_rule_refuses_a_wrong_value_and_names_the_parameter(entry):
+    name, cls, kind = entry
+    X, y, Y = _data()
+    for parameter in cls._constraints():
+        model = cls(**{parameter: object()})
+        with pytest.raises(InvalidParameterError, match=f"`{parameter}`"):
+            _fit(model, kind, X, y, Y)
+        assert _fitted_names(model) == [], parameter
+
+
+def test_validation_sets_no_state(entry):
+    _, cls, _ = entry
+    model = cls()
+    before = dict(vars(model))
+    model._validate_params()
+    assert vars(model) == before
+
+
+def test_unfitted_model_raises_not_fitted(entry):
+    name, cls, kind = entry
+    X, _, _ = _data()
+    with pytest.raises(NotFittedError, match="not fitted"):
+        _predict(cls(), kind, X)
+    with pytest.raises(AttributeError):  # scikit-learn's NotFittedError is an AttributeError too
+        _predict(cls(), kind, X)
+
+
+def test_fitted_attributes(entry):
+    name, cls, kind = entry
+    X, y, Y = _data()
+    model = _fit(cls(), kind, X, y, Y)
+    assert model.n_features_in_ == 3
+    assert list(model.feature_names_in_) == list(X.columns)
+    if kind == "classifier":
+        assert list(model.classes_) == ["10", "2"]
+        proba = model.predict_proba(X)
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    elif kind == "multilabel":
+        assert [list(c) for c in model.classes_] == [["10", "2"], ["off", "on"]]
+    if "estimator" in model.get_params() and "estimator_" in vars(model):
+        expected = model.estimator if model.estimator is not None else model.estimator_
+        assert model.estimator_ == get_estimator(expected)
+    if hasattr(model, "structure_"):
+        assert isinstance(model.structure_, (nx.Graph, Hyperforest)), type(model.structure_)
+    if hasattr(model, "structures_"):
+        assert all(isinstance(s, (nx.Graph, Hyperforest)) for s in model.structures_)
+    if name not in ("binary-relevance", "label-powerset", "classifier-chain"):
+        assert hasattr(model, "structure_"), name
+
+
+def test_failed_fit_leaves_the_model_unfitted(entry):
+    name, cls, kind = entry
+    X, y, Y = _data()
+    model = _fit(cls(), kind, X, y, Y)
+    with pytest.raises(ValueError):
+        _fit(model, kind, X.iloc[:0], y.iloc[:0], Y.iloc[:0])
+    assert _fitted_names(model) == []
+    with pytest.raises(NotFittedError):
+        _predict(model, kind, X)
+
+
+def test_refit_replaces_the_fitted_state(entry):
+    name, cls, kind = entry
+    X, y, Y = _data(seed=1)
+    X2, y2, Y2 = _data(seed=2)
+    twice = _fit(_fit(cls(), kind, X, y, Y), kind, X2, y2, Y2)
+    once = _fit(cls(), kind, X2, y2, Y2)
+    assert _fitted_names(twice) == _fitted_names(once)
+    _assert_same_predictions(twice, once, kind, X)
+
+
+def _assert_same_predictions(a, b, kind, X):
+    pa, pb = _predict(a, kind, X), _predict(b, kind, X)
+    if isinstance(pa, list):
+        for ta, tb in zip(pa, pb):
+            np.testing.assert_allclose(ta, tb, rtol=1e-12)
+    else:
+        np.testing.assert_allclose(pa, pb, rtol=1e-12)
+
+
+def test_params_round_trip(entry):
+    _, cls, _ = entry
+    model = cls()
+    copy = clone_model(model)
+    assert type(copy) is cls and copy is not model
+    assert copy.get_params(deep=False).keys() == model.get_params(deep=False).keys()
+    assert repr(copy) == repr(model) == f"{cls.__name__}()"
+    model.set_params(**model.get_params(deep=False))
+    with pytest.raises(ValueError, match="Invalid parameter"):
+        model.set_params(no_such_parameter=1)
+
+
+def test_clone_of_a_fitted_model_is_unfitted(entry):
+    _, cls, kind = entry
+    X, y, Y = _data()
+    copy = clone_model(_fit(cls(), kind, X, y, Y))
+    assert _fitted_names(copy) == []
+
+
+@pytest.mark.parametrize("extension", [".json", ".npz"])
+def test_save_load_round_trip(entry, tmp_path, extension):
+    _, cls, kind = entry
+    X, y, Y = _data()
+    model = _fit(cls(), kind, X, y, Y)
+    path = tmp_path / f"model{extension}"
+    model.save(path)
+    again = load_model(path)
+    assert type(again) is cls
+    _assert_same_predictions(again, model, kind, X)
+
+
+def test_unfitted_model_cannot_be_saved(entry, tmp_path):
+    _, cls, _ = entry
+    with pytest.raises(NotFittedError):
+        cls().save(tmp_path / "model.json")
+
+
+def test_fit_counts_equals_fit():
+    X, y, _ = _data()
+    counts = gm.models.training_counts(X, y)
+    for name, cls in registered_models("classifier").items():
+        shared = cls().fit_counts(counts)
+        alone = cls().fit(X, y)
+        np.testing.assert_allclose(shared.predict_proba(X), alone.predict_proba(X), rtol=1e-12, err_msg=name)
+    density_counts = gm.models.training_counts(X)
+    for name, cls in registered_models("density").items():
+        np.testing.assert_allclose(
+            cls().fit_counts(density_counts).score_samples(X), cls().fit(X).score_samples(X), err_msg=name
+        )
+    with pytest.raises(ValueError, match="no class variable"):
+        gm.TAN().fit_counts(density_counts)
+    with pytest.raises(ValueError, match="has a class variable"):
+        gm.ChowLiuTree().fit_counts(counts)
+    with pytest.raises(ValueError, match="missing"):
+        gm.TAN(missing="error").fit_counts(counts)
+    with pytest.raises(TypeError, match="TrainingCounts"):
+        gm.TAN().fit_counts(X)
+
+
+def test_deprecated_names_warn(tmp_path):
+    X, y, _ = _data()
+    with pytest.warns(FutureWarning, match="prior_strength"):
+        old = gm.KikuchiBayes(prior_strength=2.0).fit(X, y)
+    new = gm.KikuchiBayes(estimator=gm.estimators.BDeu(2.0)).fit(X, y)
+    np.testing.assert_array_equal(old.predict_proba(X), new.predict_proba(X))
+    new.save(tmp_path / "model.json")
+    with pytest.warns(FutureWarning, match="load_model"):
+        again = gm.load(tmp_path / "model.json")
+    np.testing.assert_array_equal(again.predict_proba(X), new.predict_proba(X))
