@@ -29,6 +29,7 @@ from pathlib import Path
 import numpy as np
 import pandas as pd
 
+from graphmodels.estimators import Dirichlet
 from graphmodels.models import HyperforestDensity, load_network
 from graphmodels.models.hyperforest import clique_log_tables
 from graphmodels.stats.counting import CountingEngine
@@ -67,8 +68,8 @@ def refit_parameters(model, train, pseudo_count):
     codes = encoder.transform(encoder.align(train, owner="bench_alarm"), owner="bench_alarm")
     engine = CountingEngine(codes, encoder.cardinalities_, names=list(encoder.columns_))
     refitted = copy.copy(model)
-    refitted.pseudo_count = pseudo_count
-    refitted.network_ = clique_log_tables(engine, model.structure_, float(pseudo_count))
+    refitted.estimator = refitted.estimator_ = Dirichlet(float(pseudo_count))
+    refitted.network_ = clique_log_tables(engine, model.structure_, refitted.estimator_)
     return refitted
 
 

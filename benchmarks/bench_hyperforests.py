@@ -848,7 +848,7 @@ def to_markdown(
     out.append(
         "`python benchmarks/bench_hyperforests.py`: `HyperforestClassifier(treewidth=k, criterion=f, "
         'representation=R)` with the defaults `algorithm="incremental"`, `n_starts=100`, '
-        "`pseudo_count=0.001`, fitted on all rows of each data set (letter: the 16 numeric columns cut "
+        '`estimator="liang-srebro"` (pseudo-count 0.001), fitted on all rows of each data set (letter: the 16 numeric columns cut '
         "by `EqualFrequencyDiscretizer(n_bins=5, min_distinct=10)` fitted on the 20,000 rows; connect-4 "
         "and splice as they are).\n"
     )

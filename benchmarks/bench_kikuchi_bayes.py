@@ -34,6 +34,7 @@ import numpy as np
 import pandas as pd
 
 import graphmodels as gm
+from graphmodels.estimators import BDeu
 from graphmodels.evaluation import RepeatedStratifiedKFold, compare
 from graphmodels.evaluation.compare import DISCRETIZERS
 from graphmodels.models.kikuchi import DEFAULT_PRIOR_STRENGTH
@@ -121,7 +122,7 @@ def grid_label(value):
 
 
 def make_grid_models(grid):
-    return {grid_label(v): gm.KikuchiBayes(averaging=True, prior_strength=float(v)) for v in grid}
+    return {grid_label(v): gm.KikuchiBayes(averaging=True, estimator=BDeu(float(v))) for v in grid}
 
 
 def read_paper():
@@ -583,7 +584,7 @@ def render_grid(raw, out, elapsed=None):
         "",
         _machine(raw),
         "",
-        f"kBMA (`gm.KikuchiBayes(averaging=True, prior_strength=vartheta)`, k <= 4) with vartheta of eq. (4) "
+        f"kBMA (`gm.KikuchiBayes(averaging=True, estimator=BDeu(vartheta))`, k <= 4) with vartheta of eq. (4) "
         f"over {', '.join(labels)}, on the {len(sets)} sets of the Table 1 section, {folds // 5} replication of "
         "5-fold stratified cross-validation (`RepeatedStratifiedKFold(n_splits=5, n_repeats=1, "
         "random_state=0)`), Fayyad-Irani discretization fitted on each training fold, missing values as a "
