@@ -8,6 +8,7 @@ from .hierarchical_nb import (
     pair_significance,
 )
 from .hyperforests import HYPERFOREST_ALGORITHMS, max_hyperforest
+from .kdb import kdb_structure
 from .kikuchi import kikuchi_bayes_path, parsimonious_log_prior
 from .multidimensional import (
     bridge_and_feature_forest,
@@ -37,5 +38,6 @@ __all__ = [
     "tan_structure",
     "fan_structure",
     "fan_threshold",
+    "kdb_structure",
     "SPANNING_TREE_ALGORITHMS",
 ]
