@@ -11,6 +11,7 @@ from . import data, datasets, estimators, evaluation, learners, models, stats, s
 from .models import (
     AODE,
     FAN,
+    KDB,
     TAN,
     BinaryRelevance,
     ChowLiu,
@@ -42,6 +43,7 @@ __all__ = [
     "FAN",
     "ChowLiu",
     "AODE",
+    "KDB",
     "ChowLiuTree",
     "HyperforestClassifier",
     "KikuchiBayes",

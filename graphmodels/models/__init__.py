@@ -8,6 +8,7 @@ from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree
 from .hierarchical_nb import HierarchicalNaiveBayes
 from .hyperforest import HyperforestClassifier, HyperforestDensity
+from .kdb import KDB
 from .kikuchi import KikuchiBayes
 from .label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
 from .multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
@@ -25,6 +26,7 @@ __all__ = [
     "FAN",
     "ChowLiu",
     "AODE",
+    "KDB",
     "ChowLiuTree",
     "HyperforestDensity",
     "HyperforestClassifier",
