@@ -576,8 +576,11 @@ class BaseDensity(BaseModel):
             Seed for reproducible draws.
         """
         self._check_fitted()
-        if not isinstance(n_samples, (int, np.integer)) or n_samples < 0:
-            raise ValueError(f"`n_samples` must be a non-negative integer, got {n_samples!r}.")
+        validate_params(
+            f"{type(self).__name__}.sample",
+            {"n_samples": n_samples, "random_state": random_state},
+            {"n_samples": [Interval(numbers.Integral, 0, None)], "random_state": RANDOM_STATE_CONSTRAINTS},
+        )
         rng = np.random.default_rng(random_state)
         codes = self._sample_codes(int(n_samples), rng)
         columns = {}
