@@ -409,3 +409,14 @@ def test_fewer_rows_than_classes_fall_back_to_the_class_model():
         model = gm.KikuchiBayes(averaging=averaging).fit(X, ["p", "q"])
         np.testing.assert_allclose(model.predict_proba(X), 0.5)
         assert np.isfinite(model.path_["weight"]).all() and model.map_step_ == 0
+
+
+def test_no_joint_distribution_is_claimed():
+    # Lemma 1 normalizes over the class only: the model offers a posterior, not a joint P(x, y).
+    rng = np.random.default_rng(3)
+    X = pd.DataFrame(rng.integers(0, 2, size=(200, 3)), columns=["a", "b", "c"])
+    y = X["a"] ^ X["b"]
+    model = gm.KikuchiBayes(max_region_size=3).fit(X, y)
+    with pytest.raises(NotImplementedError, match="predict_log_proba"):
+        model.joint_log_likelihood(X)
+    np.testing.assert_allclose(np.exp(model.predict_log_proba(X)).sum(axis=1), 1.0)

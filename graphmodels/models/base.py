@@ -468,7 +468,10 @@ class BaseClassifier(BaseModel):
 
     def _joint_log_likelihood(self, codes):
         """``log P(x, y)`` of encoded rows, shape (n_rows, n_classes) (subclasses implement)."""
-        raise NotImplementedError(f"{type(self).__name__} does not define a joint distribution P(x, y).")
+        raise NotImplementedError(
+            f"{type(self).__name__} does not define a joint distribution P(x, y); "
+            "predict_log_proba gives the class posterior."
+        )
 
     def _class_log_scores(self, codes):
         """``log P(x, y)`` up to a term constant in y: what prediction normalizes.
