@@ -346,20 +346,6 @@ def test_registered_and_exported():
     assert "kdb_structure" in gm.learners.__all__
 
 
-@pytest.mark.filterwarnings("ignore:Estimator KDB does not inherit", "ignore:Skipping check")
-def test_scikit_learn_checks():
-    pytest.importorskip("sklearn")
-    from sklearn.utils.estimator_checks import check_estimator
-
-    expected = {
-        "check_supervised_y_2d": "a column vector y is accepted as 1-D",
-        "check_classifiers_regression_target": "any hashable value is a class label",
-        "check_complex_data": "complex numbers are hashable labels and states",
-        "check_sample_weight_equivalence_on_dense_data": "a state seen only in zero-weight rows is still a state",
-    }
-    check_estimator(KDB(k=2), expected_failed_checks=expected)
-
-
 # ----------------------------------------------------------------------------- drawing
 def test_draw_network_draws_every_arc():
     from graphmodels.plotting import draw_network
