@@ -249,3 +249,11 @@ def test_deprecated_names_warn(tmp_path):
     with pytest.warns(FutureWarning, match="load_model"):
         again = gm.load(tmp_path / "model.json")
     np.testing.assert_array_equal(again.predict_proba(X), new.predict_proba(X))
+
+
+def test_not_fitted_error_is_also_scikit_learns_when_it_is_loaded():
+    sklearn_exceptions = pytest.importorskip("sklearn.exceptions")
+    X, _, _ = _data()
+    with pytest.raises(NotFittedError) as caught:
+        gm.TAN().predict(X)
+    assert isinstance(caught.value, sklearn_exceptions.NotFittedError)

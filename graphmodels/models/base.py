@@ -33,6 +33,7 @@ The contract every model follows (checked for every registered model by
 from __future__ import annotations
 
 import contextlib
+import functools
 import inspect
 import numbers
 import sys
@@ -381,12 +382,17 @@ class NotFittedError(ValueError, AttributeError):
 
 def _not_fitted_error(name):
     message = f"This {name} instance is not fitted yet; call `fit` first."
-    # When scikit-learn is in use, raise its own class so its tools recognize it;
-    # it is never imported here.
+    # When scikit-learn is in use, raise a class that is both ours and its own, so
+    # that its tools and ours recognize it; scikit-learn is never imported here.
     sklearn_exceptions = sys.modules.get("sklearn.exceptions")
     if sklearn_exceptions is not None:
-        return sklearn_exceptions.NotFittedError(message)
+        return _with_sklearn_class(sklearn_exceptions.NotFittedError)(message)
     return NotFittedError(message)
+
+
+@functools.cache
+def _with_sklearn_class(sklearn_not_fitted):
+    return type("NotFittedError", (NotFittedError, sklearn_not_fitted), {"__module__": __name__})
 
 
 class BaseClassifier(BaseModel):
