@@ -88,8 +88,9 @@ class KDB(BaseClassifier):
     :func:`~graphmodels.models.inference.forest_log_likelihood`; otherwise
     the rows are grouped by which cells are unseen, and each group's hidden
     variables are summed out on a junction tree
-    (:func:`~graphmodels.models.factors.log_marginals`), never by enumerating
-    every row.
+    (:func:`~graphmodels.models.factors.log_marginals`, exact, all rows of a
+    group at once, without enumerating the joint states of every hidden
+    variable).
 
     References
     ----------
