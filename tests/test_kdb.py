@@ -282,6 +282,23 @@ def test_a_parent_of_others_unseen_needs_the_childrens_factors():
     np.testing.assert_allclose(model.joint_log_likelihood(row), logsumexp(np.stack(terms), axis=0), rtol=1e-12)
 
 
+def test_hidden_variables_in_separate_families_are_summed_out_apart():
+    frame = _random_frame(6, n_features=6)
+    X, y = frame.drop(columns="class").astype(str), frame["class"]
+    model = KDB(k=2).fit(X, y)
+    families = [set(p) | {i} for i, p in enumerate(model.feature_parents_)]
+    # Two attributes that share no family: their sums are independent.
+    j1, j2 = next((a, b) for a, b in itertools.combinations(range(6), 2) if not any({a, b} <= f for f in families))
+    names = [model.encoder_.columns_[j] for j in (j1, j2)]
+    rows = X.head(5)
+    terms = [
+        model.joint_log_likelihood(rows.assign(**dict(zip(names, states))))
+        for states in itertools.product(*(model.encoder_.levels_[j] for j in (j1, j2)))
+    ]
+    got = model.joint_log_likelihood(rows.assign(**dict.fromkeys(names, "unseen")))
+    np.testing.assert_allclose(got, logsumexp(np.stack(terms), axis=0), rtol=1e-12)
+
+
 def test_summing_out_beyond_max_cells_raises():
     X, y = _table(2)
     model = KDB(k=3).fit(X, y)

@@ -8,6 +8,9 @@ with an unseen state (code -1) is unobserved and summed out exactly.
 
 from __future__ import annotations
 
+import itertools
+
+import networkx as nx
 import numpy as np
 
 from ..learners.kdb import KDB_PARAMETER_CONSTRAINTS, kdb_structure
@@ -157,48 +160,63 @@ class KDB(BaseClassifier):
             parents = [family[0] if family else -1 for family in self.feature_parents_]
             tables = [table if table.ndim == 3 else table[:, None, :] for table in self.log_tables_]
             return forest_log_likelihood(codes, parents, tables) + self.class_log_prior_
-        joint = np.broadcast_to(self.class_log_prior_, (codes.shape[0], len(self.class_log_prior_))).copy()
+        n_classes = len(self.class_log_prior_)
+        joint = np.broadcast_to(self.class_log_prior_, (codes.shape[0], n_classes)).copy()
         unseen = codes < 0
-        partial = unseen.any(axis=1)
-        complete = np.flatnonzero(~partial)
-        if len(complete):
-            rows = codes[complete]
-            for i, (family, table) in enumerate(zip(self.feature_parents_, self.log_tables_)):
-                # One lookup per attribute: the flat cell of (parents, x_i) of every row.
-                cell = np.ravel_multi_index(tuple(rows[:, j] for j in (*family, i)), table.shape[1:])
-                joint[complete] += table.reshape(table.shape[0], -1)[:, cell].T
-        if partial.any():
-            partial_rows = np.flatnonzero(partial)
+        for i, (family, table) in enumerate(zip(self.feature_parents_, self.log_tables_)):
+            # One lookup per attribute, for the rows that saw its whole family: the
+            # flat cell of (parents, x_i) of every such row.
+            members = list(family) + [i]
+            seen = ~unseen[:, members].any(axis=1)
+            rows = codes[seen][:, members]
+            cell = np.ravel_multi_index(tuple(rows.T), table.shape[1:])
+            joint[seen] += table.reshape(n_classes, -1)[:, cell].T
+        partial = np.flatnonzero(unseen.any(axis=1))
+        if len(partial):
+            # The other factors only join hidden variables that share a family, so the
+            # sum over the hidden variables of a row splits into independent sums, one
+            # per connected group of them. Rows are grouped by pattern of unseen cells,
+            # then by group, so each distinct group is summed out once for all its rows.
+            moral = nx.Graph()
+            moral.add_nodes_from(range(len(self.feature_parents_)))
+            for i, family in enumerate(self.feature_parents_):
+                members = list(family) + [i]
+                moral.add_edges_from(itertools.combinations(members, 2))
+            groups = {}
             patterns, inverse = np.unique(unseen[partial], axis=0, return_inverse=True)
             for g, pattern in enumerate(patterns):
-                rows = partial_rows[inverse.ravel() == g]
-                joint[rows] += self._sum_out(codes[rows], np.flatnonzero(pattern))
+                rows = partial[inverse.ravel() == g]
+                for hidden in nx.connected_components(moral.subgraph(np.flatnonzero(pattern).tolist())):
+                    groups.setdefault(tuple(sorted(hidden)), []).append(rows)
+            for hidden, row_blocks in groups.items():
+                rows = np.concatenate(row_blocks)
+                joint[rows] += self._sum_out(codes[rows], hidden)
         return joint
 
     def _sum_out(self, codes, hidden):
-        """``log sum_{hidden} prod_i P(x_i | y, x_parents)`` for rows sharing their unseen cells.
+        """``log sum_{hidden} prod P(x_i | y, x_parents)`` over the families that hold a hidden variable.
 
-        The class is variable 0 and the hidden attributes 1, 2, ... of a
-        factor product; each attribute's table, with the observed cells
-        plugged in, is one factor. Its class marginal is the result.
+        `hidden` is a connected group of unseen attributes, and every other
+        member of those families is observed in `codes`. The class is
+        variable 0 and the hidden attributes 1, 2, ... of a factor product;
+        each family's table, with the observed cells plugged in, is one
+        factor. The class marginal of the product is the result, of shape
+        (n_rows, n_classes).
         """
         n_rows, n_classes = codes.shape[0], len(self.class_log_prior_)
         variable = {j: 1 + h for h, j in enumerate(hidden)}
-        observed_part = np.zeros((n_rows, n_classes))
         factors = []
         for i, (family, table) in enumerate(zip(self.feature_parents_, self.log_tables_)):
             members = (*family, i)
             hidden_axes = [a for a, j in enumerate(members) if j in variable]
+            if not hidden_axes:
+                continue
             known_axes = [a for a, j in enumerate(members) if j not in variable]
             # Observed axes first, then the class, then the hidden ones: indexing
             # the observed axes with the rows' codes gives (rows, class, hidden...).
             moved = np.moveaxis(table, [1 + a for a in known_axes] + [0], range(len(known_axes) + 1))
             picked = moved[tuple(codes[:, members[a]] for a in known_axes)] if known_axes else moved[None]
-            if not hidden_axes:
-                observed_part += picked
-            else:
-                factors.append(((0, *(variable[members[a]] for a in hidden_axes)), picked))
-        factors.append(((0,), observed_part))
+            factors.append(((0, *(variable[members[a]] for a in hidden_axes)), picked))
         cardinalities = [n_classes] + [self.log_tables_[j].shape[-1] for j in hidden]
         marginals, _ = log_marginals(factors, cardinalities, n_rows, max_cells=self.max_cells)
         return marginals[0]
