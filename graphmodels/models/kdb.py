@@ -168,7 +168,7 @@ class KDB(BaseClassifier):
             # flat cell of (parents, x_i) of every such row.
             members = list(family) + [i]
             seen = ~unseen[:, members].any(axis=1)
-            rows = codes[seen][:, members]
+            rows = codes[:, members][seen]
             cell = np.ravel_multi_index(tuple(rows.T), table.shape[1:])
             joint[seen] += table.reshape(n_classes, -1)[:, cell].T
         partial = np.flatnonzero(unseen.any(axis=1))
