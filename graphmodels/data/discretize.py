@@ -320,15 +320,15 @@ class EqualFrequencyDiscretizer(_BaseDiscretizer):
         _check_int_param(self.n_bins, "n_bins", 2)
         _check_int_param(self.min_distinct, "min_distinct", 1)
 
-    def fit(self, X: pd.DataFrame | np.ndarray, y: None = None) -> EqualFrequencyDiscretizer:
+    def fit(self, X: pd.DataFrame | np.ndarray, y: ArrayLike | None = None) -> EqualFrequencyDiscretizer:
         """Learn equal-frequency cut points from training data.
 
         Parameters
         ----------
         X : pandas.DataFrame or numpy.ndarray of shape (n_rows, n_columns)
             Training table; mixed column types are allowed.
-        y : None
-            Ignored; present for API consistency.
+        y : None or array-like of shape (n_rows,), optional
+            Ignored; present for API consistency (a pipeline passes the labels).
 
         Returns
         -------

@@ -31,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from collections.abc import Hashable, Iterable, Mapping, Sequence
+from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
 
 import numpy as np
@@ -46,13 +46,13 @@ _TOLERANCE = 1e-12
 
 
 def max_hyperforest(
-    weights: HyperedgeWeights | Mapping[Iterable[Hashable], float],
+    weights: HyperedgeWeights | Mapping[Any, float],
     k: int,
     *,
     algorithm: str = "incremental",
     n_starts: int = 100,
     nodes: Sequence[Hashable] | None = None,
-    node_attributes: Mapping[Hashable, Mapping[str, Any]] | None = None,
+    node_attributes: Mapping[Any, Mapping[str, Any]] | None = None,
 ) -> Hyperforest:
     """A heavy hyperforest of width at most `k` (greedy, as Liang & Srebro).
 

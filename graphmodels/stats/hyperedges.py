@@ -501,7 +501,7 @@ class HyperedgeWeights(Mapping[frozenset, float]):
     # ------------------------------------------------------------ construction
     @classmethod
     def from_mapping(
-        cls, weights: Mapping[Iterable[Hashable], float], nodes: Iterable[Hashable], max_size: int | None = None
+        cls, weights: Mapping[Any, float], nodes: Iterable[Hashable], max_size: int | None = None
     ) -> HyperedgeWeights:
         """Weights from a mapping ``hyperedge -> w_h`` (absent hyperedges weigh 0)."""
         nodes = tuple(nodes)

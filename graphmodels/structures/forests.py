@@ -25,7 +25,7 @@ __all__ = [
 ]
 
 
-def orient_forest(forest: nx.Graph, root_key: Callable[[Hashable], Any] | None = None) -> nx.DiGraph:
+def orient_forest(forest: nx.Graph, root_key: Callable[[Any], Any] | None = None) -> nx.DiGraph:
     """Direct every tree of an undirected forest away from its root.
 
     Parameters
@@ -76,8 +76,8 @@ def augmented_naive_bayes(
     features: Sequence[Hashable],
     augmenting_arcs: nx.DiGraph | Iterable[tuple[Hashable, Hashable]] = (),
     *,
-    cardinalities: Mapping[Hashable, int] | None = None,
-    class_weights: Mapping[Hashable, float] | None = None,
+    cardinalities: Mapping[Any, int] | None = None,
+    class_weights: Mapping[Any, float] | None = None,
 ) -> nx.DiGraph:
     """A naive Bayes DAG (class parent of every feature) plus augmenting arcs.
 

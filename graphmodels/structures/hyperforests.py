@@ -204,7 +204,7 @@ class Hyperforest:
         hyperedges: Iterable[Iterable[Hashable]] = (),
         nodes: Iterable[Hashable] | None = None,
         *,
-        node_attributes: Mapping[Hashable, Mapping[str, Any]] | None = None,
+        node_attributes: Mapping[Any, Mapping[str, Any]] | None = None,
     ) -> None:
         edges = [frozenset(_as_tuple(h)) for h in hyperedges]
         if nodes is None:
@@ -294,7 +294,7 @@ class Hyperforest:
         new._maximal = {c: set(m) for c, m in self._maximal.items()}
         return new
 
-    def weight(self, weights: Mapping[frozenset, float]) -> float:
+    def weight(self, weights: Mapping[Any, float]) -> float:
         """Sum of ``weights[h]`` over every hyperedge (missing keys count 0)."""
         return float(sum(weights.get(h, 0.0) for h in self._closure))
 
@@ -441,7 +441,7 @@ class Hyperforest:
         return tree
 
     def clique_order(
-        self, root_key: Callable[[frozenset], Any] | None = None
+        self, root_key: Callable[[Any], Any] | None = None
     ) -> list[tuple[tuple[Hashable, ...], frozenset]]:
         """Maximal hyperedges in a parents-first order of a rooted junction forest.
 

@@ -12,6 +12,7 @@ it stands for.
 from __future__ import annotations
 
 from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
 
 import networkx as nx
 
@@ -19,7 +20,7 @@ __all__ = ["naive_bayes_tree", "add_latent", "is_latent_tree", "class_children",
 
 
 def naive_bayes_tree(
-    class_name: Hashable, attributes: Iterable[Hashable], cardinalities: Mapping[Hashable, int] | None = None
+    class_name: Hashable, attributes: Iterable[Hashable], cardinalities: Mapping[Any, int] | None = None
 ) -> nx.DiGraph:
     """The naive Bayes structure as a latent tree without latents.
 

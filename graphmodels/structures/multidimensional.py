@@ -58,7 +58,7 @@ def multidimensional_classifier(
     features: Iterable[Hashable],
     arcs: Iterable[tuple[Hashable, Hashable] | tuple[Hashable, Hashable, Mapping[str, Any]]] = (),
     *,
-    cardinalities: Mapping[Hashable, int] | None = None,
+    cardinalities: Mapping[Any, int] | None = None,
 ) -> nx.DiGraph:
     """Build an MDBNC DAG from its variables and arcs.
 

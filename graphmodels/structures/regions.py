@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable, Mapping
+from typing import Any
 
 import networkx as nx
 
@@ -160,7 +161,7 @@ def cluster_variation_regions(initial_regions: Iterable[Iterable[Hashable]]) -> 
     return region_graph({r: c for r, c in counting.items() if c != 0})
 
 
-def region_graph(counting_numbers: Mapping[Iterable[Hashable], int]) -> nx.DiGraph:
+def region_graph(counting_numbers: Mapping[Any, int]) -> nx.DiGraph:
     """Build the region digraph of a mapping region -> counting number.
 
     Parameters
@@ -222,8 +223,8 @@ def counting_numbers_are_valid(graph: nx.DiGraph, variables: Iterable[Hashable] 
 
 
 def degrees_of_freedom(
-    graph: nx.DiGraph | Mapping[frozenset, int],
-    cardinalities: Mapping[Hashable, int],
+    graph: nx.DiGraph | Mapping[Any, int],
+    cardinalities: Mapping[Any, int],
     given: Iterable[Hashable] = (),
 ) -> int:
     """Degrees of freedom of the Kikuchi model of a region graph (eqs. 5 and 7 of [1]_).
