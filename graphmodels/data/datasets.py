@@ -20,7 +20,7 @@ from __future__ import annotations
 import difflib
 import functools
 from importlib import resources
-from typing import NamedTuple
+from typing import Any, Literal, NamedTuple, overload
 
 import pandas as pd
 
@@ -281,7 +281,7 @@ _ALIASES = {
 _TRAIN_ROWS = {"monk1": 124, "monk2": 169, "monk3": 122}
 
 
-def list_datasets():
+def list_datasets() -> list[str]:
     """Names of the bundled data sets.
 
     Returns
@@ -323,7 +323,15 @@ def _read(name):
         return pd.read_csv(fh, compression="gzip", keep_default_na=False, na_values=[""])
 
 
-def load(name, *, return_X_y=False):
+@overload
+def load(name: str, *, return_X_y: Literal[False] = ...) -> pd.DataFrame: ...
+@overload
+def load(name: str, *, return_X_y: Literal[True]) -> tuple[pd.DataFrame, pd.Series]: ...
+@overload
+def load(name: str, *, return_X_y: bool = ...) -> pd.DataFrame | tuple[pd.DataFrame, pd.Series]: ...
+
+
+def load(name: str, *, return_X_y: bool = False) -> pd.DataFrame | tuple[pd.DataFrame, pd.Series]:
     """Load a bundled data set as a DataFrame.
 
     Parameters
@@ -371,7 +379,7 @@ def load(name, *, return_X_y=False):
     return data
 
 
-def info(name):
+def info(name: str) -> dict[str, Any]:
     """Metadata of a bundled data set.
 
     Parameters
@@ -397,7 +405,7 @@ def info(name):
     return {"name": key, **_META[key]._asdict()}
 
 
-def describe():
+def describe() -> pd.DataFrame:
     """Metadata of all bundled data sets as one table.
 
     Returns
@@ -415,7 +423,7 @@ def describe():
     return table
 
 
-def train_test_rows(name):
+def train_test_rows(name: str) -> int:
     """Number of UCI training rows at the top of a MONK's problems table.
 
     The bundled ``monk1``-``monk3`` tables hold the UCI training rows followed by the UCI

@@ -16,10 +16,16 @@ categories are interval labels such as ``"(-inf, 2.45]"``, ``"(2.45, 4.75]"`` an
 from __future__ import annotations
 
 import inspect
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 from scipy.special import xlogy
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = ["EqualFrequencyDiscretizer", "MDLDiscretizer"]
 
@@ -39,7 +45,7 @@ class _ParamsMixin:
             if p.name != "self" and p.kind in (p.KEYWORD_ONLY, p.POSITIONAL_OR_KEYWORD)
         )
 
-    def get_params(self, deep=True):
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
         """Return the hyperparameters of this transformer.
 
         Parameters
@@ -55,7 +61,7 @@ class _ParamsMixin:
         """
         return {name: getattr(self, name) for name in self._param_names()}
 
-    def set_params(self, **params):
+    def set_params(self, **params: Any) -> Self:
         """Set hyperparameters and return ``self``.
 
         Parameters
@@ -81,12 +87,12 @@ class _ParamsMixin:
             setattr(self, name, value)
         return self
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         args = ", ".join(f"{k}={v!r}" for k, v in self.get_params().items())
         return f"{type(self).__name__}({args})"
 
 
-def _as_frame(X):
+def _as_frame(X: pd.DataFrame | np.ndarray) -> pd.DataFrame:
     """Return ``X`` as a DataFrame (a 2-D array gets integer column names)."""
     if isinstance(X, pd.DataFrame):
         return X
@@ -151,6 +157,8 @@ def _apply_cuts(values, cuts, index, name):
 class _BaseDiscretizer(_ParamsMixin):
     """Shared ``fit`` scaffolding and ``transform`` for the discretizers."""
 
+    fit: Callable[..., Any]  # defined by each discretizer
+
     def _validate_params(self):  # pragma: no cover - overridden
         raise NotImplementedError
 
@@ -182,7 +190,7 @@ class _BaseDiscretizer(_ParamsMixin):
         self.cut_points_ = cut_points
         return self
 
-    def transform(self, X):
+    def transform(self, X: pd.DataFrame | np.ndarray) -> pd.DataFrame:
         """Bin the numeric columns learned in :meth:`fit`; pass the others through.
 
         Parameters
@@ -221,7 +229,7 @@ class _BaseDiscretizer(_ParamsMixin):
             out[name] = _apply_cuts(_to_float(col), cuts, X.index, name)
         return out
 
-    def fit_transform(self, X, y=None):
+    def fit_transform(self, X: pd.DataFrame | np.ndarray, y: ArrayLike | None = None) -> pd.DataFrame:
         """Fit to ``X`` (and ``y``) and return the transformed ``X``.
 
         Parameters
@@ -304,7 +312,7 @@ class EqualFrequencyDiscretizer(_BaseDiscretizer):
     ['(-inf, 2.8]', '(2.8, 4.6]', '(4.6, 6.4]', '(6.4, 8.2]', '(8.2, inf)']
     """
 
-    def __init__(self, *, n_bins=5, min_distinct=10):
+    def __init__(self, *, n_bins: int = 5, min_distinct: int = 10) -> None:
         self.n_bins = n_bins
         self.min_distinct = min_distinct
 
@@ -312,15 +320,15 @@ class EqualFrequencyDiscretizer(_BaseDiscretizer):
         _check_int_param(self.n_bins, "n_bins", 2)
         _check_int_param(self.min_distinct, "min_distinct", 1)
 
-    def fit(self, X, y=None):
+    def fit(self, X: pd.DataFrame | np.ndarray, y: ArrayLike | None = None) -> EqualFrequencyDiscretizer:
         """Learn equal-frequency cut points from training data.
 
         Parameters
         ----------
         X : pandas.DataFrame or numpy.ndarray of shape (n_rows, n_columns)
             Training table; mixed column types are allowed.
-        y : None
-            Ignored; present for API consistency.
+        y : None or array-like of shape (n_rows,), optional
+            Ignored; present for API consistency (a pipeline passes the labels).
 
         Returns
         -------
@@ -492,13 +500,13 @@ class MDLDiscretizer(_BaseDiscretizer):
     ['(-inf, inf)']
     """
 
-    def __init__(self, *, min_distinct=2):
+    def __init__(self, *, min_distinct: int = 2) -> None:
         self.min_distinct = min_distinct
 
     def _validate_params(self):
         _check_int_param(self.min_distinct, "min_distinct", 1)
 
-    def fit(self, X, y):
+    def fit(self, X: pd.DataFrame | np.ndarray, y: ArrayLike) -> MDLDiscretizer:
         """Learn Fayyad–Irani MDL cut points from training data.
 
         Parameters

@@ -18,9 +18,11 @@ likelihood, exactly as if the value had not been recorded.
 from __future__ import annotations
 
 import numbers
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 __all__ = [
     "UNKNOWN",
@@ -39,7 +41,7 @@ MISSING_LABEL = "<missing>"
 _MISSING_POLICIES = ("value", "error")
 
 
-def as_frame(X, *, name="X"):
+def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
     """Return `X` as a DataFrame, keeping a DataFrame's columns and index.
 
     Parameters
@@ -175,10 +177,10 @@ class TableEncoder:
     [[1, 1], [-1, 0]]
     """
 
-    def __init__(self, *, missing="value"):
+    def __init__(self, *, missing: str = "value") -> None:
         self.missing = missing
 
-    def fit(self, X):
+    def fit(self, X: pd.DataFrame | ArrayLike) -> TableEncoder:
         """Learn the state labels of every column of `X`.
 
         See :meth:`fit_transform` to get the codes of `X` in the same pass.
@@ -224,7 +226,7 @@ class TableEncoder:
         self.cardinalities_ = np.array([len(levels) for levels in self.levels_], dtype=np.int64)
         return self
 
-    def transform(self, X, *, owner="TableEncoder"):
+    def transform(self, X: pd.DataFrame | ArrayLike, *, owner: str = "TableEncoder") -> np.ndarray:
         """Encode `X` into integer codes; unseen states become ``-1``.
 
         Parameters
@@ -233,6 +235,9 @@ class TableEncoder:
             A DataFrame is matched to the fitted columns by name (so column
             order does not matter and extra columns are refused); an array
             must have the fitted number of columns, in order.
+        owner : str, default="TableEncoder"
+            How to call the fitted object in error messages (a model passes
+            its own class name).
 
         Returns
         -------
@@ -246,12 +251,12 @@ class TableEncoder:
             codes[:, j] = self._encode_column(frame[column], j)
         return codes
 
-    def code_dtype(self, extra_states=0):
+    def code_dtype(self, extra_states: int = 0) -> np.dtype:
         """Smallest signed integer dtype holding every code (and ``extra_states``)."""
         largest = max([int(c) for c in self.cardinalities_] + [int(extra_states), 1])
         return np.min_scalar_type(-largest) if largest < 2**31 else np.dtype(np.int64)
 
-    def fit_transform(self, X):
+    def fit_transform(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Fit to `X` and return its codes, hashing each column once."""
         self._fit(X)
         codes = np.empty(
@@ -263,8 +268,23 @@ class TableEncoder:
         del self._fit_codes
         return codes
 
-    def align(self, X, *, name="X", owner="TableEncoder"):
+    def align(self, X: pd.DataFrame | ArrayLike, *, name: str = "X", owner: str = "TableEncoder") -> pd.DataFrame:
         """Return `X` as a DataFrame with exactly the fitted columns, in order.
+
+        Parameters
+        ----------
+        X : DataFrame or 2-D array-like
+            A DataFrame is matched to the fitted columns by name; an array (or
+            a DataFrame with default ``0 .. p-1`` column names) must have the
+            fitted number of columns, in order.
+        name : str, default="X"
+            How to call `X` in error messages.
+        owner : str, default="TableEncoder"
+            How to call the fitted object in error messages.
+
+        Returns
+        -------
+        DataFrame of shape (n_rows, n_columns)
 
         Raises
         ------
@@ -317,7 +337,7 @@ class TableEncoder:
             codes[isna] = len(levels) - 1 if self.has_missing_state_[j] else UNKNOWN
         return codes
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """JSON-friendly description of the fitted encoder."""
         return {
             "missing": self.missing,
@@ -327,7 +347,7 @@ class TableEncoder:
         }
 
     @classmethod
-    def from_dict(cls, state):
+    def from_dict(cls, state: dict[str, Any]) -> TableEncoder:
         """Rebuild a fitted encoder from :meth:`to_dict` output."""
         encoder = cls(missing=state["missing"])
         encoder.columns_ = list(state["columns"])
@@ -387,13 +407,13 @@ class LabelEncoder:
     [1, 2]
     """
 
-    def fit(self, y):
+    def fit(self, y: ArrayLike) -> LabelEncoder:
         """Learn the sorted unique labels of `y`."""
         values = _label_array(y)
         self.classes_ = np.unique(values) if values.dtype != object else _unique_objects(values)
         return self
 
-    def transform(self, y):
+    def transform(self, y: ArrayLike) -> np.ndarray:
         """Codes of the labels in `y`; unknown labels raise ``ValueError``."""
         values = _label_array(y)
         index = pd.Index(self.classes_)
@@ -403,7 +423,7 @@ class LabelEncoder:
             raise ValueError(f"`y` contains labels not seen in fit: {unknown}.")
         return codes.astype(np.int64)
 
-    def fit_transform(self, y):
+    def fit_transform(self, y: ArrayLike) -> np.ndarray:
         """Fit to `y` and return its codes."""
         return self.fit(y).transform(y)
 

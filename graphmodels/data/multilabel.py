@@ -13,6 +13,8 @@ strings, and the attribute columns keep their types and order.
 from __future__ import annotations
 
 import os
+from collections.abc import Hashable, Sequence
+from typing import IO
 
 import pandas as pd
 
@@ -29,7 +31,9 @@ def _label_list(labels):
     return list(labels)
 
 
-def split_labels(table, *, labels=None, prefix=None):
+def split_labels(
+    table: pd.DataFrame, *, labels: Sequence[Hashable] | Hashable | None = None, prefix: str | None = None
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Split a table into attributes `X` and the label table `Y`.
 
     Exactly one of `labels` and `prefix` chooses the label columns.
@@ -129,7 +133,12 @@ def split_labels(table, *, labels=None, prefix=None):
     return table[attributes], table[chosen]
 
 
-def read_multilabel(path, *, labels=None, prefix=DEFAULT_PREFIX):
+def read_multilabel(
+    path: str | os.PathLike[str] | IO[str] | IO[bytes] | pd.DataFrame,
+    *,
+    labels: Sequence[Hashable] | Hashable | None = None,
+    prefix: str | None = DEFAULT_PREFIX,
+) -> tuple[pd.DataFrame, pd.DataFrame]:
     """Read a multi-label CSV file (gzip or not) as attributes `X` and labels `Y`.
 
     Parameters

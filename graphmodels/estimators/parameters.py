@@ -20,7 +20,11 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 import numpy as np
+from numpy.typing import ArrayLike
 
 __all__ = [
     "Estimator",
@@ -45,16 +49,16 @@ class Estimator:
 
     name = "estimator"
 
-    def pseudo_count(self, shape):
+    def pseudo_count(self, shape: tuple[int, ...]) -> float:
         """Pseudo-count added to every cell of a table of this shape."""
         raise NotImplementedError
 
-    def conditional(self, counts):
+    def conditional(self, counts: ArrayLike) -> np.ndarray:
         """CPT ``P(child | parents)`` from a family table (child on the last axis).
 
         Parameters
         ----------
-        counts : ndarray of shape (r_parent_1, ..., r_parent_k, r_child)
+        counts : array-like of shape (r_parent_1, ..., r_parent_k, r_child)
 
         Returns
         -------
@@ -70,8 +74,19 @@ class Estimator:
             table = np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), uniform)
         return table
 
-    def joint(self, counts):
-        """Joint distribution from a table of counts (all cells sum to 1)."""
+    def joint(self, counts: ArrayLike) -> np.ndarray:
+        """Joint distribution from a table of counts (all cells sum to 1).
+
+        Parameters
+        ----------
+        counts : array-like of any shape (at least one axis)
+
+        Returns
+        -------
+        ndarray of the same shape
+            All cells sum to 1; uniform when there are no counts and no
+            pseudo-counts.
+        """
         counts = _check_counts(counts)
         smoothed = counts + self.pseudo_count(counts.shape)
         total = smoothed.sum()
@@ -79,20 +94,20 @@ class Estimator:
             return np.full(counts.shape, 1.0 / max(counts.size, 1))
         return smoothed / total
 
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """JSON-friendly description: ``{"name": ..., <parameters>}``."""
         return {"name": self.name, **self._params()}
 
-    def _params(self):
+    def _params(self) -> dict[str, Any]:
         return {}
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         return type(self) is type(other) and self._params() == other._params()
 
-    def __hash__(self):
+    def __hash__(self) -> int:
         return hash((type(self).__name__, tuple(sorted(self._params().items()))))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         params = ", ".join(f"{k}={v!r}" for k, v in self._params().items())
         return f"{type(self).__name__}({params})"
 
@@ -112,7 +127,7 @@ class MaximumLikelihood(Estimator):
 
     name = "mle"
 
-    def pseudo_count(self, shape):
+    def pseudo_count(self, shape: tuple[int, ...]) -> float:
         return 0.0
 
 
@@ -135,16 +150,16 @@ class Dirichlet(Estimator):
 
     name = "dirichlet"
 
-    def __init__(self, pseudo_count=1.0):
+    def __init__(self, pseudo_count: float = 1.0) -> None:
         pseudo_count = _as_float(pseudo_count, "pseudo_count")
         if not np.isfinite(pseudo_count) or pseudo_count < 0:
             raise ValueError(f"`pseudo_count` must be a finite number >= 0, got {pseudo_count}.")
         self.pseudo_count_value = pseudo_count
 
-    def pseudo_count(self, shape):
+    def pseudo_count(self, shape: tuple[int, ...]) -> float:
         return self.pseudo_count_value
 
-    def _params(self):
+    def _params(self) -> dict[str, Any]:
         return {"pseudo_count": self.pseudo_count_value}
 
 
@@ -174,21 +189,21 @@ class BDeu(Estimator):
 
     name = "bdeu"
 
-    def __init__(self, equivalent_sample_size=1.0):
+    def __init__(self, equivalent_sample_size: float = 1.0) -> None:
         ess = _as_float(equivalent_sample_size, "equivalent_sample_size")
         if not np.isfinite(ess) or ess <= 0:
             raise ValueError(f"`equivalent_sample_size` must be a finite number > 0, got {ess}.")
         self.equivalent_sample_size = ess
 
-    def pseudo_count(self, shape):
+    def pseudo_count(self, shape: tuple[int, ...]) -> float:
         return self.equivalent_sample_size / max(int(np.prod(shape)), 1)
 
-    def _params(self):
+    def _params(self) -> dict[str, Any]:
         return {"equivalent_sample_size": self.equivalent_sample_size}
 
 
 #: Estimators by name, for ``estimator="..."`` arguments.
-ESTIMATORS = {
+ESTIMATORS: dict[str, Callable[..., Estimator]] = {
     "mle": MaximumLikelihood,
     "dirichlet": Dirichlet,
     "laplace": lambda: Dirichlet(1.0),
@@ -197,7 +212,7 @@ ESTIMATORS = {
 }
 
 
-def get_estimator(estimator):
+def get_estimator(estimator: Estimator | str | dict[str, Any]) -> Estimator:
     """Resolve an estimator given as an instance, a name or a description dict.
 
     Parameters
@@ -242,7 +257,7 @@ def _as_float(value, name):
         raise ValueError(f"`{name}` must be a number, got {value!r}.") from None
 
 
-def _check_counts(counts):
+def _check_counts(counts: ArrayLike) -> np.ndarray:
     counts = np.asarray(counts, dtype=np.float64)
     if counts.ndim == 0:
         raise ValueError("A count table needs at least one axis.")

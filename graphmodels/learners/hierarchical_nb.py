@@ -12,12 +12,15 @@ so every candidate is scored by fitting naive Bayes.
 from __future__ import annotations
 
 import math
+from collections.abc import Callable, Hashable, Sequence
+from typing import Any
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy import stats as _stats
 from scipy.special import xlogy
 
-from ..estimators.parameters import get_estimator
+from ..estimators.parameters import Estimator, get_estimator
 from ..stats.counting import CountingEngine
 from ..stats.information import pairwise_mutual_information
 
@@ -32,7 +35,7 @@ __all__ = [
 SCORINGS = ("accuracy", "log_loss")
 
 
-def collapse_gain(counts_i, counts_j, n_total):
+def collapse_gain(counts_i: ArrayLike, counts_j: ArrayLike, n_total: float) -> np.ndarray | float:
     """Delta_L of collapsing two latent states (Langseth & Nielsen, "Locally decomposable IV").
 
     .. math::
@@ -75,7 +78,7 @@ def collapse_gain(counts_i, counts_j, n_total):
     return saved - class_part + state_part
 
 
-def collapse_states(class_counts, n_total):
+def collapse_states(class_counts: ArrayLike, n_total: float) -> np.ndarray:
     """Group configurations into latent states by greedy collapsing.
 
     Starts with one state per row of `class_counts` with a positive count
@@ -107,7 +110,7 @@ def collapse_states(class_counts, n_total):
     groups = [[int(i)] for i in present]
     table = counts[present].copy()
     if len(groups) > 1:
-        gains = collapse_gain(table[:, None, :], table[None, :, :], n_total)
+        gains = np.asarray(collapse_gain(table[:, None, :], table[None, :, :], n_total))
         upper = np.triu(np.ones(gains.shape, dtype=bool), k=1)
         gains = np.where(upper, gains, -np.inf)
         while len(groups) > 1:
@@ -133,13 +136,21 @@ def collapse_states(class_counts, n_total):
     return state_of
 
 
-def pair_significance(engine, variables, class_variable):
+def pair_significance(engine: CountingEngine, variables: Sequence[Hashable], class_variable: Hashable) -> np.ndarray:
     """``log P(Z > 2 N I(X; Y | C))`` for every pair, Z chi-square with |C|(|X|-1)(|Y|-1) df.
 
     The smaller, the more significant the dependence: ranking pairs by it
     (rather than by raw conditional mutual information) does not favour
     variables with many states. All pairwise tables come from one pass of
     the counting engine.
+
+    Parameters
+    ----------
+    engine : CountingEngine
+    variables : sequence of names or positions
+        The n variables whose pairs are tested.
+    class_variable : name or position
+        The conditioning variable C.
 
     Returns
     -------
@@ -193,25 +204,26 @@ class LatentVariable:
         summed out).
     """
 
-    def __init__(self, name, children, state_of):
+    def __init__(self, name: Hashable, children: Sequence[Hashable], state_of: ArrayLike) -> None:
         self.name = name
         self.children = tuple(children)
         self.state_of = np.asarray(state_of, dtype=np.int64)
 
     @property
-    def cardinality(self):
+    def cardinality(self) -> int:
+        """Number of states (0 when no configuration was seen)."""
         return int(self.state_of.max()) + 1 if self.state_of.size else 0
 
-    def codes(self, first, second):
+    def codes(self, first: np.ndarray, second: np.ndarray) -> np.ndarray:
         """Latent codes of rows with child codes `first`, `second` (-1 where either is unknown)."""
         known = (first >= 0) & (second >= 0)
         out = np.full(len(first), -1, dtype=np.int64)
         out[known] = self.state_of[first[known], second[known]]
         return out
 
-    def configurations(self):
+    def configurations(self) -> list[list[tuple[int, int]]]:
         """For each state, the list of child configurations (code pairs) it stands for."""
-        states = [[] for _ in range(self.cardinality)]
+        states: list[list[tuple[int, int]]] = [[] for _ in range(self.cardinality)]
         for (a, b), s in np.ndenumerate(self.state_of):
             if s >= 0:
                 states[s].append((int(a), int(b)))
@@ -229,7 +241,16 @@ def _stratified_folds(y, n_folds, rng):
     return folds
 
 
-def naive_bayes_log_posterior(children, cards, y, weights, n_classes, estimator, train, test):
+def naive_bayes_log_posterior(
+    children: Sequence[np.ndarray],
+    cards: Sequence[int],
+    y: np.ndarray,
+    weights: np.ndarray,
+    n_classes: int,
+    estimator: Estimator,
+    train: np.ndarray,
+    test: np.ndarray,
+) -> np.ndarray:
     """Class log-posteriors of the `test` rows under naive Bayes fitted on the `train` rows.
 
     Children are (n_rows,) code arrays; code -1 drops the child's factor.
@@ -300,17 +321,17 @@ def _latent_codes(first, second, r_first, r_second, y, weights, n_classes, rows)
 
 
 def hierarchical_naive_bayes_search(
-    engine,
-    class_variable=None,
+    engine: CountingEngine,
+    class_variable: Hashable | None = None,
     *,
-    n_folds=5,
-    scoring="accuracy",
-    n_candidate_pairs=3,
-    max_latents=None,
-    estimator="bdeu",
-    random_state=None,
-    latent_names=None,
-):
+    n_folds: int = 5,
+    scoring: str = "accuracy",
+    n_candidate_pairs: int = 3,
+    max_latents: int | None = None,
+    estimator: Estimator | str | dict[str, Any] = "bdeu",
+    random_state: int | np.random.Generator | None = None,
+    latent_names: Callable[[int], Hashable] | None = None,
+) -> tuple[list[LatentVariable], list[dict[str, Any]]]:
     """Greedy search for a hierarchical naive Bayes model (Langseth & Nielsen [1]_).
 
     Starting from naive Bayes (H_0), each step considers a new latent
@@ -345,8 +366,9 @@ def hierarchical_naive_bayes_search(
         below naive Bayes); see benchmarks/RESULTS.md.
     max_latents : int, optional
         Most latent variables to introduce.
-    estimator : str or Estimator, default="bdeu"
-        Parameters of the naive Bayes models scored.
+    estimator : Estimator, str or dict, default="bdeu"
+        Parameters of the naive Bayes models scored (see
+        :func:`~graphmodels.estimators.get_estimator`).
     random_state : None, int or Generator
         Seeds the folds.
     latent_names : callable, optional
@@ -408,7 +430,7 @@ def hierarchical_naive_bayes_search(
 
     score = _cv_score(children, cards, y, weights, n_classes, estimator, folds, n_folds, scoring)
     history = [{"latent": None, "children": None, "cardinality": None, "score": score, "candidates": []}]
-    latents = []
+    latents: list[LatentVariable] = []
     while max_latents is None or len(latents) < max_latents:
         if len(children) < 2:
             break

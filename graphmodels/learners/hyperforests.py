@@ -31,6 +31,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Hashable, Mapping, Sequence
+from typing import Any
 
 import numpy as np
 
@@ -43,7 +45,15 @@ __all__ = ["max_hyperforest", "HYPERFOREST_ALGORITHMS"]
 _TOLERANCE = 1e-12
 
 
-def max_hyperforest(weights, k, *, algorithm="incremental", n_starts=100, nodes=None, node_attributes=None):
+def max_hyperforest(
+    weights: HyperedgeWeights | Mapping[Any, float],
+    k: int,
+    *,
+    algorithm: str = "incremental",
+    n_starts: int = 100,
+    nodes: Sequence[Hashable] | None = None,
+    node_attributes: Mapping[Any, Mapping[str, Any]] | None = None,
+) -> Hyperforest:
     """A heavy hyperforest of width at most `k` (greedy, as Liang & Srebro).
 
     Parameters

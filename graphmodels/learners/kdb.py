@@ -8,6 +8,8 @@ Every attribute has the class and at most `k` other attributes as parents:
 from __future__ import annotations
 
 import numbers
+from collections.abc import Hashable, Iterable
+from typing import TYPE_CHECKING
 
 import networkx as nx
 
@@ -15,6 +17,11 @@ from .._validation import Interval, validate_params
 from ..stats.information import as_engine, pairwise_mutual_information
 from ..structures.forests import augmented_naive_bayes
 from .trees import _class_information, _feature_positions, canonical_order, tie_safe
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..stats.counting import CountingEngine
 
 __all__ = ["kdb_structure"]
 
@@ -25,7 +32,14 @@ KDB_PARAMETER_CONSTRAINTS = {
 }
 
 
-def kdb_structure(data, class_variable, features=None, *, k=1, min_conditional_mutual_information=0.0):
+def kdb_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = None,
+    *,
+    k: int = 1,
+    min_conditional_mutual_information: float = 0.0,
+) -> nx.DiGraph:
     """k-dependence Bayesian classifier structure (Sahami's KDB).
 
     Sahami's greedy algorithm [1]_:

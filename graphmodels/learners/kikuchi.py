@@ -21,9 +21,14 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from scipy import sparse, special
+
+if TYPE_CHECKING:
+    from ..stats.counting import CountingEngine
 
 __all__ = ["kikuchi_bayes_path", "parsimonious_log_prior", "DEFAULT_PRIOR_STRENGTH"]
 
@@ -47,7 +52,7 @@ _DIRECT_ELEMENTS = 16384
 _TIE_TOLERANCE = 1e-9
 
 
-def parsimonious_log_prior(df, n):
+def parsimonious_log_prior(df: float, n: float) -> float:
     """Log of the parsimonious structure prior, eq. (6) of Jakulin & Rish.
 
     :math:`\\log P(M) = -n \\, df / (n - df - 1)`: Akaike's information
@@ -465,16 +470,16 @@ class _CandidatePool:
 
 
 def kikuchi_bayes_path(
-    engine,
-    class_variable=None,
+    engine: CountingEngine,
+    class_variable: Hashable | None = None,
     *,
-    max_region_size=4,
-    prior_strength=DEFAULT_PRIOR_STRENGTH,
-    continue_past_map=True,
-    max_log_posterior_drop=50.0,
-    max_steps=None,
-    max_cells=None,
-):
+    max_region_size: int = 4,
+    prior_strength: float = DEFAULT_PRIOR_STRENGTH,
+    continue_past_map: bool = True,
+    max_log_posterior_drop: float = 50.0,
+    max_steps: int | None = None,
+    max_cells: int | None = None,
+) -> list[dict[str, Any]]:
     """Greedy Kikuchi-Bayes structure search with one-level lookahead (section 7 of [1]_).
 
     Regions are sets of attributes plus the class. The search starts from the
@@ -607,7 +612,7 @@ def kikuchi_bayes_path(
             }
         )
 
-    path = []
+    path: list[dict[str, Any]] = []
     record(0, "start", float(search.conditional_log_likelihood(model.scores)))
     if max_region_size < 2 or not attributes:
         return path
@@ -616,7 +621,8 @@ def kikuchi_bayes_path(
     size = 2
     # Pools persist across sizes and phases; each catches up with the regions
     # added since it was last used.
-    pools, added = {}, []
+    pools: dict[int, tuple[_CandidatePool, int]] = {}
+    added: list[int] = []
 
     def pool_of(size):
         if size in pools:

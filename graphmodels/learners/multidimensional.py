@@ -27,6 +27,8 @@ from __future__ import annotations
 
 import itertools
 import math
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
@@ -35,6 +37,9 @@ from scipy.special import gammaln, xlogy
 from ..stats.scores import FAMILY_SCORES, family_score
 from ..structures.forests import orient_forest
 from ..structures.multidimensional import multidimensional_classifier
+
+if TYPE_CHECKING:
+    from ..stats.counting import CountingEngine
 
 __all__ = [
     "class_forest",
@@ -60,7 +65,9 @@ def _score(counts, criterion, ess, n):
     return float(family_score(counts, criterion, equivalent_sample_size=ess, sample_size=n))
 
 
-def class_forest(engine, classes, *, criterion="bic", equivalent_sample_size=1.0):
+def class_forest(
+    engine: CountingEngine, classes: Sequence[Hashable], *, criterion: str = "bic", equivalent_sample_size: float = 1.0
+) -> list[tuple[Hashable, Hashable, float]]:
     """The class subgraph: a maximum-score spanning forest over the class variables.
 
     The weight of a pair is the score gain of making one class the parent of
@@ -76,7 +83,7 @@ def class_forest(engine, classes, *, criterion="bic", equivalent_sample_size=1.0
         Counts of the classes (and anything else).
     classes : sequence
         Class variable names.
-    criterion : {"bic", "bdeu"}, default="bic"
+    criterion : {"bic", "aic", "bdeu"}, default="bic"
     equivalent_sample_size : float, default=1.0
         BDeu's.
 
@@ -128,8 +135,15 @@ def _parent_set_candidates(classes, max_parents, required=()):
 
 
 def bridge_parent_sets(
-    engine, classes, features, *, max_parents=2, criterion="bic", equivalent_sample_size=1.0, required=()
-):
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
+    *,
+    max_parents: int = 2,
+    criterion: str = "bic",
+    equivalent_sample_size: float = 1.0,
+    required: Sequence[Hashable] = (),
+) -> dict[Hashable, tuple[tuple[Hashable, ...], float]]:
     """The bridge subgraph: each attribute's best set of at most `max_parents` class parents.
 
     With the attributes conditionally independent given the classes, the
@@ -147,7 +161,7 @@ def bridge_parent_sets(
         Variable names.
     max_parents : int, default=2
         The bound on the number of class parents of an attribute.
-    criterion : {"bic", "bdeu"}, default="bic"
+    criterion : {"bic", "aic", "bdeu"}, default="bic"
     equivalent_sample_size : float, default=1.0
     required : sequence, optional
         Classes every attribute must have as parents (counted in the bound).
@@ -177,7 +191,7 @@ def bridge_parent_sets(
         raise ValueError(f"`max_parents` must be a non-negative integer, got {max_parents!r}.")
     classes, features = list(classes), list(features)
     n = engine.total
-    best = {f: (None, -np.inf) for f in features}
+    best: dict[Hashable, tuple[Any, float]] = {f: (None, -np.inf) for f in features}
     empty_score = {}
     for parents in _parent_set_candidates(classes, int(max_parents), required):
         if parents:
@@ -228,7 +242,15 @@ def _scores_with_each_parent(pairs, i, criterion, ess, n):
     return scores
 
 
-def bridge_and_feature_forest(engine, classes, features, *, max_parents=2, criterion="bic", equivalent_sample_size=1.0):
+def bridge_and_feature_forest(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
+    *,
+    max_parents: int = 2,
+    criterion: str = "bic",
+    equivalent_sample_size: float = 1.0,
+) -> tuple[dict[Hashable, tuple[tuple[Hashable, ...], float]], list[tuple[Hashable, Hashable, float]]]:
     """The bridge and the feature forest together: the exact best of their family.
 
     Each attribute gets at most `max_parents` class parents and at most one
@@ -249,7 +271,7 @@ def bridge_and_feature_forest(engine, classes, features, *, max_parents=2, crite
     engine : CountingEngine
     classes, features : sequence
     max_parents : int, default=2
-    criterion : {"bic", "bdeu"}, default="bic"
+    criterion : {"bic", "aic", "bdeu"}, default="bic"
     equivalent_sample_size : float, default=1.0
 
     Returns
@@ -274,7 +296,7 @@ def bridge_and_feature_forest(engine, classes, features, *, max_parents=2, crite
     classes, features = list(classes), list(features)
     p, n = len(features), engine.total
     best_alone = np.full(p, -np.inf)
-    set_alone = [()] * p
+    set_alone: list[tuple[Hashable, ...]] = [()] * p
     best_with = np.full((p, p), -np.inf)  # [parent j, child i]
     set_with = np.empty((p, p), dtype=object)
     empty = np.zeros(p)
@@ -311,7 +333,9 @@ def bridge_and_feature_forest(engine, classes, features, *, max_parents=2, crite
     return bridge, arcs
 
 
-def superparent_class_arcs(classes, superparent):
+def superparent_class_arcs(
+    classes: Sequence[Hashable], superparent: Hashable
+) -> list[tuple[Hashable, Hashable, float]]:
     """The naive-Bayes class subgraph of a multi-dimensional AODE member: ``superparent -> every other class``."""
     classes = list(classes)
     if superparent not in classes:
@@ -320,16 +344,16 @@ def superparent_class_arcs(classes, superparent):
 
 
 def multidimensional_structure(
-    engine,
-    classes,
-    features,
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
     *,
-    class_subgraph="forest",
-    feature_subgraph="empty",
-    max_parents=2,
-    criterion="bic",
-    equivalent_sample_size=1.0,
-):
+    class_subgraph: str = "forest",
+    feature_subgraph: str = "empty",
+    max_parents: int = 2,
+    criterion: str = "bic",
+    equivalent_sample_size: float = 1.0,
+) -> nx.DiGraph:
     """Learn an MDBNC: class subgraph, bridge, feature subgraph, in that order.
 
     Parameters
@@ -343,7 +367,7 @@ def multidimensional_structure(
         (:func:`bridge_and_feature_forest`).
     max_parents : int, default=2
         Bound on the class parents of an attribute (:func:`bridge_parent_sets`).
-    criterion : {"bic", "bdeu"}, default="bic"
+    criterion : {"bic", "aic", "bdeu"}, default="bic"
     equivalent_sample_size : float, default=1.0
 
     Returns
@@ -355,7 +379,7 @@ def multidimensional_structure(
     for name, value in (("class_subgraph", class_subgraph), ("feature_subgraph", feature_subgraph)):
         if value not in ("empty", "forest"):
             raise ValueError(f"`{name}` must be 'empty' or 'forest', got {value!r}.")
-    kwargs = dict(criterion=criterion, equivalent_sample_size=equivalent_sample_size)
+    kwargs: dict[str, Any] = dict(criterion=criterion, equivalent_sample_size=equivalent_sample_size)
     arcs = []
     if class_subgraph == "forest":
         arcs += class_forest(engine, classes, **kwargs)

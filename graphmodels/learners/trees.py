@@ -9,12 +9,19 @@ networkx's own Kruskal and Prim implementations.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Iterable
+from typing import TYPE_CHECKING
 
 import networkx as nx
 import numpy as np
 
 from ..stats.information import as_engine, entropy_of_counts, pairwise_mutual_information
 from ..structures.forests import augmented_naive_bayes, orient_forest
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from ..stats.counting import CountingEngine
 
 __all__ = [
     "chow_liu_tree",
@@ -33,12 +40,12 @@ def _check_algorithm(algorithm):
         raise ValueError(f"Unknown spanning-tree algorithm {algorithm!r}; valid: {list(SPANNING_TREE_ALGORITHMS)}.")
 
 
-def canonical_order(names):
+def canonical_order(names: Iterable[Hashable]) -> list[Hashable]:
     """Names sorted by their text (then type), independent of column order."""
     return sorted(names, key=lambda name: (str(name), type(name).__name__))
 
 
-def tie_safe(value):
+def tie_safe(value: float) -> float:
     """A weight rounded to 1e-12, so that float noise cannot decide a tie.
 
     Information values that are equal in exact arithmetic can differ in the
@@ -83,7 +90,13 @@ def _feature_positions(engine, variables, exclude=None):
     return positions
 
 
-def chow_liu_tree(data, variables=None, *, algorithm="kruskal", stratum=None):
+def chow_liu_tree(
+    data: CountingEngine | pd.DataFrame,
+    variables: Iterable[Hashable] | None = None,
+    *,
+    algorithm: str = "kruskal",
+    stratum: tuple[Hashable, int] | None = None,
+) -> nx.Graph:
     """Maximum spanning tree of the pairwise mutual information (Chow & Liu).
 
     The tree-shaped distribution closest in KL divergence to the empirical
@@ -172,7 +185,13 @@ def _augmented(engine, class_pos, positions, forest):
     return graph
 
 
-def tan_structure(data, class_variable, features=None, *, algorithm="kruskal"):
+def tan_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = None,
+    *,
+    algorithm: str = "kruskal",
+) -> nx.DiGraph:
     """Tree-augmented naive Bayes structure (Friedman, Geiger & Goldszmidt).
 
     A maximum spanning tree over the attributes with weights
@@ -211,11 +230,25 @@ def tan_structure(data, class_variable, features=None, *, algorithm="kruskal"):
     return _augmented(engine, class_pos, positions, tree)
 
 
-def fan_threshold(n_classes, cardinality_i, cardinality_j, n_samples):
+def fan_threshold(n_classes: int, cardinality_i: int, cardinality_j: int, n_samples: float) -> float:
     """Hamine & Helman's threshold ``T_R = |C|(|X_i|-1)(|X_j|-1) log N / (2N)``.
 
     An augmenting arc lowers the MDL score iff its conditional mutual
     information (in nats) exceeds this value (eq. 8 of [1]_).
+
+    Parameters
+    ----------
+    n_classes : int
+        ``|C|``.
+    cardinality_i, cardinality_j : int
+        ``|X_i|`` and ``|X_j|``.
+    n_samples : float
+        ``N``, the number of training rows (sum of weights).
+
+    Returns
+    -------
+    float
+        ``inf`` when ``n_samples <= 1``.
 
     References
     ----------
@@ -232,7 +265,13 @@ def fan_threshold(n_classes, cardinality_i, cardinality_j, n_samples):
     return n_classes * (cardinality_i - 1) * (cardinality_j - 1) * math.log(n_samples) / (2 * n_samples)
 
 
-def fan_structure(data, class_variable, features=None, *, algorithm="kruskal"):
+def fan_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = None,
+    *,
+    algorithm: str = "kruskal",
+) -> nx.DiGraph:
     """MDL-optimal forest-augmented naive Bayes (Hamine & Helman).
 
     1. Weight every attribute pair by ``I(X_i; X_j | C)`` (nats).
@@ -300,6 +339,6 @@ def fan_structure(data, class_variable, features=None, *, algorithm="kruskal"):
         # the summed gain, not the summed information.
         graph.edges[u, v]["_gain"] = tie_safe(weights[i, j] - thresholds[i, j])
     forest = nx.maximum_spanning_tree(graph, weight="_gain", algorithm=algorithm)
-    for _, _, data in forest.edges(data=True):
-        del data["_gain"]
+    for _, _, attributes in forest.edges(data=True):
+        del attributes["_gain"]
     return _augmented(engine, class_pos, positions, forest)

@@ -11,10 +11,16 @@ engine's tables, never the raw rows.
 from __future__ import annotations
 
 import math
+from collections.abc import Hashable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = ["CountingEngine", "PairwiseCounts", "OneWayCounts", "TableTooLargeError", "DEFAULT_MAX_CELLS"]
 
@@ -52,12 +58,12 @@ class PairwiseCounts:
         Diagonal blocks hold the one-way counts on their diagonals.
     """
 
-    variables: tuple
+    variables: tuple[int, ...]
     cardinalities: np.ndarray
     offsets: np.ndarray
     table: np.ndarray
 
-    def block(self, i, j):
+    def block(self, i: int, j: int) -> np.ndarray:
         """The table of the ``i``-th and ``j``-th variables (positions), shape (n_strata, r_i, r_j)."""
         o = self.offsets
         return self.table[:, o[i] : o[i + 1], o[j] : o[j + 1]]
@@ -71,12 +77,12 @@ class OneWayCounts:
     ``s`` with ``X_i = a``.
     """
 
-    variables: tuple
+    variables: tuple[int, ...]
     cardinalities: np.ndarray
     offsets: np.ndarray
     table: np.ndarray
 
-    def block(self, i):
+    def block(self, i: int) -> np.ndarray:
         """The table of the ``i``-th variable (position in `variables`), shape (n_strata, r_i)."""
         return self.table[:, self.offsets[i] : self.offsets[i + 1]]
 
@@ -118,16 +124,19 @@ class CountingEngine:
     [1.0, 2.0]
     """
 
+    #: State labels of each variable, set by :meth:`from_frame` (absent otherwise).
+    levels: list[list[Any]]
+
     def __init__(
         self,
-        codes,
-        cardinalities,
+        codes: ArrayLike,
+        cardinalities: ArrayLike,
         *,
-        names=None,
-        sample_weight=None,
-        max_cells=DEFAULT_MAX_CELLS,
-        chunk_size=DEFAULT_CHUNK_SIZE,
-    ):
+        names: Sequence[Hashable] | None = None,
+        sample_weight: ArrayLike | None = None,
+        max_cells: int = DEFAULT_MAX_CELLS,
+        chunk_size: int = DEFAULT_CHUNK_SIZE,
+    ) -> None:
         codes = np.asarray(codes)
         if codes.ndim != 2:
             raise ValueError(f"`codes` must be 2-dimensional, got shape {codes.shape}.")
@@ -171,11 +180,11 @@ class CountingEngine:
         self.max_cells = int(max_cells)
         self.chunk_size = int(chunk_size)
         self._has_unknown = bool(codes.size and codes.min() < 0)
-        self._cache = {}
+        self._cache: dict[Any, Any] = {}
 
     # ------------------------------------------------------------------ basics
     @classmethod
-    def from_frame(cls, frame, *, missing="value", **kwargs):
+    def from_frame(cls, frame: pd.DataFrame | ArrayLike, *, missing: str = "value", **kwargs: Any) -> Self:
         """Encode a DataFrame (see :class:`~graphmodels.data.TableEncoder`) and count it."""
         from ..data.encoding import TableEncoder
 
@@ -185,28 +194,28 @@ class CountingEngine:
         return engine
 
     @property
-    def n_variables(self):
+    def n_variables(self) -> int:
         """Number of variables (columns)."""
         return len(self.names)
 
     @property
-    def n_rows(self):
+    def n_rows(self) -> int:
         """Number of rows of data."""
         return self._codes.shape[0]
 
     @property
-    def has_unknown(self):
+    def has_unknown(self) -> bool:
         """True when some cell is coded -1 (unknown), so tables may count different rows."""
         return self._has_unknown
 
     @property
-    def total(self):
+    def total(self) -> float:
         """Total weight: the number of rows, or the sum of the sample weights."""
         if self._weights is None:
             return float(self.n_rows)
         return float(self._weights.sum())
 
-    def position(self, variable):
+    def position(self, variable: Hashable) -> int:
         """Column position of a variable given by name or, if not a name, by position."""
         # Names come first; an integer that is not a name is a position.
         try:
@@ -219,17 +228,17 @@ class CountingEngine:
                 return int(variable)
         raise KeyError(f"Unknown variable {variable!r}; known variables: {self.names[:20]}.")
 
-    def positions(self, variables):
+    def positions(self, variables: Hashable | Iterable[Hashable]) -> tuple[int, ...]:
         """Positions of a sequence of variables (a single name is one variable)."""
         if isinstance(variables, (str, bytes)) or not np.iterable(variables):
             variables = [variables]
         return tuple(self.position(v) for v in variables)
 
-    def cardinality(self, variable):
+    def cardinality(self, variable: Hashable) -> int:
         """Number of states of one variable."""
         return int(self.cardinalities[self.position(variable)])
 
-    def check_table_size(self, positions, *, n_tables=1, what="table"):
+    def check_table_size(self, positions: Sequence[int], *, n_tables: int = 1, what: str = "table") -> int:
         """Raise :class:`TableTooLargeError` if the table would exceed ``max_cells``."""
         cells = math.prod(int(self.cardinalities[p]) for p in positions) * n_tables
         if cells > self.max_cells:
@@ -241,7 +250,9 @@ class CountingEngine:
             )
         return cells
 
-    def iter_chunks(self, positions=None, *, chunk_size=None):
+    def iter_chunks(
+        self, positions: Iterable[int] | None = None, *, chunk_size: int | None = None
+    ) -> Iterator[tuple[np.ndarray, np.ndarray | None]]:
         """Yield ``(codes, weights)`` row chunks; ``weights`` is None when unweighted.
 
         Codes are stored in the smallest integer type; chunks come as int64
@@ -259,7 +270,7 @@ class CountingEngine:
             # copy every row at once and defeat the chunking.
             yield self._codes[start:stop, columns].astype(np.int64), weights
 
-    def rows(self, positions=None):
+    def rows(self, positions: Sequence[int] | None = None) -> tuple[np.ndarray, np.ndarray]:
         """All rows at once: ``(codes, weights)``, int64 codes of shape (n_rows, n_columns)
         and float64 weights of shape (n_rows,) (ones when unweighted).
 
@@ -276,7 +287,7 @@ class CountingEngine:
         return np.concatenate(codes), np.concatenate(weights)
 
     # ------------------------------------------------------------------ tables
-    def counts(self, variables):
+    def counts(self, variables: Hashable | Sequence[Hashable]) -> np.ndarray:
         """Contingency table of `variables`, in the order given.
 
         Parameters
@@ -290,7 +301,8 @@ class CountingEngine:
         """
         positions = self.positions(variables)
         if len(set(positions)) != len(positions):
-            raise ValueError(f"Variables repeat in the query {list(variables)}.")
+            # Only a sequence can repeat a variable.
+            raise ValueError(f"Variables repeat in the query {list(variables)}.")  # type: ignore[arg-type]
         order = tuple(sorted(positions))
         table = self._cache.get(order)
         if table is None:
@@ -407,7 +419,9 @@ class CountingEngine:
             strata[(tail < 0).any(axis=1)] = -1
         return strata
 
-    def one_way_counts(self, variables=None, *, given=None):
+    def one_way_counts(
+        self, variables: Iterable[Hashable] | None = None, *, given: Hashable | Sequence[Hashable] | None = None
+    ) -> OneWayCounts:
         """The table of every variable (per state of `given`) in one pass.
 
         Parameters
@@ -452,7 +466,9 @@ class CountingEngine:
         self._cache[key] = result
         return result
 
-    def pairwise_counts(self, variables=None, *, given=None):
+    def pairwise_counts(
+        self, variables: Iterable[Hashable] | None = None, *, given: Hashable | Sequence[Hashable] | None = None
+    ) -> PairwiseCounts:
         """All two-way tables of `variables` at once, optionally per state of `given`.
 
         One one-hot matrix per row chunk (and per stratum) multiplied by its
@@ -506,7 +522,7 @@ class CountingEngine:
         self._cache[key] = result
         return result
 
-    def stratum(self, variable, state):
+    def stratum(self, variable: Hashable, state: int) -> CountingEngine:
         """A new engine that counts only the rows where `variable` == `state`.
 
         Used for class-conditional structures (one tree per class). The
@@ -531,11 +547,11 @@ class CountingEngine:
             engine.levels = self.levels
         return engine
 
-    def clear_cache(self):
+    def clear_cache(self) -> None:
         """Forget every cached table."""
         self._cache.clear()
 
-    def to_frame(self, variables):
+    def to_frame(self, variables: Hashable | Sequence[Hashable]) -> pd.DataFrame:
         """The table of `variables` as a tidy DataFrame with a ``count`` column."""
         positions = self.positions(variables)
         table = self.counts(positions)

@@ -37,12 +37,19 @@ from __future__ import annotations
 import functools
 import itertools
 import math
-from collections.abc import Mapping
+from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import xlogy
 
 from .information import as_engine
+
+if TYPE_CHECKING:
+    import pandas as pd
+
+    from .counting import CountingEngine
 
 __all__ = [
     "HyperedgeWeights",
@@ -123,7 +130,17 @@ class SubsetEntropies:
     total : float
     """
 
-    def __init__(self, names, cardinalities, max_size, joint, given_joint, strata, stratum_totals, total):
+    def __init__(
+        self,
+        names: Sequence[Hashable],
+        cardinalities: ArrayLike,
+        max_size: int,
+        joint: list[np.ndarray],
+        given_joint: list[np.ndarray] | None,
+        strata: list[np.ndarray] | None,
+        stratum_totals: np.ndarray | None,
+        total: float,
+    ) -> None:
         self.names = list(names)
         self.cardinalities = np.asarray(cardinalities, dtype=np.int64)
         self.max_size = max_size
@@ -134,17 +151,26 @@ class SubsetEntropies:
         self.total = total
         self.colex = _colex(len(self.names), max_size)
 
-    def entropy(self, variables, stratum=None):
+    def entropy(self, variables: Iterable[Hashable], stratum: int | None = None) -> float:
         """``H(X_h)`` (or ``H(X_h | Y = stratum)``) of a subset of the variables."""
         position = {name: i for i, name in enumerate(self.names)}
         combo = sorted(position[v] for v in variables)
         rank = int(self.colex.rank(np.array(combo)))
         if stratum is None:
             return float(self.joint[len(combo)][rank])
+        if self.strata is None:
+            raise TypeError("No per-stratum entropies: they were computed without a conditioning variable `given`.")
         return float(self.strata[len(combo)][rank, stratum])
 
 
-def subset_entropies(data, variables=None, max_size=2, *, given=None, max_candidates=DEFAULT_MAX_CANDIDATES):
+def subset_entropies(
+    data: CountingEngine | pd.DataFrame,
+    variables: Iterable[Hashable] | None = None,
+    max_size: int = 2,
+    *,
+    given: Hashable | None = None,
+    max_candidates: int = DEFAULT_MAX_CANDIDATES,
+) -> SubsetEntropies:
     """Entropies of all subsets of up to `max_size` variables, in one batched pass per size.
 
     Parameters
@@ -156,7 +182,7 @@ def subset_entropies(data, variables=None, max_size=2, *, given=None, max_candid
     given : name or position, optional
         A conditioning variable (the class): entropies are also computed
         within each of its states, and jointly with it.
-    max_candidates : int
+    max_candidates : int, default=20_000_000
         Refuse (``ValueError``) to compute more subsets than this.
 
     Returns
@@ -219,7 +245,8 @@ def subset_entropies(data, variables=None, max_size=2, *, given=None, max_candid
     else:
         stratum_totals = np.asarray(engine.counts([given_pos]), dtype=np.float64)
     colex = _colex(n, max_size)
-    joint, given_joint, strata = [np.zeros(1)], [None], [np.zeros((1, r_y))]
+    given_joint: list[Any] = [None]  # arrays once filled; unused without `given`
+    joint, strata = [np.zeros(1)], [np.zeros((1, r_y))]
     if given_pos is not None:
         given_joint[0] = np.array([_entropy_from_sum(xlogy(stratum_totals, stratum_totals).sum(), total)])
     for s in range(1, max_size + 1):
@@ -382,7 +409,7 @@ def _xlogx_sums(engine, positions, cards, size, given_pos, r_y):
     return sums, marginal, None
 
 
-_WORKSPACE = {}
+_WORKSPACE: dict[str, np.ndarray] = {}
 
 
 def _workspace(n_columns, n_rows):
@@ -426,7 +453,7 @@ def _chunk_source(engine, columns):
     return transposed
 
 
-class HyperedgeWeights(Mapping):
+class HyperedgeWeights(Mapping[frozenset, float]):
     """Weights of every candidate hyperedge of up to `max_size` nodes.
 
     A read-only mapping ``frozenset(nodes) -> w_h``; the closure weights
@@ -455,7 +482,9 @@ class HyperedgeWeights(Mapping):
     (2.0, 1.0)
     """
 
-    def __init__(self, nodes, closure, *, cardinalities=None):
+    def __init__(
+        self, nodes: Iterable[Hashable], closure: Sequence[ArrayLike], *, cardinalities: ArrayLike | None = None
+    ) -> None:
         self.nodes = tuple(nodes)
         self.max_size = len(closure) - 1
         self._position = {v: i for i, v in enumerate(self.nodes)}
@@ -467,11 +496,13 @@ class HyperedgeWeights(Mapping):
             if z.shape != (math.comb(len(self.nodes), s),):
                 raise ValueError(f"closure[{s}] must have C(n, {s}) = {math.comb(len(self.nodes), s)} entries.")
         self.cardinalities = None if cardinalities is None else np.asarray(cardinalities, dtype=np.int64)
-        self._weights = {}
+        self._weights: dict[int, tuple[np.ndarray, np.ndarray]] = {}
 
     # ------------------------------------------------------------ construction
     @classmethod
-    def from_mapping(cls, weights, nodes, max_size=None):
+    def from_mapping(
+        cls, weights: Mapping[Any, float], nodes: Iterable[Hashable], max_size: int | None = None
+    ) -> HyperedgeWeights:
         """Weights from a mapping ``hyperedge -> w_h`` (absent hyperedges weigh 0)."""
         nodes = tuple(nodes)
         keys = [frozenset(h) for h in weights]
@@ -508,12 +539,12 @@ class HyperedgeWeights(Mapping):
             raise KeyError(f"No weight for a hyperedge of {len(combo)} nodes (max_size={self.max_size}).")
         return len(combo), int(self._colex.rank(np.array(combo)))
 
-    def closure_weight(self, hyperedge):
+    def closure_weight(self, hyperedge: Iterable[Hashable]) -> float:
         """``Z(h)``: the total weight of `hyperedge` and all its subsets."""
         size, rank = self._rank(frozenset(hyperedge))
         return float(self.closure[size][rank])
 
-    def weights_of_size(self, size):
+    def weights_of_size(self, size: int) -> tuple[np.ndarray, np.ndarray]:
         """``(combos, w)``: node positions of every `size`-subset (colex order) and its weight."""
         if size not in self._weights:
             combos = self._colex.combos(size)
@@ -525,22 +556,22 @@ class HyperedgeWeights(Mapping):
             self._weights[size] = (combos, w)
         return self._weights[size]
 
-    def __getitem__(self, hyperedge):
+    def __getitem__(self, hyperedge: Iterable[Hashable]) -> float:
         size, rank = self._rank(frozenset(hyperedge))
         return float(self.weights_of_size(size)[1][rank])
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[frozenset]:
         for s in range(1, self.max_size + 1):
             for combo in self._colex.combos(s):
                 yield frozenset(self.nodes[i] for i in combo)
 
-    def __len__(self):
+    def __len__(self) -> int:
         return sum(math.comb(len(self.nodes), s) for s in range(1, self.max_size + 1))
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         return f"HyperedgeWeights(nodes={len(self.nodes)}, max_size={self.max_size})"
 
-    def gains(self, size):
+    def gains(self, size: int) -> np.ndarray:
         """Gain of attaching each node to each hyperedge of `size` nodes.
 
         ``G[rank(b), v] = Z(b + v) - Z(b) - Z({v})``: the weight added by
@@ -571,16 +602,46 @@ class HyperedgeWeights(Mapping):
             )
         return result
 
-    def rank(self, combos):
+    def rank(self, combos: ArrayLike) -> np.ndarray:
         """Colex ranks of rows of sorted node positions (for the learners)."""
         return self._colex.rank(combos)
 
-    def binomial_table(self):
+    def binomial_table(self) -> list[list[int]]:
         """``table[c][i] = C(c, i)`` as nested lists: colex ranks in pure Python."""
         return self._colex.binomial.tolist()
 
 
-def hyperedge_weights(data, variables=None, *, k=1, score="ml", given=None, per_stratum=False):
+@overload
+def hyperedge_weights(
+    data: CountingEngine | pd.DataFrame,
+    variables: Iterable[Hashable] | None = ...,
+    *,
+    k: int = ...,
+    score: str = ...,
+    given: Hashable | None = ...,
+    per_stratum: Literal[False] = ...,
+) -> HyperedgeWeights: ...
+@overload
+def hyperedge_weights(
+    data: CountingEngine | pd.DataFrame,
+    variables: Iterable[Hashable] | None = ...,
+    *,
+    k: int = ...,
+    score: str = ...,
+    given: Hashable | None = ...,
+    per_stratum: bool,
+) -> HyperedgeWeights | list[HyperedgeWeights]: ...
+
+
+def hyperedge_weights(
+    data: CountingEngine | pd.DataFrame,
+    variables: Iterable[Hashable] | None = None,
+    *,
+    k: int = 1,
+    score: str = "ml",
+    given: Hashable | None = None,
+    per_stratum: bool = False,
+) -> HyperedgeWeights | list[HyperedgeWeights]:
     """ML or MDL weights of every candidate hyperedge of up to k + 1 variables.
 
     Parameters
@@ -642,10 +703,9 @@ def hyperedge_weights(data, variables=None, *, k=1, score="ml", given=None, per_
 
     if given is None:
         return HyperedgeWeights(entropies.names, closure(entropies.joint, entropies.total), cardinalities=cards)
-    totals = entropies.stratum_totals
-    per_class = [
-        closure([entropies.strata[s][:, y] for s in range(max_size + 1)], float(totals[y])) for y in range(len(totals))
-    ]
+    totals, strata = entropies.stratum_totals, entropies.strata
+    assert totals is not None and strata is not None  # computed with `given`
+    per_class = [closure([strata[s][:, y] for s in range(max_size + 1)], float(totals[y])) for y in range(len(totals))]
     if per_stratum:
         return [HyperedgeWeights(entropies.names, z, cardinalities=cards) for z in per_class]
     prior = totals / totals.sum()

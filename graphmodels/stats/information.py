@@ -13,10 +13,17 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import xlogy
 
 from .counting import CountingEngine
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "entropy",
@@ -28,7 +35,7 @@ __all__ = [
 ]
 
 
-def as_engine(data):
+def as_engine(data: CountingEngine | pd.DataFrame) -> CountingEngine:
     """Return `data` as a :class:`CountingEngine` (a DataFrame is encoded first)."""
     if isinstance(data, CountingEngine):
         return data
@@ -47,7 +54,7 @@ def _log_base(base):
     return float(np.log(base))
 
 
-def entropy_of_counts(counts, *, base=None):
+def entropy_of_counts(counts: ArrayLike, *, base: float | None = None) -> float:
     """Plug-in entropy of the distribution given by a table of counts.
 
     Parameters
@@ -81,7 +88,9 @@ def _group(variables):
     return list(variables)
 
 
-def entropy(data, variables, *, base=None):
+def entropy(
+    data: CountingEngine | pd.DataFrame, variables: Hashable | Sequence[Hashable], *, base: float | None = None
+) -> float:
     """Joint entropy ``H(variables)``.
 
     Parameters
@@ -106,7 +115,13 @@ def entropy(data, variables, *, base=None):
     return entropy_of_counts(engine.counts(_group(variables)), base=base)
 
 
-def mutual_information(data, x, y, *, base=None):
+def mutual_information(
+    data: CountingEngine | pd.DataFrame,
+    x: Hashable | Sequence[Hashable],
+    y: Hashable | Sequence[Hashable],
+    *,
+    base: float | None = None,
+) -> float:
     """Mutual information ``I(X; Y) = H(X) + H(Y) - H(X, Y)``.
 
     `x` and `y` may each be one variable or a group of variables.
@@ -121,7 +136,14 @@ def mutual_information(data, x, y, *, base=None):
     return conditional_mutual_information(data, x, y, [], base=base)
 
 
-def conditional_mutual_information(data, x, y, z, *, base=None):
+def conditional_mutual_information(
+    data: CountingEngine | pd.DataFrame,
+    x: Hashable | Sequence[Hashable],
+    y: Hashable | Sequence[Hashable],
+    z: Hashable | Sequence[Hashable],
+    *,
+    base: float | None = None,
+) -> float:
     """Conditional mutual information ``I(X; Y | Z)``.
 
     Computed as ``H(X,Z) + H(Y,Z) - H(X,Y,Z) - H(Z)`` from one table over
@@ -167,7 +189,14 @@ def conditional_mutual_information(data, x, y, z, *, base=None):
     return float(max(value, 0.0) / _log_base(base))
 
 
-def pairwise_mutual_information(data, variables=None, *, given=None, per_stratum=False, base=None):
+def pairwise_mutual_information(
+    data: CountingEngine | pd.DataFrame,
+    variables: Iterable[Hashable] | None = None,
+    *,
+    given: Hashable | Sequence[Hashable] | None = None,
+    per_stratum: bool = False,
+    base: float | None = None,
+) -> np.ndarray:
     """Matrix of ``I(X_i; X_j)`` (or ``I(X_i; X_j | given)``) for all pairs at once.
 
     All pairwise tables come from one batch of one-hot products
@@ -179,8 +208,9 @@ def pairwise_mutual_information(data, variables=None, *, given=None, per_stratum
     data : CountingEngine or DataFrame
     variables : sequence, optional
         Defaults to every variable except `given`.
-    given : name, optional
-        Conditioning variable, typically the class.
+    given : name or position, or a sequence of them, optional
+        Conditioning variable, typically the class; several variables
+        condition on their joint configurations.
     per_stratum : bool, default=False
         With `given`, return one matrix per state ``s`` of `given`, of
         ``I(X_i; X_j | given = s)`` (the information within the rows of that

@@ -16,12 +16,13 @@ otherwise parentless variables is the same in both directions.
 from __future__ import annotations
 
 import numpy as np
+from numpy.typing import ArrayLike
 from scipy.special import gammaln, xlogy
 
 __all__ = ["FAMILY_SCORES", "family_score", "bic_family_score", "aic_family_score", "bdeu_family_score"]
 
 
-def _as_family(counts):
+def _as_family(counts: ArrayLike) -> np.ndarray:
     counts = np.asarray(counts, dtype=np.float64)
     if counts.ndim < 1:
         raise ValueError("A family table needs at least the child's axis.")
@@ -32,7 +33,7 @@ def _as_family(counts):
     return counts
 
 
-def bic_family_score(counts, *, sample_size=None):
+def bic_family_score(counts: ArrayLike, *, sample_size: float | None = None) -> np.ndarray | float:
     """BIC score of a family table of shape (..., q, r).
 
     Parameters
@@ -40,6 +41,11 @@ def bic_family_score(counts, *, sample_size=None):
     counts : array_like of shape (..., q, r)
     sample_size : float, optional
         N of the penalty; by default the table's own total (per batch entry).
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+        One score per batch entry (a scalar for a single (q, r) table).
 
     Examples
     --------
@@ -57,8 +63,17 @@ def bic_family_score(counts, *, sample_size=None):
     return log_likelihood - penalty
 
 
-def aic_family_score(counts):
+def aic_family_score(counts: ArrayLike) -> np.ndarray | float:
     """AIC score of a family table of shape (..., q, r): log-likelihood minus ``q (r - 1)``.
+
+    Parameters
+    ----------
+    counts : array_like of shape (..., q, r)
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+        One score per batch entry (a scalar for a single (q, r) table).
 
     Examples
     --------
@@ -71,8 +86,24 @@ def aic_family_score(counts):
     return log_likelihood - counts.shape[-2] * (counts.shape[-1] - 1)
 
 
-def bdeu_family_score(counts, *, equivalent_sample_size=1.0):
+def bdeu_family_score(counts: ArrayLike, *, equivalent_sample_size: float = 1.0) -> np.ndarray | float:
     """BDeu log marginal likelihood of a family table of shape (..., q, r).
+
+    Parameters
+    ----------
+    counts : array_like of shape (..., q, r)
+    equivalent_sample_size : float, default=1.0
+        The prior's equivalent sample size (> 0), spread evenly over the cells.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+        One score per batch entry (a scalar for a single (q, r) table).
+
+    Raises
+    ------
+    ValueError
+        If `equivalent_sample_size` is not positive.
 
     Examples
     --------
@@ -98,8 +129,27 @@ def bdeu_family_score(counts, *, equivalent_sample_size=1.0):
 FAMILY_SCORES = ("bic", "aic", "bdeu")
 
 
-def family_score(counts, criterion="bic", *, equivalent_sample_size=1.0, sample_size=None):
-    """Score of a family table by `criterion` (``"bic"`` or ``"bdeu"``).
+def family_score(
+    counts: ArrayLike,
+    criterion: str = "bic",
+    *,
+    equivalent_sample_size: float = 1.0,
+    sample_size: float | None = None,
+) -> np.ndarray | float:
+    """Score of a family table by `criterion` (``"bic"``, ``"aic"`` or ``"bdeu"``).
+
+    Parameters
+    ----------
+    counts : array_like of shape (..., q, r)
+    criterion : {"bic", "aic", "bdeu"}, default="bic"
+    equivalent_sample_size : float, default=1.0
+        Used by ``"bdeu"``.
+    sample_size : float, optional
+        Used by ``"bic"``, see :func:`bic_family_score`.
+
+    Returns
+    -------
+    float or ndarray of shape (...)
 
     Raises
     ------

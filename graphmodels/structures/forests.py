@@ -11,6 +11,9 @@ Conventions shared by every structure graphmodels returns:
 
 from __future__ import annotations
 
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
 import networkx as nx
 
 __all__ = [
@@ -22,7 +25,7 @@ __all__ = [
 ]
 
 
-def orient_forest(forest, root_key=None):
+def orient_forest(forest: nx.Graph, root_key: Callable[[Any], Any] | None = None) -> nx.DiGraph:
     """Direct every tree of an undirected forest away from its root.
 
     Parameters
@@ -68,7 +71,14 @@ def orient_forest(forest, root_key=None):
     return directed
 
 
-def augmented_naive_bayes(class_variable, features, augmenting_arcs=(), *, cardinalities=None, class_weights=None):
+def augmented_naive_bayes(
+    class_variable: Hashable,
+    features: Sequence[Hashable],
+    augmenting_arcs: nx.DiGraph | Iterable[tuple[Hashable, Hashable]] = (),
+    *,
+    cardinalities: Mapping[Any, int] | None = None,
+    class_weights: Mapping[Any, float] | None = None,
+) -> nx.DiGraph:
     """A naive Bayes DAG (class parent of every feature) plus augmenting arcs.
 
     Parameters
@@ -96,7 +106,7 @@ def augmented_naive_bayes(class_variable, features, augmenting_arcs=(), *, cardi
         if node in cardinalities:
             graph.nodes[node]["cardinality"] = int(cardinalities[node])
     for feature in features:
-        attrs = {"kind": "class"}
+        attrs: dict[str, Any] = {"kind": "class"}
         if feature in class_weights:
             attrs["weight"] = float(class_weights[feature])
         graph.add_edge(class_variable, feature, **attrs)
@@ -113,8 +123,17 @@ def augmented_naive_bayes(class_variable, features, augmenting_arcs=(), *, cardi
     return graph
 
 
-def class_node(graph):
+def class_node(graph: nx.Graph) -> Hashable:
     """The node whose ``role`` is ``"class"``.
+
+    Parameters
+    ----------
+    graph : nx.Graph or nx.DiGraph
+        A structure whose nodes carry ``role``.
+
+    Returns
+    -------
+    hashable
 
     Raises
     ------
@@ -127,7 +146,7 @@ def class_node(graph):
     return nodes[0]
 
 
-def feature_parents(graph):
+def feature_parents(graph: nx.DiGraph) -> dict[Hashable, list[Hashable]]:
     """Map each feature to its feature parents (class excluded), in graph order."""
     cls = class_node(graph)
     return {
@@ -137,7 +156,7 @@ def feature_parents(graph):
     }
 
 
-def is_augmented_naive_bayes(graph, *, max_feature_parents=1):
+def is_augmented_naive_bayes(graph: nx.DiGraph, *, max_feature_parents: int = 1) -> bool:
     """True if `graph` is a DAG whose class is a parent of every feature and
     each feature has at most `max_feature_parents` feature parents."""
     try:

@@ -24,6 +24,8 @@ from __future__ import annotations
 
 import itertools
 from collections import defaultdict
+from collections.abc import Callable, Hashable, Iterable, Iterator, Mapping, Sequence
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -39,7 +41,7 @@ __all__ = [
 ]
 
 
-def subsets(hyperedge, *, proper=False):
+def subsets(hyperedge: Iterable[Hashable], *, proper: bool = False) -> list[frozenset]:
     """All non-empty subsets of `hyperedge` as frozensets (smallest first).
 
     Examples
@@ -56,7 +58,7 @@ def _node_key(node):
     return (str(node), type(node).__name__)
 
 
-def gyo_reduction(hyperedges):
+def gyo_reduction(hyperedges: Iterable[Iterable[Hashable]]) -> list[frozenset]:
     """Graham's (GYO) reduction of a hypergraph.
 
     Repeatedly removes (a) vertices that lie in exactly one hyperedge and
@@ -111,7 +113,7 @@ def gyo_reduction(hyperedges):
     return [frozenset(e) for e in edges.values()]
 
 
-def is_acyclic(hyperedges):
+def is_acyclic(hyperedges: Iterable[Iterable[Hashable]]) -> bool:
     """True if the hypergraph is (alpha-)acyclic, by GYO reduction.
 
     Examples
@@ -124,19 +126,19 @@ def is_acyclic(hyperedges):
     return not gyo_reduction(hyperedges)
 
 
-def is_hyperforest(hyperedges, k=None):
+def is_hyperforest(hyperedges: Iterable[Iterable[Hashable]], k: int | None = None) -> bool:
     """True if the hypergraph is acyclic and, if `k` is given, of width at most `k`.
 
     The width of an acyclic hypergraph is its largest hyperedge size minus
     one: the tree-width of its primal graph.
     """
-    hyperedges = [frozenset(e) for e in hyperedges]
-    if k is not None and any(len(e) > k + 1 for e in hyperedges):
+    edges = [frozenset(e) for e in hyperedges]
+    if k is not None and any(len(e) > k + 1 for e in edges):
         return False
-    return is_acyclic(hyperedges)
+    return is_acyclic(edges)
 
 
-def hyperforest_width(hyperedges):
+def hyperforest_width(hyperedges: Iterable[Iterable[Hashable]]) -> int:
     """Width (tree-width of the primal graph) of an acyclic hypergraph.
 
     Raises
@@ -144,10 +146,10 @@ def hyperforest_width(hyperedges):
     ValueError
         If the hypergraph is not acyclic.
     """
-    hyperedges = [frozenset(e) for e in hyperedges]
-    if not is_acyclic(hyperedges):
+    edges = [frozenset(e) for e in hyperedges]
+    if not is_acyclic(edges):
         raise ValueError("The hypergraph is not acyclic (GYO reduction leaves hyperedges).")
-    return max((len(e) for e in hyperedges), default=0) - 1
+    return max((len(e) for e in edges), default=0) - 1
 
 
 class Hyperforest:
@@ -197,17 +199,23 @@ class Hyperforest:
     frozenset({'c'})
     """
 
-    def __init__(self, hyperedges=(), nodes=None, *, node_attributes=None):
-        hyperedges = [frozenset(_as_tuple(h)) for h in hyperedges]
+    def __init__(
+        self,
+        hyperedges: Iterable[Iterable[Hashable]] = (),
+        nodes: Iterable[Hashable] | None = None,
+        *,
+        node_attributes: Mapping[Any, Mapping[str, Any]] | None = None,
+    ) -> None:
+        edges = [frozenset(_as_tuple(h)) for h in hyperedges]
         if nodes is None:
-            nodes = list(dict.fromkeys(v for h in hyperedges for v in sorted(h, key=_node_key)))
+            nodes = list(dict.fromkeys(v for h in edges for v in sorted(h, key=_node_key)))
         self._nodes = tuple(dict.fromkeys(nodes))
         self._index = {v: i for i, v in enumerate(self._nodes)}
         self.node_attributes = {v: dict((node_attributes or {}).get(v, {})) for v in self._nodes}
-        unknown = {v for h in hyperedges for v in h} - set(self._index)
+        unknown = {v for h in edges for v in h} - set(self._index)
         if unknown:
             raise ValueError(f"Hyperedges use nodes not in `nodes`: {sorted(unknown, key=_node_key)[:10]}.")
-        remainder = gyo_reduction(hyperedges)
+        remainder = gyo_reduction(edges)
         if remainder:
             raise ValueError(
                 "The hyperedges are not acyclic: Graham's reduction leaves "
@@ -219,33 +227,33 @@ class Hyperforest:
         self._maximal = {i: {frozenset([v])} for i, v in enumerate(self._nodes)}  # component id -> maximal
         for v in self._nodes:
             self._closure.add(frozenset([v]))
-        for h in sorted(hyperedges, key=len, reverse=True):
+        for h in sorted(edges, key=len, reverse=True):
             if h and h not in self._closure:
                 self._insert(h)
 
     # ------------------------------------------------------------------ basics
     @property
-    def nodes(self):
+    def nodes(self) -> tuple[Hashable, ...]:
         """The nodes, in their fixed order."""
         return self._nodes
 
     @property
-    def hyperedges(self):
+    def hyperedges(self) -> frozenset[frozenset]:
         """All hyperedges (the closure under subsets, singletons included)."""
         return frozenset(self._closure)
 
     @property
-    def maximal_hyperedges(self):
+    def maximal_hyperedges(self) -> list[frozenset]:
         """Hyperedges contained in no other, sorted by size (largest first) then nodes."""
         maximal = [h for hs in self._maximal.values() for h in hs]
         return sorted(maximal, key=lambda h: (-len(h), sorted(self._index[v] for v in h)))
 
     @property
-    def width(self):
+    def width(self) -> int:
         """Largest hyperedge size minus one: the tree-width of the primal graph (-1 if empty)."""
         return max((len(h) for h in self._closure), default=0) - 1
 
-    def components(self):
+    def components(self) -> list[frozenset]:
         """Node sets of the connected components, in node order."""
         seen, result = set(), []
         for v in self._nodes:
@@ -255,27 +263,27 @@ class Hyperforest:
                 result.append(frozenset(self._members[c]))
         return result
 
-    def __contains__(self, hyperedge):
+    def __contains__(self, hyperedge: object) -> bool:
         return frozenset(_as_tuple(hyperedge)) in self._closure
 
-    def __iter__(self):
+    def __iter__(self) -> Iterator[frozenset]:
         return iter(sorted(self._closure, key=lambda h: (len(h), sorted(self._index[v] for v in h))))
 
-    def __len__(self):
+    def __len__(self) -> int:
         return len(self._closure)
 
-    def __eq__(self, other):
+    def __eq__(self, other: object) -> bool:
         if not isinstance(other, Hyperforest):
             return NotImplemented
         return set(self._nodes) == set(other._nodes) and self._closure == other._closure
 
-    __hash__ = None
+    __hash__ = None  # type: ignore[assignment]  # mutable: not hashable
 
-    def __repr__(self):
+    def __repr__(self) -> str:
         shown = [tuple(sorted(h, key=self._index.__getitem__)) for h in self.maximal_hyperedges if len(h) > 1]
         return f"Hyperforest(width={self.width}, nodes={len(self._nodes)}, maximal={shown[:6]}{'...' if len(shown) > 6 else ''})"
 
-    def copy(self):
+    def copy(self) -> Hyperforest:
         """An independent copy."""
         new = Hyperforest.__new__(Hyperforest)
         new._nodes, new._index = self._nodes, self._index
@@ -286,12 +294,12 @@ class Hyperforest:
         new._maximal = {c: set(m) for c, m in self._maximal.items()}
         return new
 
-    def weight(self, weights):
+    def weight(self, weights: Mapping[Any, float]) -> float:
         """Sum of ``weights[h]`` over every hyperedge (missing keys count 0)."""
         return float(sum(weights.get(h, 0.0) for h in self._closure))
 
     # ------------------------------------------------------------------ growth
-    def would_remain_acyclic(self, hyperedge):
+    def would_remain_acyclic(self, hyperedge: Iterable[Hashable]) -> bool:
         """Would adding `hyperedge` (with its subsets) keep the hypergraph acyclic?
 
         Cheaper than reducing the whole hypergraph again: a hyperedge
@@ -308,15 +316,15 @@ class Hyperforest:
         parts = defaultdict(set)
         for v in h:
             parts[self._component[v]].add(v)
-        for c, part in parts.items():
-            part = frozenset(part)
+        for c, members in parts.items():
+            part = frozenset(members)
             if part in self._closure:
                 continue
             if gyo_reduction(list(self._maximal[c]) + [part]):
                 return False
         return True
 
-    def add(self, hyperedge, *, max_size=None):
+    def add(self, hyperedge: Iterable[Hashable], *, max_size: int | None = None) -> list[frozenset]:
         """Add `hyperedge` and all its subsets, in place.
 
         Parameters
@@ -371,7 +379,7 @@ class Hyperforest:
         for v in self._nodes:
             graph.add_node(v, **self.node_attributes.get(v, {}))
 
-    def primal_graph(self):
+    def primal_graph(self) -> nx.Graph:
         """The Markov network: nodes joined when they share a hyperedge (a new ``nx.Graph``).
 
         Examples
@@ -386,7 +394,7 @@ class Hyperforest:
             graph.add_edges_from(itertools.combinations(ordered, 2))
         return graph
 
-    def factor_graph(self, *, maximal=True):
+    def factor_graph(self, *, maximal: bool = True) -> nx.Graph:
         """Bipartite variable-factor graph (a new ``nx.Graph``).
 
         Variable nodes have ``bipartite=0``, ``kind="variable"``; factor nodes
@@ -409,7 +417,7 @@ class Hyperforest:
             graph.add_edges_from((h, v) for v in sorted(h, key=self._index.__getitem__))
         return graph
 
-    def junction_tree(self):
+    def junction_tree(self) -> nx.Graph:
         """Junction forest of the maximal hyperedges (a new ``nx.Graph``).
 
         Nodes are the maximal hyperedges (frozensets, ``kind="clique"``);
@@ -432,7 +440,9 @@ class Hyperforest:
         tree.add_nodes_from(graph.nodes(data=True))
         return tree
 
-    def clique_order(self, root_key=None):
+    def clique_order(
+        self, root_key: Callable[[Any], Any] | None = None
+    ) -> list[tuple[tuple[Hashable, ...], frozenset]]:
         """Maximal hyperedges in a parents-first order of a rooted junction forest.
 
         Parameters
@@ -465,7 +475,7 @@ class Hyperforest:
         return tuple(sorted(separator, key=key) + sorted(clique - separator, key=key)), frozenset(separator)
 
     # ------------------------------------------------------------------ data
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """Plain JSON-able data: nodes and maximal hyperedges (in node order)."""
         key = self._index.__getitem__
         return {
@@ -475,7 +485,7 @@ class Hyperforest:
         }
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: Mapping[str, Any]) -> Hyperforest:
         """Inverse of :meth:`to_dict`."""
         nodes = [tuple(v) if isinstance(v, list) else v for v in data["nodes"]]
         attributes = {nodes[int(i)]: a for i, a in data.get("node_attributes", {}).items()}
@@ -489,7 +499,13 @@ def _as_tuple(hyperedge):
     return tuple(hyperedge)
 
 
-def random_hypertree(n_nodes, k, *, random_state=None, nodes=None):
+def random_hypertree(
+    n_nodes: int,
+    k: int,
+    *,
+    random_state: int | np.random.Generator | None = None,
+    nodes: Sequence[Hashable] | None = None,
+) -> Hyperforest:
     """A random k-tree: a connected hypertree whose maximal hyperedges all have k + 1 nodes.
 
     Starts from one hyperedge of k + 1 nodes; each further node joins a

@@ -11,12 +11,17 @@ it stands for.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Mapping, Sequence
+from typing import Any
+
 import networkx as nx
 
 __all__ = ["naive_bayes_tree", "add_latent", "is_latent_tree", "class_children", "latent_nodes"]
 
 
-def naive_bayes_tree(class_name, attributes, cardinalities=None):
+def naive_bayes_tree(
+    class_name: Hashable, attributes: Iterable[Hashable], cardinalities: Mapping[Any, int] | None = None
+) -> nx.DiGraph:
     """The naive Bayes structure as a latent tree without latents.
 
     Parameters
@@ -49,7 +54,12 @@ def naive_bayes_tree(class_name, attributes, cardinalities=None):
     return tree
 
 
-def add_latent(tree, name, children, states):
+def add_latent(
+    tree: nx.DiGraph,
+    name: Hashable,
+    children: Sequence[Hashable],
+    states: Sequence[Sequence[tuple[Hashable, ...]]],
+) -> nx.DiGraph:
     """A new tree where latent `name` replaces `children` under the class.
 
     Parameters
@@ -106,17 +116,17 @@ def _root(tree):
     return roots[0]
 
 
-def class_children(tree):
+def class_children(tree: nx.DiGraph) -> list[Hashable]:
     """The children of the class, in insertion order."""
     return list(tree.successors(_root(tree)))
 
 
-def latent_nodes(tree):
+def latent_nodes(tree: nx.DiGraph) -> list[Hashable]:
     """The latent nodes, in insertion order."""
     return [n for n, role in tree.nodes(data="role") if role == "latent"]
 
 
-def is_latent_tree(tree):
+def is_latent_tree(tree: nx.DiGraph) -> bool:
     """Check the shape: a tree rooted at the class, latents inside, attributes as leaves.
 
     Also checks that every latent's ``states`` partition child configurations

@@ -16,6 +16,9 @@ them), as every structure of graphmodels does.
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any
+
 import networkx as nx
 
 __all__ = [
@@ -34,7 +37,7 @@ __all__ = [
 ARC_KINDS = ("class-class", "class-feature", "feature-feature")
 
 
-def arc_kind(graph, parent, child):
+def arc_kind(graph: nx.DiGraph, parent: Hashable, child: Hashable) -> str:
     """The kind of the arc ``parent -> child`` from the roles of its ends.
 
     Raises
@@ -50,7 +53,13 @@ def arc_kind(graph, parent, child):
     return "feature-feature"
 
 
-def multidimensional_classifier(classes, features, arcs=(), *, cardinalities=None):
+def multidimensional_classifier(
+    classes: Iterable[Hashable],
+    features: Iterable[Hashable],
+    arcs: Iterable[tuple[Hashable, Hashable] | tuple[Hashable, Hashable, Mapping[str, Any]]] = (),
+    *,
+    cardinalities: Mapping[Any, int] | None = None,
+) -> nx.DiGraph:
     """Build an MDBNC DAG from its variables and arcs.
 
     Parameters
@@ -111,7 +120,7 @@ def multidimensional_classifier(classes, features, arcs=(), *, cardinalities=Non
     return graph
 
 
-def is_multidimensional_classifier(graph):
+def is_multidimensional_classifier(graph: nx.DiGraph) -> bool:
     """Whether `graph` is an MDBNC: a DAG of class and feature nodes, no feature-to-class arc,
     and every edge's ``kind`` matching the roles of its ends."""
     if not isinstance(graph, nx.DiGraph) or not nx.is_directed_acyclic_graph(graph):
@@ -127,14 +136,14 @@ def is_multidimensional_classifier(graph):
     return True
 
 
-def class_variables(graph):
+def class_variables(graph: nx.DiGraph) -> list[Hashable]:
     """Class nodes in the graph's order (``graph["classes"]`` when present)."""
     if "classes" in graph.graph:
         return list(graph.graph["classes"])
     return [n for n, role in graph.nodes(data="role") if role == "class"]
 
 
-def feature_variables(graph):
+def feature_variables(graph: nx.DiGraph) -> list[Hashable]:
     """Feature nodes in the graph's order (``graph["features"]`` when present)."""
     if "features" in graph.graph:
         return list(graph.graph["features"])
@@ -149,16 +158,16 @@ def _arcs_of_kind(graph, kind, nodes):
     return sub
 
 
-def class_subgraph(graph):
+def class_subgraph(graph: nx.DiGraph) -> nx.DiGraph:
     """The class nodes and the class-to-class arcs (a new graph)."""
     return _arcs_of_kind(graph, "class-class", class_variables(graph))
 
 
-def bridge_subgraph(graph):
+def bridge_subgraph(graph: nx.DiGraph) -> nx.DiGraph:
     """Every node and only the class-to-feature arcs (a new graph)."""
     return _arcs_of_kind(graph, "class-feature", class_variables(graph) + feature_variables(graph))
 
 
-def feature_subgraph(graph):
+def feature_subgraph(graph: nx.DiGraph) -> nx.DiGraph:
     """The feature nodes and the feature-to-feature arcs (a new graph)."""
     return _arcs_of_kind(graph, "feature-feature", feature_variables(graph))

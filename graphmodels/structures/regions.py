@@ -18,7 +18,8 @@ Hasse diagram of inclusion among the regions kept).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Mapping
+from collections.abc import Hashable, Iterable, Mapping
+from typing import Any
 
 import networkx as nx
 
@@ -58,7 +59,7 @@ def _maximal(regions):
     return [r for r in unique if not any(r < other for other in unique)]
 
 
-def intersection_closure(regions):
+def intersection_closure(regions: Iterable[Iterable[Hashable]]) -> set[frozenset]:
     """All non-empty intersections of one or more of `regions`.
 
     Every intersection of a sub-family is reached by intersecting a member of
@@ -95,7 +96,7 @@ def intersection_closure(regions):
     return closure
 
 
-def cluster_variation_regions(initial_regions):
+def cluster_variation_regions(initial_regions: Iterable[Iterable[Hashable]]) -> nx.DiGraph:
     """Region graph of the cluster variation method (Algorithm 1 of [1]_).
 
     Redundant initial regions (subsets of others) are dropped; the maximal
@@ -151,7 +152,7 @@ def cluster_variation_regions(initial_regions):
     [(['A', 'B'], ['B']), (['B', 'C'], ['B'])]
     """
     closure = intersection_closure(initial_regions)
-    counting = {}
+    counting: dict[frozenset, int] = {}
     # Largest first: every strict superset of a region is larger, so its
     # counting number is final when the region is reached.
     by_size = sorted(closure, key=lambda r: (-len(r), sorted(map(repr, r))))
@@ -160,7 +161,7 @@ def cluster_variation_regions(initial_regions):
     return region_graph({r: c for r, c in counting.items() if c != 0})
 
 
-def region_graph(counting_numbers):
+def region_graph(counting_numbers: Mapping[Any, int]) -> nx.DiGraph:
     """Build the region digraph of a mapping region -> counting number.
 
     Parameters
@@ -188,12 +189,12 @@ def region_graph(counting_numbers):
     return graph
 
 
-def initial_regions(graph):
+def initial_regions(graph: nx.DiGraph) -> list[frozenset]:
     """The maximal regions of a region graph (those no other region contains)."""
     return [region for region in graph if graph.in_degree(region) == 0]
 
 
-def counting_numbers_are_valid(graph, variables=None):
+def counting_numbers_are_valid(graph: nx.DiGraph, variables: Iterable[Hashable] | None = None) -> bool:
     """Check that every region and every variable is counted exactly once.
 
     For each region ``R`` of the graph, the counting numbers of the regions
@@ -221,7 +222,11 @@ def counting_numbers_are_valid(graph, variables=None):
     return all(sum(c for other, c in regions.items() if region <= other) == 1 for region in regions)
 
 
-def degrees_of_freedom(graph, cardinalities, given=()):
+def degrees_of_freedom(
+    graph: nx.DiGraph | Mapping[Any, int],
+    cardinalities: Mapping[Any, int],
+    given: Iterable[Hashable] = (),
+) -> int:
     """Degrees of freedom of the Kikuchi model of a region graph (eqs. 5 and 7 of [1]_).
 
     Without `given`, eq. (5): :math:`\\sum_R c_R (\\prod_{X \\in R} |X| - 1)`.
