@@ -40,6 +40,7 @@ CHECKED = [cls() for cls in gm.models.registered_models("classifier").values()] 
     gm.HyperforestClassifier(treewidth=2, representation="shared", n_starts=5),
     gm.HyperforestClassifier(treewidth=1, representation="free", criterion="ml"),
     gm.KikuchiBayes(averaging=False, max_region_size=3),
+    gm.KDB(k=2),  # more than one attribute parent: the general likelihood path
 ]
 
 with warnings.catch_warnings():

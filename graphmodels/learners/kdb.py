@@ -16,7 +16,8 @@ import networkx as nx
 from .._validation import Interval, validate_params
 from ..stats.information import as_engine, pairwise_mutual_information
 from ..structures.forests import augmented_naive_bayes
-from .trees import _class_information, _feature_positions, canonical_order, tie_safe
+from ._common import class_information, feature_positions, tie_safe
+from .trees import canonical_order
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -134,7 +135,7 @@ def kdb_structure(
     )
     engine = as_engine(data)
     class_pos = engine.position(class_variable)
-    positions = _feature_positions(engine, features, exclude=class_pos)
+    positions = feature_positions(engine, features, exclude=class_pos)
     class_name = engine.names[class_pos]
     names = [engine.names[p] for p in positions]
     cards = {engine.names[p]: int(engine.cardinalities[p]) for p in positions + (class_pos,)}
@@ -144,7 +145,7 @@ def kdb_structure(
         information = pairwise_mutual_information(engine, names, given=class_name)
     elif names:
         engine.one_way_counts(names, given=class_name)
-    class_info = _class_information(engine, positions, class_pos)
+    class_info = class_information(engine, positions, class_pos)
     # Ties broken by name: the rank of each name in the canonical order.
     by_name = {name: rank for rank, name in enumerate(canonical_order(names))}
     order = sorted(names, key=lambda name: (-class_info[name], by_name[name]))

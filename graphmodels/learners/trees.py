@@ -15,8 +15,9 @@ from typing import TYPE_CHECKING
 import networkx as nx
 import numpy as np
 
-from ..stats.information import as_engine, entropy_of_counts, pairwise_mutual_information
+from ..stats.information import as_engine, pairwise_mutual_information
 from ..structures.forests import augmented_naive_bayes, orient_forest
+from ._common import class_information, feature_positions, tie_safe
 
 if TYPE_CHECKING:
     import pandas as pd
@@ -45,18 +46,6 @@ def canonical_order(names: Iterable[Hashable]) -> list[Hashable]:
     return sorted(names, key=lambda name: (str(name), type(name).__name__))
 
 
-def tie_safe(value: float) -> float:
-    """A weight rounded to 1e-12, so that float noise cannot decide a tie.
-
-    Information values that are equal in exact arithmetic can differ in the
-    last bits depending on summation order, that is on column order.
-    Rounded, true ties stay ties and are broken by name (see
-    :func:`canonical_order`), so learned structures do not depend on
-    the order of the columns.
-    """
-    return round(float(value), 12)
-
-
 def _weighted_graph(engine, positions, weights, *, keep=None):
     """Complete graph over `positions` with ``weight`` = off-diagonal `weights`.
 
@@ -79,15 +68,6 @@ def _weighted_graph(engine, positions, weights, *, keep=None):
 
 def _names(engine, positions):
     return [engine.names[p] for p in positions]
-
-
-def _feature_positions(engine, variables, exclude=None):
-    if variables is None:
-        return tuple(p for p in range(engine.n_variables) if p != exclude)
-    positions = engine.positions(variables)
-    if exclude is not None and exclude in positions:
-        raise ValueError(f"The class variable {engine.names[exclude]!r} cannot also be a feature.")
-    return positions
 
 
 def chow_liu_tree(
@@ -145,12 +125,12 @@ def chow_liu_tree(
     _check_algorithm(algorithm)
     engine = as_engine(data)
     if stratum is None:
-        positions = _feature_positions(engine, variables)
+        positions = feature_positions(engine, variables)
         weights = pairwise_mutual_information(engine, _names(engine, positions))
     else:
         variable, state = stratum
         given = engine.position(variable)
-        positions = _feature_positions(engine, variables, exclude=given)
+        positions = feature_positions(engine, variables, exclude=given)
         per_state = pairwise_mutual_information(
             engine, _names(engine, positions), given=engine.names[given], per_stratum=True
         )
@@ -159,20 +139,9 @@ def chow_liu_tree(
     return nx.maximum_spanning_tree(complete, weight="weight", algorithm=algorithm)
 
 
-def _class_information(engine, positions, class_pos):
-    names = engine.names
-    total = engine.counts([names[class_pos]])
-    h_class = entropy_of_counts(total)
-    values = {}
-    for p in positions:
-        table = engine.counts([names[p], names[class_pos]])
-        values[engine.names[p]] = tie_safe(entropy_of_counts(table.sum(axis=1)) + h_class - entropy_of_counts(table))
-    return values
-
-
 def _augmented(engine, class_pos, positions, forest):
     class_name = engine.names[class_pos]
-    class_info = _class_information(engine, positions, class_pos)
+    class_info = class_information(engine, positions, class_pos)
     directed = orient_forest(forest, root_key=class_info.__getitem__)
     cards = {engine.names[p]: engine.cardinalities[p] for p in positions + (class_pos,)}
     graph = augmented_naive_bayes(
@@ -223,7 +192,7 @@ def tan_structure(
     _check_algorithm(algorithm)
     engine = as_engine(data)
     class_pos = engine.position(class_variable)
-    positions = _feature_positions(engine, features, exclude=class_pos)
+    positions = feature_positions(engine, features, exclude=class_pos)
     weights = pairwise_mutual_information(engine, _names(engine, positions), given=engine.names[class_pos])
     complete = _weighted_graph(engine, positions, weights)
     tree = nx.maximum_spanning_tree(complete, weight="weight", algorithm=algorithm)
@@ -319,7 +288,7 @@ def fan_structure(
     _check_algorithm(algorithm)
     engine = as_engine(data)
     class_pos = engine.position(class_variable)
-    positions = _feature_positions(engine, features, exclude=class_pos)
+    positions = feature_positions(engine, features, exclude=class_pos)
     weights = pairwise_mutual_information(engine, _names(engine, positions), given=engine.names[class_pos])
     cards = engine.cardinalities[list(positions)].astype(float)
     n_classes = int(engine.cardinalities[class_pos])
