@@ -43,7 +43,7 @@ def collapse_gain(counts_i, counts_j, n_total):
         + N(l_j) \\log\\frac{N(l_j)}{N(l_i) + N(l_j)}
 
     The first term is the parameters saved (one state fewer in ``P(L | C)``,
-    |C| parameters); the rest is minus the loss of conditional
+    ``|C|`` parameters); the rest is minus the loss of conditional
     log-likelihood of the class given the latent. Positive: collapse.
 
     Parameters
@@ -134,7 +134,7 @@ def collapse_states(class_counts, n_total):
 
 
 def pair_significance(engine, variables, class_variable):
-    """``log P(Z > 2 N I(X; Y | C))`` for every pair, Z chi-square with |C|(|X|-1)(|Y|-1) df.
+    """``log P(Z > 2 N I(X; Y | C))`` for every pair, Z chi-square with ``|C|(|X|-1)(|Y|-1)`` df.
 
     The smaller, the more significant the dependence: ranking pairs by it
     (rather than by raw conditional mutual information) does not favour
