@@ -15,22 +15,8 @@ from graphmodels.stats import CountingEngine
 CLASSIFIERS = [gm.NaiveBayes, gm.TAN, gm.FAN, gm.ChowLiu, gm.AODE]
 
 
-def random_table(rng, n_rows=300, cards=(2, 3, 4, 2, 3), n_classes=3):
-    """Discrete data with dependencies: each column copies its left neighbour or the class sometimes."""
-    y = rng.integers(n_classes, size=n_rows)
-    columns = {}
-    previous = y
-    for j, r in enumerate(cards):
-        noise = rng.integers(r, size=n_rows)
-        copy = rng.random(n_rows) < 0.6
-        columns[f"x{j}"] = np.where(copy, previous % r, noise)
-        previous = columns[f"x{j}"]
-    X = pd.DataFrame({k: [f"s{v}" for v in col] for k, col in columns.items()})
-    return X, pd.Series([f"c{v}" for v in y], name="label")
-
-
 @pytest.mark.parametrize("model_class", CLASSIFIERS)
-def test_probabilities_are_normalized_and_consistent(model_class):
+def test_probabilities_are_normalized_and_consistent(model_class, random_table):
     rng = np.random.default_rng(0)
     X, y = random_table(rng)
     model = model_class().fit(X, y)
@@ -107,7 +93,7 @@ def _brute_force_joint(X, y, parent_of, estimator, n_eval):
 
 @pytest.mark.parametrize("model_class", [gm.NaiveBayes, gm.TAN, gm.FAN])
 @pytest.mark.parametrize("estimator", [Dirichlet(1.0), BDeu(2.0), Dirichlet(0.001)])
-def test_augmented_models_match_brute_force_counts(model_class, estimator):
+def test_augmented_models_match_brute_force_counts(model_class, estimator, random_table):
     rng = np.random.default_rng(2)
     X, y = random_table(rng, n_rows=80, cards=(2, 3, 2, 3))
     model = model_class(estimator=estimator).fit(X, y)
@@ -116,7 +102,7 @@ def test_augmented_models_match_brute_force_counts(model_class, estimator):
     np.testing.assert_allclose(model.joint_log_likelihood(X.iloc[:15]), expected, rtol=1e-10)
 
 
-def test_tan_structure_is_a_tree_and_fan_a_subforest():
+def test_tan_structure_is_a_tree_and_fan_a_subforest(random_table):
     rng = np.random.default_rng(3)
     X, y = random_table(rng, n_rows=500, cards=(3, 3, 3, 3, 3, 3))
     tan = gm.TAN().fit(X, y).structure_
@@ -141,7 +127,7 @@ def test_fan_without_strong_pairs_is_naive_bayes():
     np.testing.assert_allclose(fan.predict_proba(X), nb.predict_proba(X))
 
 
-def test_chow_liu_classifier_has_one_chow_liu_tree_per_class():
+def test_chow_liu_classifier_has_one_chow_liu_tree_per_class(random_table):
     rng = np.random.default_rng(5)
     X, y = random_table(rng, n_rows=400)
     model = gm.ChowLiu().fit(X, y)
@@ -153,7 +139,7 @@ def test_chow_liu_classifier_has_one_chow_liu_tree_per_class():
         assert {frozenset(e) for e in got.edges} == {frozenset(e) for e in expected.edges}
 
 
-def test_aode_matches_formula():
+def test_aode_matches_formula(random_table):
     # P(y, x) = 1/|S| sum_i P(y, x_i) prod_{j != i} P(x_j | y, x_i), MLE, threshold 0.
     rng = np.random.default_rng(6)
     X, y = random_table(rng, n_rows=120, cards=(2, 3, 2))
@@ -178,7 +164,7 @@ def test_aode_matches_formula():
         np.testing.assert_allclose(model.joint_log_likelihood(X.iloc[:10]), np.log(expected), rtol=1e-10)
 
 
-def test_aode_frequency_threshold_falls_back_to_naive_bayes():
+def test_aode_frequency_threshold_falls_back_to_naive_bayes(random_table):
     rng = np.random.default_rng(7)
     X, y = random_table(rng, n_rows=50)
     aode = gm.AODE(frequency_threshold=10_000).fit(X, y)
@@ -189,7 +175,7 @@ def test_aode_frequency_threshold_falls_back_to_naive_bayes():
 
 
 @pytest.mark.parametrize("model_class", [gm.NaiveBayes, gm.TAN, gm.FAN, gm.ChowLiu])
-def test_unseen_state_is_marginalized_exactly(model_class):
+def test_unseen_state_is_marginalized_exactly(model_class, random_table):
     # A cell with a state never seen in training is summed out: the joint of the
     # row equals the sum of the joints over every known state of that column.
     rng = np.random.default_rng(8)
@@ -209,7 +195,7 @@ def test_unseen_state_is_marginalized_exactly(model_class):
     )
 
 
-def test_aode_unseen_state_gives_a_distribution():
+def test_aode_unseen_state_gives_a_distribution(random_table):
     rng = np.random.default_rng(9)
     X, y = random_table(rng)
     model = gm.AODE(frequency_threshold=0).fit(X, y)
@@ -220,7 +206,7 @@ def test_aode_unseen_state_gives_a_distribution():
 
 
 @pytest.mark.parametrize("model_class", CLASSIFIERS)
-def test_missing_cells(model_class):
+def test_missing_cells(model_class, random_table):
     rng = np.random.default_rng(10)
     X, y = random_table(rng)
     X.loc[::7, "x1"] = None
@@ -240,7 +226,7 @@ def test_single_class_training_set(model_class):
 
 
 @pytest.mark.parametrize("model_class", CLASSIFIERS)
-def test_constant_column_and_single_column(model_class):
+def test_constant_column_and_single_column(model_class, random_table):
     rng = np.random.default_rng(11)
     X, y = random_table(rng)
     X["constant"] = "same"
@@ -251,7 +237,7 @@ def test_constant_column_and_single_column(model_class):
 
 
 @pytest.mark.parametrize("model_class", CLASSIFIERS)
-def test_bad_input_errors(model_class):
+def test_bad_input_errors(model_class, random_table):
     rng = np.random.default_rng(12)
     X, y = random_table(rng)
     with pytest.raises(ValueError, match="0 rows"):
@@ -275,7 +261,7 @@ def test_bad_input_errors(model_class):
 
 
 @pytest.mark.parametrize("model_class", CLASSIFIERS)
-def test_permuting_rows_and_columns_changes_nothing(model_class):
+def test_permuting_rows_and_columns_changes_nothing(model_class, random_table):
     rng = np.random.default_rng(13)
     X, y = random_table(rng, n_rows=400)
     base = model_class().fit(X, y)
@@ -290,7 +276,7 @@ def test_permuting_rows_and_columns_changes_nothing(model_class):
 
 
 @pytest.mark.parametrize("model_class", CLASSIFIERS)
-def test_arbitrary_names_and_integer_looking_labels(model_class):
+def test_arbitrary_names_and_integer_looking_labels(model_class, random_table):
     rng = np.random.default_rng(14)
     X, y = random_table(rng)
     X.columns = ["#", "a b", "é", 1, "class"]
@@ -321,7 +307,7 @@ def test_numpy_arrays_and_integer_labels(model_class):
 
 
 @pytest.mark.parametrize("model_class", CLASSIFIERS)
-def test_sample_weight_equals_repeated_rows(model_class):
+def test_sample_weight_equals_repeated_rows(model_class, random_table):
     rng = np.random.default_rng(16)
     X, y = random_table(rng, n_rows=120)
     weights = rng.integers(1, 4, size=len(X))
@@ -340,7 +326,7 @@ def test_table_size_guard_is_a_clear_error():
 # ---------------------------------------------------------------- density
 
 
-def test_chow_liu_density_sums_to_one_over_all_configurations():
+def test_chow_liu_density_sums_to_one_over_all_configurations(random_table):
     rng = np.random.default_rng(18)
     X, _ = random_table(rng, n_rows=200, cards=(2, 3, 2, 3))
     model = gm.ChowLiuTree().fit(X)
@@ -350,7 +336,7 @@ def test_chow_liu_density_sums_to_one_over_all_configurations():
     assert model.score(X) == pytest.approx(model.score_samples(X).sum())
 
 
-def test_chow_liu_density_mle_matches_tree_factorization():
+def test_chow_liu_density_mle_matches_tree_factorization(random_table):
     # MLE: P(x) = prod P(x_v) prod_{uv in tree} P(x_u, x_v) / (P(x_u) P(x_v)).
     rng = np.random.default_rng(19)
     X, _ = random_table(rng, n_rows=300, cards=(2, 3, 2))
@@ -368,7 +354,7 @@ def test_chow_liu_density_mle_matches_tree_factorization():
     np.testing.assert_allclose(model.score_samples(X), expected, rtol=1e-10)
 
 
-def test_chow_liu_density_sampling_is_reproducible_and_faithful():
+def test_chow_liu_density_sampling_is_reproducible_and_faithful(random_table):
     rng = np.random.default_rng(20)
     X, _ = random_table(rng, n_rows=500, cards=(2, 3, 2))
     model = gm.ChowLiuTree().fit(X)
@@ -386,7 +372,7 @@ def test_chow_liu_density_sampling_is_reproducible_and_faithful():
         model.sample(-1)
 
 
-def test_chow_liu_density_unseen_state_is_marginalized():
+def test_chow_liu_density_unseen_state_is_marginalized(random_table):
     rng = np.random.default_rng(21)
     X, _ = random_table(rng, n_rows=200, cards=(2, 3, 2))
     model = gm.ChowLiuTree().fit(X)
@@ -424,7 +410,7 @@ def test_mixed_label_types_stay_apart():
     assert len(model.classes_) == 2
 
 
-def test_empty_prediction_still_checks_columns():
+def test_empty_prediction_still_checks_columns(random_table):
     rng = np.random.default_rng(22)
     X, y = random_table(rng)
     model = gm.TAN().fit(X, y)

@@ -5,15 +5,17 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
-from test_models import CLASSIFIERS, random_table
 
 import graphmodels as gm
 from graphmodels.estimators import Dirichlet
 
+# The tree-family classifiers (as in test_models.py); the contract test round-trips every registered model.
+CLASSIFIERS = [gm.NaiveBayes, gm.TAN, gm.FAN, gm.ChowLiu, gm.AODE]
+
 
 @pytest.mark.parametrize("extension", [".json", ".npz"])
 @pytest.mark.parametrize("model_class", CLASSIFIERS)
-def test_classifier_round_trip(tmp_path, model_class, extension):
+def test_classifier_round_trip(tmp_path, model_class, extension, random_table):
     rng = np.random.default_rng(0)
     X, y = random_table(rng)
     X.columns = ["#", "a b", "é", 1, "x"]
@@ -44,7 +46,7 @@ def test_integer_labels_and_numpy_input_round_trip(tmp_path):
     np.testing.assert_array_equal(loaded.predict(X), model.predict(X))
 
 
-def test_density_round_trip(tmp_path):
+def test_density_round_trip(tmp_path, random_table):
     rng = np.random.default_rng(2)
     X, _ = random_table(rng)
     model = gm.ChowLiuTree().fit(X)
@@ -54,7 +56,7 @@ def test_density_round_trip(tmp_path):
     pd.testing.assert_frame_equal(loaded.sample(10, random_state=0), model.sample(10, random_state=0))
 
 
-def test_saved_json_is_plain_data(tmp_path):
+def test_saved_json_is_plain_data(tmp_path, random_table):
     rng = np.random.default_rng(3)
     X, y = random_table(rng)
     gm.NaiveBayes().fit(X, y).save(tmp_path / "nb.json")
@@ -62,7 +64,7 @@ def test_saved_json_is_plain_data(tmp_path):
     assert document["model"] == "NaiveBayes" and document["format"] == "graphmodels"
 
 
-def test_save_errors(tmp_path):
+def test_save_errors(tmp_path, random_table):
     with pytest.raises(ValueError, match="not fitted"):
         gm.NaiveBayes().save(tmp_path / "x.json")
     rng = np.random.default_rng(4)

@@ -29,7 +29,26 @@ EXPECTED_FAILURES = {
 }
 
 
+def _learns_class_prior_only(estimator):
+    """Whether the model learns no attribute dependence on the sample-weight check's data.
+
+    That check fits 15 rows of 30 continuous columns, so every value is a state seen once.
+    KikuchiBayes' parsimonious prior then admits no region, and an MDL hyperforest over the
+    class and the attributes together (``representation="joint"``) keeps only singletons:
+    both predict the class prior, which weights and repeated rows give alike, so the check
+    passes for these settings whatever a zero-weight state does to the attributes' tables.
+    """
+    if isinstance(estimator, gm.KikuchiBayes):
+        return True
+    if isinstance(estimator, gm.HyperforestClassifier):
+        params = estimator.get_params()
+        return params["representation"] == "joint" and params["criterion"] == "mdl"
+    return False
+
+
 def _expected(estimator):
+    if _learns_class_prior_only(estimator):
+        return {k: v for k, v in EXPECTED_FAILURES.items() if k != "check_sample_weight_equivalence_on_dense_data"}
     return EXPECTED_FAILURES
 
 

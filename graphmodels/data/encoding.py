@@ -391,7 +391,7 @@ def _is_positional(columns, fitted_columns):
 
 
 class LabelEncoder:
-    """Encode class labels as ``0 .. n_classes-1`` in sorted order.
+    """Encode class labels as the integers ``0`` to ``n_classes - 1``, in sorted order.
 
     The sorted unique labels become ``classes_`` (as ``numpy.unique`` sorts
     them), so ``predict_proba`` columns follow ``classes_`` whatever the

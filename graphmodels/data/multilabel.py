@@ -150,7 +150,7 @@ def read_multilabel(
         as it is.
     labels : list of column names, or one column name, optional
         The label columns, by name. When given, `prefix` is not used.
-    prefix : str, default="label_"
+    prefix : str, default ``"label_"``
         The label columns' name prefix (used when `labels` is None).
 
     Returns

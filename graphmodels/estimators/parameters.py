@@ -135,12 +135,18 @@ class Dirichlet(Estimator):
     """Symmetric Dirichlet prior: add `pseudo_count` to every cell.
 
     ``pseudo_count=1`` is Laplace's rule; ``pseudo_count=0.001`` is the
-    smoothing of Liang & Srebro (2004) [3]_.
+    smoothing of Liang & Srebro (2004) [1]_.
 
     Parameters
     ----------
     pseudo_count : float, default=1.0
         Must be >= 0.
+
+    References
+    ----------
+    .. [1] Liang, P., & Srebro, N. (2004). Methods and experiments with bounded
+           tree-width Markov networks. MIT CSAIL technical report, section 6.4
+           (pseudo-count 0.001).
 
     Examples
     --------
@@ -180,6 +186,14 @@ class BDeu(Estimator):
     ----------
     equivalent_sample_size : float, default=1.0
         Must be > 0.
+
+    References
+    ----------
+    .. [1] Heckerman, D., Geiger, D., & Chickering, D. M. (1995). Learning
+           Bayesian networks: the combination of knowledge and statistical data.
+           *Machine Learning*, 20(3), 197-243.
+    .. [2] Mauá, D. D. (2016). *Bayesian Network Classifiers*, lecture 10 of
+           MAC6916, section 3 (likelihood-equivalent Dirichlet priors for TAN).
 
     Examples
     --------

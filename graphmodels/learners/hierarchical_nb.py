@@ -46,7 +46,7 @@ def collapse_gain(counts_i: ArrayLike, counts_j: ArrayLike, n_total: float) -> n
         + N(l_j) \\log\\frac{N(l_j)}{N(l_i) + N(l_j)}
 
     The first term is the parameters saved (one state fewer in ``P(L | C)``,
-    |C| parameters); the rest is minus the loss of conditional
+    ``|C|`` parameters); the rest is minus the loss of conditional
     log-likelihood of the class given the latent. Positive: collapse.
 
     Parameters
@@ -137,7 +137,7 @@ def collapse_states(class_counts: ArrayLike, n_total: float) -> np.ndarray:
 
 
 def pair_significance(engine: CountingEngine, variables: Sequence[Hashable], class_variable: Hashable) -> np.ndarray:
-    """``log P(Z > 2 N I(X; Y | C))`` for every pair, Z chi-square with |C|(|X|-1)(|Y|-1) df.
+    """``log P(Z > 2 N I(X; Y | C))`` for every pair, Z chi-square with ``|C|(|X|-1)(|Y|-1)`` df.
 
     The smaller, the more significant the dependence: ranking pairs by it
     (rather than by raw conditional mutual information) does not favour

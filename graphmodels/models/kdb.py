@@ -75,7 +75,7 @@ class KDB(BaseClassifier):
         ``feature_parents_[i]``.
     encoder_ : TableEncoder
     n_features_in_ : int
-    feature_names_in_ : ndarray of shape (n_features_in_,)
+    feature_names_in_ : ndarray of shape (n_features,)
         Column names, when `X` had string column names.
 
     See Also
