@@ -4,7 +4,7 @@ A model class joins with the :func:`register_model` decorator, under a short
 name (``"tan"``) and a kind:
 
 * ``"classifier"``: single-label classifiers ``fit(X, y)``; the command
-  line's ``--model`` and :func:`graphmodels.evaluation.compare_classifiers`
+  line's ``--model`` and :func:`graphmodels.evaluation.compare`
   choose among them, in registration order;
 * ``"density"``: density estimators ``fit(X)``;
 * ``"multilabel"``: multi-label classifiers ``fit(X, Y)``.
