@@ -183,8 +183,15 @@ def test_rejects_non_graph(bad):
 
 
 def test_rejects_unfitted_model():
-    with pytest.raises(TypeError, match="unfitted TAN"):
+    with pytest.raises(gm.models.NotFittedError, match="TAN instance is not fitted"):
         draw_network(gm.TAN(), _axes())
+
+
+def test_rejects_what_is_not_a_structure():
+    with pytest.raises(
+        TypeError, match="Expected a networkx graph or a fitted model with a `structure_` graph, got list"
+    ):
+        draw_network([("a", "b")], _axes())
 
 
 def test_input_not_mutated():

@@ -15,7 +15,7 @@ from matplotlib.path import Path  # noqa: E402
 
 import graphmodels as gm  # noqa: E402
 from graphmodels.plotting import draw_interactions, draw_kikuchi_path, draw_region_graph  # noqa: E402
-from graphmodels.plotting.regions import REGION_COLORS, region_style  # noqa: E402
+from graphmodels.plotting._common import REGION_COLORS, region_style  # noqa: E402
 from graphmodels.structures import cluster_variation_regions  # noqa: E402
 
 

@@ -22,7 +22,7 @@ from graphmodels.plotting import (  # noqa: E402
     to_dot,
     to_graphml,
 )
-from graphmodels.plotting.export import KIND_COLORS  # noqa: E402
+from graphmodels.plotting._common import KIND_COLORS  # noqa: E402
 from graphmodels.plotting.multidimensional import ARC_STYLES, SUBGRAPH_NAMES  # noqa: E402
 from graphmodels.plotting.network import format_label  # noqa: E402
 from graphmodels.structures import augmented_naive_bayes  # noqa: E402

@@ -1,14 +1,25 @@
-"""Drawing of structures with matplotlib, and export to GraphML and Graphviz DOT."""
+"""Drawing of structures with matplotlib, and export to GraphML and Graphviz DOT.
 
+Layers inside the package: ``_common`` (colours, labels, layouts, geometry; draws
+nothing) <- one module per drawing (``network``, ``hyperforests``, ``latent_trees``,
+``multidimensional``, ``interactions``, ``region_graph``, ``kikuchi_path``) and
+``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type).
+"""
+
+from ._common import network_layout
+from .dispatch import draw_network
 from .export import to_dot, to_graphml
 from .hyperforests import draw_hyperforest, draw_junction_tree
+from .interactions import draw_interactions
+from .kikuchi_path import draw_kikuchi_path
 from .latent_trees import draw_latent_tree, latent_tree_layout
 from .multidimensional import draw_multidimensional, multidimensional_layout
-from .network import draw_network, network_layout
-from .regions import draw_interactions, draw_kikuchi_path, draw_region_graph
+from .network import draw_graph
+from .region_graph import draw_region_graph
 
 __all__ = [
     "draw_network",
+    "draw_graph",
     "network_layout",
     "draw_hyperforest",
     "draw_junction_tree",

@@ -15,89 +15,9 @@ import os
 import networkx as nx
 import numpy as np
 
-from ..structures.hyperforests import Hyperforest
+from ._common import DASHED_KINDS, KIND_COLORS, ROLE_COLORS, _json_item, as_graph
 
 __all__ = ["to_graphml", "to_dot"]
-
-#: Fill colour of each node ``role``, shared with :func:`~graphmodels.plotting.draw_network`.
-ROLE_COLORS = {
-    "class": "#f4a261",
-    "feature": "#a8dadc",
-    "latent": "#cdb4db",
-    "other": "#e0e0e0",
-}
-
-#: Colour of each edge ``kind``; edges without a kind use ``None``'s colour. The last three are the
-#: class, bridge and feature subgraphs of a multi-dimensional classifier (MDBNC).
-KIND_COLORS = {
-    "class": "#8d8d8d",
-    "augmenting": "#1d3557",
-    None: "#2a6f97",
-    "class-class": "#ae2012",
-    "class-feature": "#8d8d8d",
-    "feature-feature": "#1d3557",
-}
-
-#: Edge kinds drawn dashed (arcs from a class to an attribute).
-DASHED_KINDS = ("class", "class-feature")
-
-
-def as_graph(graph_or_model):
-    """The networkx graph of `graph_or_model`: the graph itself or a model's ``structure_``.
-
-    Parameters
-    ----------
-    graph_or_model : nx.Graph, Hyperforest or fitted model
-        A networkx graph (any subclass), a
-        :class:`~graphmodels.structures.Hyperforest`, or an object whose
-        ``structure_`` attribute is one of these.
-
-    Returns
-    -------
-    nx.Graph
-        The graph itself, not a copy. A hyperforest gives a new graph: its
-        primal graph, with graph attribute ``hyperedges``: the maximal
-        hyperedges of two or more nodes as JSON text (lists in node order).
-
-    Raises
-    ------
-    TypeError
-        If `graph_or_model` is neither, or is a model that is not fitted.
-
-    Examples
-    --------
-    >>> as_graph(nx.path_graph(3)).number_of_nodes()
-    3
-    >>> as_graph(Hyperforest([("a", "b", "c"), ("c", "d")])).graph
-    {'hyperedges': '[["a", "b", "c"], ["c", "d"]]'}
-    """
-    if isinstance(graph_or_model, nx.Graph):
-        return graph_or_model
-    if isinstance(graph_or_model, Hyperforest):
-        return _primal_with_hyperedges(graph_or_model)
-    try:
-        structure = graph_or_model.structure_
-    except AttributeError:
-        structure = None
-    if isinstance(structure, nx.Graph):
-        return structure
-    if isinstance(structure, Hyperforest):
-        return _primal_with_hyperedges(structure)
-    kind = type(graph_or_model).__name__
-    if hasattr(graph_or_model, "fit"):
-        raise TypeError(
-            f"Expected a networkx graph or a fitted model with a `structure_` graph, "
-            f"got an unfitted {kind}; call fit first."
-        )
-    raise TypeError(f"Expected a networkx graph or a fitted model with a `structure_` graph, got {kind}.")
-
-
-def _primal_with_hyperedges(forest):
-    graph = forest.primal_graph()
-    index = {v: i for i, v in enumerate(forest.nodes)}
-    maximal = [sorted(h, key=index.__getitem__) for h in forest.maximal_hyperedges if len(h) > 1]
-    graph.graph["hyperedges"] = json.dumps([[_json_item(v) for v in h] for h in maximal], ensure_ascii=False)
-    return graph
 
 
 def string_ids(graph):
@@ -157,16 +77,6 @@ def _graphml_value(value):
         return json.dumps([_json_item(v) for v in value], ensure_ascii=False)
     if isinstance(value, dict):
         return json.dumps({str(k): _json_item(v) for k, v in value.items()}, ensure_ascii=False)
-    return str(value)
-
-
-def _json_item(value):
-    if isinstance(value, np.generic):
-        value = value.item()
-    if value is None or isinstance(value, (bool, int, float, str)):
-        return value
-    if isinstance(value, (list, tuple, set, frozenset, np.ndarray)):
-        return [_json_item(v) for v in value]
     return str(value)
 
 

@@ -26,12 +26,16 @@ from matplotlib.path import Path
 from scipy.spatial import ConvexHull, QhullError
 
 from ..structures.hyperforests import Hyperforest
-from .export import KIND_COLORS
-from .network import (
+from ._common import (
+    KIND_COLORS,
+    _circular,
     _component_packed,
     _depths,
-    _normalized,
+    _fitting_font_size,
+    _frame,
     _role,
+    _sizes,
+    _spacing,
     _spanning_forest,
     _tidy_positions,
     format_label,
@@ -110,11 +114,6 @@ def _kamada_kawai_one(sub, seed):
     return nx.kamada_kawai_layout(sub, pos=start, weight=None)
 
 
-def _circular(graph, seed):
-    nodes = list(graph.nodes)
-    return _normalized(nx.circular_layout(nodes), list(zip(nodes, nodes[1:])))
-
-
 def _bipartite(graph, seed):
     """Variables on one row, factors on a row above, each factor over the mean of its variables.
 
@@ -155,7 +154,7 @@ HYPERFOREST_LAYOUTS = {
     "kamada_kawai": _packed(_kamada_kawai_one),
     "spring": _packed(lambda sub, seed: nx.spring_layout(sub, seed=seed, weight=None)),
     "spectral": _packed(lambda sub, seed: nx.spectral_layout(sub, weight=None)),
-    "circular": _circular,
+    "circular": lambda graph, seed: _circular(graph),
     "bipartite": _bipartite,
 }
 
@@ -267,17 +266,6 @@ def _hull_corners(points):
 # Drawing helpers
 
 
-def _spacing(xy):
-    """Median distance to the nearest other node (1 if undefined)."""
-    if len(xy) < 2:
-        return 1.0
-    d = np.sqrt(((xy[:, None, :] - xy[None, :, :]) ** 2).sum(-1))
-    d[np.diag_indices_from(d)] = np.inf
-    nearest = d.min(axis=1)
-    nearest = nearest[np.isfinite(nearest) & (nearest > 0)]
-    return float(np.median(nearest)) if len(nearest) else 1.0
-
-
 def _new_axes(xy, aspect=1.0):
     import matplotlib.pyplot as plt
 
@@ -288,26 +276,6 @@ def _new_axes(xy, aspect=1.0):
         width, height = 4.0, 3.0
     _, ax = plt.subplots(figsize=(width, height), layout="constrained")
     return ax
-
-
-def _points_per_unit(ax):
-    """Points per data unit along x and y for the current limits."""
-    bbox = ax.get_position()
-    fig_w, fig_h = ax.figure.get_size_inches()
-    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
-    return bbox.width * fig_w * 72 / (x1 - x0), bbox.height * fig_h * 72 / (y1 - y0)
-
-
-def _frame(ax, xy, margin, equal):
-    """Limits around `xy` with `margin`; returns points per data unit (x, y)."""
-    low, high = xy.min(axis=0) - margin, xy.max(axis=0) + margin
-    ax.set_xlim(low[0], high[0])
-    ax.set_ylim(low[1], high[1])
-    if equal:
-        ax.set_aspect("equal", adjustable="box")
-        scale = min(_points_per_unit(ax))
-        return scale, scale
-    return _points_per_unit(ax)
 
 
 def _draw_variables(ax, nodes, xy, data, labels, node_size, font_size, gid):
@@ -336,29 +304,6 @@ def _label_texts(nodes, labels):
     if isinstance(labels, dict):
         return [str(labels.get(n, "")) for n in nodes]
     return [format_label(n) for n in nodes]
-
-
-def _fitting_font_size(
-    texts, width, height, *, char_width=0.6, pad=0.8, line_height=1.2, line_pad=0.6, low=4.5, high=10.0, min_chars=1
-):
-    """Font size (points) at which the longest line and the tallest label of
-    `texts` fit a box of `width` x `height` points, clipped to [low, high]."""
-    chars = max([len(line) for text in texts for line in text.split("\n")] + [min_chars])
-    lines = max([text.count("\n") + 1 for text in texts] + [1])
-    return float(np.clip(min(width / (char_width * chars + pad), height / (line_height * lines + line_pad)), low, high))
-
-
-def _sizes(spacing, ppu, texts, node_size, font_size):
-    """Node area (points^2) and font size fitted to the spacing of the nodes."""
-    if node_size is None:
-        diameter = float(np.clip(0.45 * spacing * ppu, 6.0, 44.0))
-        node_size = diameter**2
-    diameter = math.sqrt(float(node_size))
-    if font_size is None:
-        font_size = _fitting_font_size(
-            texts, 0.95 * diameter, 0.8 * diameter, pad=0.0, line_pad=0.0, low=5.0, min_chars=2
-        )
-    return float(node_size), float(font_size)
 
 
 def _check_labels(labels):

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import math
 import numbers
-from functools import lru_cache
 
 import networkx as nx
 import numpy as np
@@ -28,8 +27,7 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
 from ..structures.latent_trees import is_latent_tree
-from .export import KIND_COLORS, ROLE_COLORS
-from .network import format_label, scatter_nodes
+from ._common import _LINESPACING, KIND_COLORS, ROLE_COLORS, _check_bool, _measure, _role, format_label, scatter_nodes
 
 __all__ = ["draw_latent_tree", "latent_tree_layout"]
 
@@ -43,7 +41,6 @@ _H_GAP = 1.2  # ems between neighbouring shapes of one row
 _V_GAP = 2.8  # ems between rows
 _PAD = 0.5  # ems inside a latent box
 _MARGIN = 0.5  # ems around the drawing
-_LINESPACING = 1.25
 _WRAP = 60  # characters per line of a state listing
 _MAX_FIGURE = (30.0, 20.0)  # inches
 
@@ -109,22 +106,12 @@ def _is_latent_tree_input(obj):
     )
 
 
-def _role(data):
-    role = data.get("role", "feature")
-    return role if role in ("class", "feature", "latent") else "other"
-
-
 def _check_max_configurations(value):
     if value is None:
         return None
     if isinstance(value, (bool, np.bool_)) or not isinstance(value, numbers.Integral) or value < 1:
         raise ValueError(f"`max_configurations` must be a positive integer or None, got {value!r}.")
     return int(value)
-
-
-def _check_bool(value, name):
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"`{name}` must be True or False, got {value!r}.")
 
 
 # ---------------------------------------------------------------------------
@@ -220,27 +207,6 @@ def _wrapped(lines, width=_WRAP):
                 break
         out.extend(broken)
     return out
-
-
-@lru_cache(maxsize=1)
-def _measurer():
-    from matplotlib.backends.backend_agg import FigureCanvasAgg
-    from matplotlib.figure import Figure
-
-    figure = Figure(dpi=72)
-    return figure, FigureCanvasAgg(figure).get_renderer()
-
-
-def _measure(text, weight="normal"):
-    """Width and height of `text` (lines at the drawing's spacing) in ems of its own size."""
-    if not text:
-        return 0.0, 0.0
-    # Measured large (hinting makes small text up to ~6% wider or narrower), with 4% to spare.
-    figure, renderer = _measurer()
-    artist = figure.text(0, 0, text, fontsize=50.0, fontweight=weight, linespacing=_LINESPACING)
-    box = artist.get_window_extent(renderer)
-    artist.remove()
-    return 1.04 * box.width / 50.0, box.height / 50.0
 
 
 # ---------------------------------------------------------------------------

@@ -31,11 +31,22 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
 
 from ..structures.multidimensional import ARC_KINDS, arc_kind, is_multidimensional_classifier
-from .export import KIND_COLORS, ROLE_COLORS, as_graph
-from .hyperforests import _fitting_font_size, _points_per_unit
-from .latent_trees import _measure
-from .network import _auto_row_width, _bend, _edge_widths, _is_number, format_label, scatter_nodes
-from .regions import _slots
+from ._common import (
+    KIND_COLORS,
+    ROLE_COLORS,
+    _auto_row_width,
+    _bend,
+    _check_bool,
+    _edge_widths,
+    _fitting_font_size,
+    _is_number,
+    _measure,
+    _points_per_unit,
+    _slots,
+    as_graph,
+    format_label,
+    scatter_nodes,
+)
 
 __all__ = ["draw_multidimensional", "multidimensional_layout", "ARC_STYLES", "SUBGRAPH_NAMES"]
 
@@ -143,11 +154,6 @@ def _in_listed_order(graph, role, listed):
     except TypeError:
         pass
     return nodes
-
-
-def _check_bool(value, name):
-    if not isinstance(value, (bool, np.bool_)):
-        raise TypeError(f"`{name}` must be True or False, got {value!r}.")
 
 
 def _check_max_row_width(value):

@@ -1,0 +1,225 @@
+"""One entry point for every learned structure: :func:`draw_network` picks the drawing by type.
+
+Models are matched by class (:data:`MODEL_DRAWINGS`, most specific first);
+graphs, which are all ``nx.Graph``/``nx.DiGraph``, by what their nodes and
+edges hold (a region graph, a latent tree, a multi-dimensional classifier);
+anything else with roles and kinds gets the generic drawing. The drawing
+modules never import this one, so the package has no import circle.
+"""
+
+from __future__ import annotations
+
+import math
+
+import networkx as nx
+
+from ..models.base import BaseModel
+from ..models.hierarchical_nb import HierarchicalNaiveBayes
+from ..models.kikuchi import KikuchiBayes
+from ..models.label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
+from ..models.multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
+from ..structures.latent_trees import is_latent_tree
+from ..structures.multidimensional import is_multidimensional_classifier
+from ._common import as_graph, network_layout
+from .interactions import draw_interactions
+from .latent_trees import draw_latent_tree
+from .multidimensional import draw_multidimensional
+from .network import draw_graph
+from .region_graph import draw_region_graph
+
+__all__ = ["draw_network", "MODEL_DRAWINGS"]
+
+
+def _interactions(model, ax, options):
+    layout = options["layout"]
+    return draw_interactions(
+        model, layout if isinstance(layout, dict) else None, ax=ax, title=options["title"], legend=options["legend"]
+    )
+
+
+def _latent_tree(tree_or_model, ax, options):
+    return draw_latent_tree(tree_or_model, ax=ax, title=options["title"], legend=options["legend"])
+
+
+def _multidimensional(graph_or_model, ax, options):
+    graph = as_graph(graph_or_model)
+    layout = options["layout"]
+    if isinstance(layout, str):
+        layout = network_layout(graph, layout, max_row_width=options["max_row_width"])
+    return draw_multidimensional(graph, ax, **{**options, "layout": layout})
+
+
+def _region_graph(graph, ax, options):
+    return draw_region_graph(graph, ax=ax, title=options["title"], legend=options["legend"])
+
+
+def _members(model, ax, options):
+    """One axes per label: each member classifier's structure, titled by its label."""
+    members = list(zip(model.label_names_, model.estimators_))
+    if ax is not None:
+        raise ValueError(
+            f"{type(model).__name__} has one structure per label ({len(members)}); draw with ax=None "
+            "(a grid of axes is made) or draw one member, e.g. draw_network(model.estimators_[0], ax)."
+        )
+    import matplotlib.pyplot as plt
+
+    columns = min(3, len(members))
+    rows = math.ceil(len(members) / columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(5.0 * columns, 4.0 * rows), squeeze=False)
+    for target, (label, member) in zip(axes.ravel(), members):
+        draw_network(member, target, **{**options, "title": f"{label}"})
+    for target in axes.ravel()[len(members) :]:
+        target.set_axis_off()
+    if options["title"]:
+        figure.suptitle(options["title"])
+    return axes.ravel()[: len(members)]
+
+
+def _label_powerset(model, ax, options):
+    return draw_network(model.estimator_, ax, **options)
+
+
+#: Drawings of fitted models, by class (the first matching class wins).
+MODEL_DRAWINGS = {
+    KikuchiBayes: _interactions,
+    HierarchicalNaiveBayes: _latent_tree,
+    MultiDimensionalNaiveBayes: _multidimensional,
+    MultiDimensionalTAN: _multidimensional,
+    MultiDimensionalAODE: _multidimensional,
+    BinaryRelevance: _members,
+    ClassifierChain: _members,
+    LabelPowerset: _label_powerset,
+}
+
+
+def _graph_drawing(graph):
+    """The drawing for a networkx graph, chosen by what it holds."""
+    if graph.number_of_nodes() and all(
+        isinstance(n, frozenset) and "counting_number" in d for n, d in graph.nodes(data=True)
+    ):
+        return _region_graph
+    if isinstance(graph, nx.DiGraph) and any(r == "latent" for _, r in graph.nodes(data="role")):
+        if is_latent_tree(graph):
+            return _latent_tree
+    if is_multidimensional_classifier(graph) and (
+        graph.number_of_edges() or {"classes", "features"} <= set(graph.graph)
+    ):
+        return _multidimensional
+    return None
+
+
+def draw_network(
+    graph_or_model,
+    ax=None,
+    *,
+    layout=None,
+    node_size=None,
+    font_size=None,
+    show_weights=False,
+    weight_format=".3f",
+    title=None,
+    legend=True,
+    max_label_length=24,
+    max_row_width=None,
+):
+    """Draw any learned structure, with the drawing made for its type.
+
+    ============================================  =====================================================
+    what is drawn                                 drawing
+    ============================================  =====================================================
+    ``KikuchiBayes``                              :func:`~graphmodels.plotting.draw_interactions`
+    a region graph (frozenset nodes with          :func:`~graphmodels.plotting.draw_region_graph`
+    ``counting_number``)
+    ``HierarchicalNaiveBayes``, a latent tree     :func:`~graphmodels.plotting.draw_latent_tree`
+    multi-dimensional classifiers (MDBNCs)        :func:`~graphmodels.plotting.draw_multidimensional`
+    ``BinaryRelevance``, ``ClassifierChain``      a grid of the members' structures, one per label
+    ``LabelPowerset``                             its base classifier's structure
+    any other graph, hyperforest or fitted model  :func:`~graphmodels.plotting.draw_graph` (class on
+                                                  top, attribute forest below, arcs by kind)
+    ============================================  =====================================================
+
+    A hyperforest classifier with one structure per class
+    (``representation="free"``) is drawn as its ``structure_``: the union of
+    the classes' Markov networks, each edge holding the classes that have it
+    (draw one class with ``draw_hyperforest(model.structures_[k])``).
+
+    Parameters
+    ----------
+    graph_or_model : nx.Graph, Hyperforest or fitted model
+        The structure, or a fitted model whose structure is drawn.
+    ax : matplotlib.axes.Axes, optional
+        Where to draw; a new figure sized to the structure is made if omitted.
+    layout : str or dict, optional
+        A method name of :func:`~graphmodels.plotting.network_layout`
+        (default: ``"layered"`` for directed graphs, ``"kamada_kawai"`` for
+        undirected ones), or a dict node -> ``(x, y)`` covering every node.
+    node_size : float, optional
+        Marker area in points^2; by default fitted to the room per node.
+    font_size : float, optional
+        Label size in points; by default fitted to the room per node.
+    show_weights : bool or {"class", "augmenting"}, default=False
+        Write each edge's ``weight`` at its middle; a kind name: only on
+        edges of that kind.
+    weight_format : str, default=".3f"
+        Format spec of those labels.
+    title : str, optional
+    legend : bool, default=True
+        Show which colour is which role and which line which arc kind.
+    max_label_length : int, default=24
+        Longer node names are truncated with an ellipsis.
+    max_row_width : int, optional
+        Passed to :func:`~graphmodels.plotting.network_layout`.
+
+    Returns
+    -------
+    matplotlib.axes.Axes, or ndarray of Axes
+        The axes drawn on (one per label for the multi-label wrappers).
+
+    Raises
+    ------
+    NotFittedError
+        For a model that is not fitted.
+    TypeError
+        For anything that is neither a graph, a hyperforest nor a model.
+    ValueError
+        For an unknown layout name or a layout dict missing nodes.
+
+    See Also
+    --------
+    draw_graph : the generic drawing.
+    to_dot, to_graphml : export for Graphviz, Gephi, yEd.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> g = nx.DiGraph([("C", "a"), ("C", "b"), ("a", "b")])
+    >>> nx.set_node_attributes(g, {"C": "class", "a": "feature", "b": "feature"}, "role")
+    >>> nx.set_edge_attributes(g, {("C", "a"): "class", ("C", "b"): "class", ("a", "b"): "augmenting"}, "kind")
+    >>> ax = draw_network(g, Figure().subplots())
+    >>> len(ax.patches)
+    3
+    """
+    options = {
+        "layout": layout,
+        "node_size": node_size,
+        "font_size": font_size,
+        "show_weights": show_weights,
+        "weight_format": weight_format,
+        "title": title,
+        "legend": legend,
+        "max_label_length": max_label_length,
+        "max_row_width": max_row_width,
+    }
+    if isinstance(graph_or_model, BaseModel):
+        graph_or_model._check_fitted()
+        for cls, drawing in MODEL_DRAWINGS.items():
+            if isinstance(graph_or_model, cls):
+                return drawing(graph_or_model, ax, options)
+        graph = as_graph(graph_or_model)
+    else:
+        # A graph, a hyperforest, or another library's fitted model with a `structure_`.
+        graph = as_graph(graph_or_model)
+    drawing = _graph_drawing(graph)
+    if drawing is not None:
+        return drawing(graph, ax, options)
+    return draw_graph(graph, ax, **options)

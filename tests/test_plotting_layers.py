@@ -1,0 +1,141 @@
+"""The plotting package is layered: ``_common`` <- drawing modules and ``export`` <- ``dispatch``.
+
+Parsed from the source (every import, module level or inside a function), so a
+helper that drifts back into a drawing module, or a drawing that reaches into a
+sibling, fails here rather than as an import circle at run time.
+"""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+
+import graphmodels as gm  # noqa: E402
+from graphmodels.plotting import draw_network  # noqa: E402
+
+PACKAGE = Path(gm.__file__).parent / "plotting"
+HELPERS = {"_common"}
+DRAWINGS = {
+    "network",
+    "hyperforests",
+    "latent_trees",
+    "multidimensional",
+    "interactions",
+    "region_graph",
+    "kikuchi_path",
+}
+ENTRY = {"dispatch", "export", "__init__"}
+
+
+def _sibling_imports(module):
+    tree = ast.parse((PACKAGE / f"{module}.py").read_text())
+    found = set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.ImportFrom) and node.level == 1:
+            if node.module:
+                found.add(node.module.split(".")[0])
+            else:
+                found.update(alias.name for alias in node.names)
+    return found
+
+
+def test_every_module_is_placed_in_a_layer():
+    modules = {p.stem for p in PACKAGE.glob("*.py")}
+    assert modules == HELPERS | DRAWINGS | ENTRY
+
+
+@pytest.mark.parametrize("module", sorted(HELPERS))
+def test_helpers_import_no_drawing(module):
+    assert _sibling_imports(module) == set()
+
+
+@pytest.mark.parametrize("module", sorted(DRAWINGS | {"export"}))
+def test_drawings_import_only_the_helpers(module):
+    assert _sibling_imports(module) <= HELPERS, module
+
+
+def test_only_the_dispatcher_and_the_package_import_drawings():
+    for module in sorted(HELPERS | DRAWINGS | {"export"}):
+        assert not (_sibling_imports(module) & {"dispatch"}), module
+
+
+def test_helpers_are_defined_once():
+    # The copies that used to live in several drawing modules.
+    for name in ("_check_bool", "_role", "format_label", "scatter_nodes", "network_layout", "as_graph"):
+        defining = [
+            p.stem
+            for p in PACKAGE.glob("*.py")
+            if any(
+                isinstance(n, (ast.FunctionDef, ast.ClassDef)) and n.name == name for n in ast.parse(p.read_text()).body
+            )
+        ]
+        assert defining == ["_common"], (name, defining)
+
+
+# ---------------------------------------------------------------------------
+# Dispatch by type
+
+
+def _data(seed=0, n_rows=200):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, n_rows)
+    b = (a + rng.integers(0, 2, n_rows)) % 3
+    c = rng.integers(0, 2, n_rows)
+    X = pd.DataFrame({"a": a, "b": b, "c": c}).astype(str)
+    y = pd.Series(np.where((a + c) % 2 == 0, "even", "odd"), name="label")
+    Y = pd.DataFrame({"L1": y.to_numpy(), "L2": np.where(b > 0, "on", "off")})
+    return X, y, Y
+
+
+def test_free_hyperforest_classifier_draws_the_union_of_its_class_networks():
+    X, y, _ = _data()
+    model = gm.HyperforestClassifier(treewidth=1, representation="free", criterion="ml").fit(X, y)
+    ax = draw_network(model, Figure().subplots())
+    edges = [p for p in ax.patches if (p.get_gid() or "").startswith("edge")]
+    assert len(edges) == model.structure_.number_of_edges() > 0
+
+
+@pytest.mark.parametrize("wrapper", [gm.BinaryRelevance, gm.ClassifierChain])
+def test_multilabel_wrappers_draw_one_axes_per_label(wrapper):
+    X, _, Y = _data()
+    model = wrapper(base=gm.TAN()).fit(X, Y)
+    axes = draw_network(model)
+    assert [ax.get_title() for ax in axes] == ["L1", "L2"]
+    for ax, member in zip(axes, model.estimators_):
+        edges = [p for p in ax.patches if (p.get_gid() or "").startswith("edge")]
+        assert len(edges) == member.structure_.number_of_edges()
+    with pytest.raises(ValueError, match="one structure per label"):
+        draw_network(model, Figure().subplots())
+
+
+def test_label_powerset_draws_its_base_classifier():
+    X, _, Y = _data()
+    model = gm.LabelPowerset(base=gm.TAN()).fit(X, Y)
+    ax = draw_network(model, Figure().subplots())
+    edges = [p for p in ax.patches if (p.get_gid() or "").startswith("edge")]
+    assert len(edges) == model.estimator_.structure_.number_of_edges()
+
+
+@pytest.mark.parametrize("name", sorted(gm.models.registered_models()))
+def test_every_registered_model_is_drawn_when_fitted_and_refused_when_not(name):
+    cls = gm.models.registered_models()[name]
+    X, y, Y = _data()
+    kind = next(k for k in ("classifier", "density", "multilabel") if name in gm.models.registered_models(k))
+    with pytest.raises(gm.models.NotFittedError, match=f"{cls.__name__} instance is not fitted"):
+        draw_network(cls())
+    model = cls().fit(X, y) if kind == "classifier" else cls().fit(X) if kind == "density" else cls().fit(X, Y)
+    drawn = (
+        draw_network(model)
+        if name in ("binary-relevance", "classifier-chain")
+        else draw_network(model, Figure().subplots())
+    )
+    assert drawn is not None
