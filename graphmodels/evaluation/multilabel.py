@@ -26,7 +26,7 @@ import pandas as pd
 
 from ..data.discretize import MDLDiscretizer
 from ..data.encoding import as_frame
-from ..models.model_selection import MultiLabelModelSelection, _check_count, shuffled_folds
+from ..models.model_selection import MultiLabelModelSelection, shuffled_folds
 from ..models.multilabel import as_label_frame
 from .compare import clone, make_discretizer
 from .metrics import exact_match, hamming_accuracy, jaccard_accuracy, per_label_log_loss
@@ -44,6 +44,13 @@ __all__ = [
 
 #: Metric columns of :func:`cross_validate_multilabel`, in order.
 _METRICS = ("hamming_accuracy", "exact_match", "jaccard_accuracy", "mean_label_log_loss")
+
+
+def _check_count(value, name, minimum):
+    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
+        raise TypeError(f"`{name}` must be an integer, got {type(value).__name__} {value!r}.")
+    if value < minimum:
+        raise ValueError(f"`{name}` must be >= {minimum}, got {value}.")
 
 
 def _unsupervised_discretizer(discretizer):

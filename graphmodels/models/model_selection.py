@@ -13,9 +13,12 @@ References
 
 from __future__ import annotations
 
+import numbers
+
 import numpy as np
 import pandas as pd
 
+from .._validation import Interval, Options, Predicate
 from .base import clone_model
 from .multilabel import BaseMultiLabelClassifier
 
@@ -52,13 +55,6 @@ def shuffled_folds(n_rows, n_splits, n_repeats, random_state):
         fold_of[rng.permutation(n_rows)] = np.arange(n_rows) % n_splits
         for fold in range(n_splits):
             yield repeat, fold, np.flatnonzero(fold_of != fold), np.flatnonzero(fold_of == fold)
-
-
-def _check_count(value, name, minimum):
-    if isinstance(value, (bool, np.bool_)) or not isinstance(value, (int, np.integer)):
-        raise TypeError(f"`{name}` must be an integer, got {type(value).__name__} {value!r}.")
-    if value < minimum:
-        raise ValueError(f"`{name}` must be >= {minimum}, got {value}.")
 
 
 def _label_hits(Y, predicted):
@@ -129,12 +125,15 @@ class MultiLabelModelSelection(BaseMultiLabelClassifier):
         # The candidates dict is a hyperparameter as a whole (no nested keys).
         return {name: getattr(self, name) for name in self._param_names()}
 
-    def _check_params(self):
-        if not isinstance(self.candidates, dict) or not self.candidates:
-            raise ValueError("`candidates` must be a non-empty dict of name -> multi-label model.")
-        if self.scoring not in _SELECTION_SCORES:
-            raise ValueError(f"`scoring` must be one of {list(_SELECTION_SCORES)}, got {self.scoring!r}.")
-        _check_count(self.n_splits, "n_splits", 2)
+    _parameter_constraints = {
+        "candidates": [
+            Predicate(
+                lambda value: isinstance(value, dict) and bool(value), "a non-empty dict of name -> multi-label model"
+            )
+        ],
+        "n_splits": [Interval(numbers.Integral, 2, None)],
+        "scoring": [Options(list(_SELECTION_SCORES))],
+    }
 
     def _fit_multilabel(self, frame, label_codes, sample_weight):
         if len(frame) < 2:
