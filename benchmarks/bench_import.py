@@ -14,7 +14,7 @@ that a change in machine load hits all of them alike.
   ``.pyc`` files; this row lets Python cache graphmodels' bytecode (under a temporary
   ``PYTHONPYCACHEPREFIX``, nothing written into the checkout), as an installed copy would.
 
-It also lists the top-level packages that ``import graphmodels`` loads beyond those of
+It also lists the modules that ``import graphmodels`` loads beyond those of
 ``import numpy, pandas, networkx`` (scipy, matplotlib and scikit-learn must not be among
 them), and graphmodels' own share of ``python -X importtime`` (the self time of its modules).
 
@@ -74,15 +74,17 @@ def _run(args, root, cwd, pycache=None):
     return elapsed, out
 
 
-def wall_times(root, repeat, cwd):
-    """Seconds per statement: {label: [run, run, ...]}, the statements interleaved."""
-    times = {label: [] for label in STATEMENTS}
-    pycache = Path(cwd) / "pycache"
-    for label, args in STATEMENTS.items():  # one warm-up run each (bytecode cache, disk cache)
-        _run(args, root, cwd, pycache if label == CACHED else None)
-    for _ in range(repeat):
+def wall_times(roots, repeat, cwd):
+    """Seconds per tree and statement: {tree: {label: [run, ...]}}, trees and statements interleaved."""
+    times = {name: {label: [] for label in STATEMENTS} for name in roots}
+    pycache = {name: Path(cwd) / f"pycache-{i}" for i, name in enumerate(roots)}
+    for name, root in roots.items():  # one warm-up run each (bytecode cache, disk cache)
         for label, args in STATEMENTS.items():
-            times[label].append(_run(args, root, cwd, pycache if label == CACHED else None)[0])
+            _run(args, root, cwd, pycache[name] if label == CACHED else None)
+    for _ in range(repeat):
+        for name, root in roots.items():
+            for label, args in STATEMENTS.items():
+                times[name][label].append(_run(args, root, cwd, pycache[name] if label == CACHED else None)[0])
     return times
 
 
@@ -93,11 +95,17 @@ def extra_packages(root, cwd):
     return sorted({m.split(".")[0] for m in ours - bare} - {"graphmodels"})
 
 
-def own_import_time(root, cwd, runs=3):
-    """Self time (s) of graphmodels' own modules under ``-X importtime``: the least of `runs`."""
+def own_import_time(root, cwd, pycache=None, runs=5):
+    """Self time (s) of graphmodels' own modules under ``-X importtime``: the least of `runs`.
+
+    With `pycache`, from cached bytecode (after one run that writes it); without, as the
+    environment has it (compiled from source when it sets ``PYTHONDONTWRITEBYTECODE``).
+    """
+    if pycache is not None:
+        _run(["-c", "import graphmodels"], root, cwd, pycache)
     best = None
     for _ in range(runs):
-        _, out = _run(["-X", "importtime", "-c", "import graphmodels"], root, cwd)
+        _, out = _run(["-X", "importtime", "-c", "import graphmodels"], root, cwd, pycache)
         total = 0
         for line in out.stderr.splitlines():
             parts = line.split("|")
@@ -107,12 +115,18 @@ def own_import_time(root, cwd, runs=3):
     return best / 1e6
 
 
-def measure(root, repeat):
+def measure(roots, repeat):
+    """Everything measured, per tree: {tree: {"times", "extra", "own", "own_cached"}}."""
     with tempfile.TemporaryDirectory() as cwd:  # a neutral working directory
+        times = wall_times(roots, repeat, cwd)
         return {
-            "times": wall_times(root, repeat, cwd),
-            "extra": extra_packages(root, cwd),
-            "own": own_import_time(root, cwd),
+            name: {
+                "times": times[name],
+                "extra": extra_packages(root, cwd),
+                "own": own_import_time(root, cwd),
+                "own_cached": own_import_time(root, cwd, Path(cwd) / f"own-pycache-{i}"),
+            }
+            for i, (name, root) in enumerate(roots.items())
         }
 
 
@@ -155,13 +169,18 @@ def render(results, repeat):
         gap = statistics.median(times["python -c 'import graphmodels'"]) - statistics.median(
             times[f"python -c '{BARE}'"]
         )
+        cached_gap = statistics.median(times[CACHED]) - statistics.median(times[f"python -c '{BARE}'"])
         extra = ", ".join(result["extra"]) or "none"
         lines.append(
-            f"- {name}: `import graphmodels` - `{BARE}` = {gap:+.2f} s (medians); graphmodels' own modules "
-            f"{result['own'] * 1000:.0f} ms of `-X importtime` self time; packages loaded beyond numpy, "
-            f"pandas, networkx: {extra}."
+            f"- {name}: `import graphmodels` takes {gap:+.2f} s over `{BARE}` ({cached_gap:+.2f} s with its "
+            f"bytecode cached; medians); graphmodels' own modules take {result['own'] * 1000:.0f} ms of "
+            f"`-X importtime` self time compiled from source, {result['own_cached'] * 1000:.0f} ms from cached "
+            f"bytecode; modules loaded beyond those of numpy, pandas, networkx, by top-level name: {extra}."
         )
-    lines.append(f"- Wall-clock time of a fresh process, {repeat} interleaved runs after one warm-up run each.")
+    lines.append(
+        f"- Wall-clock time of a fresh process, {repeat} runs per row after one warm-up run each, trees and "
+        "statements interleaved so that a change of machine load hits them alike."
+    )
     return "\n".join(lines)
 
 
@@ -173,8 +192,8 @@ def main(argv=None):
     args = parser.parse_args(argv)
 
     load_start = common.load_average()
-    results = {}
     with tempfile.TemporaryDirectory() as tmp:
+        roots = {}
         if args.baseline:
             rev = subprocess.run(
                 ["git", "-C", str(common.REPO), "rev-parse", "--short", args.baseline],
@@ -182,8 +201,9 @@ def main(argv=None):
                 text=True,
                 check=True,
             ).stdout.strip()
-            results[f"before ({rev})"] = measure(extract_revision(rev, tmp), args.repeat)
-        results["this checkout" if not args.baseline else "after"] = measure(common.REPO, args.repeat)
+            roots[f"before ({rev})"] = extract_revision(rev, tmp)
+        roots["after" if args.baseline else "this checkout"] = common.REPO
+        results = measure(roots, args.repeat)
     table = render(results, args.repeat)
     print(table)
     if args.out:
