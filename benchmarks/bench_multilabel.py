@@ -31,7 +31,7 @@ import numpy as np
 import pandas as pd
 
 from graphmodels.data.multilabel import read_multilabel
-from graphmodels.evaluation import MultiLabelModelSelection, cross_validate_multilabel, summarize_multilabel
+from graphmodels.evaluation import cross_validate_multilabel, summarize_multilabel
 from graphmodels.models import (
     TAN,
     BinaryRelevance,
@@ -40,6 +40,7 @@ from graphmodels.models import (
     MultiDimensionalAODE,
     MultiDimensionalNaiveBayes,
     MultiDimensionalTAN,
+    MultiLabelModelSelection,
     NaiveBayes,
 )
 

@@ -72,7 +72,10 @@ def test_registry_holds_every_public_model():
         and obj.__name__ in gm.models.__all__
         and not obj.__name__.startswith("Base")
     }
-    assert public == set(MODELS.values())
+    # MultiLabelModelSelection (moved here from graphmodels.evaluation) is a model-selection wrapper,
+    # as scikit-learn's GridSearchCV: its hyperparameter is a dict of models, it has no default, no
+    # prior of its own and is not saved, so it stays out of the registry, as it was before the move.
+    assert public - {gm.models.MultiLabelModelSelection} == set(MODELS.values())
     assert set(gm.models.CLASSIFIERS.values()) <= set(MODELS.values())
 
 

@@ -512,8 +512,7 @@ def test_cv_errors(kwargs, error, message):
 
 
 def test_model_selection_picks_the_best_cross_validated_candidate_and_refits_it():
-    from graphmodels.evaluation import MultiLabelModelSelection, hamming_accuracy
-    from graphmodels.models import BinaryRelevance, MultiDimensionalNaiveBayes, NaiveBayes
+    from graphmodels.models import BinaryRelevance, MultiDimensionalNaiveBayes, MultiLabelModelSelection, NaiveBayes
 
     rng = np.random.default_rng(5)
     X = pd.DataFrame({"x": rng.integers(0, 3, 200).astype(str), "z": rng.integers(0, 2, 200).astype(str)})
@@ -533,9 +532,58 @@ def test_model_selection_picks_the_best_cross_validated_candidate_and_refits_it(
 
 
 def test_model_selection_refuses_a_single_row_clearly():
-    from graphmodels.evaluation import MultiLabelModelSelection
-    from graphmodels.models import BinaryRelevance
+    from graphmodels.models import BinaryRelevance, MultiLabelModelSelection
 
     X, Y = pd.DataFrame({"x": ["a"]}), pd.DataFrame({"a": [1], "b": [0]})
     with pytest.raises(ValueError, match="at least 2 rows to cross-validate, got 1"):
         MultiLabelModelSelection(candidates={"br": BinaryRelevance()}).fit(X, Y)
+
+
+@pytest.mark.parametrize("scoring, metric", [("hamming_accuracy", hamming_accuracy), ("exact_match", exact_match)])
+def test_model_selection_scores_are_the_evaluation_metrics_on_the_runners_folds(scoring, metric):
+    # The model (graphmodels.models) cannot import the metrics (graphmodels.evaluation, a layer
+    # above): its own scorers must give the very same figures on the very same folds.
+    from graphmodels.models import BinaryRelevance, MultiDimensionalNaiveBayes, MultiLabelModelSelection, NaiveBayes
+    from graphmodels.models.base import clone_model
+    from graphmodels.models.model_selection import shuffled_folds
+
+    X, Y = _multilabel_data(n=80, seed=2, non_binary=True)
+    X = X.apply(lambda column: pd.qcut(column, 3, labels=False)).astype(str)
+    candidates = {"md": MultiDimensionalNaiveBayes(), "br": BinaryRelevance(base=NaiveBayes())}
+    search = MultiLabelModelSelection(candidates=candidates, n_splits=4, scoring=scoring, random_state=3).fit(X, Y)
+    for name, candidate in candidates.items():
+        scores = [
+            metric(
+                Y.iloc[test],
+                clone_model(candidate).fit(X.iloc[train], Y.iloc[train]).predict(X.iloc[test]),
+            )
+            for _, _, train, test in shuffled_folds(len(X), 4, 1, random_state=3)
+        ]
+        assert search.cv_scores_.loc[name, "mean"] == np.mean(scores)
+        assert search.cv_scores_.loc[name, "std"] == np.std(scores)
+
+
+def test_multilabel_names_stay_importable_where_they_were():
+    import graphmodels.evaluation as evaluation
+    import graphmodels.evaluation.multilabel as runner
+    import graphmodels.models as models
+    from graphmodels.evaluation import metrics
+    from graphmodels.models import model_selection
+
+    assert evaluation.MultiLabelModelSelection is runner.MultiLabelModelSelection is models.MultiLabelModelSelection
+    assert models.MultiLabelModelSelection is model_selection.MultiLabelModelSelection
+    for name in ("hamming_accuracy", "exact_match", "jaccard_accuracy", "per_label_log_loss"):
+        assert getattr(evaluation, name) is getattr(runner, name) is getattr(metrics, name)
+    for name in ("cross_validate_multilabel", "summarize_multilabel"):
+        assert getattr(evaluation, name) is getattr(runner, name)
+
+
+def test_model_selection_is_not_a_registered_model(tmp_path):
+    # As before the move: its candidates (a dict of models) are not saved, so neither is it.
+    from graphmodels.models import BinaryRelevance, MultiLabelModelSelection
+
+    X = pd.DataFrame({"x": ["a", "b"] * 5})
+    Y = pd.DataFrame({"a": [1, 0] * 5, "b": [0, 1] * 5})
+    search = MultiLabelModelSelection(candidates={"br": BinaryRelevance()}, n_splits=2).fit(X, Y)
+    with pytest.raises(TypeError, match="not a registered graphmodels model"):
+        search.save(tmp_path / "search.json")

@@ -22,7 +22,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
-from scipy.special import xlogy
+
+from .._special import xlogy
 
 if TYPE_CHECKING:
     from typing_extensions import Self

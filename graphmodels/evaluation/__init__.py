@@ -1,16 +1,17 @@
 """Cross-validation, metrics and comparison tables."""
 
+from ..models.model_selection import MultiLabelModelSelection  # its home is graphmodels.models since issue 13
 from .compare import DISCRETIZERS, Comparison, clone, compare, cross_validate, evaluate_density, make_discretizer
-from .metrics import error_rate, log_loss, mean_log_likelihood
-from .multilabel import (
-    MultiLabelModelSelection,
-    cross_validate_multilabel,
+from .metrics import (
+    error_rate,
     exact_match,
     hamming_accuracy,
     jaccard_accuracy,
+    log_loss,
+    mean_log_likelihood,
     per_label_log_loss,
-    summarize_multilabel,
 )
+from .multilabel import cross_validate_multilabel, summarize_multilabel
 from .protocols import LIANG_SREBRO_METHODS, liang_srebro_protocol, method_name, parse_method
 from .splits import RepeatedRandomSplit, RepeatedStratifiedKFold
 

@@ -19,7 +19,7 @@ from ..data.discretize import EqualFrequencyDiscretizer, MDLDiscretizer
 from ..data.encoding import as_frame
 from ..models.base import clone_model
 from .metrics import error_rate, log_loss, mean_log_likelihood
-from .splits import RepeatedStratifiedKFold
+from .splits import RepeatedRandomSplit, RepeatedStratifiedKFold
 
 __all__ = ["cross_validate", "evaluate_density", "compare", "Comparison", "clone", "make_discretizer", "DISCRETIZERS"]
 
@@ -143,8 +143,6 @@ def evaluate_density(model, X, *, cv=None, discretizer=None, random_state=0):
         Columns ``split``, ``n_train``, ``n_test``, ``test_log_likelihood``
         (mean nats per instance), ``fit_time``, ``predict_time``.
     """
-    from .splits import RepeatedRandomSplit
-
     X = as_frame(X)
     cv = cv if cv is not None else RepeatedRandomSplit(test_size=0.1, n_repeats=10, random_state=random_state)
     rows = []

@@ -17,9 +17,8 @@ from typing import Any
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy import stats as _stats
-from scipy.special import xlogy
 
+from .._special import xlogy
 from ..estimators.parameters import Estimator, get_estimator
 from ..stats.counting import CountingEngine
 from ..stats.information import pairwise_mutual_information
@@ -157,6 +156,8 @@ def pair_significance(engine: CountingEngine, variables: Sequence[Hashable], cla
     ndarray of shape (n, n)
         ``+inf`` on the diagonal and for pairs with zero degrees of freedom.
     """
+    from scipy import stats as _stats
+
     statistic, dof = _pair_statistics(engine, variables, class_variable)
     with np.errstate(divide="ignore", invalid="ignore"):
         out = np.where(dof > 0, _stats.chi2.logsf(statistic, np.maximum(dof, 1)), np.inf)

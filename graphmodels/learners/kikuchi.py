@@ -25,7 +25,8 @@ from collections.abc import Hashable
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
-from scipy import sparse, special
+
+from .._special import expit
 
 if TYPE_CHECKING:
     from ..stats.counting import CountingEngine
@@ -219,7 +220,7 @@ class _RegionSearch:
     def gradient(self, scores):
         """Gradient of :meth:`conditional_log_likelihood` at `scores` (same shape)."""
         if self.binary:
-            return self._class_weights_t[1] - self.row_weights * special.expit(scores)
+            return self._class_weights_t[1] - self.row_weights * expit(scores)
         soft = np.exp(scores - _log_sum_exp_last(scores)[..., None])
         return self.class_weights - self.row_weights[:, None] * soft
 
@@ -369,6 +370,8 @@ class _CandidatePool:
             weights = np.zeros((len(which), len(subs)))
             weights[rows, cols] = values
         else:
+            from scipy import sparse
+
             weights = sparse.csr_matrix((values, (rows, cols)), shape=(len(which), len(subs)))
         return (weights @ stacked).reshape((len(which),) + self.shape)
 

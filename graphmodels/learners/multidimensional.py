@@ -32,8 +32,8 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
-from scipy.special import gammaln, xlogy
 
+from .._special import gammaln, xlogy
 from ..stats.scores import FAMILY_SCORES, family_score
 from ..structures.forests import orient_forest
 from ..structures.multidimensional import multidimensional_classifier

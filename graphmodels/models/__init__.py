@@ -11,6 +11,7 @@ from .hyperforest import HyperforestClassifier, HyperforestDensity
 from .kdb import KDB
 from .kikuchi import KikuchiBayes
 from .label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
+from .model_selection import MultiLabelModelSelection
 from .multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
 from .multilabel import BaseMultiLabelClassifier
 from .persistence import load, load_model
@@ -46,6 +47,7 @@ __all__ = [
     "BinaryRelevance",
     "LabelPowerset",
     "ClassifierChain",
+    "MultiLabelModelSelection",
     "CLASSIFIERS",
     "load",
     "load_model",

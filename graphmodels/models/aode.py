@@ -5,8 +5,8 @@ from __future__ import annotations
 import numbers
 
 import numpy as np
-from scipy.special import logsumexp
 
+from .._special import logsumexp
 from .._validation import Interval, Options
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import augmented_naive_bayes

@@ -43,8 +43,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import pandas as pd
-from scipy.special import logsumexp
 
+from .._special import logsumexp
 from .._validation import Interval, Options, Predicate, validate_params
 from ..data.encoding import LabelEncoder, TableEncoder, as_frame
 from ..estimators.parameters import get_estimator

@@ -24,7 +24,8 @@ import math
 import networkx as nx
 import numpy as np
 from networkx.algorithms.approximation import treewidth_min_fill_in
-from scipy.special import logsumexp
+
+from .._special import logsumexp
 
 __all__ = ["log_marginals", "junction_tree_of_scopes", "brute_force_log_marginals"]
 

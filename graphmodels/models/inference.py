@@ -14,7 +14,8 @@ from __future__ import annotations
 import math
 
 import numpy as np
-from scipy.special import logsumexp
+
+from .._special import logsumexp
 
 __all__ = ["forest_log_likelihood", "topological_order", "clique_tree_log_likelihood", "clique_tree_sample"]
 

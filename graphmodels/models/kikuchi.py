@@ -10,8 +10,8 @@ import warnings
 
 import numpy as np
 import pandas as pd
-from scipy.special import logsumexp
 
+from .._special import logsumexp
 from .._validation import Boolean, Interval, Options
 from ..estimators.parameters import BDeu, get_estimator
 from ..learners.kikuchi import DEFAULT_PRIOR_STRENGTH, kikuchi_bayes_path

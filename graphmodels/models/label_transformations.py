@@ -23,8 +23,8 @@ import numbers
 
 import numpy as np
 import pandas as pd
-from scipy.special import logsumexp
 
+from .._special import logsumexp
 from .._validation import InstanceOf, Interval, Options, Predicate
 from .augmented import NaiveBayes
 from .base import clone_model

@@ -29,8 +29,8 @@ import numbers
 import warnings
 
 import numpy as np
-from scipy.special import logsumexp
 
+from .._special import logsumexp
 from .._validation import Interval, Options
 from ..data.encoding import TableEncoder
 from ..learners.multidimensional import (

@@ -22,6 +22,8 @@ from numpy.typing import ArrayLike
 if TYPE_CHECKING:
     from typing_extensions import Self
 
+from ..data.encoding import TableEncoder
+
 __all__ = ["CountingEngine", "PairwiseCounts", "OneWayCounts", "TableTooLargeError", "DEFAULT_MAX_CELLS"]
 
 #: Default largest number of cells of one table (80 MB of float64).
@@ -186,8 +188,6 @@ class CountingEngine:
     @classmethod
     def from_frame(cls, frame: pd.DataFrame | ArrayLike, *, missing: str = "value", **kwargs: Any) -> Self:
         """Encode a DataFrame (see :class:`~graphmodels.data.TableEncoder`) and count it."""
-        from ..data.encoding import TableEncoder
-
         encoder = TableEncoder(missing=missing).fit(frame)
         engine = cls(encoder.transform(frame), encoder.cardinalities_, names=encoder.columns_, **kwargs)
         engine.levels = encoder.levels_

@@ -42,8 +42,8 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import xlogy
 
+from .._special import xlogy
 from .information import as_engine
 
 if TYPE_CHECKING:

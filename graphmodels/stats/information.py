@@ -18,8 +18,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import xlogy
 
+from .._special import xlogy
 from .counting import CountingEngine
 
 if TYPE_CHECKING:

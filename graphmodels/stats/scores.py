@@ -17,7 +17,8 @@ from __future__ import annotations
 
 import numpy as np
 from numpy.typing import ArrayLike
-from scipy.special import gammaln, xlogy
+
+from .._special import gammaln, xlogy
 
 __all__ = ["FAMILY_SCORES", "family_score", "bic_family_score", "aic_family_score", "bdeu_family_score"]
 

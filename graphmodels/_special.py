@@ -1,0 +1,44 @@
+"""The few ``scipy.special`` functions the library uses, imported on first call.
+
+``import scipy.special`` costs 0.3-1 s (it pulls in scipy's array-API layer), which
+``import graphmodels`` should not pay before anything is fitted. Each wrapper here
+imports :mod:`scipy.special` on its first call and forwards its arguments unchanged,
+so every result is scipy's own, bit for bit.
+
+This module imports nothing from the package: every layer may use it.
+"""
+
+from __future__ import annotations
+
+__all__ = ["expit", "gammaln", "logsumexp", "xlogy"]
+
+_scipy_special = None
+
+
+def _module():
+    global _scipy_special
+    if _scipy_special is None:
+        import scipy.special
+
+        _scipy_special = scipy.special
+    return _scipy_special
+
+
+def expit(*args, **kwargs):
+    """:func:`scipy.special.expit`, imported on first call."""
+    return _module().expit(*args, **kwargs)
+
+
+def gammaln(*args, **kwargs):
+    """:func:`scipy.special.gammaln`, imported on first call."""
+    return _module().gammaln(*args, **kwargs)
+
+
+def logsumexp(*args, **kwargs):
+    """:func:`scipy.special.logsumexp`, imported on first call."""
+    return _module().logsumexp(*args, **kwargs)
+
+
+def xlogy(*args, **kwargs):
+    """:func:`scipy.special.xlogy`, imported on first call."""
+    return _module().xlogy(*args, **kwargs)
