@@ -280,13 +280,7 @@ def test_no_upward_import(graph):
 SCOPES = [package for layer in LAYERS for package in layer if package not in ("", "__main__", "datasets", "cli")]
 
 #: Known cycles, one scope each, failing strictly: the test errors once the cycle is gone, so the mark goes too.
-KNOWN_CYCLES = {
-    "plotting": "plotting circle: fixed on the plot branch",
-    "models": (
-        "models circle: base.save imports persistence (in a function), persistence imports registry, "
-        "registry._kind_of imports base and multilabel (in a function); reported to the lead"
-    ),
-}
+KNOWN_CYCLES: dict[str, str] = {}
 
 
 @pytest.mark.parametrize(

@@ -238,7 +238,7 @@ def test_the_training_likelihood_of_the_map_stage_is_the_paths():
 def test_submodels_are_consistent_marginals():
     # Eq. (4): summing a region's table over one attribute gives the smaller region's table.
     X, y = _frame(3)
-    model = gm.KikuchiBayes(prior_strength=2.5).fit(X, y)
+    model = gm.KikuchiBayes(estimator=gm.estimators.BDeu(2.5)).fit(X, y)
     tables = model.region_log_tables_
     checked = 0
     for region, table in tables.items():

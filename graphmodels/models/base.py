@@ -405,6 +405,8 @@ class BaseClassifier(BaseModel):
     """
 
     _estimator_type = "classifier"
+    #: The registry's kind of model (see :func:`~graphmodels.models.register_model`).
+    _model_kind = "classifier"
 
     def fit(self, X, y, sample_weight=None):
         """Learn the structure and the parameters from `X` and `y`.
@@ -533,6 +535,7 @@ class BaseDensity(BaseModel):
     """
 
     _estimator_type = "density_estimator"
+    _model_kind = "density"
 
     def fit(self, X, y=None, sample_weight=None):
         """Learn the structure and parameters from the rows of `X` (`y` is ignored)."""

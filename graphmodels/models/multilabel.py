@@ -100,6 +100,7 @@ class BaseMultiLabelClassifier(BaseModel):
     """
 
     _estimator_type = "classifier"
+    _model_kind = "multilabel"
 
     def fit(self, X, Y, sample_weight=None):
         """Learn from attributes `X` and the label table `Y`.

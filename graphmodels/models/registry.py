@@ -45,9 +45,8 @@ def register_model(name=None, *, kind=None):
         lower case. Passing a class directly (``register_model(MyModel)``)
         registers it under that default name.
     kind : {"classifier", "density", "multilabel"}, optional
-        By default taken from the class: a subclass of ``BaseDensity`` is a
-        density, of ``BaseMultiLabelClassifier`` multi-label, else a
-        classifier.
+        By default the class's ``_model_kind``, set by its base class
+        (``BaseClassifier``, ``BaseDensity``, ``BaseMultiLabelClassifier``).
 
     Returns
     -------
@@ -88,15 +87,8 @@ def register_model(name=None, *, kind=None):
 
 
 def _kind_of(cls):
-    # Imported here: the base classes import nothing from this module.
-    from .base import BaseDensity
-    from .multilabel import BaseMultiLabelClassifier
-
-    if issubclass(cls, BaseDensity):
-        return "density"
-    if issubclass(cls, BaseMultiLabelClassifier):
-        return "multilabel"
-    return "classifier"
+    # Each base class names its kind (`_model_kind`), so this module imports no model.
+    return getattr(cls, "_model_kind", "classifier")
 
 
 def _unregister(name):
