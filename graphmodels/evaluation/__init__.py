@@ -1,6 +1,7 @@
 """Cross-validation, metrics and comparison tables."""
 
-from ..models.model_selection import MultiLabelModelSelection  # its home is graphmodels.models since issue 13
+# Still importable from here; its home (and its place in the API reference) is graphmodels.models.
+from ..models.model_selection import MultiLabelModelSelection
 from .compare import DISCRETIZERS, Comparison, clone, compare, cross_validate, evaluate_density, make_discretizer
 from .metrics import (
     error_rate,
@@ -16,7 +17,6 @@ from .protocols import LIANG_SREBRO_METHODS, liang_srebro_protocol, method_name,
 from .splits import RepeatedRandomSplit, RepeatedStratifiedKFold
 
 __all__ = [
-    "MultiLabelModelSelection",
     "compare",
     "cross_validate",
     "evaluate_density",

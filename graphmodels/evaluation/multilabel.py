@@ -26,21 +26,14 @@ import pandas as pd
 
 from ..data.discretize import MDLDiscretizer
 from ..data.encoding import as_frame
-from ..models.model_selection import MultiLabelModelSelection, shuffled_folds
+from ..models.model_selection import MultiLabelModelSelection, shuffled_folds  # noqa: F401 (re-exported)
 from ..models.multilabel import as_label_frame
 from .compare import clone, make_discretizer
 from .metrics import exact_match, hamming_accuracy, jaccard_accuracy, per_label_log_loss
 
-__all__ = [
-    "cross_validate_multilabel",
-    "summarize_multilabel",
-    # importable from here before they moved beside the other metrics and models:
-    "MultiLabelModelSelection",
-    "hamming_accuracy",
-    "exact_match",
-    "jaccard_accuracy",
-    "per_label_log_loss",
-]
+# MultiLabelModelSelection and the four metrics stay importable from here, as before they moved
+# beside the other metrics and models.
+__all__ = ["cross_validate_multilabel", "summarize_multilabel"]
 
 #: Metric columns of :func:`cross_validate_multilabel`, in order.
 _METRICS = ("hamming_accuracy", "exact_match", "jaccard_accuracy", "mean_label_log_loss")
