@@ -70,7 +70,8 @@ def models():
                 f"{criterion}-{k}": MultiDimensionalAODE(criterion=criterion, max_parents=k)
                 for criterion in ("bdeu", "bic", "aic")
                 for k in (1, 2, 3)
-            }
+            },
+            random_state=0,
         ),
     }
     try:

@@ -75,7 +75,9 @@ def test_registry_holds_every_public_model():
     # MultiLabelModelSelection (moved here from graphmodels.evaluation) is a model-selection wrapper,
     # as scikit-learn's GridSearchCV: its hyperparameter is a dict of models, it has no default, no
     # prior of its own and is not saved, so it stays out of the registry, as it was before the move.
+    # Its random_state defaults to None like every model's.
     assert public - {gm.models.MultiLabelModelSelection} == set(MODELS.values())
+    assert gm.models.MultiLabelModelSelection().random_state is None
     assert set(gm.models.CLASSIFIERS.values()) <= set(MODELS.values())
 
 

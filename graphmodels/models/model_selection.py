@@ -93,7 +93,8 @@ class MultiLabelModelSelection(BaseMultiLabelClassifier):
         Unfitted models, by name.
     n_splits : int, default=5
     scoring : {"hamming_accuracy", "exact_match"}, default="hamming_accuracy"
-    random_state : int, default=0
+    random_state : None, int or Generator, default=None
+        Seeds the shuffled folds; pass an int for a reproducible choice.
 
     Attributes
     ----------
@@ -115,7 +116,7 @@ class MultiLabelModelSelection(BaseMultiLabelClassifier):
     True
     """
 
-    def __init__(self, *, candidates=None, n_splits=5, scoring="hamming_accuracy", random_state=0):
+    def __init__(self, *, candidates=None, n_splits=5, scoring="hamming_accuracy", random_state=None):
         self.candidates = candidates
         self.n_splits = n_splits
         self.scoring = scoring
