@@ -56,12 +56,15 @@ class Interval(_Constraint):
     closed : {"left", "right", "both", "neither"}, default="left"
     """
 
-    def __init__(self, kind: type, left: float | None, right: float | None, *, closed: str = "left"):
+    def __init__(self, kind: type, left: float | None, right: float | None, *, closed: str = "left") -> None:
         if kind not in (numbers.Integral, numbers.Real):
             raise ValueError(f"`kind` must be numbers.Integral or numbers.Real, got {kind!r}.")
         if closed not in ("left", "right", "both", "neither"):
             raise ValueError(f"`closed` must be 'left', 'right', 'both' or 'neither', got {closed!r}.")
-        self.kind, self.left, self.right, self.closed = kind, left, right, closed
+        # Any, not `type`: `accepts` compares the values it lets through with `<` and `>`,
+        # which the stubs of the numeric ABCs (what an isinstance check narrows to) lack.
+        self.kind: Any = kind
+        self.left, self.right, self.closed = left, right, closed
 
     def accepts(self, value: Any) -> bool:
         if isinstance(value, (bool, np.bool_)) or not isinstance(value, self.kind):
@@ -88,7 +91,7 @@ class Interval(_Constraint):
 class Options(_Constraint):
     """One of a fixed set of values (strings compared case-insensitively when `ignore_case`)."""
 
-    def __init__(self, options: Iterable[Any], *, ignore_case: bool = False):
+    def __init__(self, options: Iterable[Any], *, ignore_case: bool = False) -> None:
         self.options = list(options)
         self.ignore_case = ignore_case
 
@@ -121,7 +124,7 @@ class Boolean(_Constraint):
 class InstanceOf(_Constraint):
     """An instance of one of `types`, described as `name`."""
 
-    def __init__(self, *types: type, name: str | None = None):
+    def __init__(self, *types: type, name: str | None = None) -> None:
         self.types = types
         self.name = name or " or ".join(t.__name__ for t in types)
 
@@ -140,7 +143,7 @@ class Predicate(_Constraint):
     them in its own error message, which is kept).
     """
 
-    def __init__(self, check: Callable[[Any], Any], description: str):
+    def __init__(self, check: Callable[[Any], Any], description: str) -> None:
         self.check, self.description = check, description
         self.message: str | None = None
 
