@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -14,6 +15,9 @@ from .augmented import _log, family_log_tables
 from .base import BaseClassifier
 from .inference import forest_log_likelihood
 from .registry import register_model
+
+if TYPE_CHECKING:
+    from ..estimators.parameters import Estimator
 
 __all__ = ["AODE"]
 
@@ -76,12 +80,12 @@ class AODE(BaseClassifier):
     def __init__(
         self,
         *,
-        frequency_threshold=30,
-        frequency="attribute",
-        estimator="bdeu",
-        missing="value",
-        max_cells=DEFAULT_MAX_CELLS,
-    ):
+        frequency_threshold: float = 30,
+        frequency: str = "attribute",
+        estimator: str | dict[str, Any] | Estimator = "bdeu",
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+    ) -> None:
         self.frequency_threshold = frequency_threshold
         self.frequency = frequency
         self.estimator = estimator

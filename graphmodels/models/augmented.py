@@ -11,6 +11,9 @@ estimator) and one likelihood routine
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 import networkx as nx
 import numpy as np
 
@@ -23,6 +26,10 @@ from .base import BaseClassifier
 from .inference import forest_log_likelihood
 from .registry import register_model
 
+if TYPE_CHECKING:
+    from ..estimators.parameters import Estimator
+    from ..stats.counting import CountingEngine
+
 __all__ = ["NaiveBayes", "TAN", "FAN", "ChowLiu"]
 
 
@@ -31,7 +38,12 @@ def _log(table):
         return np.log(table)
 
 
-def family_log_tables(engine, parents, estimator, class_position=None):
+def family_log_tables(
+    engine: CountingEngine,
+    parents: Sequence[int] | np.ndarray,
+    estimator: Estimator,
+    class_position: int | None = None,
+) -> list[np.ndarray]:
     """Log CPTs ``log P(x_j | [class,] x_parent)`` of every variable.
 
     Parameters
@@ -135,7 +147,13 @@ class NaiveBayes(_AugmentedNaiveBayes):
     ['stay']
     """
 
-    def __init__(self, *, estimator="bdeu", missing="value", max_cells=DEFAULT_MAX_CELLS):
+    def __init__(
+        self,
+        *,
+        estimator: str | dict[str, Any] | Estimator = "bdeu",
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+    ) -> None:
         self.estimator = estimator
         self.missing = missing
         self.max_cells = max_cells
@@ -178,7 +196,14 @@ class TAN(_AugmentedNaiveBayes):
     .. [2] Mauá, D. D. (2016). *Bayesian Network Classifiers*, section 3.
     """
 
-    def __init__(self, *, estimator="bdeu", algorithm="kruskal", missing="value", max_cells=DEFAULT_MAX_CELLS):
+    def __init__(
+        self,
+        *,
+        estimator: str | dict[str, Any] | Estimator = "bdeu",
+        algorithm: str = "kruskal",
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+    ) -> None:
         self.estimator = estimator
         self.algorithm = algorithm
         self.missing = missing
@@ -251,7 +276,14 @@ class ChowLiu(BaseClassifier):
            bounded tree-width Markov networks. MIT CSAIL technical report.
     """
 
-    def __init__(self, *, estimator="bdeu", algorithm="kruskal", missing="value", max_cells=DEFAULT_MAX_CELLS):
+    def __init__(
+        self,
+        *,
+        estimator: str | dict[str, Any] | Estimator = "bdeu",
+        algorithm: str = "kruskal",
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+    ) -> None:
         self.estimator = estimator
         self.algorithm = algorithm
         self.missing = missing

@@ -36,19 +36,27 @@ import contextlib
 import functools
 import inspect
 import numbers
+import os
 import sys
 import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any, TypeVar
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from .._special import logsumexp
 from .._validation import Interval, Options, Predicate, validate_params
 from ..data.encoding import LabelEncoder, TableEncoder, as_frame
 from ..estimators.parameters import get_estimator
 from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
+    from ..estimators.parameters import Estimator
 
 __all__ = [
     "BaseModel",
@@ -108,14 +116,22 @@ class TrainingCounts:
     class_name: Hashable | None
     feature_names_in: np.ndarray | None
     missing: str
-    shape: tuple
+    shape: tuple[int, ...]
 
     @property
     def n_features(self) -> int:
+        """Number of attributes (columns of `X`)."""
         return len(self.encoder.columns_)
 
 
-def training_counts(X, y=None, *, sample_weight=None, missing="value", max_cells=DEFAULT_MAX_CELLS) -> TrainingCounts:
+def training_counts(
+    X: pd.DataFrame | ArrayLike,
+    y: ArrayLike | None = None,
+    *,
+    sample_weight: ArrayLike | None = None,
+    missing: str = "value",
+    max_cells: int = DEFAULT_MAX_CELLS,
+) -> TrainingCounts:
     """Encode training rows (and their classes) once, for one or many models.
 
     Parameters
@@ -140,6 +156,8 @@ def training_counts(X, y=None, *, sample_weight=None, missing="value", max_cells
     ValueError
         For no rows, rows and labels of different lengths, or weights that
         sum to zero.
+    InvalidParameterError
+        For a `missing` or `max_cells` outside its rule.
 
     Examples
     --------
@@ -206,7 +224,7 @@ class BaseModel:
     rules go in ``_check_params``, which must not set attributes.
     """
 
-    _parameter_constraints: dict = {
+    _parameter_constraints: dict[str, list[Any]] = {
         "estimator": [ESTIMATOR_CONSTRAINT],
         "missing": [MISSING_CONSTRAINT],
         "max_cells": [MAX_CELLS_CONSTRAINT],
@@ -214,7 +232,17 @@ class BaseModel:
     }
 
     #: Private fitted attributes (not ending in ``_``) cleared with the public ones.
-    _private_fitted_attributes: tuple = ()
+    _private_fitted_attributes: tuple[str, ...] = ()
+
+    # Declared for type checkers only (annotations create no class attributes): the
+    # hyperparameters most models store in ``__init__``, and the fitted state ``fit`` sets.
+    estimator: Any
+    missing: str
+    max_cells: int
+    estimator_: Estimator
+    encoder_: TableEncoder
+    n_features_in_: int
+    feature_names_in_: np.ndarray
 
     @classmethod
     def _param_names(cls):
@@ -225,8 +253,19 @@ class BaseModel:
             if name != "self" and p.kind not in (p.VAR_KEYWORD, p.VAR_POSITIONAL)
         )
 
-    def get_params(self, deep=True):
-        """Hyperparameters as a dict (scikit-learn protocol)."""
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
+        """Hyperparameters as a dict (scikit-learn protocol).
+
+        Parameters
+        ----------
+        deep : bool, default=True
+            Also return the hyperparameters of nested models, as ``name__key``.
+
+        Returns
+        -------
+        params : dict
+            Hyperparameter name -> value.
+        """
         params = {}
         for name in self._param_names():
             value = getattr(self, name)
@@ -236,8 +275,18 @@ class BaseModel:
                     params[f"{name}__{key}"] = sub
         return params
 
-    def set_params(self, **params):
-        """Set hyperparameters; unknown names raise ``ValueError``."""
+    def set_params(self, **params: Any) -> Self:
+        """Set hyperparameters; unknown names raise ``ValueError``.
+
+        Parameters
+        ----------
+        **params
+            Hyperparameter name -> new value (``name__key`` for a nested model's).
+
+        Returns
+        -------
+        self
+        """
         valid = self._param_names()
         for key, value in params.items():
             name, _, sub = key.partition("__")
@@ -330,8 +379,13 @@ class BaseModel:
         if counts.feature_names_in is not None:
             self.feature_names_in_ = counts.feature_names_in
 
-    def save(self, path):
+    def save(self, path: str | os.PathLike[str]) -> None:
         """Save the fitted model as JSON (``.json``) or NPZ (``.npz``); never pickle.
+
+        Parameters
+        ----------
+        path : str or path-like
+            Ends in ``.json`` or ``.npz``.
 
         See Also
         --------
@@ -364,9 +418,28 @@ def _same(a, b):
         return a is b
 
 
-def clone_model(model):
+_Model = TypeVar("_Model")
+
+
+def clone_model(model: _Model) -> _Model:
     """An unfitted copy of `model` with the same hyperparameters (scikit-learn's ``clone``
-    without importing scikit-learn; nested estimators are cloned too)."""
+    without importing scikit-learn; nested estimators are cloned too).
+
+    Parameters
+    ----------
+    model : estimator
+        A graphmodels model or any object with ``get_params``.
+
+    Returns
+    -------
+    model
+        A new, unfitted instance of the same class.
+
+    Raises
+    ------
+    TypeError
+        If `model` has no ``get_params``.
+    """
     if not hasattr(model, "get_params"):
         raise TypeError(f"Expected a graphmodels or scikit-learn estimator, got {type(model).__name__}.")
     params = {
@@ -408,7 +481,14 @@ class BaseClassifier(BaseModel):
     #: The registry's kind of model (see :func:`~graphmodels.models.register_model`).
     _model_kind = "classifier"
 
-    def fit(self, X, y, sample_weight=None):
+    classes_: np.ndarray
+    class_name_: Hashable
+
+    if TYPE_CHECKING:
+        # What subclasses implement (see the class docstring); declared for type checkers only.
+        def _fit(self, engine: CountingEngine) -> Any: ...
+
+    def fit(self, X: pd.DataFrame | ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Learn the structure and the parameters from `X` and `y`.
 
         Parameters
@@ -436,7 +516,7 @@ class BaseClassifier(BaseModel):
             self.fit_counts(counts)
         return self
 
-    def fit_counts(self, counts):
+    def fit_counts(self, counts: TrainingCounts) -> Self:
         """Learn from training rows already encoded and counted by :func:`training_counts`.
 
         Models fitted from the same :class:`TrainingCounts` share its counting
@@ -467,10 +547,11 @@ class BaseClassifier(BaseModel):
         return self
 
     @property
-    def n_classes_(self):
+    def n_classes_(self) -> int:
+        """Number of classes."""
         return len(self.classes_)
 
-    def joint_log_likelihood(self, X):
+    def joint_log_likelihood(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """``log P(x, y)`` for every row and class, shape (n_rows, n_classes)."""
         return self._joint_log_likelihood(self._encode_new(X))
 
@@ -489,7 +570,7 @@ class BaseClassifier(BaseModel):
         """
         return self._joint_log_likelihood(codes)
 
-    def predict_log_proba(self, X):
+    def predict_log_proba(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Log of the class posterior, shape (n_rows, n_classes), columns in ``classes_`` order."""
         joint = self._class_log_scores(self._encode_new(X))
         with np.errstate(divide="ignore"):
@@ -510,21 +591,22 @@ class BaseClassifier(BaseModel):
             norm[impossible] = np.log(joint.shape[1])
         return joint - norm
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Class posterior probabilities, shape (n_rows, n_classes); rows sum to 1."""
         return np.exp(self.predict_log_proba(X))
 
-    def predict(self, X):
+    def predict(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Most probable class of each row (ties: the first in ``classes_``)."""
         log_proba = self.predict_log_proba(X)
         return self.classes_[np.argmax(log_proba, axis=1)]
 
-    def score(self, X, y, sample_weight=None):
+    def score(self, X: pd.DataFrame | ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> float:
         """Accuracy of :meth:`predict` on `X`, `y`."""
         predicted = self.predict(X)
         truth = np.asarray(y, dtype=object if self.classes_.dtype == object else None)
         correct = (predicted == truth).astype(float)
-        return float(np.average(correct, weights=sample_weight))
+        # numpy's stub wants a numeric array-like for `weights`; ArrayLike is wider.
+        return float(np.average(correct, weights=sample_weight))  # type: ignore[arg-type]
 
 
 class BaseDensity(BaseModel):
@@ -537,7 +619,15 @@ class BaseDensity(BaseModel):
     _estimator_type = "density_estimator"
     _model_kind = "density"
 
-    def fit(self, X, y=None, sample_weight=None):
+    if TYPE_CHECKING:
+        # What subclasses implement (see the class docstring); declared for type checkers only.
+        def _fit(self, engine: CountingEngine) -> Any: ...
+
+        def _log_likelihood(self, codes: np.ndarray) -> np.ndarray: ...
+
+        def _sample_codes(self, n: int, rng: np.random.Generator) -> np.ndarray: ...
+
+    def fit(self, X: pd.DataFrame | ArrayLike, y: Any = None, sample_weight: ArrayLike | None = None) -> Self:
         """Learn the structure and parameters from the rows of `X` (`y` is ignored)."""
         self._validate_params()
         with self._fitting():
@@ -545,7 +635,7 @@ class BaseDensity(BaseModel):
             self.fit_counts(counts)
         return self
 
-    def fit_counts(self, counts):
+    def fit_counts(self, counts: TrainingCounts) -> Self:
         """Learn from rows already encoded and counted by :func:`training_counts` (without a class).
 
         Parameters
@@ -567,18 +657,18 @@ class BaseDensity(BaseModel):
             self._fit(counts.engine)
         return self
 
-    def score_samples(self, X):
+    def score_samples(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Log-likelihood ``log P(x)`` of each row (nats), shape (n_rows,).
 
         Cells with states unseen in training are summed out.
         """
         return self._log_likelihood(self._encode_new(X))
 
-    def score(self, X, y=None):
+    def score(self, X: pd.DataFrame | ArrayLike, y: Any = None) -> float:
         """Total log-likelihood of the rows of `X` (nats), as scikit-learn's ``KernelDensity``."""
         return float(np.sum(self.score_samples(X)))
 
-    def sample(self, n_samples=1, random_state=None):
+    def sample(self, n_samples: int = 1, random_state: int | np.random.Generator | None = None) -> pd.DataFrame:
         """Draw rows from the fitted distribution, as a DataFrame with the training labels.
 
         Parameters
@@ -586,6 +676,10 @@ class BaseDensity(BaseModel):
         n_samples : int, default=1
         random_state : None, int or numpy Generator
             Seed for reproducible draws.
+
+        Returns
+        -------
+        DataFrame of shape (n_samples, n_features)
         """
         self._check_fitted()
         validate_params(

@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
+
+if TYPE_CHECKING:
+    from typing_extensions import Self
 
 __all__ = ["DiscreteBayesianNetwork"]
 
@@ -97,7 +102,19 @@ class DiscreteBayesianNetwork:
     (3, 2)
     """
 
-    def __init__(self, parents, states, cpts, *, name=None, atol=SUM_TOLERANCE):
+    name: str | None
+    variables: list[str]
+    cardinalities: dict[str, int]
+
+    def __init__(
+        self,
+        parents: dict[str, Any],
+        states: dict[str, Any],
+        cpts: dict[str, Any],
+        *,
+        name: str | None = None,
+        atol: float = SUM_TOLERANCE,
+    ) -> None:
         for arg, value in (("parents", parents), ("states", states), ("cpts", cpts)):
             if not isinstance(value, dict):
                 raise TypeError(f"`{arg}` must be a dict keyed by variable name, got {type(value).__name__}.")
@@ -116,7 +133,7 @@ class DiscreteBayesianNetwork:
             if extra:
                 raise ValueError(f"`{arg}` names {extra[0]!r}, which is not a key of `parents`.")
 
-        self.states = {}
+        self.states: dict[str, list[str]] = {}
         for v in self.variables:
             labels = states[v]
             if isinstance(labels, str) or not hasattr(labels, "__iter__"):
@@ -133,7 +150,7 @@ class DiscreteBayesianNetwork:
             self.states[v] = labels
         self.cardinalities = {v: len(self.states[v]) for v in self.variables}
 
-        self.parents = {}
+        self.parents: dict[str, tuple[str, ...]] = {}
         for v in self.variables:
             ps = parents[v]
             if isinstance(ps, str):
@@ -147,7 +164,7 @@ class DiscreteBayesianNetwork:
             self.parents[v] = ps
         self._check_acyclic()
 
-        self.cpts = {}
+        self.cpts: dict[str, np.ndarray] = {}
         for v in self.variables:
             self.cpts[v] = self._check_cpt(v, cpts[v], atol)
         self._prepare()
@@ -213,7 +230,7 @@ class DiscreteBayesianNetwork:
 
     # ------------------------------------------------------------- structure
     @property
-    def graph(self):
+    def graph(self) -> nx.DiGraph:
         """A new ``nx.DiGraph`` with edges parent -> child.
 
         Nodes carry ``cardinality``, ``states`` and ``role="feature"``.
@@ -227,11 +244,11 @@ class DiscreteBayesianNetwork:
         return graph
 
     @property
-    def n_edges(self):
+    def n_edges(self) -> int:
         """Number of arcs."""
         return sum(len(ps) for ps in self.parents.values())
 
-    def topological_order(self):
+    def topological_order(self) -> list[str]:
         """Variables ordered so that parents come before children.
 
         Ties are broken by the order of :attr:`variables`, so the result is
@@ -260,7 +277,7 @@ class DiscreteBayesianNetwork:
         return np.ravel_multi_index(tuple(codes[:, pp].T), tuple(self._cards[pp]))
 
     # -------------------------------------------------------------- sampling
-    def sample_codes(self, n_samples, random_state=None):
+    def sample_codes(self, n_samples: int, random_state: int | np.random.Generator | None = None) -> np.ndarray:
         """Forward-sample integer state codes.
 
         Parameters
@@ -293,7 +310,7 @@ class DiscreteBayesianNetwork:
             codes[:, j] = np.minimum(drawn, self._cards[j] - 1)
         return codes
 
-    def sample(self, n_samples, random_state=None):
+    def sample(self, n_samples: int, random_state: int | np.random.Generator | None = None) -> pd.DataFrame:
         """Forward-sample rows as state labels.
 
         Parameters
@@ -315,8 +332,18 @@ class DiscreteBayesianNetwork:
         codes = self.sample_codes(n_samples, random_state)
         return self.decode(codes)
 
-    def decode(self, codes):
-        """State labels of integer codes, as a DataFrame with columns :attr:`variables`."""
+    def decode(self, codes: ArrayLike) -> pd.DataFrame:
+        """State labels of integer codes, as a DataFrame with columns :attr:`variables`.
+
+        Parameters
+        ----------
+        codes : array_like of int, shape (n_rows, n_variables)
+            Columns in :attr:`variables` order.
+
+        Returns
+        -------
+        frame : pandas.DataFrame of shape (n_rows, n_variables)
+        """
         codes = self._check_codes(codes)
         columns = {}
         for j, v in enumerate(self.variables):
@@ -326,7 +353,7 @@ class DiscreteBayesianNetwork:
         return pd.DataFrame(columns, columns=self.variables)
 
     # ---------------------------------------------------------------- scoring
-    def encode(self, X):
+    def encode(self, X: pd.DataFrame) -> np.ndarray:
         """Integer codes of a DataFrame of state labels.
 
         Parameters
@@ -371,7 +398,7 @@ class DiscreteBayesianNetwork:
             codes[:, j] = col_codes
         return codes
 
-    def _check_codes(self, codes):
+    def _check_codes(self, codes: ArrayLike) -> np.ndarray:
         array = np.asarray(codes)
         if array.ndim != 2 or array.shape[1] != len(self.variables):
             raise ValueError(f"`codes` must have shape (n_rows, {len(self.variables)}), got {array.shape}.")
@@ -386,7 +413,7 @@ class DiscreteBayesianNetwork:
             )
         return array
 
-    def log_likelihood_codes(self, codes):
+    def log_likelihood_codes(self, codes: ArrayLike) -> np.ndarray:
         """Log-probability of rows of integer codes.
 
         Parameters
@@ -405,7 +432,7 @@ class DiscreteBayesianNetwork:
             total += self._log_flat[j][self._config_index(codes, j), codes[:, j]]
         return total
 
-    def log_likelihood(self, X):
+    def log_likelihood(self, X: pd.DataFrame) -> np.ndarray:
         """Log-probability of rows of state labels.
 
         Parameters
@@ -425,7 +452,9 @@ class DiscreteBayesianNetwork:
         """
         return self.log_likelihood_codes(self.encode(X))
 
-    def entropy(self, n_samples=100_000, random_state=0):
+    def entropy(
+        self, n_samples: int = 100_000, random_state: int | np.random.Generator | None = 0
+    ) -> tuple[float, float]:
         """Monte Carlo estimate of the joint entropy ``H(X) = -E[log P(X)]``.
 
         Parameters
@@ -454,7 +483,7 @@ class DiscreteBayesianNetwork:
         return float(np.mean(surprise)), error
 
     # ---------------------------------------------------------- serialization
-    def to_dict(self):
+    def to_dict(self) -> dict[str, Any]:
         """Plain, JSON-serializable description of the network.
 
         Returns
@@ -479,7 +508,7 @@ class DiscreteBayesianNetwork:
         }
 
     @classmethod
-    def from_dict(cls, data):
+    def from_dict(cls, data: dict[str, Any]) -> Self:
         """Rebuild a network from :meth:`to_dict` output.
 
         Parameters

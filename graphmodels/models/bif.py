@@ -52,6 +52,7 @@ import itertools
 import os
 import re
 from importlib import resources
+from typing import IO, Any
 
 import numpy as np
 
@@ -384,12 +385,14 @@ def _read_source(source):
     raise TypeError(f"`source` must be a path, a file object or BIF text, got {type(source).__name__}.")
 
 
-def read_bif(source, *, atol=SUM_TOLERANCE):
+def read_bif(
+    source: str | os.PathLike[str] | bytes | bytearray | IO[Any], *, atol: float = SUM_TOLERANCE
+) -> DiscreteBayesianNetwork:
     """Read a Bayesian network in the Interchange Format (BIF).
 
     Parameters
     ----------
-    source : str, os.PathLike, bytes or file object
+    source : str, os.PathLike, bytes, bytearray or file object
         A path (gzip files, e.g. ``.bif.gz``, are decompressed), an open file
         (text or binary), or a string of BIF text (a string containing
         ``network`` and ``{`` is taken as text, any other as a path).
@@ -475,7 +478,9 @@ def _number(x):
     return repr(float(x))
 
 
-def write_bif(network, path_or_file=None):
+def write_bif(
+    network: DiscreteBayesianNetwork, path_or_file: str | os.PathLike[str] | IO[Any] | None = None
+) -> str | None:
     """Write a network in the Interchange Format (BIF).
 
     Parameters
@@ -549,7 +554,7 @@ def write_bif(network, path_or_file=None):
     return None
 
 
-def list_networks():
+def list_networks() -> list[str]:
     """Names of the Bayesian networks bundled with graphmodels.
 
     Returns
@@ -565,7 +570,7 @@ def list_networks():
     return sorted(entry.name[: -len(".bif.gz")] for entry in folder.iterdir() if entry.name.endswith(".bif.gz"))
 
 
-def load_network(name):
+def load_network(name: str) -> DiscreteBayesianNetwork:
     """Load a Bayesian network bundled with graphmodels.
 
     Parameters

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 import numpy as np
 
 from ..learners.trees import chow_liu_tree, tie_safe
@@ -12,6 +14,9 @@ from .augmented import TREE_ALGORITHM_CONSTRAINTS, family_log_tables
 from .base import BaseDensity
 from .inference import forest_log_likelihood, topological_order
 from .registry import register_model
+
+if TYPE_CHECKING:
+    from ..estimators.parameters import Estimator
 
 __all__ = ["ChowLiuTree"]
 
@@ -55,7 +60,14 @@ class ChowLiuTree(BaseDensity):
     (3, 2)
     """
 
-    def __init__(self, *, estimator="bdeu", algorithm="kruskal", missing="value", max_cells=DEFAULT_MAX_CELLS):
+    def __init__(
+        self,
+        *,
+        estimator: str | dict[str, Any] | Estimator = "bdeu",
+        algorithm: str = "kruskal",
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+    ) -> None:
         self.estimator = estimator
         self.algorithm = algorithm
         self.missing = missing

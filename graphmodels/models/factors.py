@@ -20,10 +20,12 @@ sum over the other labels must not enumerate all their configurations).
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 
 import networkx as nx
 import numpy as np
 from networkx.algorithms.approximation import treewidth_min_fill_in
+from numpy.typing import ArrayLike
 
 from .._special import logsumexp
 
@@ -33,12 +35,24 @@ __all__ = ["log_marginals", "junction_tree_of_scopes", "brute_force_log_marginal
 _BLOCK_CELLS = 4_000_000
 
 
-def junction_tree_of_scopes(scopes, n_variables):
+def junction_tree_of_scopes(scopes: Iterable[Iterable[int]], n_variables: int) -> nx.Graph:
     """A tree decomposition covering every scope: an ``nx.Graph`` of frozenset bags.
 
     Every scope lies inside some bag and the bags holding any variable form
     a connected subtree (the running intersection property), so it is a
     junction tree for any product of factors over these scopes.
+
+    Parameters
+    ----------
+    scopes : iterable of iterable of int
+        Variable indices of each factor.
+    n_variables : int
+        Variables are ``0 .. n_variables - 1``; one not in any scope gets a bag of its own.
+
+    Returns
+    -------
+    nx.Graph
+        Nodes are frozensets of variable indices (the bags), no bag inside another.
 
     Examples
     --------
@@ -76,7 +90,7 @@ def _expand(table, scope, bag, cards):
     return table.reshape(shape)
 
 
-def _sorted_factor(scope, table, n_rows):
+def _sorted_factor(scope: Iterable[int], table: ArrayLike, n_rows: int) -> tuple[tuple[int, ...], np.ndarray]:
     scope = tuple(int(v) for v in scope)
     table = np.asarray(table, dtype=np.float64)
     if table.ndim != len(scope) + 1:
@@ -91,7 +105,13 @@ def _sorted_factor(scope, table, n_rows):
     return tuple(scope[i] for i in order), np.transpose(table, [0] + [int(i) + 1 for i in order])
 
 
-def log_marginals(factors, cardinalities, n_rows, *, max_cells=10_000_000):
+def log_marginals(
+    factors: Iterable[tuple[Sequence[int], ArrayLike]],
+    cardinalities: Sequence[int],
+    n_rows: int,
+    *,
+    max_cells: int = 10_000_000,
+) -> tuple[list[np.ndarray], np.ndarray]:
     """Log marginals of ``exp(sum of log factors)`` for every variable and row.
 
     Parameters
@@ -127,12 +147,12 @@ def log_marginals(factors, cardinalities, n_rows, *, max_cells=10_000_000):
     ([[3.0, 7.0]], 10.0)
     """
     cards = [int(r) for r in cardinalities]
-    factors = [_sorted_factor(scope, table, n_rows) for scope, table in factors]
-    for scope, table in factors:
+    checked = [_sorted_factor(scope, table, n_rows) for scope, table in factors]
+    for scope, array in checked:
         expected = tuple(cards[v] for v in scope)
-        if table.shape[1:] != expected:
-            raise ValueError(f"A factor over {scope} has shape {table.shape[1:]}, expected {expected}.")
-    tree = junction_tree_of_scopes([s for s, _ in factors], len(cards))
+        if array.shape[1:] != expected:
+            raise ValueError(f"A factor over {scope} has shape {array.shape[1:]}, expected {expected}.")
+    tree = junction_tree_of_scopes([s for s, _ in checked], len(cards))
     bags = {bag: tuple(sorted(bag)) for bag in tree.nodes}
     largest = max((math.prod(cards[v] for v in b) for b in bags.values()), default=1)
     if largest > max_cells:
@@ -142,10 +162,10 @@ def log_marginals(factors, cardinalities, n_rows, *, max_cells=10_000_000):
             f"more than max_cells={max_cells:,}; bound the number of parents more tightly."
         )
     # Each factor goes to the smallest bag that holds its scope.
-    assigned = {bag: [] for bag in bags}
-    for scope, table in factors:
+    assigned: dict[frozenset, list[tuple[tuple[int, ...], np.ndarray]]] = {bag: [] for bag in bags}
+    for scope, array in checked:
         home = min((b for b in bags if set(scope) <= b), key=lambda b: (len(b), bags[b]))
-        assigned[home].append((scope, table))
+        assigned[home].append((scope, array))
     root = max(bags, key=lambda b: (len(b), bags[b]))
     order = list(nx.dfs_preorder_nodes(tree, root))
     parent = {root: None}
@@ -167,7 +187,8 @@ def log_marginals(factors, cardinalities, n_rows, *, max_cells=10_000_000):
                 block = table if table.shape[0] == 1 else table[start:stop]
                 potential = potential + _expand(block, scope, axes, cards)
             potentials[bag] = np.broadcast_to(potential, [m] + [cards[v] for v in axes])
-        up, down = {}, {}
+        up: dict[frozenset, np.ndarray] = {}
+        down: dict[frozenset, np.ndarray] = {}
         with np.errstate(divide="ignore", invalid="ignore"):
             for bag in reversed(order):
                 belief = potentials[bag]
@@ -217,7 +238,9 @@ def _message(belief, source, target, cards):
     return message.reshape([message.shape[0]] + [cards[v] if v in kept else 1 for v in target])
 
 
-def brute_force_log_marginals(factors, cardinalities, n_rows):
+def brute_force_log_marginals(
+    factors: Iterable[tuple[Sequence[int], ArrayLike]], cardinalities: Sequence[int], n_rows: int
+) -> tuple[list[np.ndarray], np.ndarray]:
     """The same as :func:`log_marginals` by enumerating every joint configuration (tests, tiny problems)."""
     cards = [int(r) for r in cardinalities]
     full = np.zeros([n_rows] + cards)

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 import pandas as pd
@@ -13,6 +14,9 @@ from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.latent_trees import add_latent, naive_bayes_tree
 from .base import BaseClassifier
 from .registry import register_model
+
+if TYPE_CHECKING:
+    from ..estimators.parameters import Estimator
 
 __all__ = ["HierarchicalNaiveBayes"]
 
@@ -42,7 +46,7 @@ class HierarchicalNaiveBayes(BaseClassifier):
         Most significant pairs tried per step (the slides try one).
     max_latents : int, optional
         Most latent variables.
-    estimator : str or Estimator, default="bdeu"
+    estimator : str, dict or Estimator, default="bdeu"
         Parameter estimator of the naive Bayes over the class's children.
     random_state : None, int or Generator, default=None
         Seeds the wrapper's folds; pass an int for reproducible structures.
@@ -95,15 +99,15 @@ class HierarchicalNaiveBayes(BaseClassifier):
     def __init__(
         self,
         *,
-        n_folds=5,
-        scoring="accuracy",
-        n_candidate_pairs=3,
-        max_latents=None,
-        estimator="bdeu",
-        random_state=None,
-        missing="value",
-        max_cells=DEFAULT_MAX_CELLS,
-    ):
+        n_folds: int = 5,
+        scoring: str = "accuracy",
+        n_candidate_pairs: int = 3,
+        max_latents: int | None = None,
+        estimator: str | dict[str, Any] | Estimator = "bdeu",
+        random_state: int | np.random.Generator | None = None,
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+    ) -> None:
         self.n_folds = n_folds
         self.scoring = scoring
         self.n_candidate_pairs = n_candidate_pairs
@@ -185,7 +189,7 @@ class HierarchicalNaiveBayes(BaseClassifier):
         return self
 
     @property
-    def latents_(self):
+    def latents_(self) -> list[LatentVariable]:
         """The latent variables (:class:`~graphmodels.learners.LatentVariable`), in the order introduced."""
         self._check_fitted()
         return [LatentVariable(name, children, table) for name, children, table in self.latent_definitions_]

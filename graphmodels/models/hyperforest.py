@@ -32,6 +32,8 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Callable, Hashable
+from typing import TYPE_CHECKING, Any, Literal
 
 import networkx as nx
 import numpy as np
@@ -46,13 +48,25 @@ from .base import BaseClassifier, BaseDensity
 from .inference import clique_tree_log_likelihood, clique_tree_sample
 from .registry import register_model
 
+if TYPE_CHECKING:
+    from ..stats.counting import CountingEngine
+    from ..stats.hyperedges import HyperedgeWeights
+    from ..structures.hyperforests import Hyperforest
+
 __all__ = ["HyperforestDensity", "HyperforestClassifier", "REPRESENTATIONS", "clique_log_tables"]
 
 #: Model representations of Liang & Srebro and the names they accept.
 REPRESENTATIONS = {"joint": "joint", "j": "joint", "shared": "shared", "cs": "shared", "free": "free", "cf": "free"}
 
 
-def clique_log_tables(engine, forest, estimator, *, given=None, root_key=None):
+def clique_log_tables(
+    engine: CountingEngine,
+    forest: Hyperforest,
+    estimator: Estimator | float,
+    *,
+    given: Hashable | None = None,
+    root_key: Callable[[Any], Any] | None = None,
+) -> dict[str, Any]:
     """Parameters of a hyperforest: the rooted junction forest and its log conditionals.
 
     Parameters
@@ -81,7 +95,9 @@ def clique_log_tables(engine, forest, estimator, *, given=None, root_key=None):
     if not isinstance(estimator, Estimator):
         estimator = Dirichlet(estimator)
     order = forest.clique_order(root_key)
-    cliques, parents, tables = [], [], []
+    cliques: list[tuple[int, ...]] = []
+    parents: list[int] = []
+    tables: list[np.ndarray] = []
     for clique, separator in order:
         positions = tuple(engine.position(v) for v in clique)
         parent = -1
@@ -114,7 +130,7 @@ def _network_log_likelihood(codes, network):
     return clique_tree_log_likelihood(codes, network["cliques"], network["parents"], network["log_tables"])
 
 
-_HYPERFOREST_CONSTRAINTS = {
+_HYPERFOREST_CONSTRAINTS: dict[str, list[Any]] = {
     "treewidth": [Interval(numbers.Integral, 0, None)],
     "criterion": [Options(list(SCORES))],
     "algorithm": [Options(sorted(HYPERFOREST_ALGORITHMS))],
@@ -215,15 +231,15 @@ class HyperforestDensity(BaseDensity):
     def __init__(
         self,
         *,
-        treewidth=1,
-        criterion="ml",
-        algorithm="incremental",
-        n_starts=100,
-        estimator="liang-srebro",
-        missing="value",
-        max_cells=DEFAULT_MAX_CELLS,
-        pseudo_count="deprecated",
-    ):
+        treewidth: int = 1,
+        criterion: str = "ml",
+        algorithm: str = "incremental",
+        n_starts: int = 100,
+        estimator: str | dict[str, Any] | Estimator = "liang-srebro",
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+        pseudo_count: float | Literal["deprecated"] = "deprecated",
+    ) -> None:
         self.treewidth = treewidth
         self.criterion = criterion
         self.algorithm = algorithm
@@ -245,7 +261,7 @@ class HyperforestDensity(BaseDensity):
         self.network_ = clique_log_tables(engine, self.structure_, self.estimator_)
 
     @property
-    def weights_(self):
+    def weights_(self) -> HyperedgeWeights:
         """Candidate hyperedge weights the structure was chosen by (not saved with the model)."""
         return _fitted_weights(self)
 
@@ -324,16 +340,16 @@ class HyperforestClassifier(BaseClassifier):
     def __init__(
         self,
         *,
-        treewidth=1,
-        criterion="mdl",
-        representation="shared",
-        algorithm="incremental",
-        n_starts=100,
-        estimator="liang-srebro",
-        missing="value",
-        max_cells=DEFAULT_MAX_CELLS,
-        pseudo_count="deprecated",
-    ):
+        treewidth: int = 1,
+        criterion: str = "mdl",
+        representation: str = "shared",
+        algorithm: str = "incremental",
+        n_starts: int = 100,
+        estimator: str | dict[str, Any] | Estimator = "liang-srebro",
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+        pseudo_count: float | Literal["deprecated"] = "deprecated",
+    ) -> None:
         self.treewidth = treewidth
         self.criterion = criterion
         self.representation = representation
@@ -378,7 +394,7 @@ class HyperforestClassifier(BaseClassifier):
             ]
 
     @property
-    def weights_(self):
+    def weights_(self) -> HyperedgeWeights | list[HyperedgeWeights]:
         """Candidate hyperedge weights the structure was chosen by (a list for C_f; not saved)."""
         return _fitted_weights(self)
 

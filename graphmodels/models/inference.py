@@ -12,8 +12,10 @@ variable); the others get exact sum-product message passing up each tree.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterable, Sequence
 
 import numpy as np
+from numpy.typing import ArrayLike
 
 from .._special import logsumexp
 
@@ -23,7 +25,7 @@ __all__ = ["forest_log_likelihood", "topological_order", "clique_tree_log_likeli
 _MESSAGE_CELLS = 4_000_000
 
 
-def topological_order(parents):
+def topological_order(parents: Iterable[int]) -> list[int]:
     """Order of the variables with every parent before its children.
 
     Parameters
@@ -31,14 +33,19 @@ def topological_order(parents):
     parents : sequence of int
         ``parents[j]`` is the parent position of variable ``j``, or ``-1``.
 
+    Returns
+    -------
+    list of int
+        The variable positions, roots first (depth first from each root).
+
     Raises
     ------
     ValueError
         If the parent map has a cycle.
     """
     parents = list(parents)
-    children = [[] for _ in parents]
-    roots = []
+    children: list[list[int]] = [[] for _ in parents]
+    roots: list[int] = []
     for j, p in enumerate(parents):
         (roots if p < 0 else children[p]).append(j)
     order = []
@@ -52,7 +59,9 @@ def topological_order(parents):
     return order
 
 
-def forest_log_likelihood(codes, parents, log_tables):
+def forest_log_likelihood(
+    codes: ArrayLike, parents: Sequence[int] | np.ndarray, log_tables: Sequence[np.ndarray]
+) -> np.ndarray:
     """``log P_s(x)`` of every row under every stratum's forest network.
 
     Parameters
@@ -137,7 +146,12 @@ def _message_passing(codes, parents, log_tables):
 
 
 # ----------------------------------------------------------------------------- clique trees
-def clique_tree_log_likelihood(codes, cliques, clique_parents, log_tables):
+def clique_tree_log_likelihood(
+    codes: ArrayLike,
+    cliques: Sequence[tuple[int, ...]],
+    clique_parents: Sequence[int] | np.ndarray,
+    log_tables: Sequence[np.ndarray],
+) -> np.ndarray:
     """``log P_s(x)`` of every row under a rooted junction forest of clique conditionals.
 
     The distribution is ``P_s(x) = prod_c P_s(x_{c - sep(c)} | x_{sep(c)})``
@@ -240,8 +254,29 @@ def _separator_size(c, cliques, clique_parents):
     return len(set(cliques[c]) & set(cliques[parent]))
 
 
-def clique_tree_sample(cliques, clique_parents, log_tables, n_samples, n_variables, rng, stratum=0):
+def clique_tree_sample(
+    cliques: Sequence[tuple[int, ...]],
+    clique_parents: Sequence[int] | np.ndarray,
+    log_tables: Sequence[np.ndarray],
+    n_samples: int,
+    n_variables: int,
+    rng: np.random.Generator,
+    stratum: int = 0,
+) -> np.ndarray:
     """Forward-sample rows of codes from a rooted junction forest (parents first).
+
+    Parameters
+    ----------
+    cliques, clique_parents, log_tables
+        The junction forest, as for :func:`clique_tree_log_likelihood`.
+    n_samples : int
+        Rows to draw.
+    n_variables : int
+        Columns of the result; a variable in no clique stays 0.
+    rng : numpy.random.Generator
+        Source of the draws.
+    stratum : int, default=0
+        Which leading slice of the tables to sample from.
 
     Returns
     -------

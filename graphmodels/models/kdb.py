@@ -9,6 +9,7 @@ with an unseen state (code -1) is unobserved and summed out exactly.
 from __future__ import annotations
 
 import itertools
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
@@ -20,6 +21,9 @@ from .base import BaseClassifier
 from .factors import log_marginals
 from .inference import forest_log_likelihood
 from .registry import register_model
+
+if TYPE_CHECKING:
+    from ..estimators.parameters import Estimator
 
 __all__ = ["KDB"]
 
@@ -122,12 +126,12 @@ class KDB(BaseClassifier):
     def __init__(
         self,
         *,
-        k=1,
-        min_conditional_mutual_information=0.0,
-        estimator="bdeu",
-        missing="value",
-        max_cells=DEFAULT_MAX_CELLS,
-    ):
+        k: int = 1,
+        min_conditional_mutual_information: float = 0.0,
+        estimator: str | dict[str, Any] | Estimator = "bdeu",
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+    ) -> None:
         self.k = k
         self.min_conditional_mutual_information = min_conditional_mutual_information
         self.estimator = estimator

@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
 import pandas as pd
@@ -19,6 +21,9 @@ from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.regions import region_graph
 from .base import ESTIMATOR_CONSTRAINT, BaseClassifier
 from .registry import register_model
+
+if TYPE_CHECKING:
+    import networkx as nx
 
 __all__ = ["KikuchiBayes", "DEFAULT_PRIOR_STRENGTH"]
 
@@ -136,15 +141,15 @@ class KikuchiBayes(BaseClassifier):
     def __init__(
         self,
         *,
-        max_region_size=4,
-        averaging=True,
-        estimator=None,
-        continue_past_map=True,
-        max_log_posterior_drop=50.0,
-        missing="value",
-        max_cells=DEFAULT_MAX_CELLS,
-        prior_strength="deprecated",
-    ):
+        max_region_size: int = 4,
+        averaging: bool = True,
+        estimator: str | dict[str, Any] | BDeu | None = None,
+        continue_past_map: bool = True,
+        max_log_posterior_drop: float = 50.0,
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+        prior_strength: float | Literal["deprecated"] = "deprecated",
+    ) -> None:
         self.max_region_size = max_region_size
         self.averaging = averaging
         self.estimator = estimator
@@ -229,10 +234,24 @@ class KikuchiBayes(BaseClassifier):
             return [int(s) for s in np.flatnonzero(self.path_["weight"].to_numpy() > 0)]
         return [self.map_step_]
 
-    def region_graph(self, step=None):
+    def region_graph(self, step: int | None = None) -> nx.DiGraph:
         """Region graph (``nx.DiGraph``) of one stage of the path; the MAP stage by default.
 
         Nodes are frozensets of names with ``counting_number`` and ``size``.
+
+        Parameters
+        ----------
+        step : int, optional
+            A row of `path_`; by default `map_step_`.
+
+        Returns
+        -------
+        nx.DiGraph
+
+        Raises
+        ------
+        ValueError
+            If `step` is not a row of `path_`.
         """
         self._check_fitted()
         step = self.map_step_ if step is None else int(step)
@@ -241,7 +260,7 @@ class KikuchiBayes(BaseClassifier):
         return region_graph(self.stage_counting_numbers_[step])
 
     @property
-    def interactions_(self):
+    def interactions_(self) -> list[tuple[Hashable, ...]]:
         """The MAP model's initial regions (tuples of names, class last), in the order added."""
         self._check_fitted()
         regions = set(map(frozenset, self.stage_counting_numbers_[self.map_step_]))

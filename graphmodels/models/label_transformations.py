@@ -20,9 +20,12 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Hashable, Sequence
+from typing import Any, Literal
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from .._special import logsumexp
 from .._validation import InstanceOf, Interval, Options, Predicate
@@ -160,7 +163,7 @@ class BinaryRelevance(BaseMultiLabelClassifier):
     [(200, 2), (200, 2)]
     """
 
-    def __init__(self, *, base=None):
+    def __init__(self, *, base: Any = None) -> None:
         self.base = base
 
     _parameter_constraints = {"base": [Predicate(_check_base, "a classifier instance or None")]}
@@ -245,7 +248,7 @@ class LabelPowerset(BaseMultiLabelClassifier):
     (200, 2)
     """
 
-    def __init__(self, *, base=None):
+    def __init__(self, *, base: Any = None) -> None:
         self.base = base
 
     _parameter_constraints = {"base": [Predicate(_check_base, "a classifier instance or None")]}
@@ -266,14 +269,14 @@ class LabelPowerset(BaseMultiLabelClassifier):
     def _joint_log_proba(self, frame):
         return _log_proba(self.estimator_, frame, self.estimator_.classes_)
 
-    def predict_joint_log_proba(self, X):
+    def predict_joint_log_proba(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Log posterior of every observed label combination, shape (n_rows, n_label_sets).
 
         Column ``k`` is the combination in row ``k`` of ``label_sets_``.
         """
         return self._joint_log_proba(self._new_frame(X))
 
-    def predict_joint_proba(self, X):
+    def predict_joint_proba(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Posterior of every observed label combination, shape (n_rows, n_label_sets); rows sum to 1.
 
         Column ``k`` is the combination in row ``k`` of ``label_sets_``.
@@ -286,7 +289,7 @@ class LabelPowerset(BaseMultiLabelClassifier):
             _grouped_logsumexp(joint, self.label_set_codes_[:, j], len(self.classes_[j])) for j in range(self.n_labels_)
         ]
 
-    def predict(self, X):
+    def predict(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """The most probable observed combination of each row, shape (n_rows, n_labels).
 
         The joint mode (ties: the first row of ``label_sets_``); it minimizes
@@ -400,7 +403,15 @@ class ClassifierChain(BaseMultiLabelClassifier):
     1.0
     """
 
-    def __init__(self, *, base=None, order=None, inference="greedy", max_label_vectors=4096, random_state=None):
+    def __init__(
+        self,
+        *,
+        base: Any = None,
+        order: Literal["random"] | Sequence[Hashable] | np.ndarray | None = None,
+        inference: str = "greedy",
+        max_label_vectors: int = 4096,
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
         self.base = base
         self.order = order
         self.inference = inference
@@ -560,7 +571,7 @@ class ClassifierChain(BaseMultiLabelClassifier):
             return self._exact_marginals(frame)
         return self._greedy(frame)[1]
 
-    def predict_log_proba(self, X):
+    def predict_log_proba(self, X: pd.DataFrame | ArrayLike) -> list[np.ndarray]:
         """Log posterior of each label: a list of (n_rows, len(classes_[j])) arrays, in ``label_names_`` order.
 
         With ``inference="exact"`` the exact marginals ``log P(c_j | x)``; with
@@ -569,7 +580,7 @@ class ClassifierChain(BaseMultiLabelClassifier):
         """
         return super().predict_log_proba(X)
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: pd.DataFrame | ArrayLike) -> list[np.ndarray]:
         """Posterior of each label: a list of (n_rows, len(classes_[j])) arrays; rows sum to 1.
 
         With ``inference="exact"`` the exact marginals ``P(c_j | x)``; with
@@ -578,7 +589,7 @@ class ClassifierChain(BaseMultiLabelClassifier):
         """
         return super().predict_proba(X)
 
-    def predict(self, X):
+    def predict(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Label matrix of shape (n_rows, n_labels), columns in ``label_names_`` order.
 
         ``inference="exact"``: the joint mode ``argmax_c P(c | x)`` (ties: the
@@ -589,7 +600,7 @@ class ClassifierChain(BaseMultiLabelClassifier):
         codes = self._exact_mode(frame) if self.inference == "exact" else self._greedy(frame)[0]
         return self._labels_from_codes(codes)
 
-    def joint_log_proba(self, X, Y):
+    def joint_log_proba(self, X: pd.DataFrame | ArrayLike, Y: pd.DataFrame | ArrayLike) -> np.ndarray:
         """``log P(y | x)`` of given label vectors under the chain, shape (n_rows,).
 
         Parameters

@@ -14,9 +14,12 @@ References
 from __future__ import annotations
 
 import numbers
+from collections.abc import Iterator
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from .._validation import Interval, Options, Predicate
 from .base import clone_model
@@ -25,7 +28,9 @@ from .multilabel import BaseMultiLabelClassifier
 __all__ = ["MultiLabelModelSelection", "shuffled_folds"]
 
 
-def shuffled_folds(n_rows, n_splits, n_repeats, random_state):
+def shuffled_folds(
+    n_rows: int, n_splits: int, n_repeats: int, random_state: int | np.random.Generator | None
+) -> Iterator[tuple[int, int, np.ndarray, np.ndarray]]:
     """Yield ``(repeat, fold, train, test)``: plain shuffled k-fold, fold sizes within one row.
 
     Parameters
@@ -90,7 +95,7 @@ class MultiLabelModelSelection(BaseMultiLabelClassifier):
     Parameters
     ----------
     candidates : dict of str -> multi-label classifier
-        Unfitted models, by name.
+        Unfitted models, by name (required: the default None is refused at fit).
     n_splits : int, default=5
     scoring : {"hamming_accuracy", "exact_match"}, default="hamming_accuracy"
     random_state : None, int or Generator, default=None
@@ -116,13 +121,20 @@ class MultiLabelModelSelection(BaseMultiLabelClassifier):
     True
     """
 
-    def __init__(self, *, candidates=None, n_splits=5, scoring="hamming_accuracy", random_state=None):
+    def __init__(
+        self,
+        *,
+        candidates: dict[str, Any] | None = None,
+        n_splits: int = 5,
+        scoring: str = "hamming_accuracy",
+        random_state: int | np.random.Generator | None = None,
+    ) -> None:
         self.candidates = candidates
         self.n_splits = n_splits
         self.scoring = scoring
         self.random_state = random_state
 
-    def get_params(self, deep=True):
+    def get_params(self, deep: bool = True) -> dict[str, Any]:
         # The candidates dict is a hyperparameter as a whole (no nested keys).
         return {name: getattr(self, name) for name in self._param_names()}
 
@@ -162,6 +174,6 @@ class MultiLabelModelSelection(BaseMultiLabelClassifier):
     def _marginal_log_proba(self, frame):
         return self.best_estimator_.predict_log_proba(frame)
 
-    def predict(self, X):
+    def predict(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """The chosen model's prediction (its own rule: marginal or joint mode)."""
         return self.best_estimator_.predict(self._new_frame(X))

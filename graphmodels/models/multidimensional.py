@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
@@ -44,6 +45,9 @@ from .augmented import _log
 from .factors import log_marginals
 from .multilabel import BaseMultiLabelClassifier
 from .registry import register_model
+
+if TYPE_CHECKING:
+    from ..estimators.parameters import Estimator
 
 __all__ = ["MultiDimensionalNaiveBayes", "MultiDimensionalTAN", "MultiDimensionalAODE"]
 
@@ -289,13 +293,13 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
     def __init__(
         self,
         *,
-        max_parents=2,
-        criterion="bdeu",
-        equivalent_sample_size=1.0,
-        estimator="bdeu",
-        missing="value",
-        max_cells=DEFAULT_MAX_CELLS,
-    ):
+        max_parents: int = 2,
+        criterion: str = "bdeu",
+        equivalent_sample_size: float = 1.0,
+        estimator: str | dict[str, Any] | Estimator = "bdeu",
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+    ) -> None:
         self.max_parents = max_parents
         self.criterion = criterion
         self.equivalent_sample_size = equivalent_sample_size
@@ -403,14 +407,14 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
     def __init__(
         self,
         *,
-        max_parents=2,
-        criterion="bdeu",
-        equivalent_sample_size=1.0,
-        estimator="bdeu",
-        pooling="linear",
-        missing="value",
-        max_cells=DEFAULT_MAX_CELLS,
-    ):
+        max_parents: int = 2,
+        criterion: str = "bdeu",
+        equivalent_sample_size: float = 1.0,
+        estimator: str | dict[str, Any] | Estimator = "bdeu",
+        pooling: str = "linear",
+        missing: str = "value",
+        max_cells: int = DEFAULT_MAX_CELLS,
+    ) -> None:
         self.max_parents = max_parents
         self.criterion = criterion
         self.equivalent_sample_size = equivalent_sample_size

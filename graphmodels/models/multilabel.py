@@ -20,16 +20,23 @@ and ``_marginal_log_proba(frame)``.
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..data.encoding import LabelEncoder, as_frame
 from .base import BaseModel
 
+if TYPE_CHECKING:
+    from typing_extensions import Self
+
 __all__ = ["BaseMultiLabelClassifier", "as_label_frame", "encode_labels"]
 
 
-def as_label_frame(Y, *, n_rows=None, name="Y"):
+def as_label_frame(Y: pd.DataFrame | ArrayLike, *, n_rows: int | None = None, name: str = "Y") -> pd.DataFrame:
     """`Y` as a DataFrame with one column per label.
 
     Parameters
@@ -37,6 +44,12 @@ def as_label_frame(Y, *, n_rows=None, name="Y"):
     Y : DataFrame or 2-D array-like of shape (n_rows, n_labels)
     n_rows : int, optional
         The number of rows `Y` must have (those of `X`).
+    name : str, default="Y"
+        The argument's name, for the error messages.
+
+    Returns
+    -------
+    DataFrame of shape (n_rows, n_labels)
 
     Raises
     ------
@@ -63,8 +76,13 @@ def as_label_frame(Y, *, n_rows=None, name="Y"):
     return frame
 
 
-def encode_labels(frame):
+def encode_labels(frame: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:
     """Sorted values of each label and the integer codes of `frame`.
+
+    Parameters
+    ----------
+    frame : DataFrame of shape (n_rows, n_labels)
+        One column per label, as :func:`as_label_frame` returns.
 
     Returns
     -------
@@ -102,7 +120,21 @@ class BaseMultiLabelClassifier(BaseModel):
     _estimator_type = "classifier"
     _model_kind = "multilabel"
 
-    def fit(self, X, Y, sample_weight=None):
+    label_names_: list[Hashable]
+    classes_: list[np.ndarray]
+    feature_columns_: list[Hashable]
+
+    if TYPE_CHECKING:
+        # What subclasses implement (see the module docstring); declared for type checkers only.
+        def _fit_multilabel(
+            self, frame: pd.DataFrame, label_codes: np.ndarray, sample_weight: np.ndarray | None
+        ) -> None: ...
+
+        def _marginal_log_proba(self, frame: pd.DataFrame) -> list[np.ndarray]: ...
+
+    def fit(
+        self, X: pd.DataFrame | ArrayLike, Y: pd.DataFrame | ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> Self:
         """Learn from attributes `X` and the label table `Y`.
 
         Parameters
@@ -149,7 +181,8 @@ class BaseMultiLabelClassifier(BaseModel):
         return "label_names_" in vars(self)
 
     @property
-    def n_labels_(self):
+    def n_labels_(self) -> int:
+        """Number of labels."""
         return len(self.label_names_)
 
     def _new_frame(self, X):
@@ -164,15 +197,15 @@ class BaseMultiLabelClassifier(BaseModel):
             frame = frame.set_axis(self.feature_columns_, axis=1)
         return frame
 
-    def predict_log_proba(self, X):
+    def predict_log_proba(self, X: pd.DataFrame | ArrayLike) -> list[np.ndarray]:
         """Log marginal posterior of each label: a list of (n_rows, len(classes_[j])) arrays."""
         return self._marginal_log_proba(self._new_frame(X))
 
-    def predict_proba(self, X):
+    def predict_proba(self, X: pd.DataFrame | ArrayLike) -> list[np.ndarray]:
         """Marginal posterior of each label: a list of (n_rows, len(classes_[j])) arrays; rows sum to 1."""
         return [np.exp(table) for table in self.predict_log_proba(X)]
 
-    def predict(self, X):
+    def predict(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Label matrix of shape (n_rows, n_labels): each label's marginal mode."""
         log_proba = self.predict_log_proba(X)
         codes = np.empty((log_proba[0].shape[0], self.n_labels_), dtype=np.int64)
@@ -199,12 +232,15 @@ class BaseMultiLabelClassifier(BaseModel):
                 raise ValueError(f"Label {self.label_names_[j]!r} has values {unknown} not seen in fit.")
         return codes
 
-    def score(self, X, Y, sample_weight=None):
+    def score(
+        self, X: pd.DataFrame | ArrayLike, Y: pd.DataFrame | ArrayLike, sample_weight: ArrayLike | None = None
+    ) -> float:
         """Exact-match (subset) accuracy of :meth:`predict`, as scikit-learn's multi-output classifiers."""
         predicted = self.predict(X)
         truth = as_label_frame(Y, n_rows=predicted.shape[0]).to_numpy(dtype=object)
         correct = np.all(predicted.astype(object) == truth, axis=1).astype(float)
-        return float(np.average(correct, weights=sample_weight))
+        # numpy's stub wants a numeric array-like for `weights`; ArrayLike is wider.
+        return float(np.average(correct, weights=sample_weight))  # type: ignore[arg-type]
 
     def __sklearn_tags__(self):
         tags = super().__sklearn_tags__()

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import networkx as nx
 import numpy as np
@@ -157,11 +158,22 @@ def _hashable(value):
     return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
 
 
-def save_model(model, path):
-    """Write a fitted model to `path`: JSON if it ends in ``.json``, else NPZ.
+# `model` is typed Any, not BaseModel: base.py imports this module (in BaseModel.save), and an
+# import back, even for type checkers only, would close an import circle (tests/test_import_layers.py).
+def save_model(model: Any, path: str | os.PathLike[str]) -> None:
+    """Write a fitted model to `path`: JSON if it ends in ``.json``, NPZ if in ``.npz``.
+
+    Parameters
+    ----------
+    model : BaseModel
+        A fitted model of a registered class.
+    path : str or path-like
+        Ends in ``.json`` or ``.npz``.
 
     Raises
     ------
+    TypeError
+        If the model's class is not registered.
     ValueError
         If the model is not fitted or the extension is neither.
     """
@@ -172,7 +184,7 @@ def save_model(model, path):
     extension = os.path.splitext(path)[1].lower()
     if extension not in (".json", ".npz"):
         raise ValueError(f"Save to a '.json' or '.npz' file, got {path!r}.")
-    arrays = {} if extension == ".npz" else None
+    arrays: dict[str, Any] | None = {} if extension == ".npz" else None
     document = {"format": "graphmodels", "version": FORMAT_VERSION, **_encode_model(model, arrays)}
     text = json.dumps(document)  # fails before anything is written
     if arrays is None:
@@ -182,7 +194,7 @@ def save_model(model, path):
         np.savez_compressed(path, __document__=np.array(text), **arrays)
 
 
-def load(path):
+def load(path: str | os.PathLike[str]) -> Any:
     """Deprecated alias of :func:`load_model` (``gm.load`` read like loading data)."""
     import warnings
 
@@ -190,7 +202,7 @@ def load(path):
     return load_model(path)
 
 
-def load_model(path):
+def load_model(path: str | os.PathLike[str]) -> Any:
     """Load a model written by :meth:`~graphmodels.models.base.BaseModel.save`.
 
     Parameters
@@ -200,7 +212,14 @@ def load_model(path):
 
     Returns
     -------
-    The fitted model.
+    model
+        The fitted model (of the class named in the file).
+
+    Raises
+    ------
+    ValueError
+        If the file is not a saved graphmodels model, or names a class that is
+        not registered.
     """
     path = os.fspath(path)
     if path.lower().endswith(".npz"):

@@ -15,7 +15,9 @@ saved file cannot make the loader run arbitrary code.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any, TypeVar, overload
 
 __all__ = ["ModelEntry", "register_model", "registered_models", "model_class", "make_model", "MODEL_KINDS"]
 
@@ -34,8 +36,18 @@ class ModelEntry:
 _BY_NAME: dict[str, ModelEntry] = {}
 _BY_CLASS_NAME: dict[str, ModelEntry] = {}
 
+_Class = TypeVar("_Class", bound=type)
 
-def register_model(name=None, *, kind=None):
+
+@overload
+def register_model(name: _Class, *, kind: str | None = None) -> _Class: ...
+
+
+@overload
+def register_model(name: str | None = None, *, kind: str | None = None) -> Callable[[_Class], _Class]: ...
+
+
+def register_model(name: str | type | None = None, *, kind: str | None = None) -> Any:
     """Register a model class (a class decorator).
 
     Parameters
@@ -50,7 +62,8 @@ def register_model(name=None, *, kind=None):
 
     Returns
     -------
-    The decorator (or the class, when a class was passed).
+    callable or type
+        The decorator (or the class, when a class was passed).
 
     Raises
     ------
@@ -71,7 +84,7 @@ def register_model(name=None, *, kind=None):
     if isinstance(name, type):
         return register_model(None, kind=kind)(name)
 
-    def decorate(cls):
+    def decorate(cls: _Class) -> _Class:
         entry = ModelEntry(name or cls.__name__.lower(), cls, kind or _kind_of(cls))
         if entry.kind not in MODEL_KINDS:
             raise ValueError(f"`kind` must be one of {list(MODEL_KINDS)}, got {entry.kind!r}.")
@@ -96,7 +109,7 @@ def _unregister(name):
     _BY_CLASS_NAME.pop(entry.cls.__name__, None)
 
 
-def registered_models(kind=None):
+def registered_models(kind: str | None = None) -> dict[str, type]:
     """The registered models, in registration order.
 
     Parameters
@@ -114,8 +127,18 @@ def registered_models(kind=None):
     return {e.name: e.cls for e in _BY_NAME.values() if kind is None or e.kind == kind}
 
 
-def model_class(name):
+def model_class(name: str) -> type:
     """The registered class for a short name (``"tan"``) or a class name (``"TAN"``).
+
+    Parameters
+    ----------
+    name : str
+        A short name (any case) or a class name.
+
+    Returns
+    -------
+    type
+        The model class.
 
     Raises
     ------
@@ -129,6 +152,19 @@ def model_class(name):
     raise ValueError(f"Unknown model {name!r}; valid names: {sorted(_BY_NAME)}.")
 
 
-def make_model(name, **params):
-    """A new model of the registered class `name` with hyperparameters `params`."""
+def make_model(name: str, **params: Any) -> Any:
+    """A new model of the registered class `name` with hyperparameters `params`.
+
+    Parameters
+    ----------
+    name : str
+        A short name or a class name, as for :func:`model_class`.
+    **params
+        Hyperparameters of the model.
+
+    Returns
+    -------
+    model
+        A new, unfitted instance.
+    """
     return model_class(name)(**params)

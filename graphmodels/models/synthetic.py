@@ -2,16 +2,32 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
 import numpy as np
 
 from ..structures.hyperforests import random_hypertree
 from ..structures.multidimensional import multidimensional_classifier
 from .bayesnet import DiscreteBayesianNetwork
 
+if TYPE_CHECKING:
+    import networkx as nx
+
+    from ..structures.hyperforests import Hyperforest
+
 __all__ = ["random_hypertree_network", "random_multidimensional_network"]
 
 
-def random_hypertree_network(n_variables, k, *, cardinality=2, noise=(0.05, 0.3), random_state=None, names=None):
+def random_hypertree_network(
+    n_variables: int,
+    k: int,
+    *,
+    cardinality: int = 2,
+    noise: tuple[float, float] = (0.05, 0.3),
+    random_state: int | np.random.Generator | None = None,
+    names: Sequence[str] | None = None,
+) -> tuple[DiscreteBayesianNetwork, Hyperforest]:
     """A random Markov network of tree-width k over discrete variables, ready to sample.
 
     The structure is a random k-tree (:func:`~graphmodels.structures.random_hypertree`);
@@ -106,16 +122,16 @@ def _conditional_table(rng, cardinality, n_parents, noise):
 
 
 def random_multidimensional_network(
-    n_classes,
-    n_features,
+    n_classes: int,
+    n_features: int,
     *,
-    max_parents=2,
-    feature_arcs=False,
-    class_cardinality=2,
-    feature_cardinality=3,
-    noise=(0.05, 0.3),
-    random_state=None,
-):
+    max_parents: int = 2,
+    feature_arcs: bool = False,
+    class_cardinality: int = 2,
+    feature_cardinality: int = 3,
+    noise: tuple[float, float] = (0.05, 0.3),
+    random_state: int | np.random.Generator | None = None,
+) -> tuple[DiscreteBayesianNetwork, nx.DiGraph]:
     """A random multi-dimensional Bayesian network classifier (MDBNC), ready to sample.
 
     The class subgraph is a random tree (each class after the first has one
@@ -133,9 +149,9 @@ def random_multidimensional_network(
     max_parents : int, default=2
         Most class parents of an attribute.
     feature_arcs : bool, default=False
-    class_cardinality, feature_cardinality : int
+    class_cardinality, feature_cardinality : int, default=2 and 3
     noise : (float, float), default=(0.05, 0.3)
-    random_state : None, int or numpy Generator
+    random_state : None, int or numpy Generator, default=None
 
     Returns
     -------
@@ -160,7 +176,7 @@ def random_multidimensional_network(
     rng = np.random.default_rng(random_state)
     classes = [f"C{j}" for j in range(n_classes)]
     features = [f"A{i}" for i in range(n_features)]
-    parents = {classes[0]: ()}
+    parents: dict[str, tuple[str, ...]] = {classes[0]: ()}
     for j in range(1, n_classes):
         parents[classes[j]] = (classes[int(rng.integers(j))],)
     for i, f in enumerate(features):
