@@ -10,10 +10,12 @@ from __future__ import annotations
 
 import sys
 import time
-from typing import NamedTuple
+from collections.abc import Hashable, Iterable
+from typing import Any, NamedTuple
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..data.discretize import EqualFrequencyDiscretizer, MDLDiscretizer
 from ..data.encoding import as_frame
@@ -37,8 +39,27 @@ DISCRETIZERS = {
 clone = clone_model
 
 
-def make_discretizer(discretizer):
-    """Resolve ``None``, a name from :data:`DISCRETIZERS`, or a transformer."""
+def make_discretizer(discretizer: str | Any | None) -> Any:
+    """Resolve ``None``, a name from :data:`DISCRETIZERS`, or a transformer.
+
+    Parameters
+    ----------
+    discretizer : None, str or transformer
+        A name of :data:`DISCRETIZERS` (any case), or an object with ``fit``
+        and ``transform``.
+
+    Returns
+    -------
+    transformer or None
+        A new discretizer for a name; the transformer itself; None for None.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name.
+    TypeError
+        For an object without ``fit`` and ``transform``.
+    """
     if discretizer is None:
         return None
     if isinstance(discretizer, str):
@@ -62,7 +83,15 @@ def _split_xy(data, class_column):
     raise TypeError(f"A data set must be a DataFrame with a class column or an (X, y) pair, got {type(data).__name__}.")
 
 
-def cross_validate(model, X, y, *, cv=None, discretizer=None, random_state=0):
+def cross_validate(
+    model: Any,
+    X: pd.DataFrame | ArrayLike,
+    y: ArrayLike,
+    *,
+    cv: Any = None,
+    discretizer: str | Any | None = None,
+    random_state: int | np.random.Generator | None = 0,
+) -> pd.DataFrame:
     """Fit and test `model` on every fold; one row of metrics per fold.
 
     Parameters
@@ -77,7 +106,7 @@ def cross_validate(model, X, y, *, cv=None, discretizer=None, random_state=0):
     discretizer : None, str or transformer
         Fitted on each training fold (``"mdl"`` is Fayyad-Irani with the
         training labels, ``"equal-frequency"`` the Liang & Srebro binning).
-    random_state : int, default=0
+    random_state : None, int or numpy Generator, default=0
         Seed of the default splitter.
 
     Returns
@@ -122,7 +151,14 @@ def cross_validate(model, X, y, *, cv=None, discretizer=None, random_state=0):
     return pd.DataFrame(rows)
 
 
-def evaluate_density(model, X, *, cv=None, discretizer=None, random_state=0):
+def evaluate_density(
+    model: Any,
+    X: pd.DataFrame | ArrayLike,
+    *,
+    cv: Any = None,
+    discretizer: str | Any | None = None,
+    random_state: int | np.random.Generator | None = 0,
+) -> pd.DataFrame:
     """Test log-likelihood of a density estimator on repeated splits.
 
     Parameters
@@ -135,7 +171,8 @@ def evaluate_density(model, X, *, cv=None, discretizer=None, random_state=0):
         the 90/10 protocol of Liang & Srebro (2004).
     discretizer : None, str or transformer
         Fitted on each training split (unsupervised ones only).
-    random_state : int, default=0
+    random_state : None, int or numpy Generator, default=0
+        Seed of the default splitter.
 
     Returns
     -------
@@ -191,12 +228,22 @@ class Comparison(NamedTuple):
     summary: pd.DataFrame
     ranks: pd.DataFrame
 
-    def table(self, metric="log_loss"):
-        """Wide table: one row per data set, one column per model, of a metric's mean."""
+    def table(self, metric: str = "log_loss") -> pd.DataFrame:
+        """Wide table: one row per data set, one column per model, of a metric's mean.
+
+        Parameters
+        ----------
+        metric : str, default="log_loss"
+            A column of `summary` (``"log_loss"``, ``"error"``, ``"fit_time"``, ...).
+
+        Returns
+        -------
+        DataFrame
+        """
         return self.summary.pivot(index="dataset", columns="model", values=metric)
 
 
-def _resolve_models(models):
+def _resolve_models(models: Any) -> dict[Any, Any]:
     from ..models import CLASSIFIERS
 
     if isinstance(models, dict):
@@ -230,7 +277,16 @@ def _resolve_datasets(datasets, class_column):
     return {name: _split_xy(data, class_column) for name, data in items}
 
 
-def compare(models, datasets, *, cv=None, discretizer=None, class_column="class", random_state=0, verbose=True):
+def compare(
+    models: dict[str, Any] | Iterable[Any],
+    datasets: dict[str, Any] | Iterable[Any] | str | pd.DataFrame,
+    *,
+    cv: Any = None,
+    discretizer: str | Any | None = None,
+    class_column: Hashable = "class",
+    random_state: int | np.random.Generator | None = 0,
+    verbose: bool = True,
+) -> Comparison:
     """Cross-validate every model on every data set, as Table 1 of Jakulin & Rish.
 
     Parameters
@@ -240,13 +296,13 @@ def compare(models, datasets, *, cv=None, discretizer=None, class_column="class"
         (``"nb"``, ``"tan"``, ``"fan"``, ``"chow-liu"``, ``"aode"``).
     datasets : dict of name -> data, or list of bundled names / data
         Each data set is a DataFrame with a `class_column`, or an ``(X, y)``
-        pair.
+        pair; a single name or DataFrame is one data set.
     cv : splitter, optional
         Defaults to 5 x 5 stratified cross-validation.
     discretizer : None, str or transformer
         Fitted within each training fold.
-    class_column : str, default="class"
-    random_state : int, default=0
+    class_column : hashable, default="class"
+    random_state : None, int or numpy Generator, default=0
         Seed of the default splitter: every model sees the same folds.
     verbose : bool, default=True
         Print one progress line per data set and model to stderr.

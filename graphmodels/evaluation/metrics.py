@@ -31,8 +31,11 @@ References
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Iterable, Sequence
+
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..data.encoding import as_frame
 
@@ -51,8 +54,20 @@ __all__ = [
 # ----------------------------------------------------------------------------------------------
 # single-label
 # ----------------------------------------------------------------------------------------------
-def true_class_index(y, classes):
+def true_class_index(y: ArrayLike, classes: Iterable[Hashable]) -> np.ndarray:
     """Column of each row's true class in a ``predict_proba`` matrix.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_rows,)
+        True labels.
+    classes : sequence
+        The column labels (``model.classes_``).
+
+    Returns
+    -------
+    ndarray of shape (n_rows,), int
+        Position of each label in `classes`.
 
     Raises
     ------
@@ -67,7 +82,7 @@ def true_class_index(y, classes):
     return positions
 
 
-def log_loss(y, log_proba, classes):
+def log_loss(y: ArrayLike, log_proba: ArrayLike, classes: Iterable[Hashable]) -> float:
     """Mean negative log-probability of the true class (nats per instance).
 
     Parameters
@@ -79,6 +94,10 @@ def log_loss(y, log_proba, classes):
     classes : sequence
         The column labels of `log_proba` (``model.classes_``). A true label
         the model never saw gets probability 0: the loss is infinite.
+
+    Returns
+    -------
+    float
 
     Examples
     --------
@@ -96,8 +115,24 @@ def log_loss(y, log_proba, classes):
     return float(np.mean(losses))
 
 
-def error_rate(y, predicted):
+def error_rate(y: ArrayLike, predicted: ArrayLike) -> float:
     """Fraction of rows whose predicted label differs from the true one.
+
+    Parameters
+    ----------
+    y : array-like of shape (n_rows,)
+        True labels.
+    predicted : array-like of shape (n_rows,)
+        Predicted labels.
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        If the shapes differ.
 
     Examples
     --------
@@ -111,8 +146,22 @@ def error_rate(y, predicted):
     return float(np.mean(truth != guess))
 
 
-def mean_log_likelihood(log_likelihoods):
-    """Mean test log-likelihood per instance (nats) from ``score_samples`` output."""
+def mean_log_likelihood(log_likelihoods: ArrayLike) -> float:
+    """Mean test log-likelihood per instance (nats) from ``score_samples`` output.
+
+    Parameters
+    ----------
+    log_likelihoods : array-like of shape (n_rows,)
+
+    Returns
+    -------
+    float
+
+    Raises
+    ------
+    ValueError
+        For no rows.
+    """
     values = np.asarray(log_likelihoods, dtype=float)
     if values.size == 0:
         raise ValueError("No rows to average.")
@@ -193,7 +242,9 @@ def _correct_cells(Y, predicted):
 # ----------------------------------------------------------------------------------------------
 # multi-label
 # ----------------------------------------------------------------------------------------------
-def hamming_accuracy(Y, predicted, *, sample_weight=None):
+def hamming_accuracy(
+    Y: pd.DataFrame | ArrayLike, predicted: ArrayLike, *, sample_weight: ArrayLike | None = None
+) -> float:
     """Fraction of label cells predicted correctly (1 - Hamming loss).
 
     Parameters
@@ -254,7 +305,7 @@ def hamming_accuracy(Y, predicted, *, sample_weight=None):
     return _weighted_mean(correct.mean(axis=1), weights)
 
 
-def exact_match(Y, predicted, *, sample_weight=None):
+def exact_match(Y: pd.DataFrame | ArrayLike, predicted: ArrayLike, *, sample_weight: ArrayLike | None = None) -> float:
     """Fraction of rows whose whole label vector is predicted correctly (subset accuracy).
 
     Parameters
@@ -325,7 +376,13 @@ def _binary_check(truth, guess, positive, names):
             )
 
 
-def jaccard_accuracy(Y, predicted, *, positive=1, sample_weight=None):
+def jaccard_accuracy(
+    Y: pd.DataFrame | ArrayLike,
+    predicted: ArrayLike,
+    *,
+    positive: Hashable = 1,
+    sample_weight: ArrayLike | None = None,
+) -> float:
     """Mean over rows of ``|T & P| / |T | P|``, the Jaccard index of true and predicted label sets.
 
     ``T`` is the set of labels whose true value is `positive` and ``P`` the
@@ -402,7 +459,13 @@ def jaccard_accuracy(Y, predicted, *, positive=1, sample_weight=None):
     return _weighted_mean(scores, weights)
 
 
-def per_label_log_loss(Y, proba_list, classes_list, *, sample_weight=None):
+def per_label_log_loss(
+    Y: pd.DataFrame | ArrayLike,
+    proba_list: Sequence[ArrayLike],
+    classes_list: Sequence[Iterable[Hashable]],
+    *,
+    sample_weight: ArrayLike | None = None,
+) -> np.ndarray:
     """Each label's mean negative log-probability of its true value (nats per row).
 
     Parameters

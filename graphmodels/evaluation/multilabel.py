@@ -20,9 +20,12 @@ References
 from __future__ import annotations
 
 import time
+from collections.abc import Hashable
+from typing import Any
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..data.discretize import MDLDiscretizer
 from ..data.encoding import as_frame
@@ -75,8 +78,16 @@ def _all_binary(labels, positive):
 
 
 def cross_validate_multilabel(
-    models, X, Y, *, n_splits=5, n_repeats=1, discretizer="equal-frequency", positive=1, random_state=0
-):
+    models: dict[str, Any],
+    X: pd.DataFrame | ArrayLike,
+    Y: pd.DataFrame | ArrayLike,
+    *,
+    n_splits: int = 5,
+    n_repeats: int = 1,
+    discretizer: str | Any | None = "equal-frequency",
+    positive: Hashable = 1,
+    random_state: int | np.random.Generator | None = 0,
+) -> pd.DataFrame:
     """Cross-validate multi-label models on the same shuffled k-fold splits.
 
     For every repetition the rows are shuffled and dealt into `n_splits`
@@ -233,7 +244,7 @@ def cross_validate_multilabel(
     return pd.DataFrame(rows)
 
 
-def summarize_multilabel(results):
+def summarize_multilabel(results: pd.DataFrame) -> pd.DataFrame:
     """Per-model means and standard deviations of :func:`cross_validate_multilabel` results.
 
     Parameters

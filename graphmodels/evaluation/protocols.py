@@ -24,15 +24,21 @@ from __future__ import annotations
 
 import sys
 import time
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any, cast
 
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 from ..data.discretize import EqualFrequencyDiscretizer
 from ..data.encoding import as_frame
 from ..models.base import training_counts
 from ..models.hyperforest import HyperforestClassifier
 from .splits import RepeatedRandomSplit
+
+if TYPE_CHECKING:
+    from ..estimators.parameters import Estimator
 
 __all__ = ["LIANG_SREBRO_METHODS", "method_name", "parse_method", "liang_srebro_protocol"]
 
@@ -54,7 +60,7 @@ LIANG_SREBRO_METHODS = (
 MISSING_VALUE = "?"
 
 
-def _with_all_values(X):
+def _with_all_values(X: pd.DataFrame) -> pd.DataFrame:
     """Every column as a categorical over the values of the whole data set.
 
     The paper smooths "each possible configuration", the values being
@@ -70,13 +76,40 @@ def _with_all_values(X):
     return pd.DataFrame(columns, index=X.index)
 
 
-def method_name(criterion, representation, k):
-    """The paper's name of a triple, e.g. ``("mdl", "shared", 3) -> "MDL-Cs-3"``."""
+def method_name(criterion: str, representation: str, k: int) -> str:
+    """The paper's name of a triple, e.g. ``("mdl", "shared", 3) -> "MDL-Cs-3"``.
+
+    Parameters
+    ----------
+    criterion : {"ml", "mdl"}
+    representation : {"joint", "shared", "free"}
+    k : int
+        Tree-width.
+
+    Returns
+    -------
+    str
+    """
     return f"{criterion.upper()}-{_SHORT[representation]}-{k}"
 
 
-def parse_method(name):
-    """Inverse of :func:`method_name`: ``"MDL-Cs-3" -> ("mdl", "shared", 3)``."""
+def parse_method(name: str) -> tuple[str, str, int]:
+    """Inverse of :func:`method_name`: ``"MDL-Cs-3" -> ("mdl", "shared", 3)``.
+
+    Parameters
+    ----------
+    name : str
+        ``CRITERION-REPRESENTATION-K``, representation one of J, Cs, Cf (any case).
+
+    Returns
+    -------
+    criterion, representation, k : str, str, int
+
+    Raises
+    ------
+    ValueError
+        If `name` is not of that form.
+    """
     try:
         criterion, representation, k = name.split("-")
         return criterion.lower(), _LONG[representation.upper()], int(k)
@@ -85,31 +118,32 @@ def parse_method(name):
 
 
 def liang_srebro_protocol(
-    X,
-    y,
+    X: pd.DataFrame | ArrayLike,
+    y: ArrayLike,
     *,
-    methods=None,
-    n_trials=50,
-    test_size=0.1,
-    random_state=0,
-    discretize=True,
-    estimator="liang-srebro",
-    n_starts=100,
-    algorithm="incremental",
-    verbose=False,
-):
+    methods: Sequence[tuple[str, str, int] | str] | None = None,
+    n_trials: int = 50,
+    test_size: float = 0.1,
+    random_state: int | np.random.Generator | None = 0,
+    discretize: bool = True,
+    estimator: str | dict[str, Any] | Estimator = "liang-srebro",
+    n_starts: int = 100,
+    algorithm: str = "incremental",
+    verbose: bool = False,
+) -> pd.DataFrame:
     """Run the 90/10 random-split protocol of Liang & Srebro on one data set.
 
     Parameters
     ----------
-    X : DataFrame of shape (n_rows, n_attributes)
+    X : DataFrame or 2-D array-like of shape (n_rows, n_attributes)
     y : array-like of shape (n_rows,)
     methods : sequence of (criterion, representation, k) or names, optional
         Default: the 19 triples of :data:`LIANG_SREBRO_METHODS`.
     n_trials : int, default=50
         Random splits (the paper: 50; 10 for connect4).
     test_size : float, default=0.1
-    random_state : int, default=0
+    random_state : None, int or numpy Generator, default=0
+        Seed of the splits.
     discretize : bool, default=True
         Cut numeric columns with >= 10 distinct values into 5
         equal-frequency bins, on the whole set before splitting.
@@ -137,27 +171,29 @@ def liang_srebro_protocol(
     >>> result[["method", "test_error"]].shape
     (2, 2)
     """
-    X = as_frame(X)
-    y = pd.Series(np.asarray(y, dtype=object) if not isinstance(y, pd.Series) else y).reset_index(drop=True)
-    X = X.reset_index(drop=True)
-    if len(X) != len(y):
-        raise ValueError(f"`X` has {len(X)} rows but `y` has {len(y)} labels.")
-    methods = [parse_method(m) if isinstance(m, str) else tuple(m) for m in (methods or LIANG_SREBRO_METHODS)]
+    frame: pd.DataFrame = as_frame(X).reset_index(drop=True)
+    target = pd.Series(np.asarray(y, dtype=object) if not isinstance(y, pd.Series) else y).reset_index(drop=True)
+    if len(frame) != len(target):
+        raise ValueError(f"`X` has {len(frame)} rows but `y` has {len(target)} labels.")
+    triples = [
+        parse_method(m) if isinstance(m, str) else cast("tuple[str, str, int]", tuple(m))
+        for m in (methods or LIANG_SREBRO_METHODS)
+    ]
     # Largest tree-width first, class-conditional before joint: the entropies
     # of that first pass are cached and serve every other method.
-    order = sorted(range(len(methods)), key=lambda i: (-methods[i][2], methods[i][1] == "joint"))
+    order = sorted(range(len(triples)), key=lambda i: (-triples[i][2], triples[i][1] == "joint"))
     if discretize:
-        X = EqualFrequencyDiscretizer(n_bins=5, min_distinct=10).fit_transform(X)
-    X = _with_all_values(X)
+        frame = EqualFrequencyDiscretizer(n_bins=5, min_distinct=10).fit_transform(frame)
+    frame = _with_all_values(frame)
     rows = []
     splitter = RepeatedRandomSplit(test_size=test_size, n_repeats=n_trials, random_state=random_state)
-    for trial, (train, test) in enumerate(splitter.split(X)):
+    for trial, (train, test) in enumerate(splitter.split(frame)):
         start = time.perf_counter()
-        X_train, y_train = X.iloc[train], y.iloc[train]
-        X_test, y_test = X.iloc[test], y.iloc[test]
+        X_train, y_train = frame.iloc[train], target.iloc[train]
+        X_test, y_test = frame.iloc[test], target.iloc[test]
         counts = None  # encoded and counted once per trial, shared by every method
         for i in order:
-            criterion, representation, k = methods[i]
+            criterion, representation, k = triples[i]
             model = HyperforestClassifier(
                 treewidth=k,
                 criterion=criterion,

@@ -6,8 +6,12 @@ scikit-learn's, and are seeded by `random_state` so every run repeats.
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from typing import Any
+
 import numpy as np
 import pandas as pd
+from numpy.typing import ArrayLike
 
 __all__ = ["RepeatedStratifiedKFold", "RepeatedRandomSplit"]
 
@@ -40,7 +44,9 @@ class RepeatedStratifiedKFold:
     [2, 2]
     """
 
-    def __init__(self, *, n_splits=5, n_repeats=1, random_state=None):
+    def __init__(
+        self, *, n_splits: int = 5, n_repeats: int = 1, random_state: int | np.random.Generator | None = None
+    ) -> None:
         if not isinstance(n_splits, (int, np.integer)) or n_splits < 2:
             raise ValueError(f"`n_splits` must be an integer >= 2, got {n_splits!r}.")
         if not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
@@ -49,12 +55,32 @@ class RepeatedStratifiedKFold:
         self.n_repeats = int(n_repeats)
         self.random_state = random_state
 
-    def get_n_splits(self, X=None, y=None, groups=None):
-        """Number of (train, test) pairs yielded."""
+    def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
+        """Number of (train, test) pairs yielded (the arguments are ignored, as in scikit-learn)."""
         return self.n_splits * self.n_repeats
 
-    def split(self, X, y, groups=None):
-        """Yield ``(train_index, test_index)`` for every fold of every repetition."""
+    def split(self, X: Any, y: ArrayLike, groups: Any = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Yield ``(train_index, test_index)`` for every fold of every repetition.
+
+        Parameters
+        ----------
+        X : any
+            Ignored (scikit-learn's signature); the rows are those of `y`.
+        y : array-like of shape (n_rows,)
+            Class labels, the strata.
+        groups : any
+            Ignored.
+
+        Yields
+        ------
+        train_index, test_index : ndarray of int
+            Sorted row positions.
+
+        Raises
+        ------
+        ValueError
+            For missing labels, or fewer rows than folds.
+        """
         codes = _label_codes(y)
         n = len(codes)
         if n < self.n_splits:
@@ -92,7 +118,9 @@ class RepeatedRandomSplit:
     [(6, 2), (6, 2)]
     """
 
-    def __init__(self, *, test_size=0.1, n_repeats=10, random_state=None):
+    def __init__(
+        self, *, test_size: float = 0.1, n_repeats: int = 10, random_state: int | np.random.Generator | None = None
+    ) -> None:
         if not 0 < float(test_size) < 1:
             raise ValueError(f"`test_size` must be in (0, 1), got {test_size!r}.")
         if not isinstance(n_repeats, (int, np.integer)) or n_repeats < 1:
@@ -101,12 +129,32 @@ class RepeatedRandomSplit:
         self.n_repeats = int(n_repeats)
         self.random_state = random_state
 
-    def get_n_splits(self, X=None, y=None, groups=None):
-        """Number of (train, test) pairs yielded."""
+    def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
+        """Number of (train, test) pairs yielded (the arguments are ignored, as in scikit-learn)."""
         return self.n_repeats
 
-    def split(self, X, y=None, groups=None):
-        """Yield ``(train_index, test_index)`` pairs."""
+    def split(self, X: Any, y: Any = None, groups: Any = None) -> Iterator[tuple[np.ndarray, np.ndarray]]:
+        """Yield ``(train_index, test_index)`` pairs.
+
+        Parameters
+        ----------
+        X : array-like or None
+            The rows (only their number is used).
+        y : array-like, optional
+            Counted instead when `X` is None.
+        groups : any
+            Ignored.
+
+        Yields
+        ------
+        train_index, test_index : ndarray of int
+            Sorted row positions.
+
+        Raises
+        ------
+        ValueError
+            If the test fraction leaves no training rows.
+        """
         n = len(X) if X is not None else len(y)
         n_test = max(1, int(round(self.test_size * n)))
         if n_test >= n:
