@@ -14,12 +14,16 @@ import re
 from collections import deque
 from collections.abc import Mapping
 from functools import lru_cache
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
 
 from ..models.kikuchi import KikuchiBayes
 from ..structures.hyperforests import Hyperforest
+
+if TYPE_CHECKING:
+    from ..models.base import BaseModel
 
 #: Fill colour of each node ``role``, shared with :func:`~graphmodels.plotting.draw_network`.
 ROLE_COLORS = {
@@ -321,7 +325,9 @@ LAYOUTS = {
 }
 
 
-def network_layout(graph_or_model, method=None, *, max_row_width=None):
+def network_layout(
+    graph_or_model: nx.Graph | Hyperforest | BaseModel, method: str | None = None, *, max_row_width: int | None = None
+) -> dict[Any, tuple[float, float]]:
     """Deterministic node positions for :func:`draw_network`.
 
     Parameters

@@ -10,6 +10,7 @@ modules never import this one, so the package has no import circle.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
@@ -26,6 +27,12 @@ from .latent_trees import draw_latent_tree
 from .multidimensional import draw_multidimensional
 from .network import draw_graph
 from .region_graph import draw_region_graph
+
+if TYPE_CHECKING:
+    import numpy as np
+    from matplotlib.axes import Axes
+
+    from ..structures.hyperforests import Hyperforest
 
 __all__ = ["draw_network", "MODEL_DRAWINGS"]
 
@@ -109,19 +116,19 @@ def _graph_drawing(graph):
 
 
 def draw_network(
-    graph_or_model,
-    ax=None,
+    graph_or_model: nx.Graph | Hyperforest | BaseModel,
+    ax: Axes | None = None,
     *,
-    layout=None,
-    node_size=None,
-    font_size=None,
-    show_weights=False,
-    weight_format=".3f",
-    title=None,
-    legend=True,
-    max_label_length=24,
-    max_row_width=None,
-):
+    layout: str | dict[Any, Any] | None = None,
+    node_size: float | None = None,
+    font_size: float | None = None,
+    show_weights: bool | str = False,
+    weight_format: str = ".3f",
+    title: str | None = None,
+    legend: bool = True,
+    max_label_length: int = 24,
+    max_row_width: int | None = None,
+) -> Axes | np.ndarray:
     """Draw any learned structure, with the drawing made for its type.
 
     ============================================  =====================================================
@@ -199,7 +206,7 @@ def draw_network(
     >>> len(ax.patches)
     3
     """
-    options = {
+    options: dict[str, Any] = {
         "layout": layout,
         "node_size": node_size,
         "font_size": font_size,

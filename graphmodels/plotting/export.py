@@ -11,11 +11,16 @@ import json
 import math
 import numbers
 import os
+from typing import IO, TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
 
 from ._common import DASHED_KINDS, KIND_COLORS, ROLE_COLORS, _json_item, as_graph
+
+if TYPE_CHECKING:
+    from ..models.base import BaseModel
+    from ..structures.hyperforests import Hyperforest
 
 __all__ = ["to_graphml", "to_dot"]
 
@@ -147,7 +152,7 @@ def graphml_ready(graph_or_model):
     return out
 
 
-def to_graphml(graph_or_model, path):
+def to_graphml(graph_or_model: nx.Graph | Hyperforest | BaseModel, path: str | os.PathLike[str] | IO[bytes]) -> None:
     """Write a structure to a GraphML file.
 
     Parameters
@@ -258,7 +263,7 @@ def _pen_widths(edges):
     return widths
 
 
-def to_dot(graph_or_model, path=None):
+def to_dot(graph_or_model: nx.Graph | Hyperforest | BaseModel, path: str | os.PathLike[str] | None = None) -> str:
     """Graphviz DOT text of a structure, optionally written to a file.
 
     Every node and edge attribute (``role``, ``cardinality``, ``weight``,
@@ -325,7 +330,7 @@ def to_dot(graph_or_model, path=None):
             lines.append(f"  {dot_quote(key)}={_dot_value(value)};")
     for node, data in graph.nodes(data=True):
         role = data.get("role")
-        presentation = {"fillcolor": ROLE_COLORS.get(role, ROLE_COLORS["other"])}
+        presentation: dict[str, Any] = {"fillcolor": ROLE_COLORS.get(role, ROLE_COLORS["other"])}
         if role == "class":
             presentation["penwidth"] = 2
         lines.append(f"  {dot_quote(ids[node])}{_dot_attributes(data, presentation)};")

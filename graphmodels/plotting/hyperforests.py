@@ -15,6 +15,8 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 import matplotlib
 import networkx as nx
@@ -42,6 +44,13 @@ from ._common import (
     scatter_nodes,
 )
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.colors import Colormap
+    from numpy.typing import ArrayLike
+
+    from ..models.base import BaseModel
+
 __all__ = ["draw_hyperforest", "draw_junction_tree", "hyperedge_outline", "VIEWS", "HYPERFOREST_LAYOUTS"]
 
 #: Views of :func:`draw_hyperforest`.
@@ -54,7 +63,7 @@ _GREY = "#e6e6e6"
 # Input
 
 
-def _as_hyperforest(forest):
+def _as_hyperforest(forest: Any) -> Hyperforest:
     if isinstance(forest, Hyperforest):
         return forest
     structure = getattr(forest, "structure_", None)
@@ -192,7 +201,7 @@ def _layout(graph, layout, pos, random_state, valid, default):
 # Hulls
 
 
-def hyperedge_outline(points, pad, resolution=12):
+def hyperedge_outline(points: ArrayLike, pad: float, resolution: int = 12) -> np.ndarray:
     """Outline of the padded convex hull of `points`: the hull grown by a disc of radius `pad`.
 
     The corners of the hull become circular arcs, so two points give a
@@ -316,21 +325,21 @@ def _check_labels(labels):
 
 
 def draw_hyperforest(
-    forest,
+    forest: Hyperforest | BaseModel,
     *,
-    view="primal",
-    ax=None,
-    layout=None,
-    pos=None,
-    labels=True,
-    hyperedge_alpha=0.25,
-    min_size=2,
-    cmap="tab20",
-    node_size=None,
-    font_size=None,
-    title=None,
-    random_state=0,
-):
+    view: str = "primal",
+    ax: Axes | None = None,
+    layout: str | Callable[[nx.Graph], Any] | None = None,
+    pos: dict[Any, Any] | None = None,
+    labels: bool | dict[Any, str] = True,
+    hyperedge_alpha: float = 0.25,
+    min_size: int = 2,
+    cmap: str | Colormap = "tab20",
+    node_size: float | None = None,
+    font_size: float | None = None,
+    title: str | None = None,
+    random_state: int | None = 0,
+) -> Axes:
     """Draw a hyperforest: its Markov network with shaded hyperedges, or its factor graph.
 
     Variables are filled by ``role`` as in
@@ -549,19 +558,19 @@ def _draw_hulls(ax, forest, positions, colors, radius, spacing, alpha):
 
 
 def draw_junction_tree(
-    forest,
+    forest: Hyperforest | BaseModel,
     *,
-    ax=None,
-    layout=None,
-    pos=None,
-    labels=True,
-    sepsets=True,
-    min_size=2,
-    cmap="tab20",
-    font_size=None,
-    title=None,
-    random_state=0,
-):
+    ax: Axes | None = None,
+    layout: str | Callable[[nx.Graph], Any] | None = None,
+    pos: dict[Any, Any] | None = None,
+    labels: bool = True,
+    sepsets: bool = True,
+    min_size: int = 2,
+    cmap: str | Colormap = "tab20",
+    font_size: float | None = None,
+    title: str | None = None,
+    random_state: int | None = 0,
+) -> Axes:
     """Draw the junction forest of a hyperforest: cliques joined by their separators.
 
     Each clique (maximal hyperedge) is a box labelled with its variables in

@@ -12,7 +12,8 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
@@ -35,6 +36,11 @@ from ._common import (
     region_style,
     scatter_nodes,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from ..models.kikuchi import KikuchiBayes
 
 __all__ = ["draw_interactions"]
 
@@ -222,22 +228,22 @@ def _default_layout(attributes, regions):
 
 
 def draw_interactions(
-    model_or_regions,
-    pos=None,
+    model_or_regions: KikuchiBayes | Iterable[Iterable[Hashable]],
+    pos: dict[Any, Any] | None = None,
     *,
-    class_name=None,
-    step=None,
-    attributes=None,
-    ax=None,
-    labels=True,
-    label_func=None,
-    node_size=None,
-    font_size=None,
-    linewidth=2.0,
-    gap=None,
-    legend=True,
-    title=None,
-):
+    class_name: Hashable | None = None,
+    step: int | None = None,
+    attributes: Sequence[Hashable] | None = None,
+    ax: Axes | None = None,
+    labels: bool = True,
+    label_func: Callable[[Any], str] | None = None,
+    node_size: float | None = None,
+    font_size: float | None = None,
+    linewidth: float = 2.0,
+    gap: float | None = None,
+    legend: bool = True,
+    title: str | None = None,
+) -> Axes:
     """Draw the interactions (regions) of a Kikuchi-Bayes model as in Figure 2 of [1]_.
 
     Every region of a Kikuchi-Bayes classifier holds the class, so the class

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 import numpy as np
 import pandas as pd
 from matplotlib.colors import to_rgba
@@ -14,6 +16,12 @@ from ._common import (
     _fitted_kikuchi,
     region_style,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.artist import Artist
+    from matplotlib.axes import Axes
+
+    from ..models.kikuchi import KikuchiBayes
 
 __all__ = ["draw_kikuchi_path", "PHASE_COLORS"]
 
@@ -59,15 +67,15 @@ def _runs(values):
 
 
 def draw_kikuchi_path(
-    model_or_path,
+    model_or_path: KikuchiBayes | pd.DataFrame,
     *,
-    ax=None,
-    weights=False,
-    phases=True,
-    sizes=True,
-    legend=True,
-    title=None,
-):
+    ax: Axes | None = None,
+    weights: bool = False,
+    phases: bool = True,
+    sizes: bool = True,
+    legend: bool = True,
+    title: str | None = None,
+) -> Axes:
     """Draw the greedy structure search of Kikuchi-Bayes: log prior, likelihood, posterior per step.
 
     The search of [1]_ (section 7) adds one region per step, climbs to the
@@ -147,7 +155,7 @@ def draw_kikuchi_path(
     if title is not None:
         ax.set_title(title)
 
-    handles = []
+    handles: list[Artist] = []
     if phases and "phase" in path.columns:
         others = iter(_OTHER_PHASE_COLORS * (1 + len(path) // len(_OTHER_PHASE_COLORS)))
         colors = dict(PHASE_COLORS)
@@ -191,8 +199,8 @@ def draw_kikuchi_path(
 
     if sizes and "size" in path.columns:
         size = path["size"].to_numpy()
-        colors = [region_style(int(s))[0] if int(s) >= 2 else "#ffffff" for s in size]
-        ax.scatter(steps, posterior, s=30, c=colors, edgecolors="#1d1d1d", linewidths=0.6, zorder=3, gid="added")
+        marker_colors = [region_style(int(s))[0] if int(s) >= 2 else "#ffffff" for s in size]
+        ax.scatter(steps, posterior, s=30, c=marker_colors, edgecolors="#1d1d1d", linewidths=0.6, zorder=3, gid="added")
         for s in sorted({int(s) for s in size if int(s) >= 2}):
             handles.append(
                 Line2D(

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
@@ -28,6 +29,11 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
 from ..structures.latent_trees import is_latent_tree
 from ._common import _LINESPACING, KIND_COLORS, ROLE_COLORS, _check_bool, _measure, _role, format_label, scatter_nodes
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from ..models.base import BaseModel
 
 __all__ = ["draw_latent_tree", "latent_tree_layout"]
 
@@ -310,7 +316,9 @@ def _geometry(tree, root, show_states, max_configurations):
     return nodes, diameter
 
 
-def latent_tree_layout(tree_or_model, *, show_states=False, max_configurations=4):
+def latent_tree_layout(
+    tree_or_model: nx.DiGraph | BaseModel, *, show_states: bool = False, max_configurations: int | None = 4
+) -> dict[Any, tuple[float, float]]:
     """Positions of the nodes of a latent tree as drawn by :func:`draw_latent_tree`.
 
     The class is at the top centre of its subtree; every node's children
@@ -413,15 +421,15 @@ def _legend_entries(roles, kinds, font, show_states):
 
 
 def draw_latent_tree(
-    tree_or_model,
+    tree_or_model: nx.DiGraph | BaseModel,
     *,
-    ax=None,
-    show_states=False,
-    max_configurations=4,
-    title=None,
-    legend=True,
-    font_size=None,
-):
+    ax: Axes | None = None,
+    show_states: bool = False,
+    max_configurations: int | None = 4,
+    title: str | None = None,
+    legend: bool = True,
+    font_size: float | None = None,
+) -> Axes:
     """Draw a hierarchical naive Bayes model: class on top, latent tree below.
 
     The class is the root; below it are its children, attributes (discs)
@@ -552,7 +560,8 @@ def draw_latent_tree(
         ax = figure.add_axes((0.0, 0.0, 1.0, 1.0 - title_band / height))
     else:
         bbox = ax.get_position()
-        fig_w, fig_h = ax.figure.get_size_inches()
+        # A SubFigure's Axes has no get_size_inches: unsupported here, as before.
+        fig_w, fig_h = ax.figure.get_size_inches()  # type: ignore[union-attr]
         # 5% to spare: a constrained or tight layout may yet shrink the axes a little.
         fit = 0.95 * min(bbox.width * fig_w * 72 / extent[0], bbox.height * fig_h * 72 / extent[1])
         font = min(10.0, fit) if font_size is None else float(font_size)
@@ -562,7 +571,8 @@ def draw_latent_tree(
 
     # Limits at `font` points per em along both axes, the drawing centred.
     bbox = ax.get_position()
-    fig_w, fig_h = ax.figure.get_size_inches()
+    # A SubFigure's Axes has no get_size_inches: unsupported here, as before.
+    fig_w, fig_h = ax.figure.get_size_inches()  # type: ignore[union-attr]
     half = np.array([bbox.width * fig_w, bbox.height * fig_h]) * 72 / font / 2
     centre = (low + high) / 2
     ax.set_xlim(centre[0] - half[0], centre[0] + half[0])

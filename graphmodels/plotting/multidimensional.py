@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Hashable
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
@@ -48,6 +50,11 @@ from ._common import (
     scatter_nodes,
 )
 
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from ..models.base import BaseModel
+
 __all__ = ["draw_multidimensional", "multidimensional_layout", "ARC_STYLES", "SUBGRAPH_NAMES"]
 
 #: Name of the subgraph that the arcs of each kind make up, as the legend gives it.
@@ -58,7 +65,7 @@ SUBGRAPH_NAMES = {
 }
 
 #: Line style, width range in points (growing with ``weight`` within a kind), opacity and layer of each arc kind.
-ARC_STYLES = {
+ARC_STYLES: dict[str, dict[str, Any]] = {
     "class-class": {"linestyle": "-.", "widths": (1.3, 3.0), "alpha": 0.9, "zorder": 2},
     "class-feature": {"linestyle": "--", "widths": (0.5, 1.3), "alpha": 0.5, "zorder": 1},
     "feature-feature": {"linestyle": "-", "widths": (1.8, 4.5), "alpha": 0.9, "zorder": 2},
@@ -287,7 +294,9 @@ def _mdbnc_positions(graph, classes, features, width):
     return {n: (round(float(pos[n][0]), 9) + 0.0, round(float(pos[n][1]), 9) + 0.0) for n in graph.nodes}
 
 
-def multidimensional_layout(graph_or_model, *, max_row_width=None):
+def multidimensional_layout(
+    graph_or_model: nx.DiGraph | BaseModel, *, max_row_width: int | None = None
+) -> dict[Any, tuple[float, float]]:
     """Deterministic node positions for :func:`draw_multidimensional`.
 
     The classes are on the top row (y = 0), in the order of
@@ -494,21 +503,21 @@ def _legend_layout(nodes, arcs, width_points, font):
 
 
 def draw_multidimensional(
-    graph_or_model,
-    ax=None,
+    graph_or_model: nx.DiGraph | BaseModel,
+    ax: Axes | None = None,
     *,
-    layout=None,
-    member=None,
-    title=None,
-    legend=True,
-    show_weights=False,
-    weight_format=".3f",
-    node_size=None,
-    font_size=None,
-    max_label_length=24,
-    max_row_width=None,
-    fade_isolated=True,
-):
+    layout: dict[Any, Any] | None = None,
+    member: Hashable | None = None,
+    title: str | None = None,
+    legend: bool = True,
+    show_weights: bool | str = False,
+    weight_format: str = ".3f",
+    node_size: float | None = None,
+    font_size: float | None = None,
+    max_label_length: int = 24,
+    max_row_width: int | None = None,
+    fade_isolated: bool = True,
+) -> Axes:
     """Draw a multi-dimensional Bayesian network classifier: classes on top, features below.
 
     The class variables are discs on the top row, the features discs on the

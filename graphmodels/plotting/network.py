@@ -10,6 +10,7 @@ layout.
 from __future__ import annotations
 
 import math
+from typing import TYPE_CHECKING, Any
 
 import numpy as np
 from matplotlib.lines import Line2D
@@ -28,6 +29,13 @@ from ._common import (
     network_layout,
     scatter_nodes,
 )
+
+if TYPE_CHECKING:
+    import networkx as nx
+    from matplotlib.axes import Axes
+
+    from ..models.base import BaseModel
+    from ..structures.hyperforests import Hyperforest
 
 __all__ = ["draw_graph"]
 
@@ -67,19 +75,19 @@ def _auto_sizes(ax, pos, labels):
 
 
 def draw_graph(
-    graph_or_model,
-    ax=None,
+    graph_or_model: nx.Graph | Hyperforest | BaseModel,
+    ax: Axes | None = None,
     *,
-    layout=None,
-    node_size=None,
-    font_size=None,
-    show_weights=False,
-    weight_format=".3f",
-    title=None,
-    legend=True,
-    max_label_length=24,
-    max_row_width=None,
-):
+    layout: str | dict[Any, Any] | None = None,
+    node_size: float | None = None,
+    font_size: float | None = None,
+    show_weights: bool | str = False,
+    weight_format: str = ".3f",
+    title: str | None = None,
+    legend: bool = True,
+    max_label_length: int = 24,
+    max_row_width: int | None = None,
+) -> Axes:
     """Draw a graph of roles and kinds: class on top, attribute forest below, arcs by kind and weight.
 
     The generic drawing of Bayesian-network classifiers, Chow-Liu trees and
@@ -216,7 +224,8 @@ def draw_graph(
     many = len(nodes) > 15
     # Data units -> display units, to place labels on curved edges.
     bbox = ax.get_position()
-    fig_w, fig_h = ax.figure.get_size_inches()
+    # A SubFigure's Axes has no get_size_inches: unsupported here, as before.
+    fig_w, fig_h = ax.figure.get_size_inches()  # type: ignore[union-attr]
     (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
     points_per_x = bbox.width * fig_w * 72 / (x1 - x0)
     aspect = points_per_x / (bbox.height * fig_h * 72 / (y1 - y0))
@@ -261,7 +270,7 @@ def draw_graph(
 
     if legend:
         handles = []
-        labels = {"class": "class", "feature": "attribute", "latent": "latent", "other": "other"}
+        role_labels = {"class": "class", "feature": "attribute", "latent": "latent", "other": "other"}
         for role in ("class", "feature", "latent", "other"):
             if role in roles:
                 handles.append(
@@ -273,7 +282,7 @@ def draw_graph(
                         markersize=9,
                         markerfacecolor=ROLE_COLORS[role],
                         markeredgecolor="#4d4d4d",
-                        label=labels[role],
+                        label=role_labels[role],
                     )
                 )
         kinds = {_kind(data) for _, _, data in edges}

@@ -5,7 +5,8 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
-from collections.abc import Iterable, Mapping
+from collections.abc import Callable, Hashable, Iterable, Mapping
+from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
@@ -24,6 +25,11 @@ from ._common import (
     _points_per_unit,
     _slots,
 )
+
+if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+
+    from ..models.kikuchi import KikuchiBayes
 
 __all__ = ["draw_region_graph", "SIGN_COLORS"]
 
@@ -246,19 +252,19 @@ def _hasse_layout(graph, order, max_row_width, sweeps=12, restarts=12):
 
 
 def draw_region_graph(
-    graph_or_model,
+    graph_or_model: nx.DiGraph | KikuchiBayes,
     *,
-    class_name=None,
-    step=None,
-    ax=None,
-    pos=None,
-    shorten=True,
-    label_func=None,
-    font_size=None,
-    max_row_width=None,
-    legend=True,
-    title=None,
-):
+    class_name: Hashable | None = None,
+    step: int | None = None,
+    ax: Axes | None = None,
+    pos: dict[Any, Any] | None = None,
+    shorten: bool | int = True,
+    label_func: Callable[[Any], str] | None = None,
+    font_size: float | None = None,
+    max_row_width: int | None = None,
+    legend: bool = True,
+    title: str | None = None,
+) -> Axes:
     """Draw a region graph of the cluster variation method as a Hasse diagram.
 
     Regions stand in rows by size, the largest on top, each row ordered to
