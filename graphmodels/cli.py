@@ -17,6 +17,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+from collections.abc import Sequence
 
 import pandas as pd
 
@@ -185,8 +186,19 @@ def _parser():
     return parser
 
 
-def main(argv=None):
-    """Entry point of the ``graphmodels`` command; returns the exit status."""
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the ``graphmodels`` command; returns the exit status.
+
+    Parameters
+    ----------
+    argv : sequence of str, optional
+        The arguments after the command name; by default ``sys.argv[1:]``.
+
+    Returns
+    -------
+    int
+        0 on success, 2 for an error reported in one line on stderr.
+    """
     args = _parser().parse_args(argv)
     handlers = {"datasets": _cmd_datasets, "fit": _cmd_fit, "compare": _cmd_compare}
     try:
