@@ -75,7 +75,8 @@ def true_class_index(y: ArrayLike, classes: Iterable[Hashable]) -> np.ndarray:
         If a label of `y` is not among `classes`.
     """
     index = pd.Index(list(classes))
-    positions = index.get_indexer(list(np.asarray(y, dtype=object)))
+    # pandas-stubs before 3.0 type get_indexer's target as an Index only (any array-like works).
+    positions = index.get_indexer(list(np.asarray(y, dtype=object)))  # type: ignore[arg-type]
     if (positions < 0).any():
         unknown = pd.unique(np.asarray(y, dtype=object)[positions < 0])[:5].tolist()
         raise ValueError(f"Labels {unknown} are not among the model's classes.")

@@ -388,7 +388,8 @@ class DiscreteBayesianNetwork:
         codes = np.empty((len(X), len(self.variables)), dtype=np.int64)
         for j, v in enumerate(self.variables):
             column = X[v]
-            col_codes = pd.Index(self.states[v]).get_indexer(column.to_numpy(dtype=object))
+            # pandas-stubs before 3.0 type get_indexer's target as an Index only (any array-like works).
+            col_codes = pd.Index(self.states[v]).get_indexer(column.to_numpy(dtype=object))  # type: ignore[arg-type]
             bad = col_codes < 0
             if np.any(bad):
                 label = column[bad].iloc[0]
