@@ -117,6 +117,20 @@ def test_multilabel_wrappers_draw_one_axes_per_label(wrapper):
         draw_network(model, Figure().subplots())
 
 
+def _class_node(ax):
+    return next(t.get_text() for t in ax.texts if t.get_fontweight() == "bold")
+
+
+@pytest.mark.parametrize("order", [None, ["L2", "L1"]])
+def test_classifier_chain_axes_are_titled_in_chain_order(order):
+    # The members are fitted in chain order: the k-th axes shows the member of order_[k], whose class is that label.
+    X, _, Y = _data()
+    model = gm.ClassifierChain(base=gm.NaiveBayes(), order=order).fit(X, Y)
+    axes = draw_network(model)
+    assert [ax.get_title() for ax in axes] == model.order_ == (order or ["L1", "L2"])
+    assert [_class_node(ax) for ax in axes] == model.order_
+
+
 def test_label_powerset_draws_its_base_classifier():
     X, _, Y = _data()
     model = gm.LabelPowerset(base=gm.TAN()).fit(X, Y)

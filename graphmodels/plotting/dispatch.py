@@ -61,8 +61,13 @@ def _region_graph(graph, ax, options):
 
 
 def _members(model, ax, options):
-    """One axes per label: each member classifier's structure, titled by its label."""
-    members = list(zip(model.label_names_, model.estimators_))
+    """One axes per label: each member classifier's structure, titled by its label.
+
+    A classifier chain fits its members in chain order (``order_``), binary
+    relevance in label order (``label_names_``).
+    """
+    labels = model.order_ if isinstance(model, ClassifierChain) else model.label_names_
+    members = list(zip(labels, model.estimators_))
     if ax is not None:
         raise ValueError(
             f"{type(model).__name__} has one structure per label ({len(members)}); draw with ax=None "
@@ -140,6 +145,7 @@ def draw_network(
     ``HierarchicalNaiveBayes``, a latent tree     :func:`~graphmodels.plotting.draw_latent_tree`
     multi-dimensional classifiers (MDBNCs)        :func:`~graphmodels.plotting.draw_multidimensional`
     ``BinaryRelevance``, ``ClassifierChain``      a grid of the members' structures, one per label
+                                                  (a chain's in chain order, ``order_``)
     ``LabelPowerset``                             its base classifier's structure
     any other graph, hyperforest or fitted model  :func:`~graphmodels.plotting.draw_graph` (class on
                                                   top, attribute forest below, arcs by kind)
