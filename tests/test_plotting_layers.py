@@ -14,6 +14,7 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import networkx as nx  # noqa: E402
 import numpy as np  # noqa: E402
 import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
@@ -139,6 +140,63 @@ def test_label_powerset_draws_its_base_classifier():
     assert len(edges) == model.estimator_.structure_.number_of_edges()
 
 
+def _drawing_of(ax):
+    """Which drawing made `ax`, told by the artists only that drawing makes."""
+    gids = {a.get_gid() for a in [*ax.patches, *ax.collections, *ax.texts]}
+    legend = ax.get_legend()
+    legend_texts = [t.get_text() for t in legend.get_texts()] if legend else []
+    if "regions" in gids:
+        return "region_graph"
+    if legend and legend.get_title().get_text().startswith("Regions"):
+        return "interactions"
+    if any("subgraph" in text for text in legend_texts):
+        return "multidimensional"
+    if "label" in gids or "latent_box" in gids:
+        return "latent_tree"
+    if "hyperedge" in gids or "cliques" in gids:
+        return "hyperforest"
+    assert "nodes" in gids and not {t.get_gid() for t in ax.texts} - {None}, gids
+    return "graph"
+
+
+def _structures():
+    from graphmodels import structures as st
+
+    latent = st.add_latent(st.naive_bayes_tree("C", ["a", "b", "c"]), "L", ["a", "b"], [[(0, 0), (1, 1)], [(0, 1)]])
+    unlisted = st.multidimensional_classifier(["C1", "C2"], ["a", "b"])
+    unlisted.graph["features"] = ["a"]  # no arcs, and the lists do not name its nodes: not drawn as an MDBNC
+    return {
+        "undirected tree": (nx.path_graph(["a", "b", "c"]), "graph"),
+        "augmented naive Bayes": (st.augmented_naive_bayes("C", ["a", "b"], [("a", "b")]), "graph"),
+        "hyperforest": (st.random_hypertree(5, 2, random_state=0), "graph"),
+        "region graph": (st.cluster_variation_regions([("a", "b", "y"), ("b", "c", "y")]), "region_graph"),
+        "latent tree": (latent, "latent_tree"),
+        "naive Bayes tree (no latent)": (st.naive_bayes_tree("C", ["a", "b"]), "graph"),
+        "MDBNC": (
+            st.multidimensional_classifier(["C1", "C2"], ["a", "b"], [("C1", "C2"), ("C1", "a")]),
+            "multidimensional",
+        ),
+        "MDBNC without arcs": (st.multidimensional_classifier(["C1", "C2"], ["a", "b"]), "multidimensional"),
+        "MDBNC without arcs, lists not matching": (unlisted, "graph"),
+    }
+
+
+@pytest.mark.parametrize("kind", list(_structures()))
+def test_each_structure_kind_gets_its_drawing(kind):
+    structure, expected = _structures()[kind]
+    assert _drawing_of(draw_network(structure, Figure().subplots())) == expected
+
+
+#: The drawing of each registered model that does not get the generic one.
+_MODEL_DRAWINGS = {
+    "kikuchi-bayes": "interactions",
+    "hnb": "latent_tree",
+    "md-nb": "multidimensional",
+    "md-tan": "multidimensional",
+    "md-aode": "multidimensional",
+}
+
+
 @pytest.mark.parametrize("name", sorted(gm.models.registered_models()))
 def test_every_registered_model_is_drawn_when_fitted_and_refused_when_not(name):
     cls = gm.models.registered_models()[name]
@@ -147,9 +205,15 @@ def test_every_registered_model_is_drawn_when_fitted_and_refused_when_not(name):
     with pytest.raises(gm.models.NotFittedError, match=f"{cls.__name__} instance is not fitted"):
         draw_network(cls())
     model = cls().fit(X, y) if kind == "classifier" else cls().fit(X) if kind == "density" else cls().fit(X, Y)
-    drawn = (
-        draw_network(model)
-        if name in ("binary-relevance", "classifier-chain")
-        else draw_network(model, Figure().subplots())
-    )
-    assert drawn is not None
+    expected = _MODEL_DRAWINGS.get(name, "graph")
+    if name in ("binary-relevance", "classifier-chain"):
+        axes = draw_network(model)
+        assert [_drawing_of(ax) for ax in axes] == [expected] * len(model.estimators_)
+    else:
+        assert _drawing_of(draw_network(model, Figure().subplots())) == expected
+
+
+@pytest.mark.parametrize("bad", [42, "a graph", [nx.path_graph(2)], {"a": ["b"]}, np.eye(2)])
+def test_what_is_not_a_structure_is_a_type_error_listing_what_is(bad):
+    with pytest.raises(TypeError, match="Expected a networkx graph, a Hyperforest or a fitted model"):
+        draw_network(bad, Figure().subplots())

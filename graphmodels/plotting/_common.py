@@ -92,12 +92,10 @@ def as_graph(graph_or_model):
     if isinstance(structure, Hyperforest):
         return _primal_with_hyperedges(structure)
     kind = type(graph_or_model).__name__
+    accepted = "a networkx graph, a Hyperforest or a fitted model whose `structure_` is one of these"
     if hasattr(graph_or_model, "fit"):
-        raise TypeError(
-            f"Expected a networkx graph or a fitted model with a `structure_` graph, "
-            f"got an unfitted {kind}; call fit first."
-        )
-    raise TypeError(f"Expected a networkx graph or a fitted model with a `structure_` graph, got {kind}.")
+        raise TypeError(f"Expected {accepted}, got an unfitted {kind}; call fit first.")
+    raise TypeError(f"Expected {accepted}, got {kind}.")
 
 
 def _primal_with_hyperedges(forest):

@@ -104,8 +104,27 @@ MODEL_DRAWINGS = {
 }
 
 
+def _lists_its_nodes(graph):
+    """Whether ``graph.graph["classes"]`` and ``["features"]`` together name exactly its nodes."""
+    try:
+        listed = set(graph.graph["classes"]) | set(graph.graph["features"])
+    except (KeyError, TypeError):
+        return False
+    return listed == set(graph.nodes)
+
+
 def _graph_drawing(graph):
-    """The drawing for a networkx graph, chosen by what it holds."""
+    """The drawing for a networkx graph, chosen by what it holds.
+
+    A region graph: every node a frozenset with a ``counting_number``. A
+    latent tree (:func:`~graphmodels.structures.is_latent_tree`) with at
+    least one latent. An MDBNC
+    (:func:`~graphmodels.structures.multidimensional.is_multidimensional_classifier`)
+    with at least one arc, or without arcs but whose ``graph["classes"]``
+    and ``graph["features"]`` list its nodes, as
+    :func:`~graphmodels.structures.multidimensional.multidimensional_classifier`
+    sets them. Anything else: None (the generic drawing).
+    """
     if graph.number_of_nodes() and all(
         isinstance(n, frozenset) and "counting_number" in d for n, d in graph.nodes(data=True)
     ):
@@ -113,9 +132,7 @@ def _graph_drawing(graph):
     if isinstance(graph, nx.DiGraph) and any(r == "latent" for _, r in graph.nodes(data="role")):
         if is_latent_tree(graph):
             return _latent_tree
-    if is_multidimensional_classifier(graph) and (
-        graph.number_of_edges() or {"classes", "features"} <= set(graph.graph)
-    ):
+    if is_multidimensional_classifier(graph) and (graph.number_of_edges() or _lists_its_nodes(graph)):
         return _multidimensional
     return None
 

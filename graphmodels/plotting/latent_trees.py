@@ -27,7 +27,6 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
-from ..structures.latent_trees import is_latent_tree
 from ._common import _LINESPACING, KIND_COLORS, ROLE_COLORS, _check_bool, _measure, _role, format_label, scatter_nodes
 
 if TYPE_CHECKING:
@@ -94,22 +93,6 @@ def _as_latent_tree(tree_or_model):
     if not nx.is_arborescence(tree):
         raise ValueError(f"The latent tree is not a tree rooted at the class {root!r}: it has a cycle.")
     return tree, root
-
-
-def _is_latent_tree_input(obj):
-    """Whether :func:`~graphmodels.plotting.draw_network` should hand `obj` to :func:`draw_latent_tree`.
-
-    True for a fitted hierarchical naive Bayes model (it has
-    ``latent_definitions_``) and for a latent tree (see
-    :func:`~graphmodels.structures.is_latent_tree`) with at least one latent.
-    """
-    if hasattr(obj, "latent_definitions_"):
-        return True
-    return (
-        isinstance(obj, nx.DiGraph)
-        and any(role == "latent" for _, role in obj.nodes(data="role"))
-        and is_latent_tree(obj)
-    )
 
 
 def _check_max_configurations(value):

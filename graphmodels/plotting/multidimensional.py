@@ -32,7 +32,7 @@ from matplotlib.colors import to_rgba
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
 
-from ..structures.multidimensional import ARC_KINDS, arc_kind, is_multidimensional_classifier
+from ..structures.multidimensional import ARC_KINDS, arc_kind
 from ._common import (
     KIND_COLORS,
     ROLE_COLORS,
@@ -129,26 +129,6 @@ def _as_mdbnc(graph_or_model, member=None):
             f"graphmodels.structures.multidimensional.multidimensional_classifier), but {problem}."
         )
     return graph
-
-
-def _is_multidimensional_input(graph):
-    """Whether :func:`~graphmodels.plotting.draw_network` should hand `graph` to :func:`draw_multidimensional`.
-
-    True for an MDBNC (see :func:`~graphmodels.structures.multidimensional.is_multidimensional_classifier`)
-    with at least one arc, all of whose kinds are then MDBNC kinds, and for one
-    without arcs whose ``graph["classes"]`` and ``graph["features"]`` list its
-    nodes, as :func:`~graphmodels.structures.multidimensional.multidimensional_classifier`
-    sets them.
-    """
-    if not is_multidimensional_classifier(graph):
-        return False
-    if graph.number_of_edges():
-        return True
-    try:
-        listed = set(graph.graph["classes"]) | set(graph.graph["features"])
-    except (KeyError, TypeError):
-        return False
-    return listed == set(graph.nodes)
 
 
 def _in_listed_order(graph, role, listed):
