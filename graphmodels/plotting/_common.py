@@ -12,7 +12,7 @@ import math
 import numbers
 import re
 from collections import deque
-from collections.abc import Mapping
+from collections.abc import Hashable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -23,6 +23,9 @@ from ..models.kikuchi import KikuchiBayes
 from ..structures.hyperforests import Hyperforest
 
 if TYPE_CHECKING:
+    from matplotlib.axes import Axes
+    from matplotlib.collections import PathCollection
+
     from ..models.base import BaseModel
 
 #: Fill colour of each node ``role``, shared with :func:`~graphmodels.plotting.draw_network`.
@@ -50,7 +53,7 @@ KIND_COLORS = {
 DASHED_KINDS = ("class", "class-feature")
 
 
-def as_graph(graph_or_model):
+def as_graph(graph_or_model: nx.Graph | Hyperforest | BaseModel) -> nx.Graph:
     """The networkx graph of `graph_or_model`: the graph itself or a model's ``structure_``.
 
     Parameters
@@ -83,10 +86,7 @@ def as_graph(graph_or_model):
         return graph_or_model
     if isinstance(graph_or_model, Hyperforest):
         return _primal_with_hyperedges(graph_or_model)
-    try:
-        structure = graph_or_model.structure_
-    except AttributeError:
-        structure = None
+    structure = getattr(graph_or_model, "structure_", None)
     if isinstance(structure, nx.Graph):
         return structure
     if isinstance(structure, Hyperforest):
@@ -384,7 +384,7 @@ def network_layout(
     return {node: pos[node] for node in graph.nodes}
 
 
-def format_label(name, max_length=24, line_length=8):
+def format_label(name: Hashable, max_length: int = 24, line_length: int = 8) -> str:
     """A short label for a node name: ``str``, truncated with an ellipsis, wrapped.
 
     Lines break after ``-``, ``_``, ``.``, ``/`` and spaces, at most three lines.
@@ -512,7 +512,9 @@ def _bend(a, b, others, clearance=0.45, bounds=None):
     return best
 
 
-def scatter_nodes(ax, xy, roles, node_size, *, gid):
+def scatter_nodes(
+    ax: Axes, xy: np.ndarray, roles: Sequence[str], node_size: float | Sequence[float], *, gid: str
+) -> PathCollection:
     """Nodes as discs coloured by role, the class outlined (shared by every drawing); returns the collection."""
     return ax.scatter(
         xy[:, 0],
@@ -615,7 +617,7 @@ _LARGER_COLORS = ("#7b2cbf", "#b5651d", "#4d4d4d")  # 5-way, 6-way, 7-way and la
 _LINESTYLES = {3: "-", 4: "--"}  # 2-way regions are rings; larger ones dotted
 
 
-def region_style(size):
+def region_style(size: int) -> tuple[str, str]:
     """Colour and line style of a region with `size` variables (class included).
 
     Parameters

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
 __all__ = ["to_graphml", "to_dot"]
 
 
-def string_ids(graph):
+def string_ids(graph: nx.Graph) -> dict[Any, str]:
     """A distinct string for every node.
 
     String nodes keep their name. Any other node gets ``str(node)``, or
@@ -105,7 +105,7 @@ def _unify(records):
             data[key] = str(data[key])
 
 
-def graphml_ready(graph_or_model):
+def graphml_ready(graph_or_model: nx.Graph | Hyperforest | BaseModel) -> nx.Graph:
     """A copy of the graph that :func:`networkx.write_graphml` can write.
 
     Node names become distinct strings (see :func:`string_ids`); every node
@@ -202,7 +202,7 @@ def to_graphml(graph_or_model: nx.Graph | Hyperforest | BaseModel, path: str | o
 # DOT
 
 
-def dot_quote(text):
+def dot_quote(text: object) -> str:
     """`text` as a double-quoted DOT string.
 
     Backslashes and double quotes are escaped; newlines become ``\\n`` (a line

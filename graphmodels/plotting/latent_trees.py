@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 import numbers
+from collections.abc import Hashable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -114,7 +115,7 @@ def _n_states(data):
     return cardinality
 
 
-def latent_label(name, data):
+def latent_label(name: Hashable, data: Mapping[str, Any]) -> str:
     """The label of a latent node: its name and number of states.
 
     Examples
@@ -130,7 +131,7 @@ def latent_label(name, data):
     return f"{name} ({int(k)} state{'' if int(k) == 1 else 's'})"
 
 
-def state_lines(tree, node, max_configurations=4):
+def state_lines(tree: nx.DiGraph, node: Hashable, max_configurations: int | None = 4) -> list[str]:
     """One line per state of latent `node`: the child configurations behind it.
 
     Parameters

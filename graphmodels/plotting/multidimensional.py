@@ -685,12 +685,13 @@ def draw_multidimensional(
     # Nodes: one collection in graph order, features without arcs faded.
     collection = scatter_nodes(ax, xy, roles, [radius[n] ** 2 * 4 for n in nodes], gid="nodes")
     if fade_isolated and any(isolated):
-        faces = collection.get_facecolors().copy()
-        outlines = collection.get_edgecolors().copy()
+        faces = np.array(collection.get_facecolor())
+        outlines = np.array(collection.get_edgecolor())
         faces[isolated, 3] = _FADED
         outlines[isolated, 3] = _FADED
-        collection.set_facecolors(faces)
-        collection.set_edgecolors(outlines)
+        # An (n, 4) RGBA array, as get_facecolor returns it; matplotlib's stubs list only tuples and sequences.
+        collection.set_facecolor(faces)  # type: ignore[arg-type]
+        collection.set_edgecolor(outlines)  # type: ignore[arg-type]
     for label, (x, y), role, faded in zip(labels, xy, roles, isolated):
         ax.text(
             x,
