@@ -649,10 +649,10 @@ def region_style(size: int) -> tuple[str, str]:
 
 def _fitted_kikuchi(obj, what):
     """`obj` if it is a fitted Kikuchi-Bayes model, None if it is not a model at all."""
-    if all(hasattr(obj, name) for name in ("path_", "map_step_", "class_name_")):
-        return obj
     if isinstance(obj, KikuchiBayes):
-        raise TypeError(f"This KikuchiBayes instance is not fitted yet; call `fit` before drawing its {what}.")
+        if not obj._is_fitted():
+            raise TypeError(f"This KikuchiBayes instance is not fitted yet; call `fit` before drawing its {what}.")
+        return obj
     if hasattr(obj, "fit") and hasattr(obj, "predict"):
         raise TypeError(
             f"Expected a fitted KikuchiBayes model to draw its {what}, got {type(obj).__name__}, "
