@@ -188,5 +188,5 @@ def test_exports_do_not_mutate(tmp_path):
 def test_exports_reject_non_graph(export):
     with pytest.raises(TypeError, match="networkx graph"):
         export({"a": ["b"]})
-    with pytest.raises(TypeError, match="unfitted NaiveBayes"):
+    with pytest.raises(gm.models.NotFittedError, match="NaiveBayes instance is not fitted"):
         export(gm.NaiveBayes())

@@ -257,11 +257,11 @@ def test_draw_interactions_errors(regions, kwargs, error, match):
 def test_model_errors(xor_model):
     X = pd.DataFrame({"a": [0, 1, 0, 1], "b": [0, 0, 1, 1]})
     y = ["n", "y", "y", "n"]
-    with pytest.raises(TypeError, match="not fitted"):
+    with pytest.raises(gm.models.NotFittedError, match="not fitted"):
         draw_interactions(gm.KikuchiBayes(), ax=_axes())
-    with pytest.raises(TypeError, match="not fitted"):
+    with pytest.raises(gm.models.NotFittedError, match="not fitted"):
         draw_region_graph(gm.KikuchiBayes(), ax=_axes())
-    with pytest.raises(TypeError, match="not fitted"):
+    with pytest.raises(gm.models.NotFittedError, match="not fitted"):
         draw_kikuchi_path(gm.KikuchiBayes(), ax=_axes())
     with pytest.raises(TypeError, match="TAN"):
         draw_interactions(gm.TAN().fit(X, y), ax=_axes())

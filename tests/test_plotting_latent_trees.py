@@ -238,7 +238,7 @@ def test_draw_network_draws_other_graphs_as_before(case):
 
 
 def test_unfitted_model():
-    with pytest.raises(TypeError, match="not fitted"):
+    with pytest.raises(gm.models.NotFittedError, match="not fitted"):
         draw_latent_tree(gm.HierarchicalNaiveBayes())
     with pytest.raises(gm.models.NotFittedError, match="fit"):
         draw_network(gm.HierarchicalNaiveBayes(), _axes())

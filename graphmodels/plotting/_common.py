@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 
+from ..models.base import BaseModel
 from ..models.kikuchi import KikuchiBayes
 from ..structures.hyperforests import Hyperforest
 
@@ -73,7 +74,8 @@ def as_graph(graph_or_model: nx.Graph | Hyperforest | BaseModel) -> nx.Graph:
     Raises
     ------
     TypeError
-        If `graph_or_model` is neither, or is a model that is not fitted.
+        If `graph_or_model` is neither, or is another library's model that
+        is not fitted (an unfitted graphmodels model raises NotFittedError).
 
     Examples
     --------
@@ -91,6 +93,8 @@ def as_graph(graph_or_model: nx.Graph | Hyperforest | BaseModel) -> nx.Graph:
         return structure
     if isinstance(structure, Hyperforest):
         return _primal_with_hyperedges(structure)
+    if isinstance(graph_or_model, BaseModel):
+        graph_or_model._check_fitted()  # the contract's NotFittedError for an unfitted graphmodels model
     kind = type(graph_or_model).__name__
     accepted = "a networkx graph, a Hyperforest or a fitted model whose `structure_` is one of these"
     if hasattr(graph_or_model, "fit"):
@@ -650,8 +654,7 @@ def region_style(size: int) -> tuple[str, str]:
 def _fitted_kikuchi(obj, what):
     """`obj` if it is a fitted Kikuchi-Bayes model, None if it is not a model at all."""
     if isinstance(obj, KikuchiBayes):
-        if not obj._is_fitted():
-            raise TypeError(f"This KikuchiBayes instance is not fitted yet; call `fit` before drawing its {what}.")
+        obj._check_fitted()  # NotFittedError, as for every graphmodels model
         return obj
     if hasattr(obj, "fit") and hasattr(obj, "predict"):
         raise TypeError(

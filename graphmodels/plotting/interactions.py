@@ -321,8 +321,10 @@ def draw_interactions(
 
     Raises
     ------
+    NotFittedError
+        If `model_or_regions` is a KikuchiBayes that is not fitted.
     TypeError
-        If `model_or_regions` is an unfitted model, another kind of model,
+        If `model_or_regions` is another kind of model,
         or not an iterable of regions; if a region is a bare string; if
         `pos` is not a dict.
     ValueError

@@ -119,7 +119,8 @@ def draw_kikuchi_path(
     Raises
     ------
     TypeError
-        If `model_or_path` is neither a fitted KikuchiBayes nor a DataFrame.
+        If `model_or_path` is neither a fitted KikuchiBayes nor a DataFrame
+        (an unfitted KikuchiBayes raises NotFittedError).
     ValueError
         If the DataFrame is empty or lacks a needed column (the message
         lists them).

@@ -60,9 +60,7 @@ def _as_latent_tree(tree_or_model):
     if isinstance(tree_or_model, nx.Graph):
         tree = tree_or_model
     elif isinstance(tree_or_model, HierarchicalNaiveBayes) and not hasattr(tree_or_model, "structure_"):
-        raise TypeError(
-            "This HierarchicalNaiveBayes instance is not fitted yet; call `fit` before drawing its latent tree."
-        )
+        tree_or_model._check_fitted()  # NotFittedError, as for every graphmodels model
     elif isinstance(getattr(tree_or_model, "structure_", None), nx.Graph):
         tree = tree_or_model.structure_
     elif hasattr(tree_or_model, "fit"):
@@ -468,9 +466,9 @@ def draw_latent_tree(
     Raises
     ------
     TypeError
-        If `tree_or_model` is neither a directed graph nor a fitted model
-        (an unfitted model included), or `show_states` or `legend` is not a
-        bool.
+        If `tree_or_model` is neither a directed graph nor a fitted model,
+        or `show_states` or `legend` is not a bool (an unfitted
+        HierarchicalNaiveBayes raises NotFittedError).
     ValueError
         If the graph has no node or several with role ``"class"``, is not
         a tree rooted at the class, `max_configurations` is not a

@@ -320,7 +320,8 @@ def draw_region_graph(
     ------
     TypeError
         If `graph_or_model` is neither a directed graph nor a fitted
-        KikuchiBayes (an unfitted one included), or `pos` is not a dict.
+        KikuchiBayes, or `pos` is not a dict (an unfitted KikuchiBayes
+        raises NotFittedError).
     ValueError
         If a node is not a region or has no counting number, `step` is out
         of range, or `pos` misses a region.
