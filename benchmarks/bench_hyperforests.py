@@ -242,7 +242,8 @@ def child_ours(spec):
     (phases, model), seconds, memory = measure_memory_once(fit)
     runs = [(seconds, phases)] + [(s, value[0]) for s, value in _repeat(fit, seconds)]
     best_seconds, best_phases = min(runs, key=lambda run: run[0])
-    structures = model.structure_ if isinstance(model.structure_, list) else [model.structure_]
+    # C_f: one Hyperforest per class in structures_ (structure_ is their union, an nx.Graph).
+    structures = model.structures_ if model.representation_ == "free" else [model.structure_]
     out = dict(
         fit=best_seconds,
         first=seconds,
@@ -303,11 +304,11 @@ def child_search(spec):
     """Time ``max_hyperforest`` alone on precomputed weights, for several (algorithm, n_starts)."""
     from graphmodels.learners import max_hyperforest
     from graphmodels.learners.trees import canonical_order
-    from graphmodels.models import HyperforestClassifier
+    from graphmodels.models import training_counts
     from graphmodels.stats import hyperedge_weights
 
     X, y = load(spec["dataset"])
-    engine = HyperforestClassifier()._training_engine(X, y)
+    engine = training_counts(X, y).engine  # encoded as HyperforestClassifier's fit encodes them
     names = engine.names
     # The nodes in the order the classifier's fit uses (it fixes the order by name).
     if spec["representation"] == "joint":
