@@ -306,10 +306,14 @@ def test_transform_before_fit():
         EqualFrequencyDiscretizer().transform(pd.DataFrame({"a": [1.0]}))
 
 
-def test_transform_non_numeric_binned_column():
+def test_transform_reads_a_binned_column_given_as_text_as_numbers():
     disc = EqualFrequencyDiscretizer(min_distinct=2).fit(pd.DataFrame({"a": np.arange(5.0)}))
-    with pytest.raises(TypeError, match="'a'"):
-        disc.transform(pd.DataFrame({"a": list("abcde")}))
+    numbers_ = disc.transform(pd.DataFrame({"a": [0.0, 1.0, 4.0, np.nan]}))["a"]
+    text = disc.transform(pd.DataFrame({"a": ["0", "1.0", "4", None]}))["a"]
+    assert text.tolist()[:3] == numbers_.tolist()[:3] and pd.isna(text.iloc[3])
+    # A cell that is no number keeps its value (a model then treats it as a state never seen).
+    mixed = disc.transform(pd.DataFrame({"a": ["0", "n/a"]}))["a"]
+    assert mixed.tolist() == [numbers_.iloc[0], "n/a"]
 
 
 @pytest.mark.parametrize(

@@ -2,7 +2,7 @@
 
 from . import datasets
 from .datasets import list_datasets, load
-from .discretize import EqualFrequencyDiscretizer, MDLDiscretizer
+from .discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, is_interval_label, make_discretizer
 from .encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, as_frame
 from .multilabel import read_multilabel, split_labels
 
@@ -12,6 +12,9 @@ __all__ = [
     "load",
     "EqualFrequencyDiscretizer",
     "MDLDiscretizer",
+    "DISCRETIZERS",
+    "make_discretizer",
+    "is_interval_label",
     "TableEncoder",
     "LabelEncoder",
     "as_frame",

@@ -28,7 +28,7 @@ from .._special import xlogy
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["EqualFrequencyDiscretizer", "MDLDiscretizer"]
+__all__ = ["DISCRETIZERS", "EqualFrequencyDiscretizer", "MDLDiscretizer", "is_interval_label", "make_discretizer"]
 
 
 # ----------------------------------------------------------------------------------------------
@@ -122,6 +122,33 @@ def _check_int_param(value, name, minimum):
         raise ValueError(f"`{name}` must be >= {minimum}, got {value}.")
 
 
+def _check_weights(sample_weight, n_rows):
+    """Frequency weights as float64 (None stays None); shape, finiteness and sign checked."""
+    if sample_weight is None:
+        return None
+    weights = np.asarray(sample_weight, dtype=np.float64)
+    if weights.shape != (n_rows,):
+        raise ValueError(f"`sample_weight` must have shape ({n_rows},), got {weights.shape}.")
+    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
+        raise ValueError("`sample_weight` must hold finite numbers >= 0.")
+    return weights
+
+
+def _weighted_quantiles(values, weights, probs):
+    """Quantiles of `values` repeated `weights` times (exact for integer weights).
+
+    Integer weights are expanded, so the cut points equal those of the repeated rows
+    (linear interpolation, as ``numpy.quantile``); other weights use the inverse of the
+    weighted empirical distribution function.
+    """
+    if np.all(weights == np.round(weights)) and weights.sum() <= 10_000_000:
+        return np.quantile(np.repeat(values, weights.astype(np.int64)), probs)
+    order = np.argsort(values, kind="stable")
+    cumulative = np.cumsum(weights[order])
+    positions = np.searchsorted(cumulative, probs * cumulative[-1], side="left")
+    return values[order][np.minimum(positions, len(values) - 1)]
+
+
 def _format_cut(x, digits):
     return format(float(x), f".{digits}g")
 
@@ -155,6 +182,23 @@ def _apply_cuts(values, cuts, index, name):
     return pd.Series(cat, index=index, name=name)
 
 
+def _apply_cuts_to_text(col, cuts, name):
+    """Bin a column of text or mixed objects: numbers by `cuts`, other cells kept as they are."""
+    numbers_ = pd.to_numeric(col, errors="coerce").to_numpy(dtype=np.float64, na_value=np.nan)
+    binned = _apply_cuts(numbers_, cuts, col.index, name)
+    unparsed = np.isnan(numbers_) & ~pd.isna(col).to_numpy()
+    if not unparsed.any():
+        return binned
+    out = binned.astype(object)
+    out[unparsed] = col[unparsed]
+    return out
+
+
+def is_interval_label(value: Any) -> bool:
+    """True for a bin label written by the discretizers, such as ``"(2.45, 4.75]"``."""
+    return isinstance(value, str) and value.startswith("(") and value.endswith(("]", ")")) and value.count(",") == 1
+
+
 class _BaseDiscretizer(_ParamsMixin):
     """Shared ``fit`` scaffolding and ``transform`` for the discretizers."""
 
@@ -163,27 +207,33 @@ class _BaseDiscretizer(_ParamsMixin):
     def _validate_params(self):  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _fit_column(self, values, y_codes):  # pragma: no cover - overridden
+    def _fit_column(self, values, y_codes, weights):  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _fit_frame(self, X, y_codes):
+    def _fit_frame(self, X, y_codes, sample_weight=None):
         self._validate_params()
         X = _as_frame(X)
         if X.columns.has_duplicates:
             dup = X.columns[X.columns.duplicated()].unique().tolist()
             raise ValueError(f"X has duplicated column names {dup}; expected unique names.")
+        weights = _check_weights(sample_weight, len(X))
+        keep = None if weights is None else weights > 0  # a row of weight 0 is not in the sample
         cut_points = {}
         for name in X.columns:
             col = X[name]
             if not _is_numeric(col):
                 continue
             values = _to_float(col)
-            observed = values[~np.isnan(values)]
-            if np.isinf(observed).any():
+            if np.isinf(values).any():
                 raise ValueError(f"column {name!r} contains infinite values; expected finite numbers or missing cells.")
+            column_weights, column_codes = weights, y_codes
+            if keep is not None:
+                values, column_weights = values[keep], weights[keep]
+                column_codes = None if y_codes is None else y_codes[keep]
+            observed = values[~np.isnan(values)]
             if np.unique(observed).size < self.min_distinct:
                 continue
-            cuts = self._fit_column(values, y_codes)
+            cuts = self._fit_column(values, column_codes, column_weights)
             cut_points[name] = np.asarray(cuts, dtype=np.float64)
         self.feature_names_in_ = np.asarray(X.columns, dtype=object)
         self.n_features_in_ = X.shape[1]
@@ -211,8 +261,12 @@ class _BaseDiscretizer(_ParamsMixin):
         ------
         ValueError
             If the transformer is not fitted or a fitted column is missing from ``X``.
-        TypeError
-            If a binned column is no longer numeric.
+
+        Notes
+        -----
+        A binned column that arrives as text (or mixed objects) is read as numbers first,
+        so ``1``, ``1.0`` and ``"1"`` fall into the same bin; a cell that is not a number
+        (``"n/a"``) keeps its value, which a model then treats as a state never seen in fit.
         """
         if not hasattr(self, "cut_points_"):
             raise ValueError(f"this {type(self).__name__} is not fitted yet; call `fit` before `transform`.")
@@ -223,12 +277,51 @@ class _BaseDiscretizer(_ParamsMixin):
         out = X.copy()
         for name, cuts in self.cut_points_.items():
             col = X[name]
-            if not _is_numeric(col):
-                raise TypeError(
-                    f"column {name!r} was numeric in fit; expected a numeric column, got dtype {col.dtype}."
-                )
-            out[name] = _apply_cuts(_to_float(col), cuts, X.index, name)
+            if _is_numeric(col):
+                out[name] = _apply_cuts(_to_float(col), cuts, X.index, name)
+            else:
+                out[name] = _apply_cuts_to_text(col, cuts, name)
         return out
+
+    def to_dict(self) -> dict[str, Any]:
+        """Plain-data description: class, hyperparameters and (when fitted) the cut points.
+
+        Column names are kept as they are (any hashable); :mod:`graphmodels.models.persistence`
+        writes them as JSON.
+        """
+        state: dict[str, Any] = {"class": type(self).__name__, "params": self.get_params()}
+        if hasattr(self, "cut_points_"):
+            state["cut_points"] = [[name, [float(c) for c in cuts]] for name, cuts in self.cut_points_.items()]
+            state["feature_names_in"] = list(self.feature_names_in_)
+            if hasattr(self, "classes_"):
+                state["classes"] = list(self.classes_)
+        return state
+
+    @staticmethod
+    def from_dict(state: dict[str, Any]) -> _BaseDiscretizer:
+        """Rebuild a discretizer (fitted when `state` has cut points) from :meth:`to_dict` output.
+
+        Raises
+        ------
+        ValueError
+            For an unknown discretizer class.
+        """
+        classes = {cls.__name__: cls for cls in (EqualFrequencyDiscretizer, MDLDiscretizer)}
+        cls = classes.get(state.get("class"))  # type: ignore[arg-type]
+        if cls is None:
+            raise ValueError(f"Unknown discretizer {state.get('class')!r}; known: {sorted(classes)}.")
+        discretizer: Any = cls(**state["params"])
+        if "cut_points" in state:
+            cut_points = {name: np.asarray(cuts, dtype=np.float64) for name, cuts in state["cut_points"]}
+            names = list(state["feature_names_in"])
+            discretizer.cut_points_ = cut_points
+            discretizer.binned_columns_ = list(cut_points)
+            discretizer.feature_names_in_ = np.empty(len(names), dtype=object)
+            discretizer.feature_names_in_[:] = names
+            discretizer.n_features_in_ = len(names)
+            if "classes" in state:
+                discretizer.classes_ = np.asarray(state["classes"])
+        return discretizer
 
     def fit_transform(self, X: pd.DataFrame | np.ndarray, y: ArrayLike | None = None) -> pd.DataFrame:
         """Fit to ``X`` (and ``y``) and return the transformed ``X``.
@@ -321,7 +414,9 @@ class EqualFrequencyDiscretizer(_BaseDiscretizer):
         _check_int_param(self.n_bins, "n_bins", 2)
         _check_int_param(self.min_distinct, "min_distinct", 1)
 
-    def fit(self, X: pd.DataFrame | np.ndarray, y: ArrayLike | None = None) -> EqualFrequencyDiscretizer:
+    def fit(
+        self, X: pd.DataFrame | np.ndarray, y: ArrayLike | None = None, sample_weight: ArrayLike | None = None
+    ) -> EqualFrequencyDiscretizer:
         """Learn equal-frequency cut points from training data.
 
         Parameters
@@ -330,6 +425,9 @@ class EqualFrequencyDiscretizer(_BaseDiscretizer):
             Training table; mixed column types are allowed.
         y : None or array-like of shape (n_rows,), optional
             Ignored; present for API consistency (a pipeline passes the labels).
+        sample_weight : array-like of shape (n_rows,), optional
+            Non-negative frequency weights: integer weights give the cut points of the
+            repeated rows; a row of weight 0 is left out.
 
         Returns
         -------
@@ -343,12 +441,16 @@ class EqualFrequencyDiscretizer(_BaseDiscretizer):
         TypeError
             If ``X`` is not a DataFrame or 2-D array, or a hyperparameter is not an integer.
         """
-        return self._fit_frame(X, None)
+        return self._fit_frame(X, None, sample_weight)
 
-    def _fit_column(self, values, y_codes):
-        observed = values[~np.isnan(values)]
+    def _fit_column(self, values, y_codes, weights):
+        present = ~np.isnan(values)
+        observed = values[present]
         probs = np.arange(1, self.n_bins) / self.n_bins
-        cuts = np.unique(np.quantile(observed, probs))
+        quantiles = (
+            np.quantile(observed, probs) if weights is None else _weighted_quantiles(observed, weights[present], probs)
+        )
+        cuts = np.unique(quantiles)
         return cuts[cuts < observed.max()]
 
 
@@ -364,7 +466,7 @@ def _entropy_rows(counts):
     return -xlogy(p, p).sum(axis=-1) / np.log(2)
 
 
-def _mdl_cut_points(values, y_codes, n_classes):
+def _mdl_cut_points(values, y_codes, n_classes, weights=None):
     """Fayyad–Irani recursive MDL cut points for one column (missing values dropped).
 
     Parameters
@@ -375,6 +477,8 @@ def _mdl_cut_points(values, y_codes, n_classes):
         Integer class codes in ``0 .. n_classes - 1``.
     n_classes : int
         Number of classes.
+    weights : numpy.ndarray of shape (n,), optional
+        Frequency weights (a row of weight 2 counts twice).
 
     Returns
     -------
@@ -383,9 +487,12 @@ def _mdl_cut_points(values, y_codes, n_classes):
     """
     keep = ~np.isnan(values)
     values, y_codes = values[keep], y_codes[keep]
+    weights = None if weights is None else weights[keep]
     uniq, inv = np.unique(values, return_inverse=True)
     # class counts per distinct value, shape (n_distinct, n_classes)
-    counts = np.bincount(inv * n_classes + y_codes, minlength=uniq.size * n_classes).reshape(uniq.size, n_classes)
+    counts = np.bincount(inv * n_classes + y_codes, weights=weights, minlength=uniq.size * n_classes).reshape(
+        uniq.size, n_classes
+    )
     cuts = []
     stack = [(0, uniq.size)]  # half-open ranges of distinct-value indices
     while stack:
@@ -507,7 +614,7 @@ class MDLDiscretizer(_BaseDiscretizer):
     def _validate_params(self):
         _check_int_param(self.min_distinct, "min_distinct", 1)
 
-    def fit(self, X: pd.DataFrame | np.ndarray, y: ArrayLike) -> MDLDiscretizer:
+    def fit(self, X: pd.DataFrame | np.ndarray, y: ArrayLike, sample_weight: ArrayLike | None = None) -> MDLDiscretizer:
         """Learn Fayyad–Irani MDL cut points from training data.
 
         Parameters
@@ -516,6 +623,9 @@ class MDLDiscretizer(_BaseDiscretizer):
             Training table; mixed column types are allowed.
         y : array-like of shape (n_rows,)
             Class labels, aligned with the rows of ``X`` by position; no missing labels.
+        sample_weight : array-like of shape (n_rows,), optional
+            Non-negative frequency weights: the class counts (and ``N``) are weighted, so
+            integer weights give the cut points of the repeated rows.
 
         Returns
         -------
@@ -540,10 +650,57 @@ class MDLDiscretizer(_BaseDiscretizer):
             raise ValueError(f"`y` has {int(pd.isna(y_arr).sum())} missing labels; expected none.")
         codes, classes = pd.factorize(y_arr, sort=True)
         self._n_classes = len(classes)
-        self._fit_frame(X, codes.astype(np.intp))
+        self._fit_frame(X, codes.astype(np.intp), sample_weight)
         self.classes_ = np.asarray(classes)
         del self._n_classes
         return self
 
-    def _fit_column(self, values, y_codes):
-        return _mdl_cut_points(values, y_codes, self._n_classes)
+    def _fit_column(self, values, y_codes, weights):
+        return _mdl_cut_points(values, y_codes, self._n_classes, weights)
+
+
+# ----------------------------------------------------------------------------------------------
+# discretizers by name
+# ----------------------------------------------------------------------------------------------
+#: Discretizers by name, for ``discretizer="..."`` arguments. ``"mdl"`` bins only numeric
+#: columns with more than 10 distinct values, so integer-coded nominal attributes (monk's
+#: a1..a6, zoo's legs) stay nominal; ``"equal-frequency"`` cuts numeric columns with at least
+#: 10 distinct values into 5 bins.
+DISCRETIZERS: dict[str, Callable[[], Any]] = {
+    "mdl": lambda: MDLDiscretizer(min_distinct=11),
+    "fayyad-irani": lambda: MDLDiscretizer(min_distinct=11),
+    "equal-frequency": lambda: EqualFrequencyDiscretizer(n_bins=5, min_distinct=10),
+}
+
+
+def make_discretizer(discretizer: str | Any | None) -> Any:
+    """Resolve ``None``, a name from :data:`DISCRETIZERS`, or a transformer.
+
+    Parameters
+    ----------
+    discretizer : None, str or transformer
+        A name of :data:`DISCRETIZERS` (any case), or an object with ``fit``
+        and ``transform``.
+
+    Returns
+    -------
+    transformer or None
+        A new discretizer for a name; the transformer itself; None for None.
+
+    Raises
+    ------
+    ValueError
+        For an unknown name.
+    TypeError
+        For an object without ``fit`` and ``transform``.
+    """
+    if discretizer is None:
+        return None
+    if isinstance(discretizer, str):
+        factory = DISCRETIZERS.get(discretizer.lower())
+        if factory is None:
+            raise ValueError(f"Unknown discretizer {discretizer!r}; valid: {sorted(DISCRETIZERS)} or None.")
+        return factory()
+    if not (hasattr(discretizer, "fit") and hasattr(discretizer, "transform")):
+        raise TypeError(f"`discretizer` must be a name or a transformer, got {type(discretizer).__name__}.")
+    return discretizer

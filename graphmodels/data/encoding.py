@@ -10,7 +10,9 @@ labels.
 Unseen states
 -------------
 A state never seen in training (including a missing cell when no cell of that
-column was missing in training) is encoded as :data:`UNKNOWN` (``-1``). Models
+column was missing in training) is encoded as :data:`UNKNOWN` (``-1``). A
+column that held numbers in training is read as numbers when it arrives as
+text, so ``1``, ``1.0`` and ``"1"`` are the same state. Models
 treat such a cell as unobserved: the variable is marginalized out of that row's
 likelihood, exactly as if the value had not been recorded.
 """
@@ -323,6 +325,9 @@ class TableEncoder:
             codes = mapping[series.cat.codes.to_numpy()]
         else:
             codes = _numeric_codes(series, observed)
+            if codes is None and series.dtype.kind in "OSU" and _all_numbers(observed):
+                # Numbers at fit, text (or mixed objects) now: 1, 1.0 and "1" are one state.
+                codes = _numeric_codes(pd.to_numeric(series, errors="coerce"), observed)
         if codes is None:
             # get_indexer gives -1 for unseen states (pd.Categorical with unknown
             # values is deprecated and will raise in pandas 4).
@@ -357,13 +362,18 @@ class TableEncoder:
         return encoder
 
 
+def _all_numbers(levels):
+    """True when every level is a (non-boolean) number."""
+    return bool(levels) and all(
+        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) for v in levels
+    )
+
+
 def _numeric_codes(values, observed):
     """Fast path for a numeric column with numeric levels: binary search, no hashing."""
     if not isinstance(values, pd.Series) or values.dtype.kind not in "iuf" or values.dtype.kind == "b":
         return None
-    if not observed or not all(
-        isinstance(v, (int, float, np.integer, np.floating)) and not isinstance(v, (bool, np.bool_)) for v in observed
-    ):
+    if not _all_numbers(observed):
         return None
     levels = np.asarray(observed, dtype=np.float64)
     if np.any(np.diff(levels) <= 0):

@@ -17,7 +17,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from ..data.discretize import EqualFrequencyDiscretizer, MDLDiscretizer
+from ..data.discretize import DISCRETIZERS, make_discretizer
 from ..data.encoding import as_frame
 from ..models.base import clone_model
 from .metrics import error_rate, log_loss, mean_log_likelihood
@@ -25,51 +25,8 @@ from .splits import RepeatedRandomSplit, RepeatedStratifiedKFold
 
 __all__ = ["cross_validate", "evaluate_density", "compare", "Comparison", "clone", "make_discretizer", "DISCRETIZERS"]
 
-#: Discretizers by name, for ``discretizer="..."`` arguments. ``"mdl"`` bins only
-#: numeric columns with more than 10 distinct values, so integer-coded nominal
-#: attributes (monk's a1..a6, zoo's legs) stay nominal.
-DISCRETIZERS = {
-    "mdl": lambda: MDLDiscretizer(min_distinct=11),
-    "fayyad-irani": lambda: MDLDiscretizer(min_distinct=11),
-    "equal-frequency": lambda: EqualFrequencyDiscretizer(n_bins=5, min_distinct=10),
-}
-
-
 #: scikit-learn's name for :func:`graphmodels.models.clone_model` (the same function).
 clone = clone_model
-
-
-def make_discretizer(discretizer: str | Any | None) -> Any:
-    """Resolve ``None``, a name from :data:`DISCRETIZERS`, or a transformer.
-
-    Parameters
-    ----------
-    discretizer : None, str or transformer
-        A name of :data:`DISCRETIZERS` (any case), or an object with ``fit``
-        and ``transform``.
-
-    Returns
-    -------
-    transformer or None
-        A new discretizer for a name; the transformer itself; None for None.
-
-    Raises
-    ------
-    ValueError
-        For an unknown name.
-    TypeError
-        For an object without ``fit`` and ``transform``.
-    """
-    if discretizer is None:
-        return None
-    if isinstance(discretizer, str):
-        factory = DISCRETIZERS.get(discretizer.lower())
-        if factory is None:
-            raise ValueError(f"Unknown discretizer {discretizer!r}; valid: {sorted(DISCRETIZERS)} or None.")
-        return factory()
-    if not (hasattr(discretizer, "fit") and hasattr(discretizer, "transform")):
-        raise TypeError(f"`discretizer` must be a name or a transformer, got {type(discretizer).__name__}.")
-    return discretizer
 
 
 def _split_xy(data, class_column):

@@ -54,6 +54,13 @@ class AODE(BaseClassifier):
         section 4), which lets ``S`` differ between classes.
     estimator : str, dict or Estimator, default="bdeu"
         Estimates ``P(y, x_i)`` (joint) and ``P(x_j | y, x_i)``.
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with more than 10
+        distinct values at Fayyad & Irani's MDL cut points (supervised);
+        ``None`` keeps every value as a state. See
+        :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
 
@@ -83,12 +90,14 @@ class AODE(BaseClassifier):
         frequency_threshold: float = 30,
         frequency: str = "attribute",
         estimator: str | dict[str, Any] | Estimator = "bdeu",
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
         self.frequency_threshold = frequency_threshold
         self.frequency = frequency
         self.estimator = estimator
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 

@@ -118,6 +118,13 @@ class NaiveBayes(_AugmentedNaiveBayes):
         The default, BDeu with equivalent sample size 1, spreads one
         imaginary row evenly over each family table; it reproduces the
         naive Bayes column of Jakulin & Rish's Table 1.
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with more than 10
+        distinct values at Fayyad & Irani's MDL cut points (supervised);
+        ``None`` keeps every value as a state. See
+        :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
         Missing cells as a state of their own, or refused.
     max_cells : int, default=10_000_000
@@ -151,10 +158,12 @@ class NaiveBayes(_AugmentedNaiveBayes):
         self,
         *,
         estimator: str | dict[str, Any] | Estimator = "bdeu",
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
         self.estimator = estimator
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 
@@ -178,6 +187,13 @@ class TAN(_AugmentedNaiveBayes):
     estimator : str, dict or Estimator, default="bdeu"
     algorithm : {"kruskal", "prim"}, default="kruskal"
         Spanning-tree algorithm (networkx's).
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with more than 10
+        distinct values at Fayyad & Irani's MDL cut points (supervised);
+        ``None`` keeps every value as a state. See
+        :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
 
@@ -201,11 +217,13 @@ class TAN(_AugmentedNaiveBayes):
         *,
         estimator: str | dict[str, Any] | Estimator = "bdeu",
         algorithm: str = "kruskal",
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
         self.estimator = estimator
         self.algorithm = algorithm
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 
@@ -226,6 +244,13 @@ class FAN(TAN):
     ----------
     estimator : str, dict or Estimator, default="bdeu"
     algorithm : {"kruskal", "prim"}, default="kruskal"
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with more than 10
+        distinct values at Fayyad & Irani's MDL cut points (supervised);
+        ``None`` keeps every value as a state. See
+        :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
 
@@ -251,6 +276,13 @@ class ChowLiu(BaseClassifier):
     ----------
     estimator : str, dict or Estimator, default="bdeu"
     algorithm : {"kruskal", "prim"}, default="kruskal"
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with more than 10
+        distinct values at Fayyad & Irani's MDL cut points (supervised);
+        ``None`` keeps every value as a state. See
+        :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
 
@@ -281,11 +313,13 @@ class ChowLiu(BaseClassifier):
         *,
         estimator: str | dict[str, Any] | Estimator = "bdeu",
         algorithm: str = "kruskal",
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
         self.estimator = estimator
         self.algorithm = algorithm
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 

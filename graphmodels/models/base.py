@@ -14,6 +14,9 @@ The contract every model follows (checked for every registered model by
   sets fitted state;
 * the parameter prior is ``estimator=`` (a name, a dict or an
   :class:`~graphmodels.estimators.Estimator`), resolved into ``estimator_``;
+* numeric columns are handled by ``discretizer=`` (default ``"auto"``: cut
+  points fitted inside ``fit``, kept in ``discretizer_``, applied at
+  prediction; ``None`` keeps every column categorical);
 * ``max_cells`` is the largest table (product of cardinalities) the model
   may allocate: a table the model needs beyond it raises ``ValueError``,
   and a structure search leaves out candidates beyond it;
@@ -48,8 +51,9 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from .._special import logsumexp
-from .._validation import Interval, Options, Predicate, validate_params
-from ..data.encoding import LabelEncoder, TableEncoder, as_frame
+from .._validation import InstanceOf, Interval, Options, Predicate, validate_params
+from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, make_discretizer
+from ..data.encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, as_frame
 from ..estimators.parameters import get_estimator
 from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
 
@@ -76,6 +80,11 @@ CLASS_NODE = "class"
 ESTIMATOR_CONSTRAINT = Predicate(get_estimator, "a name of graphmodels.estimators.ESTIMATORS, a dict or an Estimator")
 MAX_CELLS_CONSTRAINT = Interval(numbers.Integral, 1, None)
 MISSING_CONSTRAINT = Options(["value", "error"])
+DISCRETIZER_CONSTRAINTS = [
+    None,
+    Options(["auto", *DISCRETIZERS], ignore_case=True),
+    InstanceOf(EqualFrequencyDiscretizer, MDLDiscretizer),
+]
 RANDOM_STATE_CONSTRAINTS = [
     None,
     Interval(numbers.Integral, 0, None),
@@ -108,6 +117,9 @@ class TrainingCounts:
         How missing cells were encoded.
     shape : tuple of int
         ``(n_rows, n_features)`` of `X`.
+    discretizer : MDLDiscretizer, EqualFrequencyDiscretizer or None
+        The discretizer fitted on these rows, when it binned at least one
+        column (the models fitted from these counts apply it at prediction).
     """
 
     engine: CountingEngine
@@ -117,6 +129,7 @@ class TrainingCounts:
     feature_names_in: np.ndarray | None
     missing: str
     shape: tuple[int, ...]
+    discretizer: Any = None
 
     @property
     def n_features(self) -> int:
@@ -131,6 +144,7 @@ def training_counts(
     sample_weight: ArrayLike | None = None,
     missing: str = "value",
     max_cells: int = DEFAULT_MAX_CELLS,
+    discretizer: Any = None,
 ) -> TrainingCounts:
     """Encode training rows (and their classes) once, for one or many models.
 
@@ -146,10 +160,23 @@ def training_counts(
         Missing cells as a state of their own, or refused.
     max_cells : int, default=10_000_000
         Largest table the counting engine may allocate.
+    discretizer : None, str or discretizer, default=None
+        Cut numeric columns first: a name of
+        :data:`~graphmodels.data.DISCRETIZERS` or an unfitted
+        :class:`~graphmodels.data.MDLDiscretizer` /
+        :class:`~graphmodels.data.EqualFrequencyDiscretizer` (fitted here, on
+        these rows and their `sample_weight` only). None keeps every column as
+        it is.
 
     Returns
     -------
     TrainingCounts
+
+    Warns
+    -----
+    UserWarning
+        For a column that looks like an identifier (distinct values in more
+        than half of at least 20 rows): a model memorises it.
 
     Raises
     ------
@@ -177,8 +204,27 @@ def training_counts(
     frame = as_frame(X)
     if frame.shape[0] == 0:
         raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
+    binner = make_discretizer(discretizer)
+    if binner is not None:
+        if not isinstance(binner, (EqualFrequencyDiscretizer, MDLDiscretizer)):
+            raise TypeError(
+                "`discretizer` must be a name of graphmodels.data.DISCRETIZERS, an MDLDiscretizer or an "
+                f"EqualFrequencyDiscretizer, got {type(binner).__name__}; use a Pipeline for other transformers."
+            )
+        binner = type(binner)(**binner.get_params())  # never refit the caller's object
+        if isinstance(binner, MDLDiscretizer):
+            if y is None:
+                raise ValueError("An MDLDiscretizer needs class labels: pass `y`, or use 'equal-frequency'.")
+            binner.fit(frame, _labels_by_position(y, frame.shape[0]), sample_weight=sample_weight)
+        else:
+            binner.fit(frame, sample_weight=sample_weight)
+        if binner.cut_points_:
+            frame = binner.transform(frame)
+        else:
+            binner = None  # nothing numeric to cut: the model keeps no discretizer
     encoder = TableEncoder(missing=missing)
     codes = encoder.fit_transform(frame)
+    _warn_identifier_columns(encoder, frame.shape[0])
     names = list(frame.columns)
     feature_names = (
         np.asarray(names, dtype=object)
@@ -212,7 +258,47 @@ def training_counts(
         )
     if engine.total <= 0:
         raise ValueError("The sample weights sum to zero.")
-    return TrainingCounts(engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape))
+    return TrainingCounts(engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape), binner)
+
+
+def _labels_by_position(y, n_rows):
+    """Labels as a plain array (a Series' index must not realign them with the rows of `X`)."""
+    values = y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else np.asarray(y, dtype=object)
+    if values.ndim == 2 and values.shape[1] == 1:
+        values = values[:, 0]
+    if values.ndim != 1 or len(values) != n_rows:
+        raise ValueError(f"`X` has {n_rows} rows but `y` has shape {values.shape}.")
+    return values
+
+
+#: A column with distinct values in more than this share of the rows looks like an identifier.
+IDENTIFIER_SHARE = 0.5
+#: ... when it has at least this many distinct values (small tables are left alone).
+IDENTIFIER_MIN_DISTINCT = 20
+
+
+def _warn_identifier_columns(encoder, n_rows):
+    """Warn about columns with a distinct value in (almost) every row: a model memorises them."""
+    suspects = []
+    for column, levels, has_missing in zip(encoder.columns_, encoder.levels_, encoder.has_missing_state_):
+        distinct = len(levels) - int(has_missing)
+        if distinct >= IDENTIFIER_MIN_DISTINCT and distinct > IDENTIFIER_SHARE * n_rows:
+            suspects.append((column, distinct, levels))
+    if not suspects:
+        return
+    parts = []
+    for column, distinct, levels in suspects[:5]:
+        numeric = all(isinstance(v, numbers.Number) and not isinstance(v, bool) for v in levels if v != MISSING_LABEL)
+        hint = " (numbers: cut them with discretizer='auto' or 'equal-frequency')" if numeric else ""
+        parts.append(f"{column!r} has {distinct} distinct values in {n_rows} rows{hint}")
+    warnings.warn(
+        "Column(s) that look like identifiers: "
+        + "; ".join(parts)
+        + ". A model memorises such a column and learns nothing that carries over to new rows; "
+        "drop it (X.drop(columns=[...])) unless its values recur.",
+        UserWarning,
+        stacklevel=3,
+    )
 
 
 class BaseModel:
@@ -226,6 +312,7 @@ class BaseModel:
 
     _parameter_constraints: dict[str, list[Any]] = {
         "estimator": [ESTIMATOR_CONSTRAINT],
+        "discretizer": DISCRETIZER_CONSTRAINTS,
         "missing": [MISSING_CONSTRAINT],
         "max_cells": [MAX_CELLS_CONSTRAINT],
         "random_state": RANDOM_STATE_CONSTRAINTS,
@@ -233,6 +320,10 @@ class BaseModel:
 
     #: Private fitted attributes (not ending in ``_``) cleared with the public ones.
     _private_fitted_attributes: tuple[str, ...] = ()
+
+    #: What ``discretizer="auto"`` means for this kind of model (a name of ``DISCRETIZERS``):
+    #: unsupervised equal-frequency bins, unless a classifier says otherwise.
+    _auto_discretizer = "equal-frequency"
 
     # Declared for type checkers only (annotations create no class attributes): the
     # hyperparameters most models store in ``__init__``, and the fitted state ``fit`` sets.
@@ -348,6 +439,16 @@ class BaseModel:
         if "estimator" in self._param_names():
             self.estimator_ = get_estimator(self.estimator)
 
+    def _new_discretizer(self):
+        """A fresh, unfitted discretizer from the ``discretizer`` hyperparameter (None for none)."""
+        value = getattr(self, "discretizer", None)
+        if value is None:
+            return None
+        if isinstance(value, str):
+            name = value.lower()
+            return make_discretizer(self._auto_discretizer if name == "auto" else name)
+        return type(value)(**value.get_params())
+
     def _is_fitted(self):
         return "encoder_" in vars(self)
 
@@ -360,10 +461,16 @@ class BaseModel:
 
     def _encode_new(self, X):
         self._check_fitted()
-        frame = self.encoder_.align(X, owner=type(self).__name__)
+        owner = type(self).__name__
+        frame = self.encoder_.align(X, owner=owner)
         if len(frame) == 0:
             return np.zeros((0, len(self.encoder_.columns_)), dtype=np.int64)
-        return self.encoder_.transform(frame, owner=type(self).__name__)
+        discretizer = getattr(self, "discretizer_", None)
+        if discretizer is not None:
+            frame = discretizer.transform(frame)
+        codes = self.encoder_.transform(frame, owner=owner)
+        _warn_unseen_values(codes, frame, self.encoder_, owner)
+        return codes
 
     def _set_training_attributes(self, counts):
         """``encoder_``, ``n_features_in_`` and ``feature_names_in_`` from shared training counts."""
@@ -375,6 +482,7 @@ class BaseModel:
                 f"{type(self).__name__} has missing={self.missing!r}."
             )
         self.encoder_ = counts.encoder
+        self.discretizer_ = counts.discretizer
         self.n_features_in_ = counts.n_features
         if counts.feature_names_in is not None:
             self.feature_names_in_ = counts.feature_names_in
@@ -409,6 +517,32 @@ class BaseModel:
 
             tags.classifier_tags = ClassifierTags()
         return tags
+
+
+def _warn_unseen_values(codes, frame, encoder, owner):
+    """Warn, naming the column, when most of a column's values were never seen in fit.
+
+    Such cells are summed out one by one, which is right for a rare new value
+    and wrong for a column whose coding changed (text at prediction for
+    numbers at fit, say): then the model silently ignores the column.
+    """
+    unknown = (codes == UNKNOWN).sum(axis=0)
+    for j in np.flatnonzero(unknown > 0):
+        column = encoder.columns_[j]
+        series = frame[column]
+        unseen = (codes[:, j] == UNKNOWN) & ~pd.isna(series).to_numpy()
+        observed = int((~pd.isna(series)).sum())
+        if not unseen.any() or unseen.sum() <= 0.5 * observed:
+            continue
+        examples = ", ".join(repr(v.item() if isinstance(v, np.generic) else v) for v in pd.unique(series[unseen])[:3])
+        fitted = [v for v in encoder.levels_[j] if v != MISSING_LABEL][:3]
+        warnings.warn(
+            f"{owner}: {int(unseen.sum())} of {observed} values of column {column!r} were never seen in fit "
+            f"(e.g. {examples}; fit saw e.g. {', '.join(map(repr, fitted))}); they are treated as unobserved. "
+            "Check that the column has the same type and coding as in the training data.",
+            UserWarning,
+            stacklevel=4,
+        )
 
 
 def _same(a, b):
@@ -480,6 +614,8 @@ class BaseClassifier(BaseModel):
     _estimator_type = "classifier"
     #: The registry's kind of model (see :func:`~graphmodels.models.register_model`).
     _model_kind = "classifier"
+    #: Supervised cut points (Fayyad & Irani's MDL) for a classifier's numeric columns.
+    _auto_discretizer = "mdl"
 
     classes_: np.ndarray
     class_name_: Hashable
@@ -494,9 +630,11 @@ class BaseClassifier(BaseModel):
         Parameters
         ----------
         X : DataFrame or 2-D array-like of shape (n_rows, n_features)
-            Discrete attributes: strings, categoricals, integers, or floats
-            with few distinct values (discretize continuous ones first).
-            Missing cells are a state of their own (``missing="value"``).
+            Attributes: strings, categoricals, booleans, integers or floats.
+            Numeric columns with many distinct values are cut into intervals
+            by the model's ``discretizer`` (see its class); every other value
+            is a state. Missing cells are a state of their own
+            (``missing="value"``).
         y : 1-D array-like of shape (n_rows,)
             Class labels, any hashable values.
         sample_weight : array-like of shape (n_rows,), optional
@@ -512,7 +650,14 @@ class BaseClassifier(BaseModel):
         if y is None:
             raise ValueError(f"{type(self).__name__} requires y to be passed, but the target y is None.")
         with self._fitting():
-            counts = training_counts(X, y, sample_weight=sample_weight, missing=self.missing, max_cells=self.max_cells)
+            counts = training_counts(
+                X,
+                y,
+                sample_weight=sample_weight,
+                missing=self.missing,
+                max_cells=self.max_cells,
+                discretizer=self._new_discretizer(),
+            )
             self.fit_counts(counts)
         return self
 
@@ -521,7 +666,8 @@ class BaseClassifier(BaseModel):
 
         Models fitted from the same :class:`TrainingCounts` share its counting
         engine and the engine's caches; the result is the same as
-        ``fit(X, y)`` on those rows (the engine's `max_cells` applies).
+        ``fit(X, y)`` on those rows (the engine's `max_cells` applies, and the
+        counts' discretization, not the model's ``discretizer``).
 
         Parameters
         ----------
@@ -631,7 +777,13 @@ class BaseDensity(BaseModel):
         """Learn the structure and parameters from the rows of `X` (`y` is ignored)."""
         self._validate_params()
         with self._fitting():
-            counts = training_counts(X, sample_weight=sample_weight, missing=self.missing, max_cells=self.max_cells)
+            counts = training_counts(
+                X,
+                sample_weight=sample_weight,
+                missing=self.missing,
+                max_cells=self.max_cells,
+                discretizer=self._new_discretizer(),
+            )
             self.fit_counts(counts)
         return self
 

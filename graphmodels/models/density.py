@@ -34,6 +34,12 @@ class ChowLiuTree(BaseDensity):
     ----------
     estimator : str, dict or Estimator, default="bdeu"
     algorithm : {"kruskal", "prim"}, default="kruskal"
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with at least 10
+        distinct values into 5 equal-frequency bins (unsupervised); ``None``
+        keeps every value as a state. See :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
 
@@ -65,11 +71,13 @@ class ChowLiuTree(BaseDensity):
         *,
         estimator: str | dict[str, Any] | Estimator = "bdeu",
         algorithm: str = "kruskal",
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
         self.estimator = estimator
         self.algorithm = algorithm
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 

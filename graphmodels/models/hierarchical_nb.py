@@ -50,6 +50,13 @@ class HierarchicalNaiveBayes(BaseClassifier):
         Parameter estimator of the naive Bayes over the class's children.
     random_state : None, int or Generator, default=None
         Seeds the wrapper's folds; pass an int for reproducible structures.
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with more than 10
+        distinct values at Fayyad & Irani's MDL cut points (supervised);
+        ``None`` keeps every value as a state. See
+        :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
 
@@ -105,6 +112,7 @@ class HierarchicalNaiveBayes(BaseClassifier):
         max_latents: int | None = None,
         estimator: str | dict[str, Any] | Estimator = "bdeu",
         random_state: int | np.random.Generator | None = None,
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -114,6 +122,7 @@ class HierarchicalNaiveBayes(BaseClassifier):
         self.max_latents = max_latents
         self.estimator = estimator
         self.random_state = random_state
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 

@@ -193,6 +193,12 @@ class HyperforestDensity(BaseDensity):
     estimator : str, dict or Estimator, default="liang-srebro"
         Its pseudo-count is added to every cell of every hyperedge table;
         the default is the paper's 0.001 (``Dirichlet(0.001)``).
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with at least 10
+        distinct values into 5 equal-frequency bins (unsupervised); ``None``
+        keeps every value as a state. See :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
     pseudo_count : float, optional
@@ -236,6 +242,7 @@ class HyperforestDensity(BaseDensity):
         algorithm: str = "incremental",
         n_starts: int = 100,
         estimator: str | dict[str, Any] | Estimator = "liang-srebro",
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
         pseudo_count: float | Literal["deprecated"] = "deprecated",
@@ -245,6 +252,7 @@ class HyperforestDensity(BaseDensity):
         self.algorithm = algorithm
         self.n_starts = n_starts
         self.estimator = estimator
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
         self.pseudo_count = pseudo_count
@@ -298,6 +306,13 @@ class HyperforestClassifier(BaseClassifier):
     estimator : str, dict or Estimator, default="liang-srebro"
         Its pseudo-count is added to every cell of every hyperedge table and
         of the class table; the default is the paper's 0.001.
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with more than 10
+        distinct values at Fayyad & Irani's MDL cut points (supervised);
+        ``None`` keeps every value as a state. See
+        :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
     pseudo_count : float, optional
@@ -346,6 +361,7 @@ class HyperforestClassifier(BaseClassifier):
         algorithm: str = "incremental",
         n_starts: int = 100,
         estimator: str | dict[str, Any] | Estimator = "liang-srebro",
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
         pseudo_count: float | Literal["deprecated"] = "deprecated",
@@ -356,6 +372,7 @@ class HyperforestClassifier(BaseClassifier):
         self.algorithm = algorithm
         self.n_starts = n_starts
         self.estimator = estimator
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
         self.pseudo_count = pseudo_count

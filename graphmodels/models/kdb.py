@@ -55,6 +55,13 @@ class KDB(BaseClassifier):
         (nats) exceeds this.
     estimator : str, dict or Estimator, default="bdeu"
         Parameter estimator, see :func:`graphmodels.estimators.get_estimator`.
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with more than 10
+        distinct values at Fayyad & Irani's MDL cut points (supervised);
+        ``None`` keeps every value as a state. See
+        :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
         Missing cells as a state of their own, or refused.
     max_cells : int, default=10_000_000
@@ -129,12 +136,14 @@ class KDB(BaseClassifier):
         k: int = 1,
         min_conditional_mutual_information: float = 0.0,
         estimator: str | dict[str, Any] | Estimator = "bdeu",
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
         self.k = k
         self.min_conditional_mutual_information = min_conditional_mutual_information
         self.estimator = estimator
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 

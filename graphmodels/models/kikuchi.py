@@ -73,6 +73,13 @@ class KikuchiBayes(BaseClassifier):
     max_log_posterior_drop : float, default=50.0
         Stop past the MAP once a stage's log posterior is this much below the
         best (its weight would be below ``exp(-50)``).
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with more than 10
+        distinct values at Fayyad & Irani's MDL cut points (supervised);
+        ``None`` keeps every value as a state. See
+        :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
         Missing cells are a value of their own, as in the paper.
     max_cells : int, default=10_000_000
@@ -146,6 +153,7 @@ class KikuchiBayes(BaseClassifier):
         estimator: str | dict[str, Any] | BDeu | None = None,
         continue_past_map: bool = True,
         max_log_posterior_drop: float = 50.0,
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
         prior_strength: float | Literal["deprecated"] = "deprecated",
@@ -155,6 +163,7 @@ class KikuchiBayes(BaseClassifier):
         self.estimator = estimator
         self.continue_past_map = continue_past_map
         self.max_log_posterior_drop = max_log_posterior_drop
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
         self.prior_strength = prior_strength

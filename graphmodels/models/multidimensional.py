@@ -42,6 +42,7 @@ from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
 from ..stats.scores import FAMILY_SCORES
 from ..structures.multidimensional import feature_variables, multidimensional_classifier
 from .augmented import _log
+from .base import _warn_identifier_columns, _warn_unseen_values
 from .factors import log_marginals
 from .multilabel import BaseMultiLabelClassifier
 from .registry import register_model
@@ -108,6 +109,7 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
     def _fit_multilabel(self, frame, label_codes, sample_weight):
         self.encoder_ = TableEncoder(missing=self.missing)
         codes = self.encoder_.fit_transform(frame)
+        _warn_identifier_columns(self.encoder_, len(frame))
         features = list(frame.columns)
         table = np.concatenate([codes.astype(np.int64), label_codes], axis=1)
         cards = list(self.encoder_.cardinalities_) + [len(c) for c in self.classes_]
@@ -229,7 +231,11 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
         return out
 
     def _encode_new(self, X):
-        return self.encoder_.transform(self.encoder_.align(X, owner=type(self).__name__), owner=type(self).__name__)
+        owner = type(self).__name__
+        frame = self.encoder_.align(X, owner=owner)
+        codes = self.encoder_.transform(frame, owner=owner)
+        _warn_unseen_values(codes, frame, self.encoder_, owner)
+        return codes
 
 
 @register_model("md-nb")
@@ -255,6 +261,12 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         BDeu's, when ``criterion="bdeu"``.
     estimator : str, dict or Estimator, default="bdeu"
         Parameter estimator of every CPT (:func:`graphmodels.estimators.get_estimator`).
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with at least 10
+        distinct values into 5 equal-frequency bins (unsupervised); ``None``
+        keeps every value as a state. See :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest count table, and largest junction-tree clique, allowed.
@@ -297,6 +309,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         criterion: str = "bdeu",
         equivalent_sample_size: float = 1.0,
         estimator: str | dict[str, Any] | Estimator = "bdeu",
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -304,6 +317,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         self.criterion = criterion
         self.equivalent_sample_size = equivalent_sample_size
         self.estimator = estimator
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 
@@ -383,6 +397,12 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
     equivalent_sample_size : float, default=1.0
     estimator : str, dict or Estimator, default="bdeu"
     pooling : {"linear", "logarithmic"}, default="linear"
+    discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
+        How numeric columns become states: fitted inside ``fit`` on the
+        training rows only, kept in ``discretizer_`` and applied at
+        prediction. ``"auto"`` cuts each numeric column with at least 10
+        distinct values into 5 equal-frequency bins (unsupervised); ``None``
+        keeps every value as a state. See :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
 
@@ -412,6 +432,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         equivalent_sample_size: float = 1.0,
         estimator: str | dict[str, Any] | Estimator = "bdeu",
         pooling: str = "linear",
+        discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -420,6 +441,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         self.equivalent_sample_size = equivalent_sample_size
         self.estimator = estimator
         self.pooling = pooling
+        self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from ..data.discretize import MDLDiscretizer
 from ..data.encoding import LabelEncoder, as_frame
 from .base import BaseModel
 
@@ -169,6 +170,7 @@ class BaseMultiLabelClassifier(BaseModel):
         with self._fitting():
             self.label_names_ = list(labels.columns)
             self.classes_, codes = encode_labels(labels)
+            frame = self._fit_discretizer(frame, codes, sample_weight)
             self.n_features_in_ = frame.shape[1]
             self.feature_columns_ = list(frame.columns)
             if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in frame.columns):
@@ -176,6 +178,28 @@ class BaseMultiLabelClassifier(BaseModel):
             self._resolve_estimator()
             self._fit_multilabel(frame, codes, sample_weight)
         return self
+
+    def _fit_discretizer(self, frame, label_codes, sample_weight):
+        """Cut the numeric columns of `frame` by the ``discretizer`` hyperparameter (models that have one).
+
+        Sets ``discretizer_`` (None when nothing was cut). A supervised (MDL)
+        discretizer sees each row's combination of labels as its class.
+        """
+        if "discretizer" not in self._param_names():
+            return frame
+        binner = self._new_discretizer()
+        if binner is not None:
+            if isinstance(binner, MDLDiscretizer):
+                joint = np.unique(label_codes, axis=0, return_inverse=True)[1].reshape(-1)
+                binner.fit(frame, joint, sample_weight=sample_weight)
+            else:
+                binner.fit(frame, sample_weight=sample_weight)
+            if binner.cut_points_:
+                frame = binner.transform(frame)
+            else:
+                binner = None
+        self.discretizer_ = binner
+        return frame
 
     def _is_fitted(self):
         return "label_names_" in vars(self)
@@ -195,6 +219,9 @@ class BaseMultiLabelClassifier(BaseModel):
         if not isinstance(X, pd.DataFrame):
             # A plain array is read by position: give it the training columns' names.
             frame = frame.set_axis(self.feature_columns_, axis=1)
+        discretizer = getattr(self, "discretizer_", None)
+        if discretizer is not None:
+            frame = discretizer.transform(frame)
         return frame
 
     def predict_log_proba(self, X: pd.DataFrame | ArrayLike) -> list[np.ndarray]:

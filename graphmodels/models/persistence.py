@@ -20,6 +20,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
+from ..data.discretize import EqualFrequencyDiscretizer, MDLDiscretizer, _BaseDiscretizer
 from ..data.encoding import TableEncoder
 from ..estimators.parameters import Estimator, get_estimator
 from ..structures.hyperforests import Hyperforest
@@ -71,6 +72,8 @@ def _encode(value, arrays):
         return {"__hyperforest__": _encode(value.to_dict(), None)}
     if isinstance(value, Estimator):
         return {"__estimator__": value.to_dict()}
+    if isinstance(value, (EqualFrequencyDiscretizer, MDLDiscretizer)):
+        return {"__discretizer__": _encode(value.to_dict(), None)}
     if isinstance(value, dict):
         return {"__dict__": [[_encode(k, None), _encode(v, arrays)] for k, v in value.items()]}
     if isinstance(value, (list, tuple)):
@@ -143,6 +146,8 @@ def _decode(value, arrays):
         return Hyperforest.from_dict(_decode(value["__hyperforest__"], arrays))
     if "__estimator__" in value:
         return get_estimator(value["__estimator__"])
+    if "__discretizer__" in value:
+        return _BaseDiscretizer.from_dict(_decode(value["__discretizer__"], arrays))
     if "__dict__" in value:
         return {_hashable(_decode(k, arrays)): _decode(v, arrays) for k, v in value["__dict__"]}
     if "__tuple__" in value:

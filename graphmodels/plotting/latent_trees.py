@@ -27,6 +27,7 @@ import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
+from ..data.discretize import is_interval_label
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
 from ._common import _LINESPACING, KIND_COLORS, ROLE_COLORS, _check_bool, _measure, _role, format_label, scatter_nodes
 
@@ -161,11 +162,22 @@ def state_lines(tree: nx.DiGraph, node: Hashable, max_configurations: int | None
     for s, configurations in enumerate(states):
         configurations = list(configurations)
         shown = configurations if max_configurations is None else configurations[:max_configurations]
-        parts = [",".join(f"{child}={value}" for child, value in zip(children, config)) for config in shown]
+        parts = [
+            # ", " between children when an interval label (itself holding a comma) is among them
+            (", " if any(is_interval_label(v) for v in config) else ",").join(
+                _state_text(child, value) for child, value in zip(children, config)
+            )
+            for config in shown
+        ]
         if len(configurations) > len(shown):
             parts.append(f"... (+{len(configurations) - len(shown)})")
         lines.append(f"{s}: " + (" | ".join(parts) if parts else "(none)"))
     return lines
+
+
+def _state_text(child, value):
+    """``child=value``, or ``petal length in (2.45, 4.75]`` for a discretized child's interval."""
+    return f"{child} in {value}" if is_interval_label(value) else f"{child}={value}"
 
 
 def _wrapped(lines, width=_WRAP):
