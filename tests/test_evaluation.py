@@ -1,5 +1,11 @@
 """Resampling protocols, metrics and the comparison table."""
 
+import importlib
+import io
+import math
+import sys
+import warnings
+
 import numpy as np
 import pandas as pd
 import pytest
@@ -13,6 +19,9 @@ from graphmodels.evaluation import (
     error_rate,
     log_loss,
 )
+
+# The module, which the function `compare` shadows in graphmodels.evaluation.
+compare_module = importlib.import_module("graphmodels.evaluation.compare")
 
 
 @pytest.mark.parametrize("n_splits,n_repeats", [(5, 1), (3, 4)])
@@ -52,6 +61,19 @@ def test_metrics_hand_computed():
         -(np.log(0.5) + np.log(0.75)) / 2
     )
     assert log_loss(["z"], np.log([[0.5, 0.5]]), ["a", "b"]) == np.inf
+    # Clipped as scikit-learn's log_loss: each row costs at most -log(eps).
+    assert log_loss(["a", "z"], np.log([[0.5, 0.5], [0.5, 0.5]]), ["a", "b"], eps=1e-15) == pytest.approx(
+        (math.log(2) - math.log(1e-15)) / 2
+    )
+    with np.errstate(divide="ignore"):
+        zero = np.log([[1.0, 0.0]])
+    assert log_loss(["b"], zero, ["a", "b"], eps=1e-15) == pytest.approx(-math.log(1e-15))
+    assert log_loss(["a"], zero, ["a", "b"], eps=1e-15) == 0.0
+    # A probability above eps is not touched.
+    assert log_loss(["b"], np.log([[0.9, 0.1]]), ["a", "b"], eps=1e-15) == pytest.approx(-math.log(0.1))
+    for eps in (0, 1, -0.5):
+        with pytest.raises(ValueError, match="`eps` must be in"):
+            log_loss(["a"], zero, ["a", "b"], eps=eps)
     assert error_rate([1, 2, 3, 4], [1, 2, 0, 0]) == 0.5
     with pytest.raises(ValueError, match="shape"):
         error_rate([1, 2], [1])
@@ -126,3 +148,139 @@ def test_evaluate_density_reports_test_log_likelihood():
     assert folds["test_log_likelihood"][0] == pytest.approx(model.score_samples(frame.iloc[test]).mean())
     # Car is a full factorial design over 6 attributes: about log(1728) nats of entropy plus the class.
     assert -9.0 < folds["test_log_likelihood"].mean() < -7.0
+
+
+def _rare_class_data(n_rare, seed=0):
+    """60 rows, three binary-ish attributes that track the class; `n_rare` rows of class "rare" last."""
+    rng = np.random.default_rng(seed)
+    y = np.array(["a", "b"] * ((60 - n_rare) // 2) + ["a"] * ((60 - n_rare) % 2) + ["rare"] * n_rare, dtype=object)
+    X = pd.DataFrame(
+        {f"x{j}": np.where(rng.random(60) < 0.8, (y == "a").astype(int), rng.integers(0, 3, 60)) for j in range(3)}
+    )
+    return X, pd.Series(y, name="class")
+
+
+class ContiguousFolds:
+    """Unshuffled, unstratified k-fold (scikit-learn's ``KFold()``): the last rows form the last fold."""
+
+    def __init__(self, n_splits):
+        self.n_splits = n_splits
+
+    def get_n_splits(self, X=None, y=None, groups=None):
+        return self.n_splits
+
+    def split(self, X, y=None, groups=None):
+        rows = np.arange(len(X))
+        for test in np.array_split(rows, self.n_splits):
+            yield np.setdiff1d(rows, test), test
+
+
+def test_class_absent_from_a_training_fold_gives_a_finite_clipped_log_loss_and_a_warning():
+    # A class with 2 rows under 5 folds: an unstratified splitter puts both in the last test fold.
+    X, y = _rare_class_data(2)
+    cv = ContiguousFolds(5)
+    with pytest.warns(UserWarning, match=r"Class 'rare' \(2 test rows in 1 fold\) is absent from .* of the 5 folds"):
+        folds = cross_validate(gm.NaiveBayes(), X, y, cv=cv, verbose=False)
+    assert np.isfinite(folds["log_loss"]).all() and folds["log_loss"].std() > 0
+    train, test = list(cv.split(X))[-1]
+    model = gm.NaiveBayes().fit(X.iloc[train], y.iloc[train])
+    assert "rare" not in model.classes_
+    log_proba = model.predict_log_proba(X.iloc[test])
+    known = y.iloc[test].to_numpy() != "rare"
+    # 10 rows scored by the model, 2 rows of "rare" at -log(1e-15) = 34.54 nats each.
+    expected = (log_loss(y.iloc[test][known], log_proba[known], model.classes_) * 10 - 2 * math.log(1e-15)) / 12
+    assert folds["log_loss"].iloc[-1] == pytest.approx(expected)
+    assert folds["log_loss"].iloc[-1] > 2 * 34.5 / 12
+
+
+def test_stratified_folds_keep_a_two_row_class_in_every_training_fold():
+    X, y = _rare_class_data(2)
+    with warnings.catch_warnings():
+        warnings.filterwarnings("error", message=".*absent from the training rows")
+        folds = cross_validate(gm.TAN(), X, y, cv=RepeatedStratifiedKFold(n_splits=5, random_state=0), verbose=False)
+    assert np.isfinite(folds["log_loss"]).all()
+
+
+def test_compare_with_a_class_absent_from_training_folds_is_finite_and_warns_once_per_data_set():
+    X, y = _rare_class_data(1)
+    frame = X.assign(**{"class": y})
+    cv = RepeatedStratifiedKFold(n_splits=5, n_repeats=2, random_state=0)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = compare(["nb", "tan", "kdb"], {"rare-set": frame}, cv=cv, verbose=False)
+    messages = [str(w.message) for w in caught if "absent from the training rows" in str(w.message)]
+    # The single "rare" row is in one test fold per repetition.
+    assert messages == [
+        "Class 'rare' (2 test rows in 2 folds) is absent from the training rows of some of the 10 folds of data "
+        "set 'rare-set': the model gives such test rows probability 0, scored as 1e-15 (34.5 nats each) in the "
+        "fold's log-loss. Merge or drop rare classes, or use fewer folds."
+    ]
+    assert np.isfinite(result.summary[["log_loss", "log_loss_std"]].to_numpy()).all()
+    assert (result.summary["log_loss"] < 34.5 / 12 + 1).all()
+
+
+def test_compare_gives_every_model_the_same_folds_with_a_generator_seed():
+    frame = gm.datasets.load("lenses")
+    cv = RepeatedStratifiedKFold(n_splits=3, n_repeats=1, random_state=np.random.default_rng(5))
+    result = compare({"one": gm.NaiveBayes(), "two": gm.NaiveBayes()}, {"lenses": frame}, cv=cv, verbose=False)
+    one, two = (result.results[result.results["model"] == m].reset_index(drop=True) for m in ("one", "two"))
+    pd.testing.assert_series_equal(one["log_loss"], two["log_loss"])
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+def _run_compare(verbose):
+    cv = RepeatedStratifiedKFold(n_splits=3, n_repeats=1, random_state=0)
+    compare(["nb", "tan"], ["lenses"], cv=cv, verbose=verbose)
+
+
+@pytest.mark.parametrize("verbose", [None, False])
+def test_progress_is_silent_when_stderr_is_not_a_terminal_or_verbose_is_false(verbose, monkeypatch, capsys):
+    monkeypatch.setattr(compare_module, "_PROGRESS_DELAY", 0.0)
+    _run_compare(verbose)
+    assert capsys.readouterr().err == ""
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    _run_compare(False)
+    assert terminal.getvalue() == ""
+
+
+def test_progress_on_a_terminal_counts_folds_in_place(monkeypatch):
+    monkeypatch.setattr(compare_module, "_PROGRESS_DELAY", 0.0)
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    _run_compare(None)
+    text = terminal.getvalue()
+    assert "\r[1/2] lenses nb: fold 1/6, " in text and "\r[2/2] lenses tan: fold 6/6, " in text
+    assert "s left" in text
+    lines = [line.split("\r")[-1] for line in text.split("\n") if line.split("\r")[-1].strip()]
+    assert [line.split()[:3] for line in lines] == [["[1/2]", "lenses", "nb"], ["[2/2]", "lenses", "tan"]]
+    assert text.endswith(" s)\n")  # the counter is wiped before each line, and nothing follows the last
+
+
+def test_progress_waits_a_few_seconds_then_shows_what_it_held_back(monkeypatch):
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    _run_compare(None)  # a run shorter than the delay shows nothing
+    assert terminal.getvalue() == ""
+    progress = compare_module._Progress(None, 4)
+    progress.line("first model done")
+    progress.fold("second")
+    assert terminal.getvalue() == ""
+    progress.delay = 0.0  # the run has now lasted long enough
+    progress.fold("second")
+    progress.close()
+    assert terminal.getvalue().startswith("first model done\n\rsecond: fold 2/4, ")
+
+
+def test_verbose_cross_validate_writes_a_line_per_fold_to_a_log(capsys):
+    frame = gm.datasets.load("lenses")
+    cv = RepeatedStratifiedKFold(n_splits=3, random_state=0)
+    cross_validate(gm.NaiveBayes(), frame.drop(columns="class"), frame["class"], cv=cv, verbose=True)
+    lines = capsys.readouterr().err.splitlines()
+    assert [line.split(" log-loss")[0] for line in lines] == [f"NaiveBayes: fold {k}/3" for k in (1, 2, 3)]
+    cross_validate(gm.NaiveBayes(), frame.drop(columns="class"), frame["class"], cv=cv)
+    assert capsys.readouterr().err == ""

@@ -4,12 +4,20 @@ Discretization is fitted on each training fold only, so no information from
 the test fold leaks into the bins. ``compare`` returns a tidy table of every
 fold, the per-data-set means, and the average ranks of Jakulin & Rish's
 Table 1.
+
+Each fold's log-loss clips the probability of the true class at
+``1e-15`` (scikit-learn's long-standing default), so a class absent from a
+training fold (a rare class) costs 34.5 nats per test row instead of making
+the mean infinite and the standard deviation ``NaN``; a ``UserWarning``
+names such classes and their test rows. Runs that last more than a few
+seconds show their progress on stderr when it is a terminal (``verbose``).
 """
 
 from __future__ import annotations
 
 import sys
 import time
+import warnings
 from collections.abc import Hashable, Iterable
 from typing import Any, NamedTuple
 
@@ -27,6 +35,139 @@ __all__ = ["cross_validate", "evaluate_density", "compare", "Comparison", "clone
 
 #: scikit-learn's name for :func:`graphmodels.models.clone_model` (the same function).
 clone = clone_model
+
+#: Each fold's log-loss clips the probability of the true class to at least this (scikit-learn's
+#: long-standing ``eps``): a row costs at most ``-log(1e-15)`` = 34.5 nats.
+_LOG_LOSS_CLIP = 1e-15
+
+#: Seconds a run lasts before its progress appears on an interactive stderr (``verbose=None``).
+_PROGRESS_DELAY = 3.0
+
+
+def _isatty(stream) -> bool:
+    try:
+        return bool(stream.isatty())
+    except (AttributeError, ValueError):  # no isatty, or a closed stream
+        return False
+
+
+class _Progress:
+    """Progress of a run of folds on stderr.
+
+    ``verbose=None``: only when stderr is a terminal, and only once the run has lasted
+    ``_PROGRESS_DELAY`` seconds (then the summary lines held back so far are shown too);
+    ``True``: from the start, also when stderr is a file; ``False``: never. On a terminal
+    the fold counter is one line rewritten in place; elsewhere only whole lines are written.
+    """
+
+    def __init__(self, verbose: bool | None, total: int | None, *, fold_lines: bool = False) -> None:
+        self.stream = sys.stderr
+        self.tty = _isatty(self.stream)
+        self.enabled = self.tty if verbose is None else bool(verbose)
+        self.delay = _PROGRESS_DELAY if verbose is None else 0.0
+        self.total = total
+        self.fold_lines = fold_lines  # a line per fold when stderr is not a terminal
+        self.done = 0
+        self.start = time.perf_counter()
+        self._held: list[str] = []
+        self._shown = 0  # width of the in-place line now on the terminal
+        self._last = -1.0
+
+    def _active(self) -> bool:
+        if not self.enabled or time.perf_counter() - self.start < self.delay:
+            return False
+        if self._held:
+            held, self._held = self._held, []
+            for text in held:
+                print(text, file=self.stream, flush=True)
+        return True
+
+    def fold(self, label: str, detail: str = "") -> None:
+        """Count one finished fold; `label` says what runs, `detail` how the fold went."""
+        self.done += 1
+        if not self.enabled:
+            return
+        if not self.tty:
+            if self.fold_lines:
+                self.line(f"{label}: fold {self.done}{f'/{self.total}' if self.total else ''} {detail}".rstrip())
+            return
+        if not self._active():
+            return
+        now = time.perf_counter()
+        if now - self._last < 0.1 and self.done != self.total:
+            return  # at most ten updates a second
+        self._last = now
+        elapsed = now - self.start
+        text = f"{label}: fold {self.done}"
+        if self.total:
+            left = elapsed / self.done * (self.total - self.done)
+            text += f"/{self.total}, {elapsed:.0f} s elapsed, about {left:.0f} s left"
+        else:
+            text += f", {elapsed:.0f} s elapsed"
+        self.stream.write("\r" + text.ljust(self._shown))
+        self.stream.flush()
+        self._shown = len(text)
+
+    def line(self, text: str) -> None:
+        """Write a whole line (held back while the run is younger than the delay)."""
+        if not self.enabled:
+            return
+        if not self._active():
+            self._held.append(text)
+            return
+        self._clear()
+        print(text, file=self.stream, flush=True)
+
+    def close(self) -> None:
+        """Remove the in-place counter from the terminal."""
+        if self.enabled:
+            self._clear()
+
+    def _clear(self) -> None:
+        if self._shown:
+            self.stream.write("\r" + " " * self._shown + "\r")
+            self.stream.flush()
+            self._shown = 0
+
+
+class _FixedSplits:
+    """A splitter that yields the same stored ``(train, test)`` pairs every time."""
+
+    def __init__(self, splits: list[tuple[np.ndarray, np.ndarray]]) -> None:
+        self.splits = splits
+
+    def get_n_splits(self, X: Any = None, y: Any = None, groups: Any = None) -> int:
+        return len(self.splits)
+
+    def split(self, X: Any, y: Any = None, groups: Any = None) -> Iterable[tuple[np.ndarray, np.ndarray]]:
+        return iter(self.splits)
+
+
+def _n_splits(cv, X, y) -> int | None:
+    try:
+        return int(cv.get_n_splits(X, y))
+    except (AttributeError, TypeError, ValueError):
+        return None
+
+
+def _warn_unseen(unseen: dict[Any, list[int]], n_folds: int, where: str = "") -> None:
+    """One warning for the classes some training folds lack: ``{class: [folds, test rows]}``."""
+    if not unseen:
+        return
+    parts = [
+        f"{label!r} ({rows} test row{'s' if rows != 1 else ''} in {folds} fold{'s' if folds != 1 else ''})"
+        for label, (folds, rows) in unseen.items()
+    ]
+    noun = "Class" if len(parts) == 1 else "Classes"
+    verb = "is" if len(parts) == 1 else "are"
+    warnings.warn(
+        f"{noun} {', '.join(parts)} {verb} absent from the training rows of some of the {n_folds} folds{where}: "
+        f"the model gives such test rows probability 0, scored as {_LOG_LOSS_CLIP:g} "
+        f"({-np.log(_LOG_LOSS_CLIP):.1f} nats each) in the fold's log-loss. Merge or drop rare classes, "
+        "or use fewer folds.",
+        UserWarning,
+        stacklevel=3,
+    )
 
 
 def _split_xy(data, class_column):
@@ -48,6 +189,7 @@ def cross_validate(
     cv: Any = None,
     discretizer: str | Any | None = None,
     random_state: int | np.random.Generator | None = 0,
+    verbose: bool | None = None,
 ) -> pd.DataFrame:
     """Fit and test `model` on every fold; one row of metrics per fold.
 
@@ -65,19 +207,74 @@ def cross_validate(
         training labels, ``"equal-frequency"`` the Liang & Srebro binning).
     random_state : None, int or numpy Generator, default=0
         Seed of the default splitter.
+    verbose : bool or None, default=None
+        Progress on stderr. None: a fold counter, rewritten in place, when
+        stderr is a terminal and the run has lasted more than a few seconds;
+        True: always (one line per fold when stderr is not a terminal);
+        False: never.
 
     Returns
     -------
     DataFrame
         Columns ``split``, ``n_train``, ``n_test``, ``log_loss`` (nats per
         instance), ``error``, ``fit_time``, ``predict_time`` (seconds).
+
+    Warns
+    -----
+    UserWarning
+        When a class of a test fold is absent from its training fold (a
+        class rarer than the number of folds, or a splitter that does not
+        stratify), naming the classes and how many test rows they have.
+
+    Notes
+    -----
+    Each fold's ``log_loss`` is :func:`~graphmodels.evaluation.log_loss`
+    with ``eps=1e-15``: the probability of a row's true class is clipped to
+    at least ``1e-15``, as scikit-learn's ``log_loss`` does, so a test row
+    whose class the training fold lacks (probability 0) costs
+    ``-log(1e-15)`` = 34.5 nats and the mean and standard deviation stay
+    finite.
+
+    Examples
+    --------
+    >>> import graphmodels as gm
+    >>> frame = gm.datasets.load("lenses")
+    >>> cv = gm.evaluation.RepeatedStratifiedKFold(n_splits=3, random_state=0)
+    >>> folds = cross_validate(gm.NaiveBayes(), frame.drop(columns="class"), frame["class"], cv=cv)
+    >>> folds[["split", "n_train", "n_test"]].values.tolist()
+    [[0, 16, 8], [1, 16, 8], [2, 16, 8]]
     """
+    frame, labels, cv = _check_cv_data(X, y, cv, random_state)
+    progress = _Progress(verbose, _n_splits(cv, frame, labels), fold_lines=True)
+    try:
+        folds, unseen = _run_folds(model, frame, labels, cv, discretizer, progress, type(model).__name__)
+    finally:
+        progress.close()
+    _warn_unseen(unseen, len(folds))
+    return folds
+
+
+def _check_cv_data(
+    X: Any, y: Any, cv: Any, random_state: int | np.random.Generator | None
+) -> tuple[pd.DataFrame, pd.Series, Any]:
     X = as_frame(X)
     y = pd.Series(np.asarray(y, dtype=object), index=X.index) if not isinstance(y, pd.Series) else y
     if len(X) != len(y):
         raise ValueError(f"`X` has {len(X)} rows but `y` has {len(y)} labels.")
     cv = cv if cv is not None else RepeatedStratifiedKFold(n_splits=5, n_repeats=5, random_state=random_state)
-    rows = []
+    return X, y, cv
+
+
+def _run_folds(
+    model: Any, X: pd.DataFrame, y: pd.Series, cv: Any, discretizer: Any, progress: _Progress, label: str
+) -> tuple[pd.DataFrame, dict[Any, list[int]]]:
+    """The folds of :func:`cross_validate` and the classes absent from training folds.
+
+    Returns the per-fold table and ``{class: [folds, test rows]}`` of the test labels that
+    their training fold lacks.
+    """
+    rows: list[dict[str, Any]] = []
+    unseen: dict[Any, list[int]] = {}
     for k, (train, test) in enumerate(cv.split(X, y)):
         X_train, X_test = X.iloc[train], X.iloc[test]
         y_train, y_test = y.iloc[train], y.iloc[test]
@@ -94,18 +291,25 @@ def cross_validate(
         log_proba = estimator.predict_log_proba(X_test)
         predicted = estimator.classes_[np.argmax(log_proba, axis=1)]
         predict_time = time.perf_counter() - start
-        rows.append(
-            {
-                "split": k,
-                "n_train": len(train),
-                "n_test": len(test),
-                "log_loss": log_loss(y_test, log_proba, estimator.classes_),
-                "error": error_rate(y_test, predicted),
-                "fit_time": fit_time,
-                "predict_time": predict_time,
-            }
-        )
-    return pd.DataFrame(rows)
+        truth = np.asarray(y_test, dtype=object)
+        absent = ~np.isin(truth, np.asarray(estimator.classes_, dtype=object))
+        if absent.any():
+            for label, count in pd.Series(truth[absent], dtype=object).value_counts(sort=False).items():
+                entry = unseen.setdefault(label, [0, 0])
+                entry[0] += 1
+                entry[1] += int(count)
+        row = {
+            "split": k,
+            "n_train": len(train),
+            "n_test": len(test),
+            "log_loss": log_loss(y_test, log_proba, estimator.classes_, eps=_LOG_LOSS_CLIP),
+            "error": error_rate(y_test, predicted),
+            "fit_time": fit_time,
+            "predict_time": predict_time,
+        }
+        rows.append(row)
+        progress.fold(label, f"log-loss {row['log_loss']:.3f}, error {row['error']:.3f}")
+    return pd.DataFrame(rows), unseen
 
 
 def evaluate_density(
@@ -115,6 +319,7 @@ def evaluate_density(
     cv: Any = None,
     discretizer: str | Any | None = None,
     random_state: int | np.random.Generator | None = 0,
+    verbose: bool | None = None,
 ) -> pd.DataFrame:
     """Test log-likelihood of a density estimator on repeated splits.
 
@@ -130,6 +335,8 @@ def evaluate_density(
         Fitted on each training split (unsupervised ones only).
     random_state : None, int or numpy Generator, default=0
         Seed of the default splitter.
+    verbose : bool or None, default=None
+        Progress on stderr, as in :func:`cross_validate`.
 
     Returns
     -------
@@ -139,6 +346,14 @@ def evaluate_density(
     """
     X = as_frame(X)
     cv = cv if cv is not None else RepeatedRandomSplit(test_size=0.1, n_repeats=10, random_state=random_state)
+    progress = _Progress(verbose, _n_splits(cv, X, None), fold_lines=True)
+    try:
+        return _run_density_splits(model, X, cv, discretizer, progress)
+    finally:
+        progress.close()
+
+
+def _run_density_splits(model: Any, X: pd.DataFrame, cv: Any, discretizer: Any, progress: _Progress) -> pd.DataFrame:
     rows = []
     for k, (train, test) in enumerate(cv.split(X)):
         X_train, X_test = X.iloc[train], X.iloc[test]
@@ -163,6 +378,7 @@ def evaluate_density(
                 "predict_time": time.perf_counter() - start,
             }
         )
+        progress.fold(type(model).__name__, f"test log-likelihood {rows[-1]['test_log_likelihood']:.3f}")
     return pd.DataFrame(rows)
 
 
@@ -242,7 +458,7 @@ def compare(
     discretizer: str | Any | None = None,
     class_column: Hashable = "class",
     random_state: int | np.random.Generator | None = 0,
-    verbose: bool = True,
+    verbose: bool | None = None,
 ) -> Comparison:
     """Cross-validate every model on every data set, as Table 1 of Jakulin & Rish.
 
@@ -261,13 +477,29 @@ def compare(
     class_column : hashable, default="class"
     random_state : None, int or numpy Generator, default=0
         Seed of the default splitter: every model sees the same folds.
-    verbose : bool, default=True
-        Print one progress line per data set and model to stderr.
+    verbose : bool or None, default=None
+        Progress on stderr: a line per data set and model, and on a terminal
+        a fold counter rewritten in place. None: only when stderr is a
+        terminal and the run has lasted more than a few seconds; True:
+        always (for logs); False: never.
 
     Returns
     -------
     Comparison
         ``(results, summary, ranks)``.
+
+    Warns
+    -----
+    UserWarning
+        Once per data set whose test folds hold a class that their training
+        fold lacks, naming the classes and their test rows.
+
+    Notes
+    -----
+    Log-losses are those of :func:`cross_validate`: each fold's clips the
+    probability of the true class at ``1e-15``, so a class absent from a
+    training fold costs 34.5 nats per test row and never makes a mean
+    infinite or a standard deviation ``NaN``.
 
     References
     ----------
@@ -278,25 +510,39 @@ def compare(
     data = _resolve_datasets(datasets, class_column)
     if not models:
         raise ValueError("`models` is empty.")
+    checked = {}
+    for name, (X, y) in data.items():
+        X, y, splitter = _check_cv_data(X, y, cv, random_state)
+        # The splits are drawn once per data set, so every model sees the same folds even when
+        # the splitter is seeded by a Generator or not at all.
+        checked[name] = (X, y, _FixedSplits(list(splitter.split(X, y))))
+    total = len(models) * sum(len(splitter.splits) for _, _, splitter in checked.values())
+    progress = _Progress(verbose, total)
     frames = []
-    total = len(models) * len(data)
+    n_runs = len(models) * len(data)
     step = 0
-    for data_name, (X, y) in data.items():
-        for model_name, model in models.items():
-            step += 1
-            start = time.perf_counter()
-            folds = cross_validate(model, X, y, cv=cv, discretizer=discretizer, random_state=random_state)
-            folds.insert(0, "model", model_name)
-            folds.insert(0, "dataset", data_name)
-            frames.append(folds)
-            if verbose:
-                print(
-                    f"[{step}/{total}] {data_name:<20} {model_name:<10} "
+    try:
+        for data_name, (X, y, splitter) in checked.items():
+            unseen: dict[Any, list[int]] = {}
+            n_folds = 0
+            for model_name, model in models.items():
+                step += 1
+                start = time.perf_counter()
+                label = f"[{step}/{n_runs}] {data_name} {model_name}"
+                folds, model_unseen = _run_folds(model, X, y, splitter, discretizer, progress, label)
+                unseen = model_unseen  # the same for every model: the same folds
+                n_folds = len(folds)
+                folds.insert(0, "model", model_name)
+                folds.insert(0, "dataset", data_name)
+                frames.append(folds)
+                progress.line(
+                    f"[{step}/{n_runs}] {data_name:<20} {model_name:<10} "
                     f"log-loss {folds['log_loss'].mean():.3f}  error {folds['error'].mean():.3f}  "
-                    f"({time.perf_counter() - start:.1f} s)",
-                    file=sys.stderr,
-                    flush=True,
+                    f"({time.perf_counter() - start:.1f} s)"
                 )
+            _warn_unseen(unseen, n_folds, f" of data set {data_name!r}")
+    finally:
+        progress.close()
     results = pd.concat(frames, ignore_index=True)
     summary = _summarize(results)
     ranks = (

@@ -83,7 +83,7 @@ def true_class_index(y: ArrayLike, classes: Iterable[Hashable]) -> np.ndarray:
     return positions
 
 
-def log_loss(y: ArrayLike, log_proba: ArrayLike, classes: Iterable[Hashable]) -> float:
+def log_loss(y: ArrayLike, log_proba: ArrayLike, classes: Iterable[Hashable], *, eps: float | None = None) -> float:
     """Mean negative log-probability of the true class (nats per instance).
 
     Parameters
@@ -91,21 +91,41 @@ def log_loss(y: ArrayLike, log_proba: ArrayLike, classes: Iterable[Hashable]) ->
     y : array-like of shape (n_rows,)
         True labels.
     log_proba : ndarray of shape (n_rows, n_classes)
-        ``predict_log_proba`` output (log space, so nothing is clipped).
+        ``predict_log_proba`` output (log space).
     classes : sequence
         The column labels of `log_proba` (``model.classes_``). A true label
-        the model never saw gets probability 0: the loss is infinite.
+        the model never saw gets probability 0.
+    eps : float in (0, 1), optional
+        Clip each row's probability of its true class to at least `eps`
+        before taking the log, as scikit-learn's ``log_loss`` does (its
+        long-standing default is ``1e-15``), so that every row costs at most
+        ``-log(eps)`` nats (34.5 for ``1e-15``) and the mean stays finite.
+        By default nothing is clipped: a true label that is not among
+        `classes`, or has probability 0, makes the loss infinite.
+        :func:`~graphmodels.evaluation.cross_validate` scores each fold with
+        ``eps=1e-15``.
 
     Returns
     -------
     float
+
+    Raises
+    ------
+    ValueError
+        If `eps` is not in (0, 1).
 
     Examples
     --------
     >>> import numpy as np
     >>> round(log_loss(["a", "b"], np.log([[0.5, 0.5], [0.25, 0.75]]), ["a", "b"]), 6)
     0.490415
+    >>> log_loss(["c"], np.log([[0.5, 0.5]]), ["a", "b"])  # "c" has probability 0
+    inf
+    >>> round(log_loss(["c"], np.log([[0.5, 0.5]]), ["a", "b"], eps=1e-15), 4)  # -log(1e-15)
+    34.5388
     """
+    if eps is not None and not 0 < eps < 1:
+        raise ValueError(f"`eps` must be in (0, 1) or None, got {eps!r}.")
     log_proba = np.asarray(log_proba, dtype=float)
     labels = np.asarray(y, dtype=object)
     known = np.isin(labels, np.asarray(list(classes), dtype=object))
@@ -113,6 +133,8 @@ def log_loss(y: ArrayLike, log_proba: ArrayLike, classes: Iterable[Hashable]) ->
     if known.any():
         columns = true_class_index(labels[known], classes)
         losses[known] = -log_proba[np.flatnonzero(known), columns]
+    if eps is not None:
+        losses = np.minimum(losses, -np.log(eps))
     return float(np.mean(losses))
 
 
