@@ -3,41 +3,172 @@
 ::
 
     graphmodels datasets
-    graphmodels fit DATA --class-column NAME --model tan --draw out.png
-    graphmodels compare DATA [--models nb tan ...] [--out DIR]
+    graphmodels fit DATA [--target NAME] [--model tan] [--draw out.png] [--save model.json]
+    graphmodels compare DATA [--target NAME] [--models nb tan ...] [--out DIR] [--quiet]
+    graphmodels --version
 
-``DATA`` is a CSV file (optionally gzip-compressed) or the name of a bundled
-data set. Numeric columns with more than 10 distinct values are discretized
-with Fayyad & Irani's MDL method (``--discretizer``), fitted on training rows
-only.
+``DATA`` is a CSV file (optionally compressed: ``.gz``, ``.bz2``, ``.xz``,
+``.zip``) or the name of a bundled data set (``graphmodels datasets`` lists
+them).
+
+* **Class column**: ``--target NAME`` (``--class-column`` is an older name for
+  it); without it, the column named ``class``. A table with neither is an
+  error that lists its columns: the command never guesses (taking the last
+  column silently would fit a model of the wrong variable).
+* **Rows with a missing class** (an empty cell) are dropped, and the command
+  says how many on stderr. Missing attribute values stay, as a value of
+  their own.
+* **Delimiter**: a comma, unless ``--sep`` says otherwise. When a file read
+  with commas gives a single column, the delimiter is sniffed among ``;``,
+  tab and ``|`` (:class:`csv.Sniffer`) and the one used is named on stderr;
+  a file that still gives one column is an error that suggests ``--sep``.
+* **Numeric columns** with more than 10 distinct values are discretized
+  with Fayyad & Irani's MDL method (``--discretizer``), fitted on the
+  training rows only (in ``compare``, on each training fold).
+* **Output paths** (``--draw`` ending in ``.png``, ``.pdf`` or ``.svg``;
+  ``--save`` in ``.json`` or ``.npz``; ``--out`` a directory) are checked
+  before any work: their directory must exist and be writable.
+* **Messages**: results go to stdout; notes, warnings and progress to
+  stderr. ``compare`` shows its progress when stderr is a terminal and the
+  run lasts more than a few seconds; ``--quiet`` silences it.
+* **Exit status**: 0 on success; 2 for a usage or data error, reported in
+  one line ``graphmodels: error: ...`` on stderr, without a traceback; 130
+  when interrupted.
+
+Each fold's log-loss in ``compare`` clips the probability of the true class
+at ``1e-15`` (as scikit-learn's ``log_loss``), so a class absent from a
+training fold gives a finite figure and a warning instead of ``inf``.
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import os
 import sys
+import warnings
 from collections.abc import Sequence
+from typing import Any
 
 import pandas as pd
 
 __all__ = ["main"]
+
+#: File name endings of ``--draw`` (matplotlib writes each) and of ``--save`` (the model formats).
+_DRAWING_FORMATS = (".png", ".pdf", ".svg")
+_MODEL_FORMATS = (".json", ".npz")
+
+#: Delimiters tried when a file read with commas gives a single column, and how they are named.
+_SNIFFED = ";\t|"
+_SEP_NAMES = {",": "','", ";": "';'", "\t": "tab", "|": "'|'", " ": "' '"}
+_SEP_ALIASES = {"tab": "\t", "\\t": "\t", "comma": ",", "semicolon": ";", "space": " ", "pipe": "|"}
 
 
 class CommandError(Exception):
     """An error to report in one line, without a traceback."""
 
 
-def _load_data(source, class_column):
+def _note(text: str) -> None:
+    print(f"graphmodels: note: {text}", file=sys.stderr, flush=True)
+
+
+def _show_warning(message, category, filename, lineno, file=None, line=None):
+    """Warnings as one line on stderr, without the source line Python would print."""
+    print(f"graphmodels: warning: {message}", file=sys.stderr, flush=True)
+
+
+# ----------------------------------------------------------------------------------------------
+# input
+# ----------------------------------------------------------------------------------------------
+def _separator(text: str) -> str:
+    """``--sep``: one character, or a name such as ``tab`` (``\\t`` as typed in a shell works too)."""
+    sep = _SEP_ALIASES.get(text.lower(), text)
+    if len(sep) != 1 or sep in '"\r\n':
+        raise argparse.ArgumentTypeError(f"must be one character or 'tab', got {text!r}")
+    return sep
+
+
+def _sep_hint(sep: str) -> str:
+    return "--sep tab" if sep == "\t" else f"--sep {_SEP_NAMES.get(sep, repr(sep))}"
+
+
+def _sample(path: str, size: int = 65536) -> str:
+    """The first lines of a (possibly compressed) text file, for the delimiter sniffer."""
+    import bz2
+    import gzip
+    import lzma
+
+    with open(path, "rb") as handle:
+        magic = handle.read(6)
+    opener: Any = open
+    if magic[:2] == b"\x1f\x8b":
+        opener = gzip.open
+    elif magic[:3] == b"BZh":
+        opener = bz2.open
+    elif magic == b"\xfd7zXZ\x00":
+        opener = lzma.open
+    try:
+        with opener(path, "rt", encoding="utf-8", errors="replace", newline="") as handle:
+            text = handle.read(size)
+    except (OSError, EOFError, lzma.LZMAError):
+        return ""
+    return text if len(text) < size else text[: text.rfind("\n") + 1]
+
+
+def _sniff(path: str) -> str | None:
+    """The delimiter among ``;``, tab and ``|`` that the first lines of `path` are split by, if any."""
+    import csv
+
+    sample = _sample(path)
+    if not sample.strip():
+        return None
+    try:
+        return csv.Sniffer().sniff(sample, delimiters=_SNIFFED).delimiter
+    except csv.Error:
+        return None
+
+
+def _read_csv(path: str, sep: str | None) -> pd.DataFrame:
+    def read(delimiter: str) -> pd.DataFrame | Exception:
+        try:
+            return pd.read_csv(path, sep=delimiter, keep_default_na=False, na_values=[""])
+        except (ValueError, OSError) as error:  # pandas' ParserError and EmptyDataError, UnicodeDecodeError
+            return error
+
+    first = read(sep or ",")
+    if isinstance(first, pd.DataFrame) and first.shape[1] >= 2:
+        return first
+    guess = _sniff(path)
+    if sep is None and guess is not None:
+        sniffed = read(guess)
+        if isinstance(sniffed, pd.DataFrame) and sniffed.shape[1] >= 2:
+            _note(
+                f"read {path!r} as {_SEP_NAMES[guess]}-separated: commas give a single column "
+                f"(pass {_sep_hint(guess)} to skip this guess)"
+            )
+            return sniffed
+    if isinstance(first, Exception):
+        with_sep = f" with {_sep_hint(sep)}" if sep is not None else ""
+        raise CommandError(f"cannot read {path!r} as CSV{with_sep}: {first}")
+    used = _SEP_NAMES.get(sep or ",", repr(sep))
+    hint = (
+        f"it looks separated by {_SEP_NAMES[guess]}: use {_sep_hint(guess)}"
+        if guess is not None and guess != sep
+        else "is it separated by another character? give it with --sep"
+    )
+    raise CommandError(f"only one column was read from {path!r} (split at {used}); {hint}")
+
+
+def _load_data(source: str, target: str | None, sep: str | None = None) -> tuple[str, pd.DataFrame, pd.Series]:
+    """Name, attributes and class of `source`, a CSV file or a bundled data set name."""
     from .data import datasets
 
+    if os.path.isdir(source):
+        raise CommandError(f"{source!r} is a directory; give a CSV file or a bundled data set name")
     if os.path.exists(source):
-        try:
-            frame = pd.read_csv(source, keep_default_na=False, na_values=[""])
-        except (pd.errors.ParserError, UnicodeDecodeError, OSError) as error:
-            raise CommandError(f"cannot read {source!r} as CSV: {error}") from None
+        frame = _read_csv(source, sep)
         name = os.path.basename(source).split(".")[0]
-    elif source.lower().endswith((".csv", ".csv.gz", ".gz", ".txt")) or os.sep in source:
+    elif source.lower().endswith((".csv", ".tsv", ".txt", ".gz", ".bz2", ".xz", ".zip")) or os.sep in source:
         raise CommandError(f"file not found: {source!r}")
     else:
         try:
@@ -45,19 +176,41 @@ def _load_data(source, class_column):
         except ValueError as error:
             raise CommandError(f"{error} (or give the path of a CSV file)") from None
         name = source
-    if class_column is None:
-        class_column = "class" if "class" in frame.columns else frame.columns[-1]
-    if class_column not in frame.columns:
-        raise CommandError(
-            f"class column {class_column!r} not found in {source!r}; columns are: "
-            + ", ".join(map(str, frame.columns[:30]))
-        )
-    if frame[class_column].isna().any():
-        frame = frame[frame[class_column].notna()]
-    return name, frame.drop(columns=[class_column]), frame[class_column]
+    if len(frame) == 0:
+        raise CommandError(f"{source!r} has a header but no rows")
+    columns = [str(c) for c in frame.columns]
+    listing = ", ".join(columns[:30]) + (f", ... ({len(columns)} columns)" if len(columns) > 30 else "")
+    if target is None:
+        if "class" not in frame.columns:
+            near = [c for c in columns if c.lower() in ("class", "target", "label", "y")]
+            hint = f" (perhaps --target {near[0]!r})" if near else ""
+            raise CommandError(
+                f"{source!r} has no column named 'class'; name the class column with --target NAME{hint}; "
+                f"columns: {listing}"
+            )
+        target = "class"
+    elif target not in frame.columns:
+        near = [c for c in columns if c.lower() == target.lower()]
+        hint = f" (did you mean {near[0]!r}?)" if near else ""
+        raise CommandError(f"class column {target!r} not found in {source!r}{hint}; columns: {listing}")
+    missing = frame[target].isna()
+    if missing.all():
+        raise CommandError(f"every row of {source!r} has an empty class column {target!r}")
+    if missing.any():
+        _note(f"dropped {int(missing.sum())} of {len(frame)} rows of {name!r} whose class {target!r} is empty")
+        frame = frame[~missing]
+    if frame.shape[1] < 2:
+        raise CommandError(f"{source!r} has no attribute columns besides the class {target!r}")
+    y = frame[target]
+    if y.nunique() < 2:
+        _note(f"the class {target!r} has a single value, {y.iloc[0]!r}: every prediction will be that value")
+    return name, frame.drop(columns=[target]), y
 
 
-def _model(name):
+# ----------------------------------------------------------------------------------------------
+# checks made before any work
+# ----------------------------------------------------------------------------------------------
+def _model(name: str) -> Any:
     from .models import CLASSIFIERS
 
     key = name.lower()
@@ -66,27 +219,183 @@ def _model(name):
     return CLASSIFIERS[key]()
 
 
-def _discretizer(name):
+def _check_directory(directory: str, what: str) -> None:
+    if not os.path.isdir(directory):
+        raise CommandError(f"{what}: directory {directory!r} does not exist")
+    if not os.access(directory, os.W_OK | os.X_OK):
+        raise CommandError(f"{what}: directory {directory!r} is not writable")
+
+
+def _either(options: Sequence[str]) -> str:
+    return ", ".join(options[:-1]) + " or " + options[-1] if len(options) > 1 else options[0]
+
+
+def _check_output_file(path: str, option: str, formats: Sequence[str]) -> None:
+    """Fail now, not after the run, if `path` cannot be written in one of `formats`."""
+    if os.path.splitext(path)[1].lower() not in formats:
+        raise CommandError(f"{option} {path!r}: the file name must end in {_either(formats)}")
+    if os.path.isdir(path):
+        raise CommandError(f"{option} {path!r} is a directory; give a file name")
+    _check_directory(os.path.dirname(os.path.abspath(path)), f"{option} {path!r}")
+    if os.path.exists(path) and not os.access(path, os.W_OK):
+        raise CommandError(f"{option} {path!r}: the file exists and is not writable")
+
+
+def _check_output_directory(path: str) -> None:
+    """``--out DIR``: an existing writable directory, or a new one in an existing writable directory."""
+    if os.path.exists(path):
+        if not os.path.isdir(path):
+            raise CommandError(f"--out {path!r} exists and is not a directory")
+        _check_directory(path, f"--out {path!r}")
+    else:
+        _check_directory(os.path.dirname(os.path.abspath(path)), f"--out {path!r}")
+
+
+def _discretizer(name: str) -> Any:
     from .evaluation import make_discretizer
 
     return None if name == "none" else make_discretizer(name)
 
 
-def _draw(model, path, title):
+# ----------------------------------------------------------------------------------------------
+# output
+# ----------------------------------------------------------------------------------------------
+def _draw(model: Any, path: str, title: str) -> None:
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    import numpy as np
 
     from .plotting import draw_network
 
-    ax = draw_network(model)
-    ax.set_title(title)
-    ax.figure.savefig(path, dpi=150, bbox_inches="tight")
-    plt.close(ax.figure)
+    drawn: Any = draw_network(model, title=title)
+    figure = (drawn.flat[0] if isinstance(drawn, np.ndarray) else drawn).figure  # an array for multi-label models
+    try:
+        figure.savefig(path, dpi=150, bbox_inches="tight")
+    finally:
+        plt.close(figure)
 
 
-def _cmd_datasets(args):
+def _names(nodes, class_node=None) -> str:
+    """`nodes` as ``{class, a, b}``: the class first, then the others in order of their text."""
+    ordered = sorted(nodes, key=lambda n: (n != class_node, str(n)))
+    return "{" + ", ".join(map(str, ordered)) + "}"
+
+
+def _classes(labels: list[str]) -> str:
+    return f"class {labels[0]}" if len(labels) == 1 else f"classes {', '.join(labels)}"
+
+
+def _listed(lines: list[str], limit: int = 30) -> list[str]:
+    return lines if len(lines) <= limit else [*lines[:limit], f"  ... and {len(lines) - limit} more"]
+
+
+def _describe_network(model: Any, graph: Any) -> list[str]:
+    """Bayesian-network classifiers: arcs by kind, augmenting arcs with their weight, latent variables."""
+    from .models import AODE
+
+    arcs: dict[str, list] = {}
+    for u, v, data in graph.edges(data=True):
+        arcs.setdefault(data.get("kind", "other"), []).append((u, v, data))
+    latent = [(n, d) for n, d in graph.nodes(data=True) if d.get("role") == "latent"]
+    n_class = len(arcs.get("class", []))
+    augmenting = arcs.get("augmenting", [])
+    others = sum(len(edges) for kind, edges in arcs.items() if kind not in ("class", "augmenting"))
+    parts = [f"{n_class} arc{'s' if n_class != 1 else ''} from the class"]
+    if augmenting:
+        parts.append(f"{len(augmenting)} augmenting arc{'s' if len(augmenting) != 1 else ''} between attributes")
+    if latent:
+        parts.append(f"{len(latent)} latent variable{'s' if len(latent) != 1 else ''}")
+    elif others:
+        parts.append(f"{others} other arc{'s' if others != 1 else ''}")
+    if not augmenting and not latent and not others:
+        parts.append("no arcs between attributes")
+    lines = ["structure: " + ", ".join(parts)]
+    if isinstance(model, AODE):
+        lines.append(
+            "  AODE averages one-dependence estimators: each attribute in turn is a parent of all the others "
+            "(not drawn)"
+        )
+    rows = []
+    per_class = any("classes" in data for _, _, data in augmenting)
+    for u, v, data in sorted(augmenting, key=lambda e: (-e[2].get("weight", 0.0), str(e[0]), str(e[1]))):
+        if per_class:
+            classes = list(map(str, data.get("classes", [])))
+            rows.append(f"  {u} -> {v}   in the tree{'s' if len(classes) != 1 else ''} of {_classes(classes)}")
+        elif "weight" in data:
+            rows.append(f"  {u} -> {v}   I = {data['weight']:.4f} nats")
+        else:
+            rows.append(f"  {u} -> {v}")
+    if augmenting and not per_class and any("weight" in d for _, _, d in augmenting):
+        lines.append("augmenting arcs (I: conditional mutual information of the two attributes given the class):")
+    elif augmenting:
+        lines.append("augmenting arcs:")
+    lines += _listed(rows)
+    for node, data in latent:
+        children = ", ".join(map(str, data.get("children", graph.successors(node))))
+        lines.append(f"  latent {node} = ({children}), {data.get('cardinality', '?')} states")
+    return lines
+
+
+def _describe_hyperforest(model: Any, forest: Any) -> list[str]:
+    class_nodes = [n for n, d in forest.node_attributes.items() if d.get("role") == "class"]
+    class_node = class_nodes[0] if class_nodes else None
+    edges = [h for h in forest.maximal_hyperedges if len(h) > 1]
+    over = "the attributes and the class" if class_node is not None else "the attributes"
+    shared = " (one structure for every class)" if getattr(model, "representation_", None) == "shared" else ""
+    lines = [
+        f"structure: hyperforest of width {forest.width} over {over}{shared}, "
+        f"{len(edges)} maximal hyperedge{'s' if len(edges) != 1 else ''} of 2 or more variables"
+        + (":" if edges else "")
+    ]
+    rows = sorted((_names(h, class_node) for h in edges), key=lambda t: (-t.count(","), t))
+    return lines + _listed([f"  {row}" for row in rows])
+
+
+def _describe_undirected(graph: Any) -> list[str]:
+    n = graph.number_of_edges()
+    lines = [f"structure: Markov network with {n} edge{'s' if n != 1 else ''}" + (":" if n else "")]
+    rows = []
+    for u, v, data in sorted(graph.edges(data=True), key=lambda e: (str(e[0]), str(e[1]))):
+        classes = data.get("classes")
+        rows.append(f"  {u} -- {v}" + (f"   for {_classes(list(map(str, classes)))}" if classes else ""))
+    return lines + _listed(rows)
+
+
+def _describe_regions(model: Any, graph: Any) -> list[str]:
+    class_node = getattr(model, "class_name_", None)
+    maximal = [n for n in graph.nodes if graph.in_degree(n) == 0]
+    lines = [
+        f"structure: Kikuchi approximation with {len(maximal)} maximal region{'s' if len(maximal) != 1 else ''} "
+        f"({graph.number_of_nodes()} regions with their overlaps):"
+    ]
+    rows = sorted((_names(region, class_node) for region in maximal), key=lambda t: (-t.count(","), t))
+    return lines + _listed([f"  {row}" for row in rows])
+
+
+def _describe(model: Any) -> list[str]:
+    """A summary of `model`'s structure that fits its kind of structure."""
+    import networkx as nx
+
+    from .structures import Hyperforest
+
+    structure = model.structure_
+    if isinstance(structure, Hyperforest):
+        return _describe_hyperforest(model, structure)
+    if isinstance(structure, nx.DiGraph) and any("counting_number" in d for _, d in structure.nodes(data=True)):
+        return _describe_regions(model, structure)
+    if isinstance(structure, nx.DiGraph):
+        return _describe_network(model, structure)
+    if isinstance(structure, nx.Graph):
+        return _describe_undirected(structure)
+    return [f"structure: {type(structure).__name__}"]
+
+
+# ----------------------------------------------------------------------------------------------
+# commands
+# ----------------------------------------------------------------------------------------------
+def _cmd_datasets(args: argparse.Namespace) -> None:
     from .data import datasets
 
     table = datasets.describe()[["rows", "attributes", "classes", "numeric_attributes", "missing_cells"]]
@@ -94,40 +403,64 @@ def _cmd_datasets(args):
     print("\nSources and licences: graphmodels.datasets.info(name), or graphmodels/data/bundled/LICENSES.md")
 
 
-def _cmd_fit(args):
-    name, X, y = _load_data(args.data, args.class_column)
+def _cmd_fit(args: argparse.Namespace) -> None:
+    from .evaluation import log_loss
+
     model = _model(args.model)
+    if args.draw:
+        _check_output_file(args.draw, "--draw", _DRAWING_FORMATS)
+    if args.save:
+        _check_output_file(args.save, "--save", _MODEL_FORMATS)
+    name, X, y = _load_data(args.data, args.target, args.sep)
     binner = _discretizer(args.discretizer)
+    binned: list = []
     if binner is not None:
         X = binner.fit(X, y).transform(X)
+        binned = list(getattr(binner, "binned_columns_", []))
     model.fit(X, y)
-    graph = model.structure_
-    print(f"{type(model).__name__} on {name}: {len(X)} rows, {X.shape[1]} attributes, {len(model.classes_)} classes")
-    print(f"training accuracy {model.score(X, y):.3f}")
-    arcs = [(u, v, d) for u, v, d in graph.edges(data=True) if d.get("kind") == "augmenting"]
-    print(f"{len(arcs)} augmenting arcs" + (":" if arcs else ""))
-    for u, v, data in sorted(arcs, key=lambda e: -e[2].get("weight", 0.0)):
-        print(f"  {u} -> {v}   I = {data.get('weight', float('nan')):.4f} nats")
+    print(
+        f"{type(model).__name__} on {name}: {len(X)} rows, {X.shape[1]} attributes, "
+        f"{len(model.classes_)} classes (class column {y.name!r})"
+    )
+    if binned:
+        cuts = getattr(binner, "cut_points_", {})
+        bins = ", ".join(f"{c} ({len(cuts[c]) + 1} bins)" if c in cuts else str(c) for c in binned)
+        print(f"discretized with {args.discretizer}: {bins}")
+    log_proba = model.predict_log_proba(X)
+    accuracy = float((model.classes_[log_proba.argmax(axis=1)] == y.to_numpy()).mean())
+    print(
+        f"on the training rows: accuracy {accuracy:.3f}, "
+        f"log-loss {log_loss(y, log_proba, model.classes_, eps=1e-15):.4f} nats per row"
+    )
+    for line in _describe(model):
+        print(line)
     if args.draw:
         _draw(model, args.draw, f"{type(model).__name__} on {name}")
         print(f"drawing saved to {args.draw}")
     if args.save:
         model.save(args.save)
         print(f"model saved to {args.save}")
+        if binned:
+            _note(
+                f"the saved model reads the discretized values of {', '.join(map(str, binned))} "
+                "(intervals such as '(2.45, 4.75]'); discretize new rows the same way before predicting"
+            )
 
 
-def _cmd_compare(args):
+def _cmd_compare(args: argparse.Namespace) -> None:
     from .evaluation import RepeatedStratifiedKFold, compare
 
-    name, X, y = _load_data(args.data, args.class_column)
     models = {m: _model(m) for m in args.models}
+    if args.out:
+        _check_output_directory(args.out)
+    name, X, y = _load_data(args.data, args.target, args.sep)
     cv = RepeatedStratifiedKFold(n_splits=args.folds, n_repeats=args.repeats, random_state=args.seed)
     result = compare(
         models,
         {name: (X, y)},
         cv=cv,
         discretizer=_discretizer(args.discretizer),
-        verbose=not args.quiet,
+        verbose=False if args.quiet else None,
     )
     table = result.summary.set_index("model")[["log_loss", "log_loss_std", "error", "fit_time", "predict_time"]]
     print(
@@ -156,33 +489,117 @@ def _cmd_compare(args):
         print(f"fold results and a drawing of each structure saved in {args.out}")
 
 
-def _parser():
+# ----------------------------------------------------------------------------------------------
+# parser
+# ----------------------------------------------------------------------------------------------
+class _Parser(argparse.ArgumentParser):
+    """argparse, with a usage error in one line that points to ``--help``."""
+
+    def error(self, message: str) -> Any:  # argparse types it NoReturn; it exits
+        self.exit(2, f"{self.prog}: error: {message} (see '{self.prog} --help')\n")
+
+
+def _int_at_least(minimum: int):
+    def parse(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = minimum - 1
+        if value < minimum:
+            raise argparse.ArgumentTypeError(f"must be an integer >= {minimum}, got {text!r}")
+        return value
+
+    return parse
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return version("graphmodels")
+    except PackageNotFoundError:
+        return "unknown (not installed)"
+
+
+def _add_data_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("data", help="a CSV file (optionally .gz, .bz2, .xz or .zip) or a bundled data set name")
+    parser.add_argument(
+        "--target",
+        "--class-column",
+        dest="target",
+        metavar="NAME",
+        default=None,
+        help="the class column (default: the column named 'class'; without one, an error lists the columns); "
+        "--class-column is an older name of this option",
+    )
+    parser.add_argument(
+        "--sep",
+        metavar="CHAR",
+        type=_separator,
+        default=None,
+        help="the CSV delimiter, one character or 'tab' (default: ','; when that gives a single column, "
+        "';', tab or '|' is detected and named on stderr)",
+    )
+    parser.add_argument(
+        "--discretizer",
+        default="mdl",
+        choices=["mdl", "equal-frequency", "none"],
+        help="how numeric columns with more than 10 distinct values are binned, fitted on training rows only: "
+        "Fayyad & Irani's MDL cut points (default), 5 equal-frequency bins, or none (every value a category)",
+    )
+
+
+def _parser() -> argparse.ArgumentParser:
     from .models import CLASSIFIERS
 
-    parser = argparse.ArgumentParser(prog="graphmodels", description="Learn and compare Bayesian-network classifiers.")
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = _Parser(
+        prog="graphmodels",
+        description="Learn, draw and compare Bayesian-network and Markov-network classifiers on a CSV file "
+        "or a bundled data set.",
+        epilog="Errors are reported in one line on stderr with exit status 2.",
+    )
+    parser.add_argument(
+        "--version", action="version", version=f"graphmodels {_version()}", help="print the version and exit"
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", required=True, help="the command, one of:")
 
-    commands.add_parser("datasets", help="list the bundled data sets")
+    commands.add_parser("datasets", help="list the bundled data sets", description="List the bundled data sets.")
 
-    discretizers = ["mdl", "equal-frequency", "none"]
-    fit = commands.add_parser("fit", help="fit one model on a data set, print and draw its structure")
-    fit.add_argument("data", help="a CSV file or a bundled data set name")
-    fit.add_argument("--class-column", default=None, help="class column (default: 'class', else the last)")
-    fit.add_argument("--model", default="tan", help=f"one of {', '.join(CLASSIFIERS)} (default tan)")
-    fit.add_argument("--discretizer", default="mdl", choices=discretizers)
-    fit.add_argument("--draw", metavar="PNG", help="save a drawing of the structure")
-    fit.add_argument("--save", metavar="FILE", help="save the fitted model (.json or .npz)")
+    fit = commands.add_parser(
+        "fit",
+        help="fit one model on a data set, print and draw its structure",
+        description="Fit one model on all rows, print a summary of its structure, and optionally draw and save it.",
+    )
+    _add_data_options(fit)
+    fit.add_argument(
+        "--model", default="tan", metavar="NAME", help=f"the model: one of {', '.join(CLASSIFIERS)} (default: tan)"
+    )
+    fit.add_argument("--draw", metavar="FILE", help=f"save a drawing of the structure ({_either(_DRAWING_FORMATS)})")
+    fit.add_argument(
+        "--save",
+        metavar="FILE",
+        help=f"save the fitted model ({_either(_MODEL_FORMATS)}; read it back with graphmodels.load_model)",
+    )
 
-    cmp_ = commands.add_parser("compare", help="cross-validate classifiers on a data set")
-    cmp_.add_argument("data", help="a CSV file or a bundled data set name")
-    cmp_.add_argument("--class-column", default=None)
-    cmp_.add_argument("--models", nargs="+", default=list(CLASSIFIERS), help="models to compare (default: all)")
-    cmp_.add_argument("--discretizer", default="mdl", choices=discretizers)
-    cmp_.add_argument("--folds", type=int, default=5)
-    cmp_.add_argument("--repeats", type=int, default=5)
-    cmp_.add_argument("--seed", type=int, default=0)
-    cmp_.add_argument("--out", metavar="DIR", help="save per-fold results and structure drawings here")
-    cmp_.add_argument("--quiet", action="store_true", help="no progress lines")
+    cmp_ = commands.add_parser(
+        "compare",
+        help="cross-validate classifiers on a data set",
+        description="Cross-validate classifiers on one data set (every model on the same stratified folds) and "
+        "print the mean log-loss, error and times. Progress goes to stderr when it is a terminal.",
+    )
+    _add_data_options(cmp_)
+    cmp_.add_argument(
+        "--models",
+        nargs="+",
+        metavar="NAME",
+        default=list(CLASSIFIERS),
+        help=f"the models to compare, among {', '.join(CLASSIFIERS)} (default: all)",
+    )
+    cmp_.add_argument("--folds", type=_int_at_least(2), default=5, help="folds per repetition (default: 5)")
+    cmp_.add_argument("--repeats", type=_int_at_least(1), default=5, help="repetitions with new folds (default: 5)")
+    cmp_.add_argument("--seed", type=int, default=0, help="seed of the folds (default: 0)")
+    cmp_.add_argument("--out", metavar="DIR", help="save per-fold results and a drawing of each structure here")
+    cmp_.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
 
 
@@ -197,21 +614,31 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns
     -------
     int
-        0 on success, 2 for an error reported in one line on stderr.
+        0 on success (``--help`` and ``--version`` included); 2 for a usage
+        or data error, reported in one line on stderr; 1 when stdout is
+        closed before the output is written; 130 when interrupted.
     """
-    args = _parser().parse_args(argv)
-    handlers = {"datasets": _cmd_datasets, "fit": _cmd_fit, "compare": _cmd_compare}
+    parser = _parser()
     try:
-        if getattr(args, "models", None):
-            for name in args.models:
-                _model(name)
-        handlers[args.command](args)
-    except CommandError as error:
-        print(f"graphmodels: error: {error}", file=sys.stderr)
-        return 2
-    except (ValueError, TypeError, OSError) as error:
-        print(f"graphmodels: error: {error}", file=sys.stderr)
-        return 2
+        args = parser.parse_args(argv)
+    except SystemExit as done:  # --help, --version, or a usage error already written
+        return done.code if isinstance(done.code, int) else (0 if done.code is None else 2)
+    handlers = {"datasets": _cmd_datasets, "fit": _cmd_fit, "compare": _cmd_compare}
+    with warnings.catch_warnings():
+        warnings.showwarning = _show_warning
+        try:
+            handlers[args.command](args)
+        except BrokenPipeError:  # the reader of stdout went away (`graphmodels datasets | head`)
+            with contextlib.suppress(OSError, ValueError, AttributeError):
+                os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())  # no second error at exit
+            return 1
+        except (CommandError, ValueError, TypeError, OSError) as error:
+            message = " ".join(str(error).strip().splitlines())
+            print(f"graphmodels: error: {message}", file=sys.stderr)
+            return 2
+        except KeyboardInterrupt:
+            print("graphmodels: interrupted", file=sys.stderr)
+            return 130
     return 0
 
 

@@ -1,9 +1,62 @@
 """The `graphmodels` command."""
 
+import argparse
+import gzip
+import importlib
+import io
+import os
+import re
+import shlex
+import sys
+from importlib.metadata import version
+from pathlib import Path
+
+import numpy as np
 import pandas as pd
 import pytest
 
+import graphmodels as gm
+from graphmodels import cli
 from graphmodels.cli import main
+from graphmodels.evaluation import make_discretizer
+from graphmodels.models import CLASSIFIERS
+
+compare_module = importlib.import_module("graphmodels.evaluation.compare")
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _frame(n=60, seed=0):
+    """Three categorical attributes that track the class `target`, a numeric one, a column last."""
+    rng = np.random.default_rng(seed)
+    target = rng.choice(["yes", "no"], size=n)
+    noisy = lambda p: np.where(rng.random(n) < p, target, rng.choice(["yes", "no"], size=n))  # noqa: E731
+    return pd.DataFrame(
+        {
+            "a b": noisy(0.8),
+            "#": noisy(0.7),
+            "c": noisy(0.6),
+            "dose": np.round(np.where(target == "yes", 5.0, 3.0) + rng.normal(0, 1, n), 2),
+            "target": target,
+            "last": rng.choice(list("pq"), size=n),
+        }
+    )
+
+
+@pytest.fixture
+def csv_path(tmp_path):
+    path = tmp_path / "data.csv"
+    _frame().to_csv(path, index=False)
+    return path
+
+
+def _one_line_error(capsys, code, *fragments):
+    captured = capsys.readouterr()
+    assert code == 2
+    assert captured.err.count("\n") == 1 and captured.err.startswith("graphmodels"), captured.err
+    assert "Traceback" not in captured.err
+    for fragment in fragments:
+        assert fragment in captured.err, captured.err
+    return captured.err
 
 
 def test_datasets_lists_bundled_sets(capsys):
@@ -51,17 +104,351 @@ def test_fit_a_csv_file_draws_and_saves(tmp_path, capsys):
     assert "TAN on data" in capsys.readouterr().out
 
 
+# ----------------------------------------------------------------------------------------------
+# every model: fit, draw, save, load, predict
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("name", list(CLASSIFIERS))
+def test_every_model_fits_draws_and_saves_and_the_saved_model_predicts(name, csv_path, tmp_path, capsys):
+    png, saved, npz = tmp_path / f"{name}.png", tmp_path / f"{name}.json", tmp_path / f"{name}.npz"
+    argv = ["fit", str(csv_path), "--target", "target", "--model", name]
+    assert main([*argv, "--draw", str(png), "--save", str(saved)]) == 0
+    captured = capsys.readouterr()
+    assert png.stat().st_size > 0 and png.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+    out = captured.out
+    assert f"{type(CLASSIFIERS[name]()).__name__} on data: 60 rows, 5 attributes, 2 classes" in out
+    assert "0 augmenting" not in out and "structure:" in out
+    # The model was fitted on the rows discretized by MDL (the numeric `dose`); the note says so.
+    assert "discretized with mdl: dose (" in out
+    assert "discretize new rows the same way" in captured.err
+    frame = _frame()
+    X, y = frame.drop(columns="target"), frame["target"]
+    X_binned = make_discretizer("mdl").fit(X, y).transform(X)
+    accuracy = float(re.search(r"accuracy (\d\.\d{3})", out).group(1))
+    for path in (saved, npz):
+        if path == npz:
+            assert main([*argv, "--save", str(npz)]) == 0
+        loaded = gm.load_model(path)
+        assert type(loaded) is CLASSIFIERS[name]
+        predicted = loaded.predict(X_binned)
+        assert set(predicted) <= {"yes", "no"}
+        assert np.mean(predicted == y.to_numpy()) == pytest.approx(accuracy, abs=5e-4)
+
+
+@pytest.mark.parametrize("extension", [".png", ".pdf", ".svg"])
+def test_draw_formats(extension, tmp_path, capsys):
+    path = tmp_path / f"nb{extension}"
+    assert main(["fit", "lenses", "--model", "nb", "--draw", str(path)]) == 0
+    head = path.read_bytes()[:5]
+    assert head == {".png": b"\x89PNG\r", ".pdf": b"%PDF-", ".svg": b"<?xml"}[extension]
+
+
+# ----------------------------------------------------------------------------------------------
+# the summary of `fit` suits the model
+# ----------------------------------------------------------------------------------------------
+def _fit_output(capsys, *argv):
+    assert main(["fit", *argv]) == 0
+    return capsys.readouterr().out
+
+
+@pytest.mark.parametrize("name", ["nb", "aode"])
+def test_fit_summary_without_arcs_between_attributes(name, capsys):
+    out = _fit_output(capsys, "lenses", "--model", name)
+    assert "structure: 4 arcs from the class, no arcs between attributes" in out
+    assert "augmenting" not in out
+    assert ("each attribute in turn is a parent" in out) == (name == "aode")
+
+
+@pytest.mark.parametrize("name", ["tan", "kdb"])
+def test_fit_summary_lists_augmenting_arcs_with_their_weight(name, capsys):
+    out = _fit_output(capsys, "car", "--model", name)
+    # car has 6 attributes: TAN's tree (and KDB with k=1) has 5 arcs between them.
+    assert "structure: 6 arcs from the class, 5 augmenting arcs between attributes" in out
+    arcs = re.findall(r"^  (\S+) -> (\S+)   I = (\d\.\d{4}) nats$", out, flags=re.M)
+    assert len(arcs) == 5
+    weights = [float(w) for _, _, w in arcs]
+    assert weights == sorted(weights, reverse=True)
+    model = CLASSIFIERS[name]().fit(*_xy("car"))
+    expected = {(u, v) for u, v, d in model.structure_.edges(data=True) if d["kind"] == "augmenting"}
+    assert {(u, v) for u, v, _ in arcs} == expected
+
+
+def _xy(name):
+    frame = gm.datasets.load(name)
+    return frame.drop(columns="class"), frame["class"]
+
+
+def test_fit_summary_of_the_other_structures(capsys):
+    out = _fit_output(capsys, "car", "--model", "hyperforest")
+    model = CLASSIFIERS["hyperforest"]().fit(*_xy("car"))
+    maximal = [h for h in model.structure_.maximal_hyperedges if len(h) > 1]
+    assert f"structure: hyperforest of width {model.structure_.width} over the attributes" in out
+    assert f"{len(maximal)} maximal hyperedges of 2 or more variables" in out
+    for hyperedge in maximal:
+        assert "  {" + ", ".join(sorted(hyperedge)) + "}\n" in out
+    out = _fit_output(capsys, "car", "--model", "kikuchi-bayes")
+    assert re.search(r"structure: Kikuchi approximation with \d+ maximal regions", out)
+    assert "  {class, buying, maint}" in out
+    out = _fit_output(capsys, "car", "--model", "hnb")
+    assert re.search(r"^  latent L1 = \(\w+, \w+\), \d+ states$", out, flags=re.M)
+    out = _fit_output(capsys, "lenses", "--model", "chow-liu")
+    assert re.search(r"^  \w+ -> \w+   in the trees? of class(es)? [\w, ]+$", out, flags=re.M)
+
+
+def test_fit_reports_training_accuracy_and_log_loss(capsys):
+    out = _fit_output(capsys, "lenses", "--model", "nb")
+    X, y = _xy("lenses")
+    model = gm.NaiveBayes().fit(X, y)
+    expected = -np.mean(np.log(model.predict_proba(X)[np.arange(len(y)), model.classes_.searchsorted(y)]))
+    assert f"accuracy {model.score(X, y):.3f}, log-loss {expected:.4f} nats per row" in out
+
+
+# ----------------------------------------------------------------------------------------------
+# the class column, dropped rows
+# ----------------------------------------------------------------------------------------------
+def test_no_class_column_and_no_target_is_an_error_listing_the_columns(csv_path, capsys):
+    err = _one_line_error(capsys, main(["fit", str(csv_path)]), "has no column named 'class'", "--target NAME")
+    assert "columns: a b, #, c, dose, target, last" in err
+    assert "perhaps --target 'target'" in err
+
+
+def test_the_column_named_class_is_used_not_the_last_one(tmp_path, capsys):
+    path = tmp_path / "data.csv"
+    _frame().rename(columns={"target": "class"}).to_csv(path, index=False)
+    out = _fit_output(capsys, str(path), "--model", "nb")
+    assert "5 attributes, 2 classes (class column 'class')" in out
+
+
+@pytest.mark.parametrize("option", ["--target", "--class-column"])
+def test_target_and_its_older_name(option, csv_path, capsys):
+    out = _fit_output(capsys, str(csv_path), option, "last", "--model", "nb")
+    assert "(class column 'last')" in out
+    err = _one_line_error(capsys, main(["fit", str(csv_path), option, "Dose"]), "class column 'Dose' not found")
+    assert "(did you mean 'dose'?)" in err and "columns: a b, #, c, dose, target, last" in err
+
+
+def test_rows_with_a_missing_class_are_dropped_and_counted(tmp_path, capsys):
+    frame = _frame()
+    frame.loc[[3, 17, 40], "target"] = np.nan
+    path = tmp_path / "data.csv"
+    frame.to_csv(path, index=False)
+    assert main(["fit", str(path), "--target", "target", "--model", "nb"]) == 0
+    captured = capsys.readouterr()
+    assert "graphmodels: note: dropped 3 of 60 rows of 'data' whose class 'target' is empty" in captured.err
+    assert "57 rows" in captured.out
+    frame["target"] = np.nan
+    frame.to_csv(path, index=False)
+    _one_line_error(capsys, main(["fit", str(path), "--target", "target"]), "every row", "empty class column")
+
+
+# ----------------------------------------------------------------------------------------------
+# delimiters
+# ----------------------------------------------------------------------------------------------
+@pytest.mark.parametrize("sep,compressed", [(";", False), ("\t", False), ("|", False), (";", True)])
+def test_a_file_that_reads_as_one_column_is_sniffed_and_the_delimiter_named(sep, compressed, tmp_path, capsys):
+    text = _frame().to_csv(index=False, sep=sep)
+    path = tmp_path / ("data.csv.gz" if compressed else "data.csv")
+    if compressed:
+        with gzip.open(path, "wt") as handle:
+            handle.write(text)
+    else:
+        path.write_text(text)
+    assert main(["fit", str(path), "--target", "target", "--model", "nb"]) == 0
+    captured = capsys.readouterr()
+    assert "60 rows, 5 attributes, 2 classes" in captured.out
+    name = {";": "';'", "\t": "tab", "|": "'|'"}[sep]
+    assert f"note: read '{path}' as {name}-separated: commas give a single column" in captured.err
+    # The delimiter given explicitly: no note.
+    given = "tab" if sep == "\t" else sep
+    assert main(["fit", str(path), "--target", "target", "--model", "nb", "--sep", given]) == 0
+    assert "note: read" not in capsys.readouterr().err
+
+
+def test_a_wrong_sep_or_a_single_column_file_gets_a_hint(tmp_path, capsys):
+    path = tmp_path / "data.csv"
+    _frame().to_csv(path, index=False, sep=";")
+    _one_line_error(
+        capsys,
+        main(["fit", str(path), "--target", "target", "--sep", ","]),
+        "only one column was read from",
+        "it looks separated by ';': use --sep ';'",
+    )
+    single = tmp_path / "single.csv"
+    single.write_text("class\na\nb\na\n")
+    _one_line_error(capsys, main(["fit", str(single)]), "only one column was read", "give it with --sep")
+    _one_line_error(capsys, main(["fit", "lenses", "--sep", "ab"]), "argument --sep: must be one character")
+
+
+# ----------------------------------------------------------------------------------------------
+# output paths are checked before the run
+# ----------------------------------------------------------------------------------------------
+@pytest.fixture
+def no_run(monkeypatch):
+    """Fail the test if the data are read: the checks must come first."""
+
+    def fail(*args, **kwargs):
+        raise AssertionError("the data were read before the output paths were checked")
+
+    monkeypatch.setattr(cli, "_load_data", fail)
+
+
+@pytest.mark.parametrize(
+    "argv,message",
+    [
+        (["fit", "car", "--draw", "{tmp}/x.jpg"], "--draw '{tmp}/x.jpg': the file name must end in .png, .pdf or .svg"),
+        (["fit", "car", "--save", "{tmp}/m.pkl"], "--save '{tmp}/m.pkl': the file name must end in .json or .npz"),
+        (["fit", "car", "--save", "{tmp}/no/m.json"], "directory '{tmp}/no' does not exist"),
+        (["fit", "car", "--draw", "{tmp}/no/x.png"], "directory '{tmp}/no' does not exist"),
+        (["fit", "car", "--save", "{tmp}/dir.json"], "--save '{tmp}/dir.json' is a directory"),
+        (["compare", "car", "--out", "{tmp}/no/out"], "--out '{tmp}/no/out': directory '{tmp}/no' does not exist"),
+        (["compare", "car", "--out", "{tmp}/file.txt"], "--out '{tmp}/file.txt' exists and is not a directory"),
+        (["fit", "car", "--model", "svm"], "unknown model 'svm'"),
+        (["compare", "car", "--models", "nb", "forest"], "unknown model 'forest'"),
+    ],
+)
+def test_outputs_and_models_are_checked_before_the_run(argv, message, tmp_path, capsys, no_run):
+    (tmp_path / "dir.json").mkdir()
+    (tmp_path / "file.txt").write_text("")
+    argv = [a.replace("{tmp}", str(tmp_path)) for a in argv]
+    _one_line_error(capsys, main(argv), message.replace("{tmp}", str(tmp_path)))
+
+
+@pytest.mark.skipif(not hasattr(os, "geteuid") or os.geteuid() == 0, reason="root may write anywhere")
+def test_an_unwritable_directory_is_reported_before_the_run(tmp_path, capsys, no_run):
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        _one_line_error(capsys, main(["fit", "car", "--save", str(locked / "m.json")]), "is not writable")
+        _one_line_error(capsys, main(["compare", "car", "--out", str(locked)]), "is not writable")
+    finally:
+        locked.chmod(0o700)
+
+
+def test_compare_out_may_be_a_new_directory(tmp_path, capsys):
+    out = tmp_path / "new"
+    assert main(["compare", "lenses", "--models", "nb", "--folds", "2", "--repeats", "1", "--out", str(out)]) == 0
+    assert (out / "lenses-nb.png").exists()
+
+
+# ----------------------------------------------------------------------------------------------
+# errors, version, help
+# ----------------------------------------------------------------------------------------------
 @pytest.mark.parametrize(
     "argv,message",
     [
         (["fit", "no-such-set"], "unknown data set"),
         (["fit", "missing/file.csv"], "file not found"),
         (["fit", "car", "--class-column", "nope"], "class column 'nope' not found"),
+        (["fit", "car", "--target", "nope"], "class column 'nope' not found"),
         (["fit", "car", "--model", "svm"], "unknown model 'svm'"),
         (["compare", "car", "--models", "nb", "forest"], "unknown model 'forest'"),
+        (["compare", "car", "--folds", "1"], "argument --folds: must be an integer >= 2, got '1'"),
+        (["compare", "car", "--repeats", "x"], "argument --repeats: must be an integer >= 1, got 'x'"),
+        (["fit", "car", "--discretizer", "magic"], "argument --discretizer: invalid choice: 'magic'"),
+        (["fit", "car", "--bogus"], "unrecognized arguments: --bogus"),
+        (["fit"], "the following arguments are required: data"),
+        ([], "the following arguments are required: COMMAND"),
+        (["fit", "."], "'.' is a directory"),
     ],
 )
 def test_clear_errors(argv, message, capsys):
-    assert main(argv) == 2
-    err = capsys.readouterr().err
-    assert message in err and "Traceback" not in err
+    _one_line_error(capsys, main(argv), message)
+
+
+def test_a_header_only_file_is_a_clear_error(tmp_path, capsys):
+    path = tmp_path / "empty.csv"
+    path.write_text("a,b,class\n")
+    _one_line_error(capsys, main(["fit", str(path)]), "has a header but no rows")
+    path.write_text("")
+    _one_line_error(capsys, main(["fit", str(path)]), "cannot read")
+
+
+def test_version(capsys):
+    assert main(["--version"]) == 0
+    out = capsys.readouterr().out.strip()
+    assert out == f"graphmodels {version('graphmodels')}"
+    assert out == f"graphmodels {gm.__version__}"
+
+
+def _actions(parser, path="graphmodels"):
+    for action in parser._actions:
+        if isinstance(action, argparse._SubParsersAction):
+            for choice in action._choices_actions:
+                yield f"{path} {choice.dest}", choice
+            for name, sub in action.choices.items():
+                yield from _actions(sub, f"{path} {name}")
+        yield f"{path} {'/'.join(action.option_strings) or action.dest}", action
+
+
+def test_every_option_of_every_command_has_help():
+    actions = list(_actions(cli._parser()))
+    assert len(actions) > 20
+    missing = [name for name, action in actions if not (action.help or "").strip()]
+    assert not missing, f"options without help: {missing}"
+    names = {name for name, _ in actions}
+    assert {"graphmodels fit --target/--class-column", "graphmodels compare --quiet", "graphmodels --version"} <= names
+
+
+@pytest.mark.parametrize("command", ["", "datasets", "fit", "compare"])
+def test_help_exits_zero(command, capsys):
+    assert main([command, "--help"] if command else ["--help"]) == 0
+    assert "usage: graphmodels" in capsys.readouterr().out
+
+
+def test_readme_command_lines_parse():
+    text = README.read_text(encoding="utf-8")
+    section = text[text.index("## Command line") :].split("```")[1]
+    lines = [line.split("#")[0].strip() for line in section.splitlines() if line.startswith("graphmodels")]
+    assert len(lines) >= 5
+    parser = cli._parser()
+    for line in lines:
+        argv = shlex.split(line)[1:]
+        if argv == ["--version"]:
+            continue
+        args = parser.parse_args(argv)
+        for name in getattr(args, "models", None) or [getattr(args, "model", "tan")]:
+            assert name in CLASSIFIERS, line
+
+
+# ----------------------------------------------------------------------------------------------
+# compare: rare classes, progress
+# ----------------------------------------------------------------------------------------------
+def test_compare_with_a_class_absent_from_training_folds_prints_finite_numbers(tmp_path, capsys):
+    frame = _frame().drop(columns=["last", "dose"])
+    frame.loc[0, "target"] = "rare"  # one row: absent from the training rows of the fold that tests it
+    path = tmp_path / "rare.csv"
+    frame.to_csv(path, index=False)
+    assert main(["compare", str(path), "--target", "target", "--models", "nb", "tan", "--repeats", "2"]) == 0
+    captured = capsys.readouterr()
+    table = captured.out.split("\n", 1)[1]
+    assert "inf" not in table and "NaN" not in table
+    warnings_written = [line for line in captured.err.splitlines() if line.startswith("graphmodels: warning:")]
+    assert len(warnings_written) == 1
+    assert "Class 'rare' (2 test rows in 2 folds) is absent from the training rows" in warnings_written[0]
+
+
+class FakeTerminal(io.StringIO):
+    def isatty(self):
+        return True
+
+
+@pytest.mark.parametrize("quiet", [False, True])
+def test_compare_progress_goes_to_stderr_and_quiet_silences_it(quiet, monkeypatch, capsys):
+    monkeypatch.setattr(compare_module, "_PROGRESS_DELAY", 0.0)
+    terminal = FakeTerminal()
+    monkeypatch.setattr(sys, "stderr", terminal)
+    argv = ["compare", "lenses", "--models", "nb", "tan", "--folds", "3", "--repeats", "1"]
+    assert main(argv + ["--quiet"] * quiet) == 0
+    out = capsys.readouterr().out
+    assert "log-loss (nats)" in out and ": fold " not in out
+    if quiet:
+        assert terminal.getvalue() == ""
+    else:
+        assert "[1/2] lenses nb: fold 1/6" in terminal.getvalue()
+        assert "[2/2] lenses" in terminal.getvalue()
+
+
+def test_compare_is_silent_on_stderr_when_it_is_not_a_terminal(monkeypatch, capsys):
+    monkeypatch.setattr(compare_module, "_PROGRESS_DELAY", 0.0)
+    assert main(["compare", "lenses", "--models", "nb", "--folds", "3", "--repeats", "1"]) == 0
+    assert capsys.readouterr().err == ""
