@@ -440,11 +440,11 @@ def test_compare_progress_goes_to_stderr_and_quiet_silences_it(quiet, monkeypatc
     argv = ["compare", "lenses", "--models", "nb", "tan", "--folds", "3", "--repeats", "1"]
     assert main(argv + ["--quiet"] * quiet) == 0
     out = capsys.readouterr().out
-    assert "log-loss (nats)" in out and ": fold " not in out
+    assert "log-loss (nats)" in out and "folds done" not in out
     if quiet:
         assert terminal.getvalue() == ""
     else:
-        assert "[1/2] lenses nb: fold 1/6" in terminal.getvalue()
+        assert "[1/2] lenses nb: 1/6 folds done" in terminal.getvalue()
         assert "[2/2] lenses" in terminal.getvalue()
 
 

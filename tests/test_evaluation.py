@@ -254,7 +254,7 @@ def test_progress_on_a_terminal_counts_folds_in_place(monkeypatch):
     monkeypatch.setattr(sys, "stderr", terminal)
     _run_compare(None)
     text = terminal.getvalue()
-    assert "\r[1/2] lenses nb: fold 1/6, " in text and "\r[2/2] lenses tan: fold 6/6, " in text
+    assert "\r[1/2] lenses nb: 1/6 folds done, " in text and "\r[2/2] lenses tan: 6/6 folds done, " in text
     assert "s left" in text
     lines = [line.split("\r")[-1] for line in text.split("\n") if line.split("\r")[-1].strip()]
     assert [line.split()[:3] for line in lines] == [["[1/2]", "lenses", "nb"], ["[2/2]", "lenses", "tan"]]
@@ -273,7 +273,7 @@ def test_progress_waits_a_few_seconds_then_shows_what_it_held_back(monkeypatch):
     progress.delay = 0.0  # the run has now lasted long enough
     progress.fold("second")
     progress.close()
-    assert terminal.getvalue().startswith("first model done\n\rsecond: fold 2/4, ")
+    assert terminal.getvalue().startswith("first model done\n\rsecond: 2/4 folds done, ")
 
 
 def test_verbose_cross_validate_writes_a_line_per_fold_to_a_log(capsys):

@@ -98,12 +98,11 @@ class _Progress:
             return  # at most ten updates a second
         self._last = now
         elapsed = now - self.start
-        text = f"{label}: fold {self.done}"
         if self.total:
             left = elapsed / self.done * (self.total - self.done)
-            text += f"/{self.total}, {elapsed:.0f} s elapsed, about {left:.0f} s left"
+            text = f"{label}: {self.done}/{self.total} folds done, {elapsed:.0f} s elapsed, about {left:.0f} s left"
         else:
-            text += f", {elapsed:.0f} s elapsed"
+            text = f"{label}: {self.done} folds done, {elapsed:.0f} s elapsed"
         self.stream.write("\r" + text.ljust(self._shown))
         self.stream.flush()
         self._shown = len(text)
