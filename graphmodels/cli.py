@@ -23,8 +23,10 @@ them).
   tab and ``|`` (:class:`csv.Sniffer`) and the one used is named on stderr;
   a file that still gives one column is an error that suggests ``--sep``.
 * **Numeric columns** with more than 10 distinct values are discretized
-  with Fayyad & Irani's MDL method (``--discretizer``), fitted on the
-  training rows only (in ``compare``, on each training fold).
+  with Fayyad & Irani's MDL method (``--discretizer``, passed to the model's
+  ``discretizer=``): the cut points are fitted inside ``fit``, on the
+  training rows only (in ``compare``, on each training fold), and a saved
+  model keeps them, so it predicts raw rows.
 * **Output paths** (``--draw`` ending in ``.png``, ``.pdf`` or ``.svg``;
   ``--save`` in ``.json`` or ``.npz``; ``--out`` a directory) are checked
   before any work: their directory must exist and be writable.
@@ -210,13 +212,14 @@ def _load_data(source: str, target: str | None, sep: str | None = None) -> tuple
 # ----------------------------------------------------------------------------------------------
 # checks made before any work
 # ----------------------------------------------------------------------------------------------
-def _model(name: str) -> Any:
+def _model(name: str, discretizer: str = "mdl") -> Any:
+    """A registered classifier with default settings but ``discretizer=`` (``"none"`` is None)."""
     from .models import CLASSIFIERS
 
     key = name.lower()
     if key not in CLASSIFIERS:
         raise CommandError(f"unknown model {name!r}; choose from: {', '.join(CLASSIFIERS)}")
-    return CLASSIFIERS[key]()
+    return CLASSIFIERS[key](discretizer=None if discretizer == "none" else discretizer)
 
 
 def _check_directory(directory: str, what: str) -> None:
@@ -249,12 +252,6 @@ def _check_output_directory(path: str) -> None:
         _check_directory(path, f"--out {path!r}")
     else:
         _check_directory(os.path.dirname(os.path.abspath(path)), f"--out {path!r}")
-
-
-def _discretizer(name: str) -> Any:
-    from .evaluation import make_discretizer
-
-    return None if name == "none" else make_discretizer(name)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -406,25 +403,21 @@ def _cmd_datasets(args: argparse.Namespace) -> None:
 def _cmd_fit(args: argparse.Namespace) -> None:
     from .evaluation import log_loss
 
-    model = _model(args.model)
+    model = _model(args.model, args.discretizer)
     if args.draw:
         _check_output_file(args.draw, "--draw", _DRAWING_FORMATS)
     if args.save:
         _check_output_file(args.save, "--save", _MODEL_FORMATS)
     name, X, y = _load_data(args.data, args.target, args.sep)
-    binner = _discretizer(args.discretizer)
-    binned: list = []
-    if binner is not None:
-        X = binner.fit(X, y).transform(X)
-        binned = list(getattr(binner, "binned_columns_", []))
     model.fit(X, y)
     print(
         f"{type(model).__name__} on {name}: {len(X)} rows, {X.shape[1]} attributes, "
         f"{len(model.classes_)} classes (class column {y.name!r})"
     )
-    if binned:
-        cuts = getattr(binner, "cut_points_", {})
-        bins = ", ".join(f"{c} ({len(cuts[c]) + 1} bins)" if c in cuts else str(c) for c in binned)
+    binner = getattr(model, "discretizer_", None)
+    if binner is not None:
+        cuts = binner.cut_points_
+        bins = ", ".join(f"{c} ({len(cuts[c]) + 1} bins)" for c in binner.binned_columns_)
         print(f"discretized with {args.discretizer}: {bins}")
     log_proba = model.predict_log_proba(X)
     accuracy = float((model.classes_[log_proba.argmax(axis=1)] == y.to_numpy()).mean())
@@ -440,17 +433,12 @@ def _cmd_fit(args: argparse.Namespace) -> None:
     if args.save:
         model.save(args.save)
         print(f"model saved to {args.save}")
-        if binned:
-            _note(
-                f"the saved model reads the discretized values of {', '.join(map(str, binned))} "
-                "(intervals such as '(2.45, 4.75]'); discretize new rows the same way before predicting"
-            )
 
 
 def _cmd_compare(args: argparse.Namespace) -> None:
     from .evaluation import RepeatedStratifiedKFold, compare
 
-    models = {m: _model(m) for m in args.models}
+    models = {m: _model(m, args.discretizer) for m in args.models}
     if args.out:
         _check_output_directory(args.out)
     name, X, y = _load_data(args.data, args.target, args.sep)
@@ -459,7 +447,7 @@ def _cmd_compare(args: argparse.Namespace) -> None:
         models,
         {name: (X, y)},
         cv=cv,
-        discretizer=_discretizer(args.discretizer),
+        discretizer=None,  # each model discretizes inside its fit, so on each training fold
         verbose=False if args.quiet else None,
     )
     table = result.summary.set_index("model")[["log_loss", "log_loss_std", "error", "fit_time", "predict_time"]]
@@ -479,11 +467,9 @@ def _cmd_compare(args: argparse.Namespace) -> None:
     )
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        binner = _discretizer(args.discretizer)
-        X_all = binner.fit(X, y).transform(X) if binner is not None else X
         result.results.to_csv(os.path.join(args.out, f"{name}-folds.csv"), index=False)
         for model_name, model in models.items():
-            model.fit(X_all, y)
+            model.fit(X, y)
             path = os.path.join(args.out, f"{name}-{model_name}.png")
             _draw(model, path, f"{type(model).__name__} on {name}")
         print(f"fold results and a drawing of each structure saved in {args.out}")
@@ -544,8 +530,9 @@ def _add_data_options(parser: argparse.ArgumentParser) -> None:
         "--discretizer",
         default="mdl",
         choices=["mdl", "equal-frequency", "none"],
-        help="how numeric columns with more than 10 distinct values are binned, fitted on training rows only: "
-        "Fayyad & Irani's MDL cut points (default), 5 equal-frequency bins, or none (every value a category)",
+        help="how the model bins numeric columns with more than 10 distinct values, fitted on training rows "
+        "only and saved with it: Fayyad & Irani's MDL cut points (default), 5 equal-frequency bins, or none "
+        "(every value a category)",
     )
 
 

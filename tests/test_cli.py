@@ -18,7 +18,6 @@ import pytest
 import graphmodels as gm
 from graphmodels import cli
 from graphmodels.cli import main
-from graphmodels.evaluation import make_discretizer
 from graphmodels.models import CLASSIFIERS
 
 compare_module = importlib.import_module("graphmodels.evaluation.compare")
@@ -117,21 +116,35 @@ def test_every_model_fits_draws_and_saves_and_the_saved_model_predicts(name, csv
     out = captured.out
     assert f"{type(CLASSIFIERS[name]()).__name__} on data: 60 rows, 5 attributes, 2 classes" in out
     assert "0 augmenting" not in out and "structure:" in out
-    # The model was fitted on the rows discretized by MDL (the numeric `dose`); the note says so.
+    # The model cut the numeric `dose` with MDL inside fit, and keeps the cut points.
     assert "discretized with mdl: dose (" in out
-    assert "discretize new rows the same way" in captured.err
     frame = _frame()
     X, y = frame.drop(columns="target"), frame["target"]
-    X_binned = make_discretizer("mdl").fit(X, y).transform(X)
     accuracy = float(re.search(r"accuracy (\d\.\d{3})", out).group(1))
     for path in (saved, npz):
         if path == npz:
             assert main([*argv, "--save", str(npz)]) == 0
         loaded = gm.load_model(path)
         assert type(loaded) is CLASSIFIERS[name]
-        predicted = loaded.predict(X_binned)
+        assert list(loaded.discretizer_.binned_columns_) == ["dose"]
+        predicted = loaded.predict(X)  # raw rows: the saved model cuts `dose` itself
         assert set(predicted) <= {"yes", "no"}
         assert np.mean(predicted == y.to_numpy()) == pytest.approx(accuracy, abs=5e-4)
+
+
+@pytest.mark.parametrize("discretizer", ["equal-frequency", "none"])
+def test_the_discretizer_option_reaches_the_model(discretizer, csv_path, tmp_path, capsys):
+    saved = tmp_path / "nb.json"
+    argv = ["fit", str(csv_path), "--target", "target", "--model", "nb", "--discretizer", discretizer]
+    assert main([*argv, "--save", str(saved)]) == 0
+    out = capsys.readouterr().out
+    loaded = gm.load_model(saved)
+    assert loaded.discretizer == (None if discretizer == "none" else discretizer)
+    if discretizer == "none":  # every value of `dose` is a state of its own
+        assert "discretized" not in out and loaded.discretizer_ is None
+        assert len(loaded.encoder_.levels_[list(loaded.feature_names_in_).index("dose")]) > 20
+    else:
+        assert "discretized with equal-frequency: dose (5 bins)" in out
 
 
 @pytest.mark.parametrize("extension", [".png", ".pdf", ".svg"])
