@@ -269,3 +269,19 @@ def test_hierarchical_nb_states_read_as_intervals():
     assert latents
     lines = state_lines(model.structure_, latents[0])
     assert any(" in (" in line and "]" in line for line in lines)
+
+
+def test_drawing_writes_the_cut_points_under_the_names():
+    import matplotlib
+
+    matplotlib.use("Agg")
+    from graphmodels.plotting import draw_network
+
+    X, y = _split("iris")
+    model = gm.TAN().fit(X, y)
+    texts = [t.get_text() for t in draw_network(model, show_cut_points=True).texts]
+    assert "petal\nlength\n2.45 | 4.75" in texts
+    plain = [t.get_text() for t in draw_network(model).texts]
+    assert "petal\nlength" in plain and not any("|" in t for t in plain)
+    legend = [t.get_text() for t in draw_network(model, show_cut_points=True).get_legend().get_texts()]
+    assert "a | b: cut points" in legend

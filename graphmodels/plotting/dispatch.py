@@ -150,6 +150,7 @@ def draw_network(
     legend: bool = True,
     max_label_length: int = 24,
     max_row_width: int | None = None,
+    show_cut_points: bool = False,
 ) -> Axes | np.ndarray:
     """Draw any learned structure, with the drawing made for its type.
 
@@ -199,6 +200,10 @@ def draw_network(
         Longer node names are truncated with an ellipsis.
     max_row_width : int, optional
         Passed to :func:`~graphmodels.plotting.network_layout`.
+    show_cut_points : bool, default=False
+        In the generic drawing of a fitted model, write the cut points of
+        each discretized column under its name (see
+        :func:`~graphmodels.plotting.draw_graph`).
 
     Returns
     -------
@@ -252,4 +257,6 @@ def draw_network(
     drawing = _graph_drawing(graph)
     if drawing is not None:
         return drawing(graph, ax, options)
+    if show_cut_points and isinstance(graph_or_model, BaseModel):
+        return draw_graph(graph_or_model, ax, **options, show_cut_points=True)
     return draw_graph(graph, ax, **options)

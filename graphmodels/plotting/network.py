@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from typing import TYPE_CHECKING, Any
 
+import networkx as nx
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
@@ -20,6 +21,7 @@ from ._common import (
     KIND_COLORS,
     ROLE_COLORS,
     _bend,
+    _check_bool,
     _edge_widths,
     _is_number,
     _kind,
@@ -31,7 +33,6 @@ from ._common import (
 )
 
 if TYPE_CHECKING:
-    import networkx as nx
     from matplotlib.axes import Axes
 
     from ..models.base import BaseModel
@@ -74,6 +75,26 @@ def _auto_sizes(ax, pos, labels):
     return max(diameter, 8.0) ** 2, font
 
 
+def _cut_points_text(cuts: Any, digits: int = 3) -> str:
+    """The cut points of a discretized column in a node label: ``"2.45 | 4.75"``.
+
+    Examples
+    --------
+    >>> _cut_points_text([2.45, 4.75])
+    '2.45 | 4.75'
+    >>> _cut_points_text([])
+    'no cut'
+    """
+    values = [format(float(c), f".{digits}g") for c in cuts]
+    return " | ".join(values) if values else "no cut"
+
+
+def _cut_points(model):
+    """Column -> cut points of a fitted model's discretizer (empty for a graph or no discretizer)."""
+    discretizer = getattr(model, "discretizer_", None) if not isinstance(model, nx.Graph) else None
+    return dict(getattr(discretizer, "cut_points_", {}) or {})
+
+
 def draw_graph(
     graph_or_model: nx.Graph | Hyperforest | BaseModel,
     ax: Axes | None = None,
@@ -87,6 +108,7 @@ def draw_graph(
     legend: bool = True,
     max_label_length: int = 24,
     max_row_width: int | None = None,
+    show_cut_points: bool = False,
 ) -> Axes:
     """Draw a graph of roles and kinds: class on top, attribute forest below, arcs by kind and weight.
 
@@ -129,6 +151,11 @@ def draw_graph(
         :func:`format_label`).
     max_row_width : int, optional
         Passed to :func:`network_layout`.
+    show_cut_points : bool, default=False
+        For a fitted model whose ``discretizer_`` cut numeric columns: a
+        second line under each such node with its cut points
+        (``2.45 | 4.75``, explained in the legend), so that a figure says
+        what the states are.
 
     Returns
     -------
@@ -172,13 +199,17 @@ def draw_graph(
     else:
         raise TypeError(f"`layout` must be None, a method name or a dict of positions, got {type(layout).__name__}.")
 
+    _check_bool(show_cut_points, "show_cut_points")
+    cut_points = {n: c for n, c in _cut_points(graph_or_model).items() if n in graph} if show_cut_points else {}
     if ax is None:
         import matplotlib.pyplot as plt
 
         if pos:
             xy = np.array(list(pos.values()))
-            width = float(np.clip(1.3 * (np.ptp(xy[:, 0]) + 1.6), 5.0, 30.0))
-            height = float(np.clip(1.05 * (np.ptp(xy[:, 1]) + 1.6) + 0.6, 3.0, 20.0))
+            # Room for the wider labels when cut points are written under the names.
+            stretch = 1.45 if cut_points else 1.0
+            width = float(np.clip(1.3 * stretch * (np.ptp(xy[:, 0]) + 1.6), 5.0, 30.0))
+            height = float(np.clip(1.05 * stretch * (np.ptp(xy[:, 1]) + 1.6) + 0.6, 3.0, 20.0))
         else:
             width, height = 5.0, 3.0
         _, ax = plt.subplots(figsize=(width, height), layout="constrained")
@@ -194,7 +225,10 @@ def draw_graph(
     pad = 0.6
     ax.set_xlim(xy[:, 0].min() - pad, xy[:, 0].max() + pad)
     ax.set_ylim(xy[:, 1].min() - pad, xy[:, 1].max() + pad)
-    labels = [format_label(node, max_label_length) for node in nodes]
+    labels = [
+        format_label(node, max_label_length) + (f"\n{_cut_points_text(cut_points[node])}" if node in cut_points else "")
+        for node in nodes
+    ]
     auto_size, auto_font = _auto_sizes(ax, pos, labels)
     node_size = auto_size if node_size is None else float(node_size)
     font_size = auto_font if font_size is None else float(font_size)
@@ -290,6 +324,8 @@ def draw_graph(
             handles.append(Line2D([], [], color=KIND_COLORS["class"], linestyle="--", alpha=0.7, label="class arc"))
         if "augmenting" in kinds:
             handles.append(Line2D([], [], color=KIND_COLORS["augmenting"], linewidth=3, label="augmenting arc"))
+        if cut_points:
+            handles.append(Line2D([], [], linestyle="", label="a | b: cut points"))
         if handles:
             ax.legend(
                 handles=handles,
