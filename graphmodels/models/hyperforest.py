@@ -105,7 +105,8 @@ def clique_log_tables(
             # Any earlier clique holding the separator is a valid junction-tree
             # parent (running intersection order); take the latest.
             parent = next(i for i in reversed(range(len(cliques))) if separator <= set(order[i][0]))
-        variables = list(positions) + ([] if given is None else [engine.position(given)])
+        # By name: an integer column name is not a position.
+        variables = [engine.names[p] for p in positions] + ([] if given is None else [given])
         counts = np.asarray(engine.counts(variables), dtype=np.float64)
         if given is not None:
             counts = np.moveaxis(counts, -1, 0)

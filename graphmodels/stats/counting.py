@@ -229,10 +229,18 @@ class CountingEngine:
         raise KeyError(f"Unknown variable {variable!r}; known variables: {self.names[:20]}.")
 
     def positions(self, variables: Hashable | Iterable[Hashable]) -> tuple[int, ...]:
-        """Positions of a sequence of variables (a single name is one variable)."""
-        if isinstance(variables, (str, bytes)) or not np.iterable(variables):
-            variables = [variables]
+        """Positions of a sequence of variables (a single name, even a tuple, is one variable)."""
+        if isinstance(variables, (str, bytes)) or not np.iterable(variables) or self._is_name(variables):
+            # One variable (a name or a position), whatever its type: mypy cannot narrow the union here.
+            return (self.position(variables),)  # type: ignore[arg-type]
         return tuple(self.position(v) for v in variables)
+
+    def _is_name(self, variable):
+        """True when `variable` is one of the names (a tuple name is a name, not a sequence)."""
+        try:
+            return isinstance(variable, tuple) and variable in self._position
+        except TypeError:  # a tuple holding something unhashable
+            return False
 
     def cardinality(self, variable: Hashable) -> int:
         """Number of states of one variable."""
@@ -301,8 +309,7 @@ class CountingEngine:
         """
         positions = self.positions(variables)
         if len(set(positions)) != len(positions):
-            # Only a sequence can repeat a variable.
-            raise ValueError(f"Variables repeat in the query {list(variables)}.")  # type: ignore[arg-type]
+            raise ValueError(f"Variables repeat in the query {[self.names[p] for p in positions]}.")
         order = tuple(sorted(positions))
         table = self._cache.get(order)
         if table is None:
@@ -385,7 +392,7 @@ class CountingEngine:
         """
         if given is None:
             given_positions = ()
-        elif isinstance(given, (list, tuple)):
+        elif isinstance(given, (list, tuple)) and not self._is_name(given):
             given_positions = self.positions(given)
             if len(set(given_positions)) != len(given_positions):
                 raise ValueError(f"The conditioning variables repeat: {list(given)}.")
@@ -554,7 +561,7 @@ class CountingEngine:
     def to_frame(self, variables: Hashable | Sequence[Hashable]) -> pd.DataFrame:
         """The table of `variables` as a tidy DataFrame with a ``count`` column."""
         positions = self.positions(variables)
-        table = self.counts(positions)
+        table = self.counts([self.names[p] for p in positions])  # names: an integer name is not a position
         levels = getattr(self, "levels", None)
         axes = [levels[p] if levels is not None else list(range(int(self.cardinalities[p]))) for p in positions]
         index = pd.MultiIndex.from_product(axes, names=[self.names[p] for p in positions])
