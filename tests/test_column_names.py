@@ -77,3 +77,12 @@ def test_renaming_the_columns_changes_no_prediction(model_name, case):
     model = _fit(cls(), kind, X, y, Y)
     reference = _fit(cls(), kind, plain, y, Y)
     _assert_same(_predict(model, kind, X), _predict(reference, kind, plain), rtol=1e-10)
+
+
+@pytest.mark.parametrize("column", [None, float("nan")])
+def test_a_missing_column_name_is_refused_by_name(column):
+    X, y, _ = _data(["a", "b", "c", "d"])
+    X.columns = pd.Index(["a", column, "c", "d"], dtype=object)
+    cls = MODELS["tan"]
+    with pytest.raises(ValueError, match=r"Column 1 of `X` has no name.*X\.columns"):
+        cls().fit(X, y)

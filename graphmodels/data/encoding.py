@@ -87,7 +87,18 @@ def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
     if frame.columns.has_duplicates:
         duplicated = frame.columns[frame.columns.duplicated()].unique().tolist()
         raise ValueError(f"`{name}` has duplicate column names: {duplicated}.")
+    _check_column_names(frame.columns, name)
     return frame
+
+
+def _check_column_names(columns, name):
+    """Refuse a missing column name (None, NaN, NA): it cannot name a variable of a structure."""
+    for position, column in enumerate(columns):
+        if column is None or column is pd.NA or column is pd.NaT or (isinstance(column, float) and column != column):
+            raise ValueError(
+                f"Column {position} of `{name}` has no name ({column!r}); graphmodels names every variable "
+                f"by its column name. Give every column a name (set `{name}.columns`)."
+            )
 
 
 def _has_strings(X):
