@@ -86,3 +86,72 @@ def test_a_missing_column_name_is_refused_by_name(column):
     cls = MODELS["tan"]
     with pytest.raises(ValueError, match=r"Column 1 of `X` has no name.*X\.columns"):
         cls().fit(X, y)
+
+
+#: Class labels (two classes, chosen by a 0/1 code) and label columns, paired with a case of names.
+LABELS = {
+    "permuted-ints": (["1", "10"], [("L", 1), 10]),
+    "numpy-ints": ([np.int64(3), np.int64(-1)], ["lab#", 5]),
+    "tuples": ([("a", 1), ("b",)], [("L", 1), ("L", 2)]),
+    "int-and-str": ([1, "1"], [3, "3"]),
+    "bools-and-float": ([True, False], [("t", True), 2.5]),
+    "strings": (["é", " spaced "], ["##", "  "]),
+    "multiindex": (["2", "10"], [("Y", "a"), ("Y", "b")]),
+}
+
+
+def _label_data(case, seed=0, n_rows=150):
+    names = NAMES.get(case, [("A", "x"), ("A", 1), ("B", "x"), ("B", 2)])
+    X, _, _ = _data(names, seed, n_rows)
+    if case == "multiindex":
+        X.columns = pd.MultiIndex.from_tuples(names)
+    rng = np.random.default_rng(seed + 1)
+    # States of every kind in one column: ints, int-looking strings, tuples, floats; NaN cells.
+    mixed = np.empty(n_rows, dtype=object)
+    mixed[:] = [[1, "1", (0, "a"), 2.5][k] for k in rng.integers(0, 4, n_rows)]
+    X[X.columns[2]] = mixed
+    X[X.columns[3]] = np.where(rng.random(n_rows) < 0.1, np.nan, [0.1, 0.25, 3.0, 7.5][0]) + np.asarray(
+        X[X.columns[3]], dtype=float
+    )
+    labels, label_names = LABELS[case]
+    code = (np.asarray(X[X.columns[1]]) + rng.integers(0, 2, n_rows)) % 2
+    y = np.empty(n_rows, dtype=object)
+    y[:] = [labels[k] for k in code]
+    Y = pd.DataFrame({0: y, 1: np.where(X[X.columns[1]].to_numpy() > 0, "on", "off")})
+    Y.columns = pd.Index(label_names, tupleize_cols=False, dtype=object)
+    return X, pd.Series(y, name="class"), Y
+
+
+def _typed(values):
+    """Values with their types: 1, 1.0, True and '1' are different labels (a numpy scalar is saved
+    as the Python scalar it equals, ``np.int64(3)`` as ``3``)."""
+    values = [v.item() if isinstance(v, np.generic) else v for v in values]
+    return [(type(v).__name__, _typed(v) if isinstance(v, tuple) else v) for v in values]
+
+
+@pytest.mark.parametrize("model_name", sorted(MODELS))
+def test_tuple_names_states_and_labels_are_single_values(model_name):
+    # pandas reads a list of tuples as the rows of a MultiIndex (and fails on tuples of
+    # different lengths); a tuple name, state or label is one value.
+    cls, kind = MODELS[model_name], _kind(model_name)
+    X, y, Y = _label_data("tuples")
+    states = np.empty(len(X), dtype=object)
+    states[:] = [[("p", 1), ("q",), (2, 3)][k % 3] for k in range(len(X))]
+    X[X.columns[0]] = states
+    model = _fit(cls(), kind, X, y, Y)
+    new = X.iloc[:5].copy()
+    new.iloc[0, 0] = ("never", "seen")
+    if kind == "density":
+        assert np.isfinite(model.score_samples(new)).all()
+        sample = model.sample(50, random_state=0)
+        assert list(sample.columns) == list(X.columns)
+        assert set(sample[X.columns[0]]) <= {("p", 1), ("q",), (2, 3)}
+        return
+    proba = model.predict_proba(new)
+    predicted = model.predict(new)
+    if kind == "classifier":
+        np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+        assert set(predicted) <= {("a", 1), ("b",)}
+    else:
+        assert {tuple(row) for row in predicted[:, :1]} <= {(("a", 1),), (("b",),)}
+        assert model.score(X, Y) > 0.4

@@ -329,7 +329,9 @@ class TableEncoder:
         observed = levels[:-1] if self.has_missing_state_[j] else levels
         if isinstance(series.dtype, pd.CategoricalDtype):
             # Map the few categories, then gather by the categorical's own codes.
-            mapping = pd.Index(observed, dtype=object).get_indexer(series.cat.categories.astype(object))
+            mapping = pd.Index(observed, dtype=object, tupleize_cols=False).get_indexer(
+                series.cat.categories.astype(object)
+            )
             mapping = np.append(mapping, UNKNOWN).astype(np.int64)  # code -1 (missing) -> last entry
             codes = mapping[series.cat.codes.to_numpy()]
         else:
@@ -337,7 +339,7 @@ class TableEncoder:
         if codes is None:
             # get_indexer gives -1 for unseen states (pd.Categorical with unknown
             # values is deprecated and will raise in pandas 4).
-            codes = pd.Index(observed, dtype=object).get_indexer(series).astype(np.int64)
+            codes = pd.Index(observed, dtype=object, tupleize_cols=False).get_indexer(series).astype(np.int64)
         negative = np.flatnonzero(codes < 0)
         isna = np.zeros(len(codes), dtype=bool)
         if len(negative):

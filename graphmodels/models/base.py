@@ -690,8 +690,16 @@ class BaseDensity(BaseModel):
         rng = np.random.default_rng(random_state)
         codes = self._sample_codes(int(n_samples), rng)
         columns = {}
-        for j, column in enumerate(self.encoder_.columns_):
-            levels = np.empty(len(self.encoder_.levels_[j]), dtype=object)
-            levels[:] = self.encoder_.levels_[j]
-            columns[column] = levels[codes[:, j]]
-        return pd.DataFrame(columns, columns=self.encoder_.columns_)
+        for j, labels in enumerate(self.encoder_.levels_):
+            levels = np.empty(len(labels), dtype=object)
+            for k, level in enumerate(labels):  # one by one: a tuple state is one cell
+                levels[k] = level
+            columns[j] = levels[codes[:, j]]
+        return pd.DataFrame(columns, index=range(len(codes))).set_axis(_column_index(self.encoder_.columns_), axis=1)
+
+
+def _column_index(names):
+    """The columns of a frame: a MultiIndex for tuples of one length (as fitted from one), else flat."""
+    lengths = {len(name) if isinstance(name, tuple) else -1 for name in names}
+    tuples = len(lengths) == 1 and lengths.pop() > 0
+    return pd.Index(list(names), tupleize_cols=tuples)

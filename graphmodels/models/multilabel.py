@@ -98,6 +98,19 @@ def encode_labels(frame: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:
     return classes, codes
 
 
+def _objects(values):
+    """A 1-D object array of `values`, one cell each (numpy would split tuples into a second axis)."""
+    out = np.empty(len(values), dtype=object)
+    for i, value in enumerate(values):
+        out[i] = value
+    return out
+
+
+def _object_index(values):
+    """A flat Index of labels: tuple labels stay labels (pandas would build a MultiIndex of them)."""
+    return pd.Index(_objects(values), dtype=object, tupleize_cols=False)
+
+
 def _label_matrix(columns, n_rows):
     """Stack per-label arrays into one (n_rows, n_labels) matrix; object dtype unless all agree."""
     dtypes = {c.dtype for c in columns}
@@ -224,11 +237,10 @@ class BaseMultiLabelClassifier(BaseModel):
             raise ValueError(f"`Y` has {labels.shape[1]} label columns but the model has {self.n_labels_}.")
         codes = np.empty(labels.shape, dtype=np.int64)
         for j in range(self.n_labels_):
-            index = pd.Index(list(self.classes_[j]))
-            values = labels.iloc[:, j].tolist()
-            codes[:, j] = index.get_indexer(values)
+            values = _objects(labels.iloc[:, j].tolist())
+            codes[:, j] = _object_index(self.classes_[j]).get_indexer(_object_index(values))
             if (codes[:, j] < 0).any():
-                unknown = pd.unique(np.asarray(values, dtype=object)[codes[:, j] < 0])[:5].tolist()
+                unknown = list(dict.fromkeys(values[codes[:, j] < 0]))[:5]
                 raise ValueError(f"Label {self.label_names_[j]!r} has values {unknown} not seen in fit.")
         return codes
 
