@@ -8,12 +8,14 @@ and labels it was given.
 
 from __future__ import annotations
 
+import json
+
 import numpy as np
 import pandas as pd
 import pytest
 
 from graphmodels.learners.trees import canonical_order
-from graphmodels.models import registered_models
+from graphmodels.models import load_model, registered_models
 
 MODELS = registered_models()
 
@@ -155,3 +157,51 @@ def test_tuple_names_states_and_labels_are_single_values(model_name):
     else:
         assert {tuple(row) for row in predicted[:, :1]} <= {(("a", 1),), (("b",),)}
         assert model.score(X, Y) > 0.4
+
+
+@pytest.mark.parametrize("extension", [".json", ".npz"])
+@pytest.mark.parametrize("case", sorted(LABELS))
+@pytest.mark.parametrize("model_name", sorted(MODELS))
+def test_any_hashable_names_and_labels_survive_save_and_load(model_name, case, extension, tmp_path):
+    cls, kind = MODELS[model_name], _kind(model_name)
+    X, y, Y = _label_data(case)
+    model = _fit(cls(), kind, X, y, Y)
+    path = tmp_path / f"model{extension}"
+    model.save(path)
+    loaded = load_model(path)
+    assert type(loaded) is cls
+    new = X.iloc[:20].copy()
+    new[X.columns[0]] = "never seen"
+    for frame in (X, new):
+        _assert_same(_predict(loaded, kind, frame), _predict(model, kind, frame), rtol=0, atol=0)
+    if kind == "density":
+        pd.testing.assert_frame_equal(loaded.sample(5, random_state=0), model.sample(5, random_state=0))
+    else:
+        predicted, again = model.predict(X), loaded.predict(X)
+        assert again.dtype == predicted.dtype
+        assert _typed(again.ravel()) == _typed(predicted.ravel())
+    if kind == "classifier":
+        assert _typed(loaded.classes_) == _typed(model.classes_)
+    if kind == "multilabel":
+        assert _typed(loaded.label_names_) == _typed(model.label_names_)
+        assert [_typed(c) for c in loaded.classes_] == [_typed(c) for c in model.classes_]
+    encoder = getattr(loaded, "encoder_", None)
+    if encoder is not None:
+        assert _typed(encoder.columns_) == _typed(model.encoder_.columns_)
+        assert [_typed(v) for v in encoder.levels_] == [_typed(v) for v in model.encoder_.levels_]
+
+
+def test_version_1_files_with_tuple_names_still_load(tmp_path):
+    # Version 1 wrote the encoder's names and levels untagged: JSON turned tuples into lists.
+    X, y, _ = _label_data("tuples")
+    model = MODELS["nb"]().fit(X, y)
+    model.save(tmp_path / "model.json")
+    document = json.loads((tmp_path / "model.json").read_text(encoding="utf-8"))
+    state = model.encoder_.to_dict()
+    document["version"] = 1
+    document["fitted"]["encoder_"] = {"__encoder__": json.loads(json.dumps(state))}
+    assert document["fitted"]["encoder_"]["__encoder__"]["columns"][0] == ["a", 1]
+    (tmp_path / "old.json").write_text(json.dumps(document), encoding="utf-8")
+    loaded = load_model(tmp_path / "old.json")
+    assert loaded.encoder_.columns_ == model.encoder_.columns_
+    np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))

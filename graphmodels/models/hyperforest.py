@@ -121,7 +121,8 @@ def clique_log_tables(
         # the uniform conditional rather than 0/0.
         with np.errstate(divide="ignore", invalid="ignore"):
             conditional = np.where(norm > 0, smoothed / np.where(norm > 0, norm, 1.0), 1.0 / cells)
-            tables.append(np.log(conditional))
+            # C order, as a loaded model holds it, so that a saved model predicts bit for bit the same.
+            tables.append(np.ascontiguousarray(np.log(conditional)))
         cliques.append(positions)
         parents.append(parent)
     return {"cliques": cliques, "parents": np.asarray(parents, dtype=np.int64), "log_tables": tables}

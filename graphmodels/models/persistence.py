@@ -8,6 +8,26 @@ its fitted `estimators_`) is written the same way, as
 ``{"__model__": {"model": name, "params": ..., "fitted": ...}}``. Loading
 looks every class name up in a fixed registry, so a file cannot make the
 loader run arbitrary code.
+
+Names and labels
+----------------
+Column names, state labels, class labels and label names are any hashable
+values, and a loaded model must give back exactly the values it was fitted
+on. JSON has no tuples and turns ``1`` and ``"1"`` apart only by type, so a
+value JSON cannot hold as itself is written tagged: a tuple as
+``{"__tuple__": [...]}``, a frozenset as ``{"__frozenset__": [...]}`` (a
+numpy scalar is written as the Python scalar it equals). Integers, floats,
+booleans, None and strings are JSON values of their own type, so ``1``,
+``1.0``, ``True`` and ``"1"`` stay four different labels.
+
+Format versions
+---------------
+Every file records ``"format": "graphmodels"`` and a ``"version"``
+(:data:`FORMAT_VERSION`). Version 2 writes the table encoder's column names
+and levels tagged as above; version 1 wrote them as plain JSON, where a tuple
+became a list. Version 1 files still load (a list there can only have been a
+tuple, as names and labels are hashable); the version lets a reader refuse a file
+from a newer version.
 """
 
 from __future__ import annotations
@@ -27,7 +47,8 @@ from .registry import _BY_CLASS_NAME
 
 __all__ = ["save_model", "load_model", "load"]
 
-FORMAT_VERSION = 1
+#: Version of the file format :func:`save_model` writes; :func:`load_model` reads 1 to this one.
+FORMAT_VERSION = 2
 
 
 def _registered_class(name):
@@ -66,7 +87,8 @@ def _encode(value, arrays):
             columns.append([_encode(name, None), _encode(data, arrays)])
         return {"__frame__": columns}
     if isinstance(value, TableEncoder):
-        return {"__encoder__": value.to_dict()}
+        # Column names and state labels as tagged values, so a tuple name stays a tuple.
+        return {"__encoder__": {key: _encode(item, None) for key, item in value.to_dict().items()}}
     if isinstance(value, Hyperforest):
         return {"__hyperforest__": _encode(value.to_dict(), None)}
     if isinstance(value, Estimator):
@@ -92,11 +114,13 @@ def _encode(value, arrays):
 
 def _encode_model(model, arrays):
     """Class name, hyperparameters and fitted attributes of a registered model, as plain data."""
-    return {
-        "model": type(model).__name__,
-        "params": _encode(model.get_params(deep=False), arrays),
-        "fitted": {name: _encode(getattr(model, name), arrays) for name in _fitted_names(model)},
-    }
+    fitted = {}
+    for name in _fitted_names(model):
+        try:
+            fitted[name] = _encode(getattr(model, name), arrays)
+        except TypeError as error:
+            raise TypeError(f"Cannot save `{name}` of {type(model).__name__}: {error}") from None
+    return {"model": type(model).__name__, "params": _encode(model.get_params(deep=False), arrays), "fitted": fitted}
 
 
 def _decode_model(document, arrays, source):
@@ -121,7 +145,8 @@ def _decode(value, arrays):
         dtype = np.dtype(value["dtype"])
         if dtype == np.dtype(object):
             out = np.empty(len(value["__ndarray__"]), dtype=object)
-            out[:] = [_decode(v, arrays) for v in value["__ndarray__"]]
+            for i, item in enumerate(value["__ndarray__"]):  # one by one: a tuple item is one cell
+                out[i] = _decode(item, arrays)
             return out.reshape(value["shape"])
         return np.array(value["__ndarray__"], dtype=dtype).reshape(value["shape"])
     if "__graph__" in value:
@@ -138,7 +163,7 @@ def _decode(value, arrays):
             columns[_hashable(_decode(name, arrays))] = decoded
         return pd.DataFrame(columns)
     if "__encoder__" in value:
-        return TableEncoder.from_dict(value["__encoder__"])
+        return TableEncoder.from_dict(_encoder_state(_decode(value["__encoder__"], arrays)))
     if "__hyperforest__" in value:
         return Hyperforest.from_dict(_decode(value["__hyperforest__"], arrays))
     if "__estimator__" in value:
@@ -156,6 +181,20 @@ def _decode(value, arrays):
 
 def _hashable(value):
     return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
+
+
+def _encoder_state(state):
+    """The state of a TableEncoder, with names and labels that a version-1 file wrote as lists back to tuples.
+
+    A name or a state label is hashable, so it is never a list: a list can only be
+    a tuple that JSON turned into one (version 1 wrote them untagged).
+    """
+    state = dict(state)
+    if "columns" in state:
+        state["columns"] = [_hashable(c) for c in state["columns"]]
+    if "levels" in state:
+        state["levels"] = [[_hashable(v) for v in levels] for levels in state["levels"]]
+    return state
 
 
 # `model` is typed Any, not BaseModel: base.py imports this module (in BaseModel.save), and an
