@@ -26,14 +26,16 @@ Every file records ``"format": "graphmodels"`` and a ``"version"``
 (:data:`FORMAT_VERSION`). Version 2 writes the table encoder's column names
 and levels tagged as above; version 1 wrote them as plain JSON, where a tuple
 became a list. Version 1 files still load (a list there can only have been a
-tuple, as names and labels are hashable); the version lets a reader refuse a file
-from a newer version.
+tuple, as names and labels are hashable); a file from a newer version raises
+:class:`ModelFileError`, as does any file that cannot be read as a model.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import zipfile
+import zlib
 from typing import Any
 
 import networkx as nx
@@ -45,10 +47,27 @@ from ..estimators.parameters import Estimator, get_estimator
 from ..structures.hyperforests import Hyperforest
 from .registry import _BY_CLASS_NAME
 
-__all__ = ["save_model", "load_model", "load"]
+__all__ = ["save_model", "load_model", "load", "ModelFileError"]
 
 #: Version of the file format :func:`save_model` writes; :func:`load_model` reads 1 to this one.
 FORMAT_VERSION = 2
+
+#: The file extensions of saved models.
+EXTENSIONS = (".json", ".npz")
+
+
+class ModelFileError(ValueError):
+    """A file that :func:`load_model` cannot read as a saved graphmodels model.
+
+    The message names the file and says what is wrong with it: an extension
+    other than ``.json`` or ``.npz``, an empty, truncated or corrupted file
+    (not valid JSON, not UTF-8 text, a damaged ZIP archive), an NPZ archive
+    holding an object array (which only pickle could read; graphmodels never
+    loads pickled data), a JSON or NPZ file that is not a saved model, a model
+    class this version does not know, or a format version newer than this
+    version reads. A ``ValueError``, so ``except ValueError`` catches it too;
+    a missing file raises ``FileNotFoundError`` naming the path.
+    """
 
 
 def _registered_class(name):
@@ -125,9 +144,15 @@ def _encode_model(model, arrays):
 
 def _decode_model(document, arrays, source):
     """The model written by :func:`_encode_model`, its class looked up in the registry."""
-    cls = _registered_class(document["model"])
+    if not isinstance(document, dict) or not {"model", "params", "fitted"} <= set(document):
+        raise ModelFileError(f"{source} is damaged: a saved model has the entries 'model', 'params' and 'fitted'.")
+    cls = _registered_class(document["model"]) if isinstance(document["model"], str) else None
     if cls is None:
-        raise ValueError(f"Unknown model {document['model']!r} in {source}; known: {sorted(_BY_CLASS_NAME)}.")
+        raise ModelFileError(
+            f"Unknown model {document['model']!r} in {source}; known: {sorted(_BY_CLASS_NAME)}. "
+            "It was saved by another version of graphmodels, or by a model class registered in code "
+            "that is not imported here."
+        )
     model = cls(**_decode(document["params"], arrays))
     for name, value in document["fitted"].items():
         setattr(model, name, _decode(value, arrays))
@@ -221,7 +246,7 @@ def save_model(model: Any, path: str | os.PathLike[str]) -> None:
     model._check_fitted()
     path = os.fspath(path)
     extension = os.path.splitext(path)[1].lower()
-    if extension not in (".json", ".npz"):
+    if extension not in EXTENSIONS:
         raise ValueError(f"Save to a '.json' or '.npz' file, got {path!r}.")
     arrays: dict[str, Any] | None = {} if extension == ".npz" else None
     document = {"format": "graphmodels", "version": FORMAT_VERSION, **_encode_model(model, arrays)}
@@ -256,19 +281,108 @@ def load_model(path: str | os.PathLike[str]) -> Any:
 
     Raises
     ------
-    ValueError
-        If the file is not a saved graphmodels model, or names a class that is
-        not registered.
+    ModelFileError
+        If the file cannot be read as a saved graphmodels model; the message
+        names the file and what is wrong (see :class:`ModelFileError`).
+    FileNotFoundError
+        If there is no file at `path`.
     """
     path = os.fspath(path)
-    if path.lower().endswith(".npz"):
+    source = repr(path)
+    extension = os.path.splitext(path)[1].lower()
+    if extension not in EXTENSIONS:
+        raise ModelFileError(
+            f"Cannot load {source}: a saved model is a '.json' or '.npz' file (written by model.save), "
+            f"got {extension or 'no extension'!r}. graphmodels never reads pickle files."
+        )
+    document, arrays = _read_npz(path, source) if extension == ".npz" else (_read_json(path, source), {})
+    if not isinstance(document, dict) or document.get("format") != "graphmodels":
+        raise ModelFileError(f'{source} is not a saved graphmodels model (it has no "format": "graphmodels" entry).')
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ModelFileError(f"{source} is damaged: its format version is {version!r}, not a positive integer.")
+    if version > FORMAT_VERSION:
+        raise ModelFileError(
+            f"{source} was saved in format version {version}, but this version of graphmodels reads "
+            f"versions 1 to {FORMAT_VERSION}; upgrade graphmodels to load it."
+        )
+    try:
+        model = _decode_model(document, arrays, source)
+    except ModelFileError as error:
+        if source in str(error):
+            raise
+        raise ModelFileError(f"{source} is damaged: {error}") from None  # from a nested model
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+        raise ModelFileError(
+            f"{source} is damaged, or was not written by graphmodels: {type(error).__name__}: {error}"
+        ) from None
+    if not model._is_fitted():
+        raise ModelFileError(f"{source} is damaged: the {type(model).__name__} it holds is not fitted.")
+    return model
+
+
+def _read_json(path, source):
+    """The document of a ``.json`` model file."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if not data.strip():
+        raise ModelFileError(f"{source} is empty: not a saved model.")
+    if data.startswith(b"PK\x03\x04"):
+        raise ModelFileError(f"{source} is a ZIP (NPZ) archive, not JSON text: rename it to '.npz'.")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ModelFileError(
+            f"{source} is not a JSON text file: byte {error.start} is not UTF-8 (binary or corrupted data)."
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ModelFileError(
+            f"{source} is not valid JSON (truncated or corrupted?): {error.msg} at line {error.lineno}, "
+            f"column {error.colno}."
+        ) from None
+
+
+def _read_npz(path, source):
+    """The document and the arrays of a ``.npz`` model file, without ever unpickling."""
+    with open(path, "rb") as handle:
+        head = handle.read(6)
+    if not head:
+        raise ModelFileError(f"{source} is empty: not a saved model.")
+    if not head.startswith(b"PK"):
+        if head.lstrip()[:1] == b"{":
+            raise ModelFileError(f"{source} is JSON text, not an NPZ archive: rename it to '.json'.")
+        what = "a single numpy array (.npy)" if head.startswith(b"\x93NUMPY") else "not a ZIP archive"
+        raise ModelFileError(f"{source} is not an NPZ archive of a saved model: it is {what}.")
+    key = "__document__"
+    try:
         with np.load(path, allow_pickle=False) as archive:
-            document = json.loads(str(archive["__document__"]))
-            arrays = {key: archive[key] for key in archive.files if key != "__document__"}
-    else:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
-        arrays = {}
-    if document.get("format") != "graphmodels":
-        raise ValueError(f"{path!r} is not a saved graphmodels model.")
-    return _decode_model(document, arrays, repr(path))
+            if key not in archive.files:
+                raise ModelFileError(
+                    f"{source} is an NPZ archive but not a saved graphmodels model (it has no {key!r} entry)."
+                )
+            arrays = {}
+            for name in archive.files:
+                try:
+                    arrays[name] = archive[name]
+                except ValueError as error:
+                    if "allow_pickle" not in str(error):
+                        raise
+                    raise ModelFileError(
+                        f"{source} holds an object array ({name!r}), which only pickle could read; graphmodels "
+                        "never loads pickled data. It was not written by graphmodels' save."
+                    ) from None
+    except ModelFileError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as error:
+        raise ModelFileError(
+            f"{source} is a damaged NPZ archive (truncated or corrupted?): {type(error).__name__}: {error}"
+        ) from None
+    document = arrays.pop(key)
+    if document.dtype.kind != "U" or document.ndim != 0:
+        raise ModelFileError(f"{source} is damaged: its {key!r} entry is not a text.")
+    try:
+        return json.loads(str(document)), arrays
+    except json.JSONDecodeError as error:
+        raise ModelFileError(f"{source} is damaged: its {key!r} entry is not valid JSON ({error.msg}).") from None
