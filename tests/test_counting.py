@@ -341,3 +341,9 @@ def test_joint_strata_reject_repeated_or_overlapping_variables():
         engine.one_way_counts(["a"], given=["b", "b"])
     with pytest.raises(ValueError, match="also among"):
         engine.pairwise_counts(["a", "b"], given=["b", "c"])
+
+
+def test_one_way_size_error_names_the_widest_variables():
+    engine = CountingEngine(np.zeros((3, 3), dtype=int), [30, 20, 4], names=["a", "b", "c"], max_cells=50)
+    with pytest.raises(TableTooLargeError, match=r"given \['c'\].*'a' \(30 states\), 'b' \(20 states\)"):
+        engine.one_way_counts(["a", "b"], given="c")

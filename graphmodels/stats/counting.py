@@ -451,8 +451,11 @@ class CountingEngine:
         width = int(offsets[-1])
         if width * n_strata > self.max_cells:
             raise TableTooLargeError(
-                f"The one-way tables of {len(positions)} variables would have "
-                f"{width * n_strata:,} cells, more than max_cells={self.max_cells:,}."
+                f"The one-way tables of {len(positions)} variables"
+                f"{'' if not given_positions else f' given {[self.names[p] for p in given_positions]}'} would have "
+                f"{width * n_strata:,} cells, more than max_cells={self.max_cells:,}. "
+                f"The variables with the most states: {self._widest(positions + given_positions)}. "
+                "Merge rare states or raise max_cells."
             )
         flat = np.zeros(width * n_strata)
         columns = list(positions) + list(given_positions)
@@ -500,8 +503,7 @@ class CountingEngine:
         width = int(offsets[-1])
         cells = width * width * n_strata
         if cells > self.max_cells:
-            widest = sorted(positions, key=lambda p: -int(self.cardinalities[p]))[:5]
-            described = ", ".join(f"{self.names[p]!r} ({int(self.cardinalities[p])} states)" for p in widest)
+            described = self._widest(positions)
             raise TableTooLargeError(
                 f"The pairwise tables of {len(positions)} variables ({width} states in all"
                 f"{'' if not given_positions else f', {n_strata} strata of {[self.names[p] for p in given_positions]}'}) "
@@ -528,6 +530,11 @@ class CountingEngine:
         result = PairwiseCounts(positions, cards, offsets, table)
         self._cache[key] = result
         return result
+
+    def _widest(self, positions):
+        """The (at most five) variables with the most states, by name, for a table-size error."""
+        widest = sorted(positions, key=lambda p: -int(self.cardinalities[p]))[:5]
+        return ", ".join(f"{self.names[p]!r} ({int(self.cardinalities[p])} states)" for p in widest)
 
     def stratum(self, variable: Hashable, state: int) -> CountingEngine:
         """A new engine that counts only the rows where `variable` == `state`.
