@@ -18,6 +18,7 @@ likelihood, exactly as if the value had not been recorded.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -46,8 +47,12 @@ def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
 
     Parameters
     ----------
-    X : DataFrame, 2-D array-like
+    X : DataFrame, 2-D array-like, list of dicts or dict
         The table. A numpy array gets integer column names ``0 .. p-1``.
+        Records are read as pandas reads them: a list of dicts is one row per
+        dict (a key missing from a dict is a missing cell), a dict of
+        sequences is one column per key, and a dict of single values is one
+        row.
     name : str
         How to call `X` in error messages.
 
@@ -58,9 +63,18 @@ def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
     Raises
     ------
     TypeError
-        If `X` is not table-like (a scalar, a string, a dict of scalars).
+        If `X` is not table-like (a scalar, a string, None).
     ValueError
-        If `X` is not two-dimensional, or has duplicate column names.
+        If `X` is not two-dimensional (a Series, a 1-D or 3-D array), its
+        columns (a dict of sequences) have different lengths, or it has
+        duplicate or missing column names.
+
+    Examples
+    --------
+    >>> as_frame([{"colour": "red", "size": 1}, {"colour": "blue"}]).to_dict("list")
+    {'colour': ['red', 'blue'], 'size': [1.0, nan]}
+    >>> as_frame({"colour": "red", "size": 1}).shape
+    (1, 2)
     """
     if hasattr(X, "tocsr") or type(X).__module__.startswith("scipy.sparse"):
         raise TypeError(
@@ -71,8 +85,13 @@ def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
         frame = X
     elif isinstance(X, pd.Series):
         raise ValueError(
-            f"`{name}` must be 2-dimensional (rows x columns), got a Series; use series.to_frame() for a single column."
+            f"`{name}` must be 2-dimensional (rows x columns), got a Series; use series.to_frame() for a single "
+            "column, or series.to_frame().T (or X.iloc[[i]] rather than X.iloc[i]) for a single row."
         )
+    elif isinstance(X, Mapping):
+        frame = _frame_of_mapping(X, name)
+    elif isinstance(X, (list, tuple)) and _is_records(X):
+        frame = pd.DataFrame([dict(row) for row in X])
     elif isinstance(X, (str, bytes, numbers.Number)) or X is None:
         raise TypeError(f"`{name}` must be a DataFrame or a 2-D array, got {type(X).__name__}.")
     else:
@@ -89,6 +108,29 @@ def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
         raise ValueError(f"`{name}` has duplicate column names: {duplicated}.")
     _check_column_names(frame.columns, name)
     return frame
+
+
+def _is_records(X):
+    """True for a list (or tuple) of dicts: one record per row."""
+    return isinstance(X, (list, tuple)) and len(X) > 0 and all(isinstance(row, Mapping) for row in X)
+
+
+def _has_column_names(X):
+    """True when `X` names its columns (a DataFrame, a dict, records), so they are matched by name."""
+    return isinstance(X, (pd.DataFrame, Mapping)) or _is_records(X)
+
+
+def _frame_of_mapping(X, name):
+    """A dict of columns (or of the single values of one row) as a DataFrame."""
+    if all(not pd.api.types.is_list_like(value) for value in X.values()):
+        return pd.DataFrame([dict(X)])  # one record
+    try:
+        return pd.DataFrame(dict(X))
+    except ValueError as error:
+        lengths = {key: len(value) if pd.api.types.is_list_like(value) else 1 for key, value in X.items()}
+        raise ValueError(
+            f"`{name}` is a dict of columns of different lengths ({lengths}); give every column one value per row."
+        ) from error
 
 
 def _check_column_names(columns, name):
@@ -284,10 +326,11 @@ class TableEncoder:
 
         Parameters
         ----------
-        X : DataFrame or 2-D array-like
-            A DataFrame is matched to the fitted columns by name; an array (or
-            a DataFrame with default ``0 .. p-1`` column names) must have the
-            fitted number of columns, in order.
+        X : DataFrame, 2-D array-like, list of dicts or dict
+            A DataFrame (or records, see :func:`as_frame`) is matched to the
+            fitted columns by name; an array (or a DataFrame with default
+            ``0 .. p-1`` column names) must have the fitted number of columns,
+            in order.
         name : str, default="X"
             How to call `X` in error messages.
         owner : str, default="TableEncoder"
@@ -303,7 +346,7 @@ class TableEncoder:
             Naming the missing or unexpected columns.
         """
         frame = as_frame(X, name=name)
-        if not isinstance(X, pd.DataFrame) or _is_positional(frame.columns, self.columns_):
+        if not _has_column_names(X) or _is_positional(frame.columns, self.columns_):
             if frame.shape[1] != len(self.columns_):
                 raise ValueError(
                     f"{name} has {frame.shape[1]} features, but {owner} is expecting "

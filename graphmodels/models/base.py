@@ -49,7 +49,7 @@ from numpy.typing import ArrayLike
 
 from .._special import logsumexp
 from .._validation import Interval, Options, Predicate, validate_params
-from ..data.encoding import LabelEncoder, TableEncoder, as_frame
+from ..data.encoding import LabelEncoder, TableEncoder, _has_column_names, as_frame
 from ..estimators.parameters import get_estimator
 from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
 
@@ -181,9 +181,7 @@ def training_counts(
     codes = encoder.fit_transform(frame)
     names = list(frame.columns)
     feature_names = (
-        np.asarray(names, dtype=object)
-        if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in names)
-        else None
+        np.asarray(names, dtype=object) if _has_column_names(X) and all(isinstance(c, str) for c in names) else None
     )
     if y is None:
         engine = CountingEngine(

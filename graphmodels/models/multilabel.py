@@ -27,7 +27,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from ..data.encoding import LabelEncoder, as_frame
+from ..data.encoding import LabelEncoder, _has_column_names, _is_positional, as_frame
 from .base import BaseModel
 
 if TYPE_CHECKING:
@@ -57,7 +57,7 @@ def as_label_frame(Y: pd.DataFrame | ArrayLike, *, n_rows: int | None = None, na
         If `Y` is one-dimensional (use a single-label classifier), has no
         column, a missing label, or the wrong number of rows.
     """
-    if isinstance(Y, pd.Series) or (not isinstance(Y, pd.DataFrame) and np.ndim(Y) == 1):
+    if isinstance(Y, pd.Series) or (not _has_column_names(Y) and np.ndim(Y) == 1):
         raise ValueError(
             f"`{name}` must be 2-dimensional, one column per label; got a 1-D sequence. "
             "For a single label use a classifier such as NaiveBayes, or pass Y.to_frame()."
@@ -169,7 +169,7 @@ class BaseMultiLabelClassifier(BaseModel):
         if frame.shape[0] == 0:
             raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
         labels = as_label_frame(Y, n_rows=frame.shape[0])
-        if not isinstance(Y, pd.DataFrame):
+        if not _has_column_names(Y):
             # An array's columns would be 0..m-1, the same names as an array X's.
             labels.columns = [f"label_{j}" for j in range(labels.shape[1])]
         clash = [c for c in labels.columns if c in frame.columns]
@@ -184,7 +184,7 @@ class BaseMultiLabelClassifier(BaseModel):
             self.classes_, codes = encode_labels(labels)
             self.n_features_in_ = frame.shape[1]
             self.feature_columns_ = list(frame.columns)
-            if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in frame.columns):
+            if _has_column_names(X) and all(isinstance(c, str) for c in frame.columns):
                 self.feature_names_in_ = np.asarray(list(frame.columns), dtype=object)
             self._resolve_estimator()
             self._fit_multilabel(frame, codes, sample_weight)
@@ -201,11 +201,22 @@ class BaseMultiLabelClassifier(BaseModel):
     def _new_frame(self, X):
         self._check_fitted()
         frame = as_frame(X)
+        if _has_column_names(X) and not _is_positional(frame.columns, self.feature_columns_):
+            # Matched by name, as the single-label models do.
+            present, fitted = set(frame.columns), set(self.feature_columns_)
+            missing = [c for c in self.feature_columns_ if c not in present]
+            extra = [c for c in frame.columns if c not in fitted]
+            if missing or extra:
+                parts = ([f"missing columns {missing}"] if missing else []) + (
+                    [f"unexpected columns {extra}"] if extra else []
+                )
+                raise ValueError("`X` does not match the fitted columns: " + " and ".join(parts) + ".")
+            return frame[self.feature_columns_]
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"`X` has {frame.shape[1]} columns but {type(self).__name__} was fitted with {self.n_features_in_}."
             )
-        if not isinstance(X, pd.DataFrame):
+        if not _has_column_names(X):
             # A plain array is read by position: give it the training columns' names.
             frame = frame.set_axis(self.feature_columns_, axis=1)
         return frame
