@@ -64,16 +64,53 @@ def _with_y(y, value, at=3):
     return pd.Series(out, name=y.name)
 
 
+#: Bad training input: name -> (how to make X, y and fit's keyword arguments from good ones, message).
+BAD_FIT = {
+    "list-cells": (lambda X, y: (_with(X, "colour", [[1, 2]]), y, {}), r"Column 'colour' of `X`.*\.map\(tuple\)"),
+    "dict-cells": (
+        lambda X, y: (_with(X, "size", [{"a": 1}]), y, {}),
+        r"Column 'size' of `X` holds a dict.*map\(str\)",
+    ),
+    "set-cells": (lambda X, y: (_with(X, "colour", [{1}, "red"]), y, {}), r"Column 'colour'.*map\(frozenset\)"),
+    "unhashable-labels": (lambda X, y: (X, _with_y(y, [1, 2]), {}), r"`y` holds a list \(\[1, 2\]\) at row 3"),
+    "dict-labels": (lambda X, y: (X, _with_y(y, {"a": 1}), {}), r"`y` holds a dict"),
+    "2-d-labels": (lambda X, y: (X, np.column_stack([y, y]), {}), r"`y` must be 1-dimensional.*multi-label model"),
+    "label-frame": (lambda X, y: (X, pd.DataFrame({"a": y, "b": y}), {}), r"`y` must be one column.*multi-label"),
+    "rows-of-labels": (lambda X, y: (X, [[v, v] for v in y], {}), r"`y` must be 1-dimensional.*rows of 2 labels"),
+    "no-column": (lambda X, y: (X[[]], y, {}), r"`X` has 0 feature"),
+    "missing-label": (lambda X, y: (X, _with_y(y, np.nan), {}), r"`y` has 1 missing labels; drop those rows"),
+    "none-label": (lambda X, y: (X, _with_y(y, None), {}), r"`y` has 1 missing labels"),
+    "infinite-label": (lambda X, y: (X, np.r_[np.inf, np.ones(N_ROWS - 1)], {}), r"`y` contains 1 infinite"),
+    "labels-too-short": (lambda X, y: (X, y[:-1], {}), r"`X` has 60 rows but `y` has 59"),
+    "unnamed-column": (lambda X, y: (X.set_axis(["colour", None], axis=1), y, {}), r"Column 1 of `X` has no name"),
+    "duplicate-columns": (lambda X, y: (X.set_axis(["a", "a"], axis=1), y, {}), r"`X` has duplicate column names"),
+    "x-is-a-path": (lambda X, y: ("data.csv", y, {}), r"`X` must be a DataFrame or a 2-D array, got str"),
+    "x-is-1-d": (lambda X, y: (list(X["colour"]), y, {}), r"`X` must be 2-dimensional.*reshape\(-1, 1\)"),
+}
+
 #: Bad input to a fitted model: name -> (how to make X from the training X, message).
 BAD_PREDICT = {
     "renamed-column": (lambda X: X.rename(columns={"size": "Size"}), r"missing columns \['size'\].*\['Size'\]"),
     "extra-column": (lambda X: X.assign(weight=1), r"unexpected columns \['weight'\]"),
     "missing-column": (lambda X: X[["colour"]], r"missing columns \['size'\]"),
     "record-with-a-typo": (lambda X: [{"colour": "red", "sise": 1}], r"missing columns \['size'\].*\['sise'\]"),
+    "list-cells": (lambda X: _with(X, "colour", [["red"]]), r"Column 'colour' of `X` holds a list"),
     "wrong-width-array": (lambda X: np.zeros((3, 5)), r"X has 5 features.*expecting 2.*\['colour', 'size'\]"),
     "one-row-as-a-series": (lambda X: X.iloc[0], r"got a Series.*X\.iloc\[\[i\]\]"),
     "none": (lambda X: None, r"`X` must be a DataFrame or a 2-D array, got NoneType"),
 }
+
+
+@pytest.mark.parametrize("case", sorted(BAD_FIT))
+@pytest.mark.parametrize("model_name", sorted(CLASSIFIERS))
+def test_bad_training_input_names_the_column_or_parameter(model_name, case):
+    make, message = BAD_FIT[case]
+    X, y, _ = _data()
+    X, y, kwargs = make(X, y)
+    model = CLASSIFIERS[model_name]()
+    with pytest.raises((ValueError, TypeError), match=message):
+        model.fit(X, y, **kwargs)
+    assert not model.__sklearn_is_fitted__()
 
 
 @pytest.mark.parametrize("case", sorted(BAD_PREDICT))
@@ -94,6 +131,30 @@ def test_unfitted_model_says_to_fit_first(model_name):
     X, _, _ = _data()
     with pytest.raises(NotFittedError, match=r"not fitted yet; call `fit` first"):
         _predict(MODELS[model_name](), _kind(model_name), X)
+
+
+@pytest.mark.parametrize("case", ["list-cells", "set-cells", "unnamed-column"])
+@pytest.mark.parametrize("model_name", sorted(set(MODELS) - set(CLASSIFIERS)))
+def test_bad_training_input_of_densities_and_multilabel_models(model_name, case):
+    make, message = BAD_FIT[case]
+    kind = _kind(model_name)
+    X, y, Y = _data()
+    X, _, kwargs = make(X, y)
+    with pytest.raises((ValueError, TypeError), match=message):
+        _fit(MODELS[model_name](), kind, X, y, Y, **kwargs)
+
+
+def test_unhashable_label_of_a_multilabel_model_names_the_label_column():
+    X, _, Y = _data()
+    Y["wind"] = _cells([["gale"], ["calm"]])
+    with pytest.raises(TypeError, match=r"`Y\['wind'\]` holds a list.*Y\['wind'\] = Y\['wind'\]\.map\(tuple\)"):
+        MODELS["binary-relevance"]().fit(X, Y)
+
+
+def test_a_column_of_one_label_per_row_is_read_as_the_labels():
+    X, y, _ = _data()
+    model = CLASSIFIERS["nb"]().fit(X, [[v] for v in y])
+    np.testing.assert_array_equal(model.predict_proba(X), CLASSIFIERS["nb"]().fit(X, y).predict_proba(X))
 
 
 @pytest.mark.parametrize("model_name", sorted(MODELS))

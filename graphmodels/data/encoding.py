@@ -17,6 +17,7 @@ likelihood, exactly as if the value had not been recorded.
 
 from __future__ import annotations
 
+import functools
 import numbers
 from collections.abc import Mapping
 from typing import Any
@@ -193,6 +194,23 @@ def _column_levels(series):
     return sorted((_python_scalar(v) for v in values), key=_sort_key)
 
 
+def _naming_unhashable_cells(method):
+    """Turn pandas' bare "unhashable type" TypeError into one naming the column and the fix."""
+
+    @functools.wraps(method)
+    def wrapper(self, X, *args, **kwargs):
+        try:
+            return method(self, X, *args, **kwargs)
+        except TypeError as error:
+            if "unhashable" not in str(error):
+                raise
+            frame = as_frame(X)
+            columns = {c: frame[c].to_numpy() for c in frame.columns if frame[c].dtype == object}
+            raise _unhashable_error(columns, "X", error) from None
+
+    return wrapper
+
+
 class TableEncoder:
     """Learn the states of each column of a table and encode tables as codes.
 
@@ -233,6 +251,7 @@ class TableEncoder:
     def __init__(self, *, missing: str = "value") -> None:
         self.missing = missing
 
+    @_naming_unhashable_cells
     def fit(self, X: pd.DataFrame | ArrayLike) -> TableEncoder:
         """Learn the state labels of every column of `X`.
 
@@ -279,6 +298,7 @@ class TableEncoder:
         self.cardinalities_ = np.array([len(levels) for levels in self.levels_], dtype=np.int64)
         return self
 
+    @_naming_unhashable_cells
     def transform(self, X: pd.DataFrame | ArrayLike, *, owner: str = "TableEncoder") -> np.ndarray:
         """Encode `X` into integer codes; unseen states become ``-1``.
 
@@ -309,6 +329,7 @@ class TableEncoder:
         largest = max([int(c) for c in self.cardinalities_] + [int(extra_states), 1])
         return np.min_scalar_type(-largest) if largest < 2**31 else np.dtype(np.int64)
 
+    @_naming_unhashable_cells
     def fit_transform(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Fit to `X` and return its codes, hashing each column once."""
         self._fit(X)
@@ -454,6 +475,12 @@ class LabelEncoder:
     labels look like: strings such as ``'1', '10', '2'`` stay strings and keep
     their (lexicographic) order.
 
+    Parameters
+    ----------
+    name : str, default="y"
+        How to call the labels in error messages (a multi-label model names
+        each label column, ``"Y['rain']"``).
+
     Examples
     --------
     >>> enc = LabelEncoder().fit(["2", "10", "1", "2"])
@@ -463,20 +490,29 @@ class LabelEncoder:
     [1, 2]
     """
 
+    def __init__(self, *, name: str = "y") -> None:
+        self.name = name
+
     def fit(self, y: ArrayLike) -> LabelEncoder:
         """Learn the sorted unique labels of `y`."""
-        values = _label_array(y)
-        self.classes_ = np.unique(values) if values.dtype != object else _unique_objects(values)
+        values = _label_array(y, self.name)
+        try:
+            self.classes_ = np.unique(values) if values.dtype != object else _unique_objects(values)
+        except TypeError as error:
+            raise _unhashable_error({self.name: values}, self.name, error) from None
         return self
 
     def transform(self, y: ArrayLike) -> np.ndarray:
         """Codes of the labels in `y`; unknown labels raise ``ValueError``."""
-        values = _label_array(y)
-        index = pd.Index(self.classes_)
-        codes = index.get_indexer(values)
+        values = _label_array(y, self.name)
+        index = pd.Index(self.classes_, tupleize_cols=False)  # a tuple label is one label
+        try:
+            codes = index.get_indexer(values)
+        except TypeError as error:
+            raise _unhashable_error({self.name: values}, self.name, error) from None
         if (codes < 0).any():
             unknown = pd.unique(values[codes < 0])[:5].tolist()
-            raise ValueError(f"`y` contains labels not seen in fit: {unknown}.")
+            raise ValueError(f"`{self.name}` contains labels not seen in fit: {unknown}.")
         return codes.astype(np.int64)
 
     def fit_transform(self, y: ArrayLike) -> np.ndarray:
@@ -484,15 +520,17 @@ class LabelEncoder:
         return self.fit(y).transform(y)
 
 
-def _label_array(y):
+def _label_array(y, name="y"):
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
-            raise ValueError(f"`y` must be one column of labels, got a DataFrame with {y.shape[1]} columns.")
+            raise ValueError(
+                f"`{name}` must be one column of labels, got a DataFrame with {y.shape[1]} columns. {_MULTILABEL_HINT}"
+            )
         y = y.iloc[:, 0]
     if y is None:
         raise ValueError("This estimator requires y to be passed, but the target y is None.")
     if isinstance(y, (str, bytes)) or np.isscalar(y):
-        raise TypeError(f"`y` must be a 1-D sequence of labels, got {type(y).__name__}.")
+        raise TypeError(f"`{name}` must be a 1-D sequence of labels, got {type(y).__name__}.")
     if isinstance(y, pd.Series):
         if isinstance(y.dtype, pd.CategoricalDtype):
             y = y.astype(object)
@@ -503,6 +541,14 @@ def _label_array(y):
             # A list: let pandas infer the type, which keeps 1 and "1" apart
             # (numpy would turn both into the string "1").
             y = list(y)
+            if y and all(isinstance(v, (list, np.ndarray)) for v in y) and len({len(v) for v in y}) == 1:
+                # Rows of labels: a column of one label is read as the labels themselves.
+                if len(y[0]) != 1:
+                    raise ValueError(
+                        f"`{name}` must be 1-dimensional (one label per row), got rows of {len(y[0])} labels. "
+                        + _MULTILABEL_HINT
+                    )
+                y = [v[0] for v in y]
             inferred = pd.Series(y, dtype=object).infer_objects()
             y = inferred.to_numpy(dtype=inferred.dtype if inferred.dtype.kind in "biuf" else object)
         values = np.asarray(y)
@@ -510,11 +556,15 @@ def _label_array(y):
             values = values.ravel()
         missing = pd.isna(values) if values.dtype.kind in "fOc" else np.zeros(len(values), bool)
     if values.ndim != 1:
-        raise ValueError(f"`y` must be 1-dimensional, got shape {values.shape}.")
+        raise ValueError(
+            f"`{name}` must be 1-dimensional (one label per row), got shape {values.shape}. {_MULTILABEL_HINT}"
+        )
     if np.any(missing):
-        raise ValueError(f"`y` has {int(np.sum(missing))} missing labels; drop those rows first.")
+        raise ValueError(f"`{name}` has {int(np.sum(missing))} missing labels; drop those rows first.")
     if values.dtype.kind in "fc" and not np.all(np.isfinite(values)):
-        raise ValueError("`y` contains infinite labels.")
+        raise ValueError(
+            f"`{name}` contains {int(np.sum(~np.isfinite(values)))} infinite labels; drop those rows first."
+        )
     if values.dtype.kind in "U":
         values = values.astype(object)
     return values
@@ -523,5 +573,34 @@ def _label_array(y):
 def _unique_objects(values):
     labels = sorted(pd.unique(values).tolist(), key=_sort_key)
     out = np.empty(len(labels), dtype=object)
-    out[:] = labels
+    for k, label in enumerate(labels):  # one by one: a tuple label is one cell
+        out[k] = label
     return out
+
+
+_MULTILABEL_HINT = (
+    "For several labels per row use a multi-label model (BinaryRelevance, ClassifierChain, LabelPowerset, "
+    "MultiDimensionalTAN, ...) with fit(X, Y)."
+)
+
+#: How to make the cells of a column hashable, by the type of an unhashable cell.
+_HASHABLE_FIX = {list: "tuple", set: "frozenset", np.ndarray: "tuple"}
+
+
+def _unhashable_error(columns, name, error):
+    """A TypeError naming the first column (of a dict of columns) with an unhashable cell, and the fix."""
+    for column, values in columns.items():
+        for row, cell in enumerate(values):
+            try:
+                hash(cell)
+            except TypeError:
+                fix = next((f for kind, f in _HASHABLE_FIX.items() if isinstance(cell, kind)), "str")
+                where = f"`{name}`" if name == column else f"Column {column!r} of `{name}`"
+                target = name if name == column else f"{name}[{column!r}]"
+                shown = repr(cell) if len(repr(cell)) <= 40 else repr(cell)[:37] + "..."
+                return TypeError(
+                    f"{where} holds a {type(cell).__name__} ({shown}) at row {row}; every cell must be a single "
+                    f"hashable value (a string, number, bool or tuple). Convert it, e.g. "
+                    f"{target} = {target}.map({fix})."
+                )
+    return error

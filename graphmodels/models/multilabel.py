@@ -92,7 +92,7 @@ def encode_labels(frame: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:
     """
     classes, codes = [], np.empty(frame.shape, dtype=np.int64)
     for j, column in enumerate(frame.columns):
-        encoder = LabelEncoder().fit(frame[column])
+        encoder = LabelEncoder(name=f"Y[{column!r}]").fit(frame[column])
         classes.append(encoder.classes_)
         codes[:, j] = encoder.transform(frame[column])
     return classes, codes
