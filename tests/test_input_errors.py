@@ -84,6 +84,20 @@ BAD_FIT = {
     "labels-too-short": (lambda X, y: (X, y[:-1], {}), r"`X` has 60 rows but `y` has 59"),
     "unnamed-column": (lambda X, y: (X.set_axis(["colour", None], axis=1), y, {}), r"Column 1 of `X` has no name"),
     "duplicate-columns": (lambda X, y: (X.set_axis(["a", "a"], axis=1), y, {}), r"`X` has duplicate column names"),
+    "negative-weight": (
+        lambda X, y: (X, y, {"sample_weight": -np.ones(N_ROWS)}),
+        r"`sample_weight` must be finite and non-negative, got -1.0 at row 0",
+    ),
+    "nan-weight": (
+        lambda X, y: (X, y, {"sample_weight": np.r_[np.ones(5), np.nan, np.ones(N_ROWS - 6)]}),
+        r"`sample_weight` must be finite and non-negative, got nan at row 5",
+    ),
+    "weights-too-short": (
+        lambda X, y: (X, y, {"sample_weight": np.ones(N_ROWS - 1)}),
+        r"`sample_weight` must have shape \(60,\), one weight per row of `X`, got \(59,\)",
+    ),
+    "text-weights": (lambda X, y: (X, y, {"sample_weight": ["heavy"] * N_ROWS}), r"`sample_weight` must be numbers"),
+    "zero-weights": (lambda X, y: (X, y, {"sample_weight": np.zeros(N_ROWS)}), r"`sample_weight` sums to zero"),
     "x-is-a-path": (lambda X, y: ("data.csv", y, {}), r"`X` must be a DataFrame or a 2-D array, got str"),
     "x-is-1-d": (lambda X, y: (list(X["colour"]), y, {}), r"`X` must be 2-dimensional.*reshape\(-1, 1\)"),
 }
@@ -133,7 +147,7 @@ def test_unfitted_model_says_to_fit_first(model_name):
         _predict(MODELS[model_name](), _kind(model_name), X)
 
 
-@pytest.mark.parametrize("case", ["list-cells", "set-cells", "unnamed-column"])
+@pytest.mark.parametrize("case", ["list-cells", "set-cells", "negative-weight", "text-weights", "unnamed-column"])
 @pytest.mark.parametrize("model_name", sorted(set(MODELS) - set(CLASSIFIERS)))
 def test_bad_training_input_of_densities_and_multilabel_models(model_name, case):
     make, message = BAD_FIT[case]

@@ -209,7 +209,7 @@ def training_counts(
             max_cells=max_cells,
         )
     if engine.total <= 0:
-        raise ValueError("The sample weights sum to zero.")
+        raise ValueError("`sample_weight` sums to zero; give at least one row a positive weight.")
     return TrainingCounts(engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape))
 
 

@@ -28,6 +28,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..data.encoding import LabelEncoder, _has_column_names, _is_positional, as_frame
+from ..stats.counting import _check_sample_weight
 from .base import BaseModel
 
 if TYPE_CHECKING:
@@ -176,9 +177,7 @@ class BaseMultiLabelClassifier(BaseModel):
         if clash:
             raise ValueError(f"Label column(s) {clash[:5]} are also columns of `X`; rename them.")
         if sample_weight is not None:
-            sample_weight = np.asarray(sample_weight, dtype=float)
-            if sample_weight.shape != (frame.shape[0],):
-                raise ValueError(f"`sample_weight` must have shape ({frame.shape[0]},), got {sample_weight.shape}.")
+            sample_weight = _check_sample_weight(sample_weight, frame.shape[0])
         with self._fitting():
             self.label_names_ = list(labels.columns)
             self.classes_, codes = encode_labels(labels)
