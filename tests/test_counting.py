@@ -65,6 +65,26 @@ def test_names_and_positions_agree():
     assert engine.counts([]).item() == len(codes)
 
 
+def test_tuple_and_integer_names_are_names():
+    # A tuple name is one variable, not a sequence of two; an integer name wins over the
+    # position it spells (name 0 is the column at position 1 here).
+    codes = np.array([[0, 1, 0], [1, 1, 0], [1, 0, 1]])
+    engine = CountingEngine(codes, [2, 2, 2], names=[("a", 1), 0, 1])
+    np.testing.assert_array_equal(engine.counts(("a", 1)), [1, 2])
+    np.testing.assert_array_equal(engine.counts([("a", 1), 0]), [[0, 1], [1, 1]])
+    np.testing.assert_array_equal(engine.counts([0]), [1, 2])
+    np.testing.assert_array_equal(engine.counts(1), [2, 1])
+    one_way = engine.one_way_counts([0, 1], given=("a", 1))
+    np.testing.assert_array_equal(one_way.block(0), [[0, 1], [1, 1]])
+    pairs = engine.pairwise_counts([("a", 1), 0], given=1)
+    np.testing.assert_array_equal(pairs.block(0, 1), [[[0, 1], [0, 1]], [[0, 0], [1, 0]]])
+    frame = engine.to_frame([0, ("a", 1)])
+    assert list(frame.columns) == [0, ("a", 1), "count"]
+    assert frame["count"].tolist() == [0.0, 1.0, 1.0, 1.0]
+    with pytest.raises(ValueError, match=r"repeat in the query \[0, 0\]"):
+        engine.counts([0, 0])
+
+
 def test_states_never_seen_get_zero_cells():
     engine = CountingEngine(np.array([[0], [0], [2]]), [4])
     np.testing.assert_array_equal(engine.counts([0]), [2, 0, 1, 0])
@@ -321,3 +341,9 @@ def test_joint_strata_reject_repeated_or_overlapping_variables():
         engine.one_way_counts(["a"], given=["b", "b"])
     with pytest.raises(ValueError, match="also among"):
         engine.pairwise_counts(["a", "b"], given=["b", "c"])
+
+
+def test_one_way_size_error_names_the_widest_variables():
+    engine = CountingEngine(np.zeros((3, 3), dtype=int), [30, 20, 4], names=["a", "b", "c"], max_cells=50)
+    with pytest.raises(TableTooLargeError, match=r"given \['c'\].*'a' \(30 states\), 'b' \(20 states\)"):
+        engine.one_way_counts(["a", "b"], given="c")

@@ -329,3 +329,13 @@ def test_missing_values_are_a_state_of_their_own_in_latent_configurations():
     assert is_latent_tree(model.structure_)
     assert model.latent_states_["configurations"].str.contains("x0=<missing>").any()
     np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0)
+
+
+def test_a_table_too_large_is_named_by_the_users_columns():
+    # The search counts pairs on an engine of its own; its size error named variables 0, 1, 2.
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame({"colour": rng.integers(0, 20, 300).astype(str), "size": rng.integers(0, 20, 300)})
+    X["weight kg"] = rng.integers(0, 20, 300)
+    y = pd.Series(rng.integers(0, 3, 300), name="kind")
+    with pytest.raises(ValueError, match=r"strata of \['kind'\].*'colour' \(20 states\), 'size' \(20 states\)"):
+        gm.HierarchicalNaiveBayes(max_cells=5000, discretizer=None).fit(X, y)

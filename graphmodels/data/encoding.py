@@ -19,7 +19,9 @@ likelihood, exactly as if the value had not been recorded.
 
 from __future__ import annotations
 
+import functools
 import numbers
+from collections.abc import Mapping
 from typing import Any
 
 import numpy as np
@@ -48,8 +50,12 @@ def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
 
     Parameters
     ----------
-    X : DataFrame, 2-D array-like
+    X : DataFrame, 2-D array-like, list of dicts or dict
         The table. A numpy array gets integer column names ``0 .. p-1``.
+        Records are read as pandas reads them: a list of dicts is one row per
+        dict (a key missing from a dict is a missing cell), a dict of
+        sequences is one column per key, and a dict of single values is one
+        row.
     name : str
         How to call `X` in error messages.
 
@@ -60,9 +66,18 @@ def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
     Raises
     ------
     TypeError
-        If `X` is not table-like (a scalar, a string, a dict of scalars).
+        If `X` is not table-like (a scalar, a string, None).
     ValueError
-        If `X` is not two-dimensional, or has duplicate column names.
+        If `X` is not two-dimensional (a Series, a 1-D or 3-D array), its
+        columns (a dict of sequences) have different lengths, or it has
+        duplicate or missing column names.
+
+    Examples
+    --------
+    >>> as_frame([{"colour": "red", "size": 1}, {"colour": "blue"}]).to_dict("list")
+    {'colour': ['red', 'blue'], 'size': [1.0, nan]}
+    >>> as_frame({"colour": "red", "size": 1}).shape
+    (1, 2)
     """
     if hasattr(X, "tocsr") or type(X).__module__.startswith("scipy.sparse"):
         raise TypeError(
@@ -73,8 +88,13 @@ def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
         frame = X
     elif isinstance(X, pd.Series):
         raise ValueError(
-            f"`{name}` must be 2-dimensional (rows x columns), got a Series; use series.to_frame() for a single column."
+            f"`{name}` must be 2-dimensional (rows x columns), got a Series; use series.to_frame() for a single "
+            "column, or series.to_frame().T (or X.iloc[[i]] rather than X.iloc[i]) for a single row."
         )
+    elif isinstance(X, Mapping):
+        frame = _frame_of_mapping(X, name)
+    elif isinstance(X, (list, tuple)) and _is_records(X):
+        frame = pd.DataFrame([dict(row) for row in X])
     elif isinstance(X, (str, bytes, numbers.Number)) or X is None:
         raise TypeError(f"`{name}` must be a DataFrame or a 2-D array, got {type(X).__name__}.")
     else:
@@ -89,7 +109,41 @@ def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
     if frame.columns.has_duplicates:
         duplicated = frame.columns[frame.columns.duplicated()].unique().tolist()
         raise ValueError(f"`{name}` has duplicate column names: {duplicated}.")
+    _check_column_names(frame.columns, name)
     return frame
+
+
+def _is_records(X):
+    """True for a list (or tuple) of dicts: one record per row."""
+    return isinstance(X, (list, tuple)) and len(X) > 0 and all(isinstance(row, Mapping) for row in X)
+
+
+def _has_column_names(X):
+    """True when `X` names its columns (a DataFrame, a dict, records), so they are matched by name."""
+    return isinstance(X, (pd.DataFrame, Mapping)) or _is_records(X)
+
+
+def _frame_of_mapping(X, name):
+    """A dict of columns (or of the single values of one row) as a DataFrame."""
+    if all(not pd.api.types.is_list_like(value) for value in X.values()):
+        return pd.DataFrame([dict(X)])  # one record
+    try:
+        return pd.DataFrame(dict(X))
+    except ValueError as error:
+        lengths = {key: len(value) if pd.api.types.is_list_like(value) else 1 for key, value in X.items()}
+        raise ValueError(
+            f"`{name}` is a dict of columns of different lengths ({lengths}); give every column one value per row."
+        ) from error
+
+
+def _check_column_names(columns, name):
+    """Refuse a missing column name (None, NaN, NA): it cannot name a variable of a structure."""
+    for position, column in enumerate(columns):
+        if column is None or column is pd.NA or column is pd.NaT or (isinstance(column, float) and column != column):
+            raise ValueError(
+                f"Column {position} of `{name}` has no name ({column!r}); graphmodels names every variable "
+                f"by its column name. Give every column a name (set `{name}.columns`)."
+            )
 
 
 def _has_strings(X):
@@ -142,6 +196,23 @@ def _column_levels(series):
     return sorted((_python_scalar(v) for v in values), key=_sort_key)
 
 
+def _naming_unhashable_cells(method):
+    """Turn pandas' bare "unhashable type" TypeError into one naming the column and the fix."""
+
+    @functools.wraps(method)
+    def wrapper(self, X, *args, **kwargs):
+        try:
+            return method(self, X, *args, **kwargs)
+        except TypeError as error:
+            if "unhashable" not in str(error):
+                raise
+            frame = as_frame(X)
+            columns = {c: frame[c].to_numpy() for c in frame.columns if frame[c].dtype == object}
+            raise _unhashable_error(columns, "X", error) from None
+
+    return wrapper
+
+
 class TableEncoder:
     """Learn the states of each column of a table and encode tables as codes.
 
@@ -182,6 +253,7 @@ class TableEncoder:
     def __init__(self, *, missing: str = "value") -> None:
         self.missing = missing
 
+    @_naming_unhashable_cells
     def fit(self, X: pd.DataFrame | ArrayLike) -> TableEncoder:
         """Learn the state labels of every column of `X`.
 
@@ -228,6 +300,7 @@ class TableEncoder:
         self.cardinalities_ = np.array([len(levels) for levels in self.levels_], dtype=np.int64)
         return self
 
+    @_naming_unhashable_cells
     def transform(self, X: pd.DataFrame | ArrayLike, *, owner: str = "TableEncoder") -> np.ndarray:
         """Encode `X` into integer codes; unseen states become ``-1``.
 
@@ -258,6 +331,7 @@ class TableEncoder:
         largest = max([int(c) for c in self.cardinalities_] + [int(extra_states), 1])
         return np.min_scalar_type(-largest) if largest < 2**31 else np.dtype(np.int64)
 
+    @_naming_unhashable_cells
     def fit_transform(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Fit to `X` and return its codes, hashing each column once."""
         self._fit(X)
@@ -275,10 +349,11 @@ class TableEncoder:
 
         Parameters
         ----------
-        X : DataFrame or 2-D array-like
-            A DataFrame is matched to the fitted columns by name; an array (or
-            a DataFrame with default ``0 .. p-1`` column names) must have the
-            fitted number of columns, in order.
+        X : DataFrame, 2-D array-like, list of dicts or dict
+            A DataFrame (or records, see :func:`as_frame`) is matched to the
+            fitted columns by name; an array (or a DataFrame with default
+            ``0 .. p-1`` column names) must have the fitted number of columns,
+            in order.
         name : str, default="X"
             How to call `X` in error messages.
         owner : str, default="TableEncoder"
@@ -294,7 +369,7 @@ class TableEncoder:
             Naming the missing or unexpected columns.
         """
         frame = as_frame(X, name=name)
-        if not isinstance(X, pd.DataFrame) or _is_positional(frame.columns, self.columns_):
+        if not _has_column_names(X) or _is_positional(frame.columns, self.columns_):
             if frame.shape[1] != len(self.columns_):
                 raise ValueError(
                     f"{name} has {frame.shape[1]} features, but {owner} is expecting "
@@ -320,7 +395,9 @@ class TableEncoder:
         observed = levels[:-1] if self.has_missing_state_[j] else levels
         if isinstance(series.dtype, pd.CategoricalDtype):
             # Map the few categories, then gather by the categorical's own codes.
-            mapping = pd.Index(observed, dtype=object).get_indexer(series.cat.categories.astype(object))
+            mapping = pd.Index(observed, dtype=object, tupleize_cols=False).get_indexer(
+                series.cat.categories.astype(object)
+            )
             mapping = np.append(mapping, UNKNOWN).astype(np.int64)  # code -1 (missing) -> last entry
             codes = mapping[series.cat.codes.to_numpy()]
         else:
@@ -331,7 +408,7 @@ class TableEncoder:
         if codes is None:
             # get_indexer gives -1 for unseen states (pd.Categorical with unknown
             # values is deprecated and will raise in pandas 4).
-            codes = pd.Index(observed, dtype=object).get_indexer(series).astype(np.int64)
+            codes = pd.Index(observed, dtype=object, tupleize_cols=False).get_indexer(series).astype(np.int64)
         negative = np.flatnonzero(codes < 0)
         isna = np.zeros(len(codes), dtype=bool)
         if len(negative):
@@ -408,6 +485,12 @@ class LabelEncoder:
     labels look like: strings such as ``'1', '10', '2'`` stay strings and keep
     their (lexicographic) order.
 
+    Parameters
+    ----------
+    name : str, default="y"
+        How to call the labels in error messages (a multi-label model names
+        each label column, ``"Y['rain']"``).
+
     Examples
     --------
     >>> enc = LabelEncoder().fit(["2", "10", "1", "2"])
@@ -417,20 +500,29 @@ class LabelEncoder:
     [1, 2]
     """
 
+    def __init__(self, *, name: str = "y") -> None:
+        self.name = name
+
     def fit(self, y: ArrayLike) -> LabelEncoder:
         """Learn the sorted unique labels of `y`."""
-        values = _label_array(y)
-        self.classes_ = np.unique(values) if values.dtype != object else _unique_objects(values)
+        values = _label_array(y, self.name)
+        try:
+            self.classes_ = np.unique(values) if values.dtype != object else _unique_objects(values)
+        except TypeError as error:
+            raise _unhashable_error({self.name: values}, self.name, error) from None
         return self
 
     def transform(self, y: ArrayLike) -> np.ndarray:
         """Codes of the labels in `y`; unknown labels raise ``ValueError``."""
-        values = _label_array(y)
-        index = pd.Index(self.classes_)
-        codes = index.get_indexer(values)
+        values = _label_array(y, self.name)
+        index = pd.Index(self.classes_, tupleize_cols=False)  # a tuple label is one label
+        try:
+            codes = index.get_indexer(values)
+        except TypeError as error:
+            raise _unhashable_error({self.name: values}, self.name, error) from None
         if (codes < 0).any():
             unknown = pd.unique(values[codes < 0])[:5].tolist()
-            raise ValueError(f"`y` contains labels not seen in fit: {unknown}.")
+            raise ValueError(f"`{self.name}` contains labels not seen in fit: {unknown}.")
         return codes.astype(np.int64)
 
     def fit_transform(self, y: ArrayLike) -> np.ndarray:
@@ -438,15 +530,17 @@ class LabelEncoder:
         return self.fit(y).transform(y)
 
 
-def _label_array(y):
+def _label_array(y, name="y"):
     if isinstance(y, pd.DataFrame):
         if y.shape[1] != 1:
-            raise ValueError(f"`y` must be one column of labels, got a DataFrame with {y.shape[1]} columns.")
+            raise ValueError(
+                f"`{name}` must be one column of labels, got a DataFrame with {y.shape[1]} columns. {_MULTILABEL_HINT}"
+            )
         y = y.iloc[:, 0]
     if y is None:
         raise ValueError("This estimator requires y to be passed, but the target y is None.")
     if isinstance(y, (str, bytes)) or np.isscalar(y):
-        raise TypeError(f"`y` must be a 1-D sequence of labels, got {type(y).__name__}.")
+        raise TypeError(f"`{name}` must be a 1-D sequence of labels, got {type(y).__name__}.")
     if isinstance(y, pd.Series):
         if isinstance(y.dtype, pd.CategoricalDtype):
             y = y.astype(object)
@@ -457,6 +551,14 @@ def _label_array(y):
             # A list: let pandas infer the type, which keeps 1 and "1" apart
             # (numpy would turn both into the string "1").
             y = list(y)
+            if y and all(isinstance(v, (list, np.ndarray)) for v in y) and len({len(v) for v in y}) == 1:
+                # Rows of labels: a column of one label is read as the labels themselves.
+                if len(y[0]) != 1:
+                    raise ValueError(
+                        f"`{name}` must be 1-dimensional (one label per row), got rows of {len(y[0])} labels. "
+                        + _MULTILABEL_HINT
+                    )
+                y = [v[0] for v in y]
             inferred = pd.Series(y, dtype=object).infer_objects()
             y = inferred.to_numpy(dtype=inferred.dtype if inferred.dtype.kind in "biuf" else object)
         values = np.asarray(y)
@@ -464,11 +566,15 @@ def _label_array(y):
             values = values.ravel()
         missing = pd.isna(values) if values.dtype.kind in "fOc" else np.zeros(len(values), bool)
     if values.ndim != 1:
-        raise ValueError(f"`y` must be 1-dimensional, got shape {values.shape}.")
+        raise ValueError(
+            f"`{name}` must be 1-dimensional (one label per row), got shape {values.shape}. {_MULTILABEL_HINT}"
+        )
     if np.any(missing):
-        raise ValueError(f"`y` has {int(np.sum(missing))} missing labels; drop those rows first.")
+        raise ValueError(f"`{name}` has {int(np.sum(missing))} missing labels; drop those rows first.")
     if values.dtype.kind in "fc" and not np.all(np.isfinite(values)):
-        raise ValueError("`y` contains infinite labels.")
+        raise ValueError(
+            f"`{name}` contains {int(np.sum(~np.isfinite(values)))} infinite labels; drop those rows first."
+        )
     if values.dtype.kind in "U":
         values = values.astype(object)
     return values
@@ -477,5 +583,34 @@ def _label_array(y):
 def _unique_objects(values):
     labels = sorted(pd.unique(values).tolist(), key=_sort_key)
     out = np.empty(len(labels), dtype=object)
-    out[:] = labels
+    for k, label in enumerate(labels):  # one by one: a tuple label is one cell
+        out[k] = label
     return out
+
+
+_MULTILABEL_HINT = (
+    "For several labels per row use a multi-label model (BinaryRelevance, ClassifierChain, LabelPowerset, "
+    "MultiDimensionalTAN, ...) with fit(X, Y)."
+)
+
+#: How to make the cells of a column hashable, by the type of an unhashable cell.
+_HASHABLE_FIX = {list: "tuple", set: "frozenset", np.ndarray: "tuple"}
+
+
+def _unhashable_error(columns, name, error):
+    """A TypeError naming the first column (of a dict of columns) with an unhashable cell, and the fix."""
+    for column, values in columns.items():
+        for row, cell in enumerate(values):
+            try:
+                hash(cell)
+            except TypeError:
+                fix = next((f for kind, f in _HASHABLE_FIX.items() if isinstance(cell, kind)), "str")
+                where = f"`{name}`" if name == column else f"Column {column!r} of `{name}`"
+                target = name if name == column else f"{name}[{column!r}]"
+                shown = repr(cell) if len(repr(cell)) <= 40 else repr(cell)[:37] + "..."
+                return TypeError(
+                    f"{where} holds a {type(cell).__name__} ({shown}) at row {row}; every cell must be a single "
+                    f"hashable value (a string, number, bool or tuple). Convert it, e.g. "
+                    f"{target} = {target}.map({fix})."
+                )
+    return error

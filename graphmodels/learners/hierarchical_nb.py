@@ -435,13 +435,15 @@ def hierarchical_naive_bayes_search(
     while max_latents is None or len(latents) < max_latents:
         if len(children) < 2:
             break
+        # Named as the user's columns (and the latents), so that a table-size error names them.
         pair_engine = CountingEngine(
             np.column_stack(children + [y]),
             cards + [n_classes],
+            names=names + [engine.names[class_position]],
             sample_weight=weights,
             max_cells=engine.max_cells,
         )
-        pairs = _ranked_pairs(pair_engine, list(range(len(children))), len(children))[:n_candidate_pairs]
+        pairs = _ranked_pairs(pair_engine, names, engine.names[class_position])[:n_candidate_pairs]
         if not pairs:
             break
         candidates = []

@@ -14,7 +14,7 @@ from .label_transformations import BinaryRelevance, ClassifierChain, LabelPowers
 from .model_selection import MultiLabelModelSelection
 from .multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
 from .multilabel import BaseMultiLabelClassifier
-from .persistence import load, load_model
+from .persistence import ModelFileError, load, load_model
 from .registry import make_model, model_class, register_model, registered_models
 
 #: Single-label classifiers by the short names the command line and `compare` use
@@ -51,6 +51,7 @@ __all__ = [
     "CLASSIFIERS",
     "load",
     "load_model",
+    "ModelFileError",
     "register_model",
     "registered_models",
     "model_class",

@@ -53,9 +53,9 @@ from numpy.typing import ArrayLike
 from .._special import logsumexp
 from .._validation import InstanceOf, Interval, Options, Predicate, validate_params
 from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, make_discretizer
-from ..data.encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, as_frame
+from ..data.encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, _has_column_names, as_frame
 from ..estimators.parameters import get_estimator
-from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
+from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine, _check_sample_weight
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -204,6 +204,15 @@ def training_counts(
     frame = as_frame(X)
     if frame.shape[0] == 0:
         raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
+    # Labels and weights are checked before the discretizer, which needs both.
+    labels = y_codes = None
+    if y is not None:
+        labels = LabelEncoder().fit(y)
+        y_codes = labels.transform(y)
+        if len(y_codes) != frame.shape[0]:
+            raise ValueError(f"`X` has {frame.shape[0]} rows but `y` has {len(y_codes)} labels.")
+    if sample_weight is not None:
+        sample_weight = _check_sample_weight(sample_weight, frame.shape[0])
     binner = make_discretizer(discretizer)
     if binner is not None:
         if not isinstance(binner, (EqualFrequencyDiscretizer, MDLDiscretizer)):
@@ -213,9 +222,9 @@ def training_counts(
             )
         binner = type(binner)(**binner.get_params())  # never refit the caller's object
         if isinstance(binner, MDLDiscretizer):
-            if y is None:
+            if y_codes is None:
                 raise ValueError("An MDLDiscretizer needs class labels: pass `y`, or use 'equal-frequency'.")
-            binner.fit(frame, _labels_by_position(y, frame.shape[0]), sample_weight=sample_weight)
+            binner.fit(frame, y_codes, sample_weight=sample_weight)
         else:
             binner.fit(frame, sample_weight=sample_weight)
         if binner.cut_points_:
@@ -227,9 +236,7 @@ def training_counts(
     _warn_identifier_columns(encoder, frame.shape[0])
     names = list(frame.columns)
     feature_names = (
-        np.asarray(names, dtype=object)
-        if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in names)
-        else None
+        np.asarray(names, dtype=object) if _has_column_names(X) and all(isinstance(c, str) for c in names) else None
     )
     if y is None:
         engine = CountingEngine(
@@ -237,10 +244,7 @@ def training_counts(
         )
         classes = class_name = None
     else:
-        labels = LabelEncoder().fit(y)
-        y_codes = labels.transform(y)
-        if len(y_codes) != codes.shape[0]:
-            raise ValueError(f"`X` has {codes.shape[0]} rows but `y` has {len(y_codes)} labels.")
+        assert labels is not None and y_codes is not None
         classes = labels.classes_
         name = getattr(y, "name", None)
         class_name = (
@@ -257,18 +261,8 @@ def training_counts(
             max_cells=max_cells,
         )
     if engine.total <= 0:
-        raise ValueError("The sample weights sum to zero.")
+        raise ValueError("`sample_weight` sums to zero; give at least one row a positive weight.")
     return TrainingCounts(engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape), binner)
-
-
-def _labels_by_position(y, n_rows):
-    """Labels as a plain array (a Series' index must not realign them with the rows of `X`)."""
-    values = y.to_numpy() if isinstance(y, (pd.Series, pd.DataFrame)) else np.asarray(y, dtype=object)
-    if values.ndim == 2 and values.shape[1] == 1:
-        values = values[:, 0]
-    if values.ndim != 1 or len(values) != n_rows:
-        raise ValueError(f"`X` has {n_rows} rows but `y` has shape {values.shape}.")
-    return values
 
 
 #: A column with distinct values in more than this share of the rows looks like an identifier.
@@ -842,8 +836,16 @@ class BaseDensity(BaseModel):
         rng = np.random.default_rng(random_state)
         codes = self._sample_codes(int(n_samples), rng)
         columns = {}
-        for j, column in enumerate(self.encoder_.columns_):
-            levels = np.empty(len(self.encoder_.levels_[j]), dtype=object)
-            levels[:] = self.encoder_.levels_[j]
-            columns[column] = levels[codes[:, j]]
-        return pd.DataFrame(columns, columns=self.encoder_.columns_)
+        for j, labels in enumerate(self.encoder_.levels_):
+            levels = np.empty(len(labels), dtype=object)
+            for k, level in enumerate(labels):  # one by one: a tuple state is one cell
+                levels[k] = level
+            columns[j] = levels[codes[:, j]]
+        return pd.DataFrame(columns, index=range(len(codes))).set_axis(_column_index(self.encoder_.columns_), axis=1)
+
+
+def _column_index(names):
+    """The columns of a frame: a MultiIndex for tuples of one length (as fitted from one), else flat."""
+    lengths = {len(name) if isinstance(name, tuple) else -1 for name in names}
+    tuples = len(lengths) == 1 and lengths.pop() > 0
+    return pd.Index(list(names), tupleize_cols=tuples)

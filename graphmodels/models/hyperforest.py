@@ -105,7 +105,8 @@ def clique_log_tables(
             # Any earlier clique holding the separator is a valid junction-tree
             # parent (running intersection order); take the latest.
             parent = next(i for i in reversed(range(len(cliques))) if separator <= set(order[i][0]))
-        variables = list(positions) + ([] if given is None else [engine.position(given)])
+        # By name: an integer column name is not a position.
+        variables = [engine.names[p] for p in positions] + ([] if given is None else [given])
         counts = np.asarray(engine.counts(variables), dtype=np.float64)
         if given is not None:
             counts = np.moveaxis(counts, -1, 0)
@@ -120,7 +121,8 @@ def clique_log_tables(
         # the uniform conditional rather than 0/0.
         with np.errstate(divide="ignore", invalid="ignore"):
             conditional = np.where(norm > 0, smoothed / np.where(norm > 0, norm, 1.0), 1.0 / cells)
-            tables.append(np.log(conditional))
+            # C order, as a loaded model holds it, so that a saved model predicts bit for bit the same.
+            tables.append(np.ascontiguousarray(np.log(conditional)))
         cliques.append(positions)
         parents.append(parent)
     return {"cliques": cliques, "parents": np.asarray(parents, dtype=np.int64), "log_tables": tables}

@@ -31,7 +31,7 @@ from .._special import logsumexp
 from .._validation import InstanceOf, Interval, Options, Predicate
 from .augmented import NaiveBayes
 from .base import clone_model
-from .multilabel import BaseMultiLabelClassifier
+from .multilabel import BaseMultiLabelClassifier, _object_index
 from .registry import register_model
 
 __all__ = ["BinaryRelevance", "LabelPowerset", "ClassifierChain"]
@@ -79,7 +79,7 @@ def _log_proba(estimator, frame, classes):
     else:
         with np.errstate(divide="ignore"):
             table = np.log(np.asarray(estimator.predict_proba(frame), dtype=float))
-    position = pd.Index(list(estimator.classes_), dtype=object).get_indexer(list(classes))
+    position = _object_index(estimator.classes_).get_indexer(_object_index(classes))
     if len(position) == table.shape[1] and np.array_equal(position, np.arange(len(position))):
         return table
     out = np.full((table.shape[0], len(classes)), -np.inf)

@@ -117,7 +117,7 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
             table, cards, names=features + self.label_names_, sample_weight=sample_weight, max_cells=self.max_cells
         )
         if engine.total <= 0:
-            raise ValueError("The sample weights sum to zero.")
+            raise ValueError("`sample_weight` sums to zero; give at least one row a positive weight.")
         members = self._learn_structures(engine, features)
         self._fit_parameters(engine, members)
 

@@ -28,7 +28,8 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..data.discretize import MDLDiscretizer
-from ..data.encoding import LabelEncoder, as_frame
+from ..data.encoding import LabelEncoder, _has_column_names, _is_positional, as_frame
+from ..stats.counting import _check_sample_weight
 from .base import BaseModel
 
 if TYPE_CHECKING:
@@ -58,7 +59,7 @@ def as_label_frame(Y: pd.DataFrame | ArrayLike, *, n_rows: int | None = None, na
         If `Y` is one-dimensional (use a single-label classifier), has no
         column, a missing label, or the wrong number of rows.
     """
-    if isinstance(Y, pd.Series) or (not isinstance(Y, pd.DataFrame) and np.ndim(Y) == 1):
+    if isinstance(Y, pd.Series) or (not _has_column_names(Y) and np.ndim(Y) == 1):
         raise ValueError(
             f"`{name}` must be 2-dimensional, one column per label; got a 1-D sequence. "
             "For a single label use a classifier such as NaiveBayes, or pass Y.to_frame()."
@@ -93,10 +94,23 @@ def encode_labels(frame: pd.DataFrame) -> tuple[list[np.ndarray], np.ndarray]:
     """
     classes, codes = [], np.empty(frame.shape, dtype=np.int64)
     for j, column in enumerate(frame.columns):
-        encoder = LabelEncoder().fit(frame[column])
+        encoder = LabelEncoder(name=f"Y[{column!r}]").fit(frame[column])
         classes.append(encoder.classes_)
         codes[:, j] = encoder.transform(frame[column])
     return classes, codes
+
+
+def _objects(values):
+    """A 1-D object array of `values`, one cell each (numpy would split tuples into a second axis)."""
+    out = np.empty(len(values), dtype=object)
+    for i, value in enumerate(values):
+        out[i] = value
+    return out
+
+
+def _object_index(values):
+    """A flat Index of labels: tuple labels stay labels (pandas would build a MultiIndex of them)."""
+    return pd.Index(_objects(values), dtype=object, tupleize_cols=False)
 
 
 def _label_matrix(columns, n_rows):
@@ -157,23 +171,21 @@ class BaseMultiLabelClassifier(BaseModel):
         if frame.shape[0] == 0:
             raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
         labels = as_label_frame(Y, n_rows=frame.shape[0])
-        if not isinstance(Y, pd.DataFrame):
+        if not _has_column_names(Y):
             # An array's columns would be 0..m-1, the same names as an array X's.
             labels.columns = [f"label_{j}" for j in range(labels.shape[1])]
         clash = [c for c in labels.columns if c in frame.columns]
         if clash:
             raise ValueError(f"Label column(s) {clash[:5]} are also columns of `X`; rename them.")
         if sample_weight is not None:
-            sample_weight = np.asarray(sample_weight, dtype=float)
-            if sample_weight.shape != (frame.shape[0],):
-                raise ValueError(f"`sample_weight` must have shape ({frame.shape[0]},), got {sample_weight.shape}.")
+            sample_weight = _check_sample_weight(sample_weight, frame.shape[0])
         with self._fitting():
             self.label_names_ = list(labels.columns)
             self.classes_, codes = encode_labels(labels)
             frame = self._fit_discretizer(frame, codes, sample_weight)
             self.n_features_in_ = frame.shape[1]
             self.feature_columns_ = list(frame.columns)
-            if isinstance(X, pd.DataFrame) and all(isinstance(c, str) for c in frame.columns):
+            if _has_column_names(X) and all(isinstance(c, str) for c in frame.columns):
                 self.feature_names_in_ = np.asarray(list(frame.columns), dtype=object)
             self._resolve_estimator()
             self._fit_multilabel(frame, codes, sample_weight)
@@ -210,18 +222,32 @@ class BaseMultiLabelClassifier(BaseModel):
         return len(self.label_names_)
 
     def _new_frame(self, X):
+        frame = self._aligned_frame(X)
+        discretizer = getattr(self, "discretizer_", None)
+        return frame if discretizer is None else discretizer.transform(frame)
+
+    def _aligned_frame(self, X):
+        """`X` with exactly the fitted columns, in order (by name, or by position for an array)."""
         self._check_fitted()
         frame = as_frame(X)
+        if _has_column_names(X) and not _is_positional(frame.columns, self.feature_columns_):
+            # Matched by name, as the single-label models do.
+            present, fitted = set(frame.columns), set(self.feature_columns_)
+            missing = [c for c in self.feature_columns_ if c not in present]
+            extra = [c for c in frame.columns if c not in fitted]
+            if missing or extra:
+                parts = ([f"missing columns {missing}"] if missing else []) + (
+                    [f"unexpected columns {extra}"] if extra else []
+                )
+                raise ValueError("`X` does not match the fitted columns: " + " and ".join(parts) + ".")
+            return frame[self.feature_columns_]
         if frame.shape[1] != self.n_features_in_:
             raise ValueError(
                 f"`X` has {frame.shape[1]} columns but {type(self).__name__} was fitted with {self.n_features_in_}."
             )
-        if not isinstance(X, pd.DataFrame):
+        if not _has_column_names(X):
             # A plain array is read by position: give it the training columns' names.
             frame = frame.set_axis(self.feature_columns_, axis=1)
-        discretizer = getattr(self, "discretizer_", None)
-        if discretizer is not None:
-            frame = discretizer.transform(frame)
         return frame
 
     def predict_log_proba(self, X: pd.DataFrame | ArrayLike) -> list[np.ndarray]:
@@ -251,11 +277,10 @@ class BaseMultiLabelClassifier(BaseModel):
             raise ValueError(f"`Y` has {labels.shape[1]} label columns but the model has {self.n_labels_}.")
         codes = np.empty(labels.shape, dtype=np.int64)
         for j in range(self.n_labels_):
-            index = pd.Index(list(self.classes_[j]))
-            values = labels.iloc[:, j].tolist()
-            codes[:, j] = index.get_indexer(values)
+            values = _objects(labels.iloc[:, j].tolist())
+            codes[:, j] = _object_index(self.classes_[j]).get_indexer(_object_index(values))
             if (codes[:, j] < 0).any():
-                unknown = pd.unique(np.asarray(values, dtype=object)[codes[:, j] < 0])[:5].tolist()
+                unknown = list(dict.fromkeys(values[codes[:, j] < 0]))[:5]
                 raise ValueError(f"Label {self.label_names_[j]!r} has values {unknown} not seen in fit.")
         return codes
 

@@ -8,12 +8,34 @@ its fitted `estimators_`) is written the same way, as
 ``{"__model__": {"model": name, "params": ..., "fitted": ...}}``. Loading
 looks every class name up in a fixed registry, so a file cannot make the
 loader run arbitrary code.
+
+Names and labels
+----------------
+Column names, state labels, class labels and label names are any hashable
+values, and a loaded model must give back exactly the values it was fitted
+on. JSON has no tuples and turns ``1`` and ``"1"`` apart only by type, so a
+value JSON cannot hold as itself is written tagged: a tuple as
+``{"__tuple__": [...]}``, a frozenset as ``{"__frozenset__": [...]}`` (a
+numpy scalar is written as the Python scalar it equals). Integers, floats,
+booleans, None and strings are JSON values of their own type, so ``1``,
+``1.0``, ``True`` and ``"1"`` stay four different labels.
+
+Format versions
+---------------
+Every file records ``"format": "graphmodels"`` and a ``"version"``
+(:data:`FORMAT_VERSION`). Version 2 writes the table encoder's column names
+and levels tagged as above; version 1 wrote them as plain JSON, where a tuple
+became a list. Version 1 files still load (a list there can only have been a
+tuple, as names and labels are hashable); a file from a newer version raises
+:class:`ModelFileError`, as does any file that cannot be read as a model.
 """
 
 from __future__ import annotations
 
 import json
 import os
+import zipfile
+import zlib
 from typing import Any
 
 import networkx as nx
@@ -26,9 +48,27 @@ from ..estimators.parameters import Estimator, get_estimator
 from ..structures.hyperforests import Hyperforest
 from .registry import _BY_CLASS_NAME
 
-__all__ = ["save_model", "load_model", "load"]
+__all__ = ["save_model", "load_model", "load", "ModelFileError"]
 
-FORMAT_VERSION = 1
+#: Version of the file format :func:`save_model` writes; :func:`load_model` reads 1 to this one.
+FORMAT_VERSION = 2
+
+#: The file extensions of saved models.
+EXTENSIONS = (".json", ".npz")
+
+
+class ModelFileError(ValueError):
+    """A file that :func:`load_model` cannot read as a saved graphmodels model.
+
+    The message names the file and says what is wrong with it: an extension
+    other than ``.json`` or ``.npz``, an empty, truncated or corrupted file
+    (not valid JSON, not UTF-8 text, a damaged ZIP archive), an NPZ archive
+    holding an object array (which only pickle could read; graphmodels never
+    loads pickled data), a JSON or NPZ file that is not a saved model, a model
+    class this version does not know, or a format version newer than this
+    version reads. A ``ValueError``, so ``except ValueError`` catches it too;
+    a missing file raises ``FileNotFoundError`` naming the path.
+    """
 
 
 def _registered_class(name):
@@ -67,7 +107,8 @@ def _encode(value, arrays):
             columns.append([_encode(name, None), _encode(data, arrays)])
         return {"__frame__": columns}
     if isinstance(value, TableEncoder):
-        return {"__encoder__": value.to_dict()}
+        # Column names and state labels as tagged values, so a tuple name stays a tuple.
+        return {"__encoder__": {key: _encode(item, None) for key, item in value.to_dict().items()}}
     if isinstance(value, Hyperforest):
         return {"__hyperforest__": _encode(value.to_dict(), None)}
     if isinstance(value, Estimator):
@@ -95,18 +136,26 @@ def _encode(value, arrays):
 
 def _encode_model(model, arrays):
     """Class name, hyperparameters and fitted attributes of a registered model, as plain data."""
-    return {
-        "model": type(model).__name__,
-        "params": _encode(model.get_params(deep=False), arrays),
-        "fitted": {name: _encode(getattr(model, name), arrays) for name in _fitted_names(model)},
-    }
+    fitted = {}
+    for name in _fitted_names(model):
+        try:
+            fitted[name] = _encode(getattr(model, name), arrays)
+        except TypeError as error:
+            raise TypeError(f"Cannot save `{name}` of {type(model).__name__}: {error}") from None
+    return {"model": type(model).__name__, "params": _encode(model.get_params(deep=False), arrays), "fitted": fitted}
 
 
 def _decode_model(document, arrays, source):
     """The model written by :func:`_encode_model`, its class looked up in the registry."""
-    cls = _registered_class(document["model"])
+    if not isinstance(document, dict) or not {"model", "params", "fitted"} <= set(document):
+        raise ModelFileError(f"{source} is damaged: a saved model has the entries 'model', 'params' and 'fitted'.")
+    cls = _registered_class(document["model"]) if isinstance(document["model"], str) else None
     if cls is None:
-        raise ValueError(f"Unknown model {document['model']!r} in {source}; known: {sorted(_BY_CLASS_NAME)}.")
+        raise ModelFileError(
+            f"Unknown model {document['model']!r} in {source}; known: {sorted(_BY_CLASS_NAME)}. "
+            "It was saved by another version of graphmodels, or by a model class registered in code "
+            "that is not imported here."
+        )
     model = cls(**_decode(document["params"], arrays))
     for name, value in document["fitted"].items():
         setattr(model, name, _decode(value, arrays))
@@ -124,7 +173,8 @@ def _decode(value, arrays):
         dtype = np.dtype(value["dtype"])
         if dtype == np.dtype(object):
             out = np.empty(len(value["__ndarray__"]), dtype=object)
-            out[:] = [_decode(v, arrays) for v in value["__ndarray__"]]
+            for i, item in enumerate(value["__ndarray__"]):  # one by one: a tuple item is one cell
+                out[i] = _decode(item, arrays)
             return out.reshape(value["shape"])
         return np.array(value["__ndarray__"], dtype=dtype).reshape(value["shape"])
     if "__graph__" in value:
@@ -141,7 +191,7 @@ def _decode(value, arrays):
             columns[_hashable(_decode(name, arrays))] = decoded
         return pd.DataFrame(columns)
     if "__encoder__" in value:
-        return TableEncoder.from_dict(value["__encoder__"])
+        return TableEncoder.from_dict(_encoder_state(_decode(value["__encoder__"], arrays)))
     if "__hyperforest__" in value:
         return Hyperforest.from_dict(_decode(value["__hyperforest__"], arrays))
     if "__estimator__" in value:
@@ -161,6 +211,20 @@ def _decode(value, arrays):
 
 def _hashable(value):
     return tuple(_hashable(v) for v in value) if isinstance(value, list) else value
+
+
+def _encoder_state(state):
+    """The state of a TableEncoder, with names and labels that a version-1 file wrote as lists back to tuples.
+
+    A name or a state label is hashable, so it is never a list: a list can only be
+    a tuple that JSON turned into one (version 1 wrote them untagged).
+    """
+    state = dict(state)
+    if "columns" in state:
+        state["columns"] = [_hashable(c) for c in state["columns"]]
+    if "levels" in state:
+        state["levels"] = [[_hashable(v) for v in levels] for levels in state["levels"]]
+    return state
 
 
 # `model` is typed Any, not BaseModel: base.py imports this module (in BaseModel.save), and an
@@ -187,7 +251,7 @@ def save_model(model: Any, path: str | os.PathLike[str]) -> None:
     model._check_fitted()
     path = os.fspath(path)
     extension = os.path.splitext(path)[1].lower()
-    if extension not in (".json", ".npz"):
+    if extension not in EXTENSIONS:
         raise ValueError(f"Save to a '.json' or '.npz' file, got {path!r}.")
     arrays: dict[str, Any] | None = {} if extension == ".npz" else None
     document = {"format": "graphmodels", "version": FORMAT_VERSION, **_encode_model(model, arrays)}
@@ -222,19 +286,108 @@ def load_model(path: str | os.PathLike[str]) -> Any:
 
     Raises
     ------
-    ValueError
-        If the file is not a saved graphmodels model, or names a class that is
-        not registered.
+    ModelFileError
+        If the file cannot be read as a saved graphmodels model; the message
+        names the file and what is wrong (see :class:`ModelFileError`).
+    FileNotFoundError
+        If there is no file at `path`.
     """
     path = os.fspath(path)
-    if path.lower().endswith(".npz"):
+    source = repr(path)
+    extension = os.path.splitext(path)[1].lower()
+    if extension not in EXTENSIONS:
+        raise ModelFileError(
+            f"Cannot load {source}: a saved model is a '.json' or '.npz' file (written by model.save), "
+            f"got {extension or 'no extension'!r}. graphmodels never reads pickle files."
+        )
+    document, arrays = _read_npz(path, source) if extension == ".npz" else (_read_json(path, source), {})
+    if not isinstance(document, dict) or document.get("format") != "graphmodels":
+        raise ModelFileError(f'{source} is not a saved graphmodels model (it has no "format": "graphmodels" entry).')
+    version = document.get("version")
+    if not isinstance(version, int) or isinstance(version, bool) or version < 1:
+        raise ModelFileError(f"{source} is damaged: its format version is {version!r}, not a positive integer.")
+    if version > FORMAT_VERSION:
+        raise ModelFileError(
+            f"{source} was saved in format version {version}, but this version of graphmodels reads "
+            f"versions 1 to {FORMAT_VERSION}; upgrade graphmodels to load it."
+        )
+    try:
+        model = _decode_model(document, arrays, source)
+    except ModelFileError as error:
+        if source in str(error):
+            raise
+        raise ModelFileError(f"{source} is damaged: {error}") from None  # from a nested model
+    except (KeyError, IndexError, TypeError, ValueError, AttributeError) as error:
+        raise ModelFileError(
+            f"{source} is damaged, or was not written by graphmodels: {type(error).__name__}: {error}"
+        ) from None
+    if not model._is_fitted():
+        raise ModelFileError(f"{source} is damaged: the {type(model).__name__} it holds is not fitted.")
+    return model
+
+
+def _read_json(path, source):
+    """The document of a ``.json`` model file."""
+    with open(path, "rb") as handle:
+        data = handle.read()
+    if not data.strip():
+        raise ModelFileError(f"{source} is empty: not a saved model.")
+    if data.startswith(b"PK\x03\x04"):
+        raise ModelFileError(f"{source} is a ZIP (NPZ) archive, not JSON text: rename it to '.npz'.")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise ModelFileError(
+            f"{source} is not a JSON text file: byte {error.start} is not UTF-8 (binary or corrupted data)."
+        ) from None
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise ModelFileError(
+            f"{source} is not valid JSON (truncated or corrupted?): {error.msg} at line {error.lineno}, "
+            f"column {error.colno}."
+        ) from None
+
+
+def _read_npz(path, source):
+    """The document and the arrays of a ``.npz`` model file, without ever unpickling."""
+    with open(path, "rb") as handle:
+        head = handle.read(6)
+    if not head:
+        raise ModelFileError(f"{source} is empty: not a saved model.")
+    if not head.startswith(b"PK"):
+        if head.lstrip()[:1] == b"{":
+            raise ModelFileError(f"{source} is JSON text, not an NPZ archive: rename it to '.json'.")
+        what = "a single numpy array (.npy)" if head.startswith(b"\x93NUMPY") else "not a ZIP archive"
+        raise ModelFileError(f"{source} is not an NPZ archive of a saved model: it is {what}.")
+    key = "__document__"
+    try:
         with np.load(path, allow_pickle=False) as archive:
-            document = json.loads(str(archive["__document__"]))
-            arrays = {key: archive[key] for key in archive.files if key != "__document__"}
-    else:
-        with open(path, encoding="utf-8") as handle:
-            document = json.load(handle)
-        arrays = {}
-    if document.get("format") != "graphmodels":
-        raise ValueError(f"{path!r} is not a saved graphmodels model.")
-    return _decode_model(document, arrays, repr(path))
+            if key not in archive.files:
+                raise ModelFileError(
+                    f"{source} is an NPZ archive but not a saved graphmodels model (it has no {key!r} entry)."
+                )
+            arrays = {}
+            for name in archive.files:
+                try:
+                    arrays[name] = archive[name]
+                except ValueError as error:
+                    if "allow_pickle" not in str(error):
+                        raise
+                    raise ModelFileError(
+                        f"{source} holds an object array ({name!r}), which only pickle could read; graphmodels "
+                        "never loads pickled data. It was not written by graphmodels' save."
+                    ) from None
+    except ModelFileError:
+        raise
+    except (zipfile.BadZipFile, zlib.error, EOFError, OSError, ValueError) as error:
+        raise ModelFileError(
+            f"{source} is a damaged NPZ archive (truncated or corrupted?): {type(error).__name__}: {error}"
+        ) from None
+    document = arrays.pop(key)
+    if document.dtype.kind != "U" or document.ndim != 0:
+        raise ModelFileError(f"{source} is damaged: its {key!r} entry is not a text.")
+    try:
+        return json.loads(str(document)), arrays
+    except json.JSONDecodeError as error:
+        raise ModelFileError(f"{source} is damaged: its {key!r} entry is not valid JSON ({error.msg}).") from None

@@ -165,11 +165,7 @@ class CountingEngine:
         if len(set(names)) != len(names):
             raise ValueError("`names` must be unique.")
         if sample_weight is not None:
-            sample_weight = np.asarray(sample_weight, dtype=np.float64)
-            if sample_weight.shape != (codes.shape[0],):
-                raise ValueError(f"`sample_weight` must have shape ({codes.shape[0]},), got {sample_weight.shape}.")
-            if not np.all(np.isfinite(sample_weight)) or (sample_weight < 0).any():
-                raise ValueError("`sample_weight` must be finite and non-negative.")
+            sample_weight = _check_sample_weight(sample_weight, codes.shape[0])
         if int(max_cells) < 1:
             raise ValueError(f"`max_cells` must be >= 1, got {max_cells}.")
         if int(chunk_size) < 1:
@@ -229,10 +225,18 @@ class CountingEngine:
         raise KeyError(f"Unknown variable {variable!r}; known variables: {self.names[:20]}.")
 
     def positions(self, variables: Hashable | Iterable[Hashable]) -> tuple[int, ...]:
-        """Positions of a sequence of variables (a single name is one variable)."""
-        if isinstance(variables, (str, bytes)) or not np.iterable(variables):
-            variables = [variables]
+        """Positions of a sequence of variables (a single name, even a tuple, is one variable)."""
+        if isinstance(variables, (str, bytes)) or not np.iterable(variables) or self._is_name(variables):
+            # One variable (a name or a position), whatever its type: mypy cannot narrow the union here.
+            return (self.position(variables),)  # type: ignore[arg-type]
         return tuple(self.position(v) for v in variables)
+
+    def _is_name(self, variable):
+        """True when `variable` is one of the names (a tuple name is a name, not a sequence)."""
+        try:
+            return isinstance(variable, tuple) and variable in self._position
+        except TypeError:  # a tuple holding something unhashable
+            return False
 
     def cardinality(self, variable: Hashable) -> int:
         """Number of states of one variable."""
@@ -301,8 +305,7 @@ class CountingEngine:
         """
         positions = self.positions(variables)
         if len(set(positions)) != len(positions):
-            # Only a sequence can repeat a variable.
-            raise ValueError(f"Variables repeat in the query {list(variables)}.")  # type: ignore[arg-type]
+            raise ValueError(f"Variables repeat in the query {[self.names[p] for p in positions]}.")
         order = tuple(sorted(positions))
         table = self._cache.get(order)
         if table is None:
@@ -385,7 +388,7 @@ class CountingEngine:
         """
         if given is None:
             given_positions = ()
-        elif isinstance(given, (list, tuple)):
+        elif isinstance(given, (list, tuple)) and not self._is_name(given):
             given_positions = self.positions(given)
             if len(set(given_positions)) != len(given_positions):
                 raise ValueError(f"The conditioning variables repeat: {list(given)}.")
@@ -444,8 +447,11 @@ class CountingEngine:
         width = int(offsets[-1])
         if width * n_strata > self.max_cells:
             raise TableTooLargeError(
-                f"The one-way tables of {len(positions)} variables would have "
-                f"{width * n_strata:,} cells, more than max_cells={self.max_cells:,}."
+                f"The one-way tables of {len(positions)} variables"
+                f"{'' if not given_positions else f' given {[self.names[p] for p in given_positions]}'} would have "
+                f"{width * n_strata:,} cells, more than max_cells={self.max_cells:,}. "
+                f"The variables with the most states: {self._widest(positions + given_positions)}. "
+                "Merge rare states or raise max_cells."
             )
         flat = np.zeros(width * n_strata)
         columns = list(positions) + list(given_positions)
@@ -493,8 +499,7 @@ class CountingEngine:
         width = int(offsets[-1])
         cells = width * width * n_strata
         if cells > self.max_cells:
-            widest = sorted(positions, key=lambda p: -int(self.cardinalities[p]))[:5]
-            described = ", ".join(f"{self.names[p]!r} ({int(self.cardinalities[p])} states)" for p in widest)
+            described = self._widest(positions)
             raise TableTooLargeError(
                 f"The pairwise tables of {len(positions)} variables ({width} states in all"
                 f"{'' if not given_positions else f', {n_strata} strata of {[self.names[p] for p in given_positions]}'}) "
@@ -521,6 +526,11 @@ class CountingEngine:
         result = PairwiseCounts(positions, cards, offsets, table)
         self._cache[key] = result
         return result
+
+    def _widest(self, positions):
+        """The (at most five) variables with the most states, by name, for a table-size error."""
+        widest = sorted(positions, key=lambda p: -int(self.cardinalities[p]))[:5]
+        return ", ".join(f"{self.names[p]!r} ({int(self.cardinalities[p])} states)" for p in widest)
 
     def stratum(self, variable: Hashable, state: int) -> CountingEngine:
         """A new engine that counts only the rows where `variable` == `state`.
@@ -554,11 +564,31 @@ class CountingEngine:
     def to_frame(self, variables: Hashable | Sequence[Hashable]) -> pd.DataFrame:
         """The table of `variables` as a tidy DataFrame with a ``count`` column."""
         positions = self.positions(variables)
-        table = self.counts(positions)
+        table = self.counts([self.names[p] for p in positions])  # names: an integer name is not a position
         levels = getattr(self, "levels", None)
         axes = [levels[p] if levels is not None else list(range(int(self.cardinalities[p]))) for p in positions]
         index = pd.MultiIndex.from_product(axes, names=[self.names[p] for p in positions])
         return pd.DataFrame({"count": table.ravel()}, index=index).reset_index()
+
+
+def _check_sample_weight(sample_weight: ArrayLike, n_rows: int) -> np.ndarray:
+    """`sample_weight` as float64 of shape (n_rows,); else an error saying what arrived."""
+    try:
+        weights = np.asarray(sample_weight, dtype=np.float64)
+    except (TypeError, ValueError) as error:
+        raise TypeError(f"`sample_weight` must be numbers, one weight per row: {error}.") from None
+    if weights.shape != (n_rows,):
+        raise ValueError(
+            f"`sample_weight` must have shape ({n_rows},), one weight per row of `X`, got {weights.shape}."
+        )
+    bad = ~np.isfinite(weights) | (weights < 0)
+    if bad.any():
+        first = int(np.flatnonzero(bad)[0])
+        raise ValueError(
+            f"`sample_weight` must be finite and non-negative, got {float(weights[first])} at row {first} "
+            f"({int(bad.sum())} such weight(s))."
+        )
+    return weights
 
 
 def _from_joint_strata(kind, positions, given, value, order, cardinalities):

@@ -243,7 +243,7 @@ def subset_entropies(
     if given_pos is None:
         stratum_totals = np.array([total])
     else:
-        stratum_totals = np.asarray(engine.counts([given_pos]), dtype=np.float64)
+        stratum_totals = np.asarray(engine.counts([engine.names[given_pos]]), dtype=np.float64)
     colex = _colex(n, max_size)
     given_joint: list[Any] = [None]  # arrays once filled; unused without `given`
     joint, strata = [np.zeros(1)], [np.zeros((1, r_y))]
@@ -355,7 +355,8 @@ def _xlogx_sums(engine, positions, cards, size, given_pos, r_y):
         totals = np.zeros((n_tables, r_y))
         for t, combo in enumerate(itertools.combinations(range(n), size)):
             variables = [positions[i] for i in combo] + ([] if given_pos is None else [given_pos])
-            table = np.asarray(engine.counts(variables)).reshape(-1, r_y)
+            # By name: an integer column name is not a position.
+            table = np.asarray(engine.counts([engine.names[p] for p in variables])).reshape(-1, r_y)
             sums[t] = xlogy(table, table).sum(axis=0)
             totals[t] = table.sum(axis=0)
             rows = table.sum(axis=1)

@@ -177,7 +177,7 @@ def conditional_mutual_information(
     px, py, pz = engine.positions(xs), engine.positions(ys), engine.positions(zs)
     if set(px) & set(py) or set(px) & set(pz) or set(py) & set(pz):
         raise ValueError("The variable groups of a (conditional) mutual information must be disjoint.")
-    table = engine.counts(px + py + pz)
+    table = engine.counts([engine.names[p] for p in px + py + pz])  # names: an integer name is not a position
     kx, ky = len(px), len(py)
     axes_x = tuple(range(kx))
     axes_y = tuple(range(kx, kx + ky))
