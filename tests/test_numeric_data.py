@@ -285,3 +285,16 @@ def test_drawing_writes_the_cut_points_under_the_names():
     assert "petal\nlength" in plain and not any("|" in t for t in plain)
     legend = [t.get_text() for t in draw_network(model, show_cut_points=True).get_legend().get_texts()]
     assert "a | b: cut points" in legend
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz"])
+def test_cut_points_of_tuple_and_integer_column_names_round_trip(tmp_path, suffix):
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame({("a", 1): rng.normal(size=200), 7: rng.normal(size=200), "#x y": rng.choice(["p", "q"], 200)})
+    y = np.where(X[("a", 1)] > 0, "1", "10")
+    model = gm.TAN().fit(X, y)
+    assert list(model.discretizer_.cut_points_) == [("a", 1), 7]
+    model.save(tmp_path / f"m{suffix}")
+    loaded = gm.load_model(tmp_path / f"m{suffix}")
+    assert list(loaded.discretizer_.cut_points_) == [("a", 1), 7]
+    assert np.array_equal(loaded.predict_proba(X), model.predict_proba(X))
