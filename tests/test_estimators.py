@@ -1,16 +1,20 @@
-"""Tests of graphmodels.estimators: MLE, Dirichlet, BDeu and get_estimator."""
+"""Tests of graphmodels.estimators: MLE, Dirichlet, BDeu, marginal smoothing, empirical-Bayes BDeu, get_estimator."""
 
 import json
 
 import numpy as np
 import pytest
 
+from graphmodels._special import gammaln
 from graphmodels.estimators import (
     ESTIMATORS,
     LIANG_SREBRO_PSEUDO_COUNT,
     BDeu,
     Dirichlet,
+    EmpiricalBayesBDeu,
+    MarginalSmoothing,
     MaximumLikelihood,
+    bdeu_log_marginal_likelihood,
     get_estimator,
 )
 
@@ -58,7 +62,18 @@ def test_liang_srebro_pseudo_count():
     np.testing.assert_allclose(estimator.conditional([1, 0]), [1.001 / 1.002, 0.001 / 1.002], rtol=1e-15)
 
 
-ESTIMATOR_INSTANCES = [MaximumLikelihood(), Dirichlet(0.0), Dirichlet(1.0), Dirichlet(0.001), BDeu(1.0), BDeu(7.0)]
+ESTIMATOR_INSTANCES = [
+    MaximumLikelihood(),
+    Dirichlet(0.0),
+    Dirichlet(1.0),
+    Dirichlet(0.001),
+    BDeu(1.0),
+    BDeu(7.0),
+    MarginalSmoothing(5.0),
+    MarginalSmoothing(0.5),
+    EmpiricalBayesBDeu(),
+    EmpiricalBayesBDeu(0.5, 20.0),
+]
 
 
 @pytest.mark.parametrize("estimator", ESTIMATOR_INSTANCES, ids=repr)
@@ -102,6 +117,14 @@ def test_positive_pseudo_counts_give_positive_probabilities():
         (lambda: BDeu(-2.0), "equivalent_sample_size"),
         (lambda: BDeu(float("inf")), "equivalent_sample_size"),
         (lambda: BDeu(None), "equivalent_sample_size"),
+        (lambda: MarginalSmoothing(0.0), "n0"),
+        (lambda: MarginalSmoothing(-1.0), "n0"),
+        (lambda: MarginalSmoothing(float("nan")), "n0"),
+        (lambda: MarginalSmoothing("five"), "n0"),
+        (lambda: EmpiricalBayesBDeu(0.0), "min_equivalent_sample_size"),
+        (lambda: EmpiricalBayesBDeu(float("inf")), "min_equivalent_sample_size"),
+        (lambda: EmpiricalBayesBDeu(1.0, 0.5), "max_equivalent_sample_size"),
+        (lambda: EmpiricalBayesBDeu(1.0, float("inf")), "max_equivalent_sample_size"),
     ],
 )
 def test_invalid_parameters_name_the_parameter(make, parameter):
@@ -124,6 +147,8 @@ def test_invalid_counts_are_refused(counts):
         ("bdeu", BDeu(1.0)),
         ("liang-srebro", Dirichlet(0.001)),
         ("BDeu", BDeu(1.0)),
+        ("marginal-smoothing", MarginalSmoothing(5.0)),
+        ("bdeu-auto", EmpiricalBayesBDeu(0.1, 1000.0)),
     ],
 )
 def test_get_estimator_by_name(name, expected):
@@ -147,6 +172,9 @@ def test_get_estimator_passes_instances_through():
 
 def test_equality_depends_on_type_and_parameters():
     assert Dirichlet(1.0) != Dirichlet(2.0)
+    assert MarginalSmoothing(1.0) != MarginalSmoothing(5.0)
+    assert EmpiricalBayesBDeu() != EmpiricalBayesBDeu(0.1, 100.0)
+    assert EmpiricalBayesBDeu() != BDeu(1.0)
     assert BDeu(1.0) != Dirichlet(1.0)
     assert MaximumLikelihood() != Dirichlet(0.0)
 
@@ -162,3 +190,179 @@ def test_unknown_estimator_lists_valid_names(bad):
 def test_get_estimator_rejects_other_types():
     with pytest.raises(TypeError, match="estimator"):
         get_estimator(3)
+
+
+# ---------------------------------------------------------------- marginal smoothing
+def test_marginal_smoothing_hand_values():
+    # FAMILY: child marginal N(x) = (1, 3, 0), N = 4, r = 3. With N0 = 3 the
+    # marginal is smoothed toward uniform: P(x) = (N(x) + 1) / (4 + 3) = (2, 4, 1) / 7.
+    # Row 0: (N(x, pa) + 3 P(x)) / (4 + 3) = (1 + 6/7, 3 + 12/7, 3/7) / 7.
+    # Row 1 (no counts): (0 + 3 P(x)) / 3 = P(x).
+    cpt = MarginalSmoothing(3.0).conditional(FAMILY)
+    np.testing.assert_allclose(cpt[0], [(1 + 6 / 7) / 7, (3 + 12 / 7) / 7, (3 / 7) / 7], rtol=1e-14)
+    np.testing.assert_allclose(cpt[1], [2 / 7, 4 / 7, 1 / 7], rtol=1e-14)
+
+
+def test_marginal_smoothing_shrinks_each_parent_row_toward_the_child_marginal():
+    # Friedman et al. (1997), section 4: theta = (N(x, pa) + N0 P(x)) / (N(pa) + N0),
+    # a weighted average of the row's frequencies (weight N(pa)) and P(x) (weight N0).
+    counts = np.array([[[8.0, 2.0], [1.0, 1.0]], [[0.0, 6.0], [3.0, 0.0]]])  # (class, parent, child)
+    n0 = 5.0
+    marginal = counts.sum(axis=(0, 1))
+    prior = (marginal + n0 / 2) / (marginal.sum() + n0)
+    n_pa = counts.sum(axis=-1, keepdims=True)
+    expected = (n_pa * (counts / n_pa) + n0 * prior) / (n_pa + n0)
+    np.testing.assert_allclose(MarginalSmoothing(n0).conditional(counts), expected, rtol=1e-14)
+
+
+def test_marginal_smoothing_joint_hand_values():
+    # [[1, 3], [0, 4]], N = 8, N0 = 2: row marginal (4, 4) -> (5, 5) / 10,
+    # column marginal (1, 7) -> (2, 8) / 10; prior cell = product.
+    counts = np.array([[1.0, 3.0], [0.0, 4.0]])
+    prior = np.outer([0.5, 0.5], [0.2, 0.8])
+    np.testing.assert_allclose(MarginalSmoothing(2.0).joint(counts), (counts + 2.0 * prior) / 10.0, rtol=1e-14)
+    # One axis: (N(x) + N0 P(x)) / (N + N0), P(x) = (N(x) + N0 / r) / (N + N0).
+    p = (np.array([1.0, 3.0]) + 1.0) / 6.0
+    np.testing.assert_allclose(MarginalSmoothing(2.0).joint([1, 3]), (np.array([1, 3]) + 2 * p) / 6.0, rtol=1e-14)
+
+
+@pytest.mark.parametrize("n0", [0.01, 1.0, 5.0, 1e6])
+def test_marginal_smoothing_never_zero_and_never_nan(n0):
+    # A state never seen in the whole table and parent rows never seen.
+    counts = np.zeros((2, 3, 4))
+    counts[0, 0] = [3.0, 1.0, 0.0, 0.0]
+    counts[1, 2] = [0.0, 5.0, 2.0, 0.0]
+    for table in (MarginalSmoothing(n0).conditional(counts), MarginalSmoothing(n0).joint(counts)):
+        assert np.all(np.isfinite(table)) and (table > 0).all()
+    np.testing.assert_allclose(MarginalSmoothing(n0).conditional(counts).sum(axis=-1), 1.0, rtol=1e-12)
+    assert MarginalSmoothing(n0).joint(counts).sum() == pytest.approx(1.0, rel=1e-12)
+    # No counts at all: uniform.
+    np.testing.assert_allclose(MarginalSmoothing(n0).conditional(np.zeros((2, 3))), 1 / 3, rtol=1e-14)
+    np.testing.assert_allclose(MarginalSmoothing(n0).joint(np.zeros((2, 3))), 1 / 6, rtol=1e-14)
+
+
+def test_marginal_smoothing_limits():
+    rng = np.random.default_rng(3)
+    counts = rng.integers(1, 20, size=(3, 4)).astype(float)
+    # N0 -> 0: relative frequencies; N0 -> infinity: every row is the child's marginal.
+    np.testing.assert_allclose(
+        MarginalSmoothing(1e-9).conditional(counts), MaximumLikelihood().conditional(counts), atol=1e-9
+    )
+    huge = MarginalSmoothing(1e12).conditional(counts)
+    np.testing.assert_allclose(huge, np.broadcast_to(huge[0], huge.shape), atol=1e-9)
+    np.testing.assert_allclose(huge[0], 0.25, atol=1e-9)  # the marginal itself is smoothed toward uniform
+
+
+def test_marginal_smoothing_has_no_single_pseudo_count():
+    with pytest.raises(NotImplementedError, match="conditional"):
+        MarginalSmoothing().pseudo_count((2, 3))
+
+
+# ---------------------------------------------------------------- BDeu marginal likelihood
+def _bdeu_log_ml_by_sequence(counts, ess):
+    """The same score, row by row: the product of the Polya urn's predictive probabilities."""
+    counts = np.asarray(counts, dtype=int)
+    q, r = counts.reshape(-1, counts.shape[-1]).shape
+    alpha = ess / (q * r)
+    total = 0.0
+    for row in counts.reshape(q, r):
+        seen = np.zeros(r)
+        for k, n in enumerate(row):
+            for _ in range(n):
+                total += np.log((seen[k] + alpha) / (seen.sum() + r * alpha))
+                seen[k] += 1
+    return total
+
+
+@pytest.mark.parametrize("ess", [0.3, 1.0, 4.0, 50.0])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_bdeu_log_marginal_likelihood_equals_sequential_predictive(ess, seed):
+    rng = np.random.default_rng(seed)
+    counts = rng.integers(0, 4, size=(3, 2, 3))
+    counts[1, 0] = 0
+    assert bdeu_log_marginal_likelihood(counts, ess) == pytest.approx(_bdeu_log_ml_by_sequence(counts, ess), rel=1e-12)
+    assert bdeu_log_marginal_likelihood(counts, ess, conditional=False) == pytest.approx(
+        _bdeu_log_ml_by_sequence(counts.reshape(1, -1), ess), rel=1e-12
+    )
+
+
+def test_bdeu_log_marginal_likelihood_hand_value_and_vectorization():
+    # [[2, 0], [1, 1]], ess = 4: alpha = 1 per cell, 2 per parent row.
+    # Row 0: Gamma(2) / Gamma(4) * Gamma(3) / Gamma(1) = 1/6 * 2 = 1/3.
+    # Row 1: Gamma(2) / Gamma(4) * 1 * 1 = 1/6.
+    counts = [[2, 0], [1, 1]]
+    assert bdeu_log_marginal_likelihood(counts, 4.0) == pytest.approx(np.log(1 / 18), rel=1e-13)
+    grid = np.array([[0.5, 4.0], [9.0, 100.0]])
+    values = bdeu_log_marginal_likelihood(counts, grid)
+    assert values.shape == (2, 2)
+    for index in np.ndindex(grid.shape):
+        assert values[index] == pytest.approx(float(bdeu_log_marginal_likelihood(counts, grid[index])), rel=1e-13)
+    assert float(gammaln(1.0)) == 0.0  # the module's lazy scipy wrapper
+
+
+@pytest.mark.parametrize("bad", [0.0, -1.0, float("inf"), [1.0, float("nan")]])
+def test_bdeu_log_marginal_likelihood_refuses_bad_sample_sizes(bad):
+    with pytest.raises(ValueError, match="equivalent_sample_size"):
+        bdeu_log_marginal_likelihood([[1, 2]], bad)
+
+
+# ---------------------------------------------------------------- empirical-Bayes BDeu
+@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("conditional", [True, False])
+def test_empirical_bayes_ess_maximises_the_marginal_likelihood(seed, conditional):
+    rng = np.random.default_rng(seed)
+    shape = tuple(rng.integers(2, 5, size=rng.integers(1, 4)))
+    # Rows from a Dirichlet of random concentration: some tables sharp, some flat.
+    probabilities = rng.dirichlet(np.full(shape[-1], 10.0 ** rng.uniform(-1, 2)), size=shape[:-1])
+    n = rng.integers(5, 200, size=shape[:-1])
+    counts = np.stack([rng.multinomial(n[i], probabilities[i]) for i in np.ndindex(shape[:-1])]).reshape(shape)
+    estimator = EmpiricalBayesBDeu()
+    chosen = estimator.select_equivalent_sample_size(counts, conditional=conditional)
+    assert 0.1 <= chosen <= 1000.0
+    brute = np.geomspace(0.1, 1000.0, 4001)
+    scores = bdeu_log_marginal_likelihood(counts, brute, conditional=conditional)
+    assert bdeu_log_marginal_likelihood(counts, chosen, conditional=conditional) >= scores.max() - 1e-5
+    # The estimate is BDeu at the chosen sample size.
+    if conditional:
+        np.testing.assert_allclose(estimator.conditional(counts), BDeu(chosen).conditional(counts), rtol=1e-14)
+    else:
+        np.testing.assert_allclose(estimator.joint(counts), BDeu(chosen).joint(counts), rtol=1e-14)
+
+
+def test_empirical_bayes_follows_the_data():
+    estimator = EmpiricalBayesBDeu()
+    # A child independent of its parent and close to uniform: strong smoothing (the upper end).
+    assert estimator.select_equivalent_sample_size([[250, 250], [250, 250]]) == pytest.approx(1000.0)
+    # A child that copies its parent: weak smoothing (the lower end).
+    assert estimator.select_equivalent_sample_size([[100, 0], [0, 100]]) == pytest.approx(0.1)
+    # Bounds are respected.
+    assert EmpiricalBayesBDeu(2.0, 3.0).select_equivalent_sample_size([[100, 0], [0, 100]]) == pytest.approx(2.0)
+    assert EmpiricalBayesBDeu(5.0, 5.0).select_equivalent_sample_size([[1, 2], [3, 4]]) == 5.0
+
+
+def test_empirical_bayes_empty_tables_are_uniform():
+    estimator = EmpiricalBayesBDeu()
+    np.testing.assert_allclose(estimator.conditional(np.zeros((2, 3))), 1 / 3)
+    np.testing.assert_allclose(estimator.joint(np.zeros((2, 3))), 1 / 6)
+    cpt = estimator.conditional(FAMILY)
+    assert np.all(np.isfinite(cpt)) and (cpt > 0).all()
+    np.testing.assert_allclose(cpt[1], 1 / 3)
+
+
+@pytest.mark.parametrize("estimator", [MarginalSmoothing(2.0), EmpiricalBayesBDeu()], ids=repr)
+def test_new_estimators_in_a_model_survive_save_and_load(estimator, tmp_path):
+    import pandas as pd
+
+    from graphmodels.models import TAN, HyperforestClassifier, load_model
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 3, size=(80, 4)), columns=list("abcd"))
+    y = (X["a"] + rng.integers(0, 2, size=80)) % 3
+    for model in (TAN(estimator=estimator), HyperforestClassifier(treewidth=2, estimator=estimator)):
+        model.fit(X, y)
+        path = tmp_path / f"{type(model).__name__}.json"
+        model.save(path)
+        restored = load_model(path)
+        assert restored.estimator_ == estimator
+        np.testing.assert_allclose(restored.predict_proba(X), model.predict_proba(X), rtol=1e-12)
+        np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0, rtol=1e-12)

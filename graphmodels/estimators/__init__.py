@@ -5,8 +5,11 @@ from .parameters import (
     LIANG_SREBRO_PSEUDO_COUNT,
     BDeu,
     Dirichlet,
+    EmpiricalBayesBDeu,
     Estimator,
+    MarginalSmoothing,
     MaximumLikelihood,
+    bdeu_log_marginal_likelihood,
     get_estimator,
 )
 
@@ -15,6 +18,9 @@ __all__ = [
     "MaximumLikelihood",
     "Dirichlet",
     "BDeu",
+    "MarginalSmoothing",
+    "EmpiricalBayesBDeu",
+    "bdeu_log_marginal_likelihood",
     "get_estimator",
     "ESTIMATORS",
     "LIANG_SREBRO_PSEUDO_COUNT",

@@ -75,9 +75,12 @@ def clique_log_tables(
     forest : Hyperforest
         Over variables of `engine` (by name).
     estimator : Estimator or float
-        Its pseudo-count (for the shape of each clique's table, the class
-        axis included) is added to every cell of every clique table; a
-        number is that pseudo-count itself (a symmetric Dirichlet).
+        Turns each clique's table into ``P(residual | stratum, separator)``
+        (its :meth:`~graphmodels.estimators.Estimator.conditional`, with the
+        residual variables as one child axis and the class axis, when given,
+        among the parents), or a root clique of a density into its joint
+        (:meth:`~graphmodels.estimators.Estimator.joint`); a number is the
+        pseudo-count of a symmetric Dirichlet.
     given : name, optional
         A stratum variable (the class): tables get a leading axis over its
         states, each the conditional within that stratum.
@@ -112,15 +115,17 @@ def clique_log_tables(
             counts = np.moveaxis(counts, -1, 0)
         else:
             counts = counts[None]
-        smoothed = counts + estimator.pseudo_count(counts.shape if given is not None else counts.shape[1:])
         n_separator = len(separator)
-        residual_axes = tuple(range(1 + n_separator, smoothed.ndim))
-        norm = smoothed.sum(axis=residual_axes, keepdims=True)
-        cells = int(np.prod([smoothed.shape[a] for a in residual_axes]))
-        # A separator state never seen (possible only without smoothing) gets
-        # the uniform conditional rather than 0/0.
-        with np.errstate(divide="ignore", invalid="ignore"):
-            conditional = np.where(norm > 0, smoothed / np.where(norm > 0, norm, 1.0), 1.0 / cells)
+        if given is None and n_separator == 0:
+            # A root clique of a density: its joint distribution.
+            conditional = estimator.joint(counts[0])[None]
+        else:
+            # P(residual | stratum, separator): the residual variables as one
+            # child axis, for the estimator's conditional (a separator state
+            # never seen gets the estimator's fallback rather than 0/0).
+            family = counts.reshape(counts.shape[: 1 + n_separator] + (-1,))
+            conditional = estimator.conditional(family).reshape(counts.shape)
+        with np.errstate(divide="ignore"):
             # C order, as a loaded model holds it, so that a saved model predicts bit for bit the same.
             tables.append(np.ascontiguousarray(np.log(conditional)))
         cliques.append(positions)
