@@ -80,7 +80,9 @@ def run_trial(network, trial, args):
     rows = [{"trial": trial, "model": "true", "k": -1, "test_ll": float(np.mean(network.log_likelihood(test)))}]
     for k in range(args.max_k + 1):
         for criterion in ("ml", "mdl"):
-            model = HyperforestDensity(treewidth=k, criterion=criterion, n_starts=args.n_starts)
+            model = HyperforestDensity(
+                treewidth=k, criterion=criterion, n_starts=args.n_starts, estimator="liang-srebro"
+            )
             start = time.perf_counter()
             model.fit(train)
             seconds = time.perf_counter() - start

@@ -55,11 +55,11 @@ MULTI_DIMENSIONAL = ("MD-NB", "MD-TAN", "MD-AODE", "MD-AODE (log pool)", "MD-AOD
 def models():
     """The models compared, by the names used in the table."""
     chosen = {
-        "BR-NB": BinaryRelevance(base=NaiveBayes()),
-        "BR-TAN": BinaryRelevance(base=TAN()),
-        "LP-NB": LabelPowerset(base=NaiveBayes()),
-        "CC-NB (greedy)": ClassifierChain(base=NaiveBayes()),
-        "PCC-NB (exact)": ClassifierChain(base=NaiveBayes(), inference="exact"),
+        "BR-NB": BinaryRelevance(base=NaiveBayes(estimator="bdeu")),
+        "BR-TAN": BinaryRelevance(base=TAN(estimator="bdeu")),
+        "LP-NB": LabelPowerset(base=NaiveBayes(estimator="bdeu")),
+        "CC-NB (greedy)": ClassifierChain(base=NaiveBayes(estimator="bdeu")),
+        "PCC-NB (exact)": ClassifierChain(base=NaiveBayes(estimator="bdeu"), inference="exact"),
         "MD-NB": MultiDimensionalNaiveBayes(),
         "MD-TAN": MultiDimensionalTAN(),
         "MD-AODE": MultiDimensionalAODE(),

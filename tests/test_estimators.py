@@ -366,3 +366,25 @@ def test_new_estimators_in_a_model_survive_save_and_load(estimator, tmp_path):
         assert restored.estimator_ == estimator
         np.testing.assert_allclose(restored.predict_proba(X), model.predict_proba(X), rtol=1e-12)
         np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0, rtol=1e-12)
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ("bdeu(4)", BDeu(4.0)),
+        ("Dirichlet( 0.5 )", Dirichlet(0.5)),
+        ("marginal-smoothing(10)", MarginalSmoothing(10.0)),
+        ("bdeu", BDeu(1.0)),
+    ],
+)
+def test_an_estimator_with_its_number_in_parentheses(text, expected):
+    assert get_estimator(text) == expected
+
+
+@pytest.mark.parametrize(
+    "text, match",
+    [("laplace(2)", "takes no value"), ("bdeu(four)", "not a number"), ("smoothing(2)", "Unknown estimator")],
+)
+def test_a_bad_estimator_call_is_named(text, match):
+    with pytest.raises(ValueError, match=match):
+        get_estimator(text)

@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 from scipy.special import logsumexp
 
-from graphmodels.estimators import Dirichlet
+from graphmodels.estimators import Dirichlet, EmpiricalBayesBDeu
 from graphmodels.models import (
     TAN,
     ChowLiu,
@@ -159,7 +159,7 @@ def test_special_cases_coincide_with_the_core_models():
 
 def test_ml_cs_1_with_the_paper_smoothing_is_close_to_tan():
     X, y = _dependent_xy(seed=2)
-    cs1 = HyperforestClassifier(treewidth=1, criterion="ml", representation="Cs").fit(X, y)
+    cs1 = HyperforestClassifier(treewidth=1, criterion="ml", representation="Cs", estimator="liang-srebro").fit(X, y)
     tan = TAN(estimator="liang-srebro").fit(X, y)
     np.testing.assert_allclose(cs1.predict_proba(X), tan.predict_proba(X), atol=1e-3)
 
@@ -244,12 +244,13 @@ def test_pseudo_count_is_a_deprecated_alias_of_a_dirichlet_estimator():
     new = HyperforestClassifier(treewidth=2, estimator=Dirichlet(0.5)).fit(X, y)
     assert old.estimator_ == Dirichlet(0.5)
     np.testing.assert_array_equal(old.predict_proba(X), new.predict_proba(X))
-    # The default is the paper's 0.001.
-    default = HyperforestClassifier(treewidth=2).fit(X, y)
+    # The paper's 0.001 is "liang-srebro"; the default is each table's empirical-Bayes BDeu.
+    paper = HyperforestClassifier(treewidth=2, estimator="liang-srebro").fit(X, y)
     np.testing.assert_array_equal(
-        default.predict_proba(X),
+        paper.predict_proba(X),
         HyperforestClassifier(treewidth=2, estimator=Dirichlet(0.001)).fit(X, y).predict_proba(X),
     )
+    assert HyperforestClassifier(treewidth=2).fit(X, y).estimator_ == EmpiricalBayesBDeu()
 
 
 @pytest.mark.parametrize("duplicated", [False, True])

@@ -26,6 +26,7 @@ References
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from typing import Any
 
@@ -554,6 +555,15 @@ ESTIMATORS: dict[str, Callable[..., Estimator]] = {
 }
 
 
+#: ``"name(x)"``: an estimator of one number, such as ``"bdeu(4)"`` or ``"marginal-smoothing(10)"``.
+_CALL = re.compile(r"([A-Za-z][A-Za-z0-9_-]*)\(\s*([^()]*?)\s*\)")
+_ONE_NUMBER: dict[str, Callable[[float], Estimator]] = {
+    "dirichlet": lambda x: Dirichlet(x),
+    "bdeu": lambda x: BDeu(x),
+    "marginal-smoothing": lambda x: MarginalSmoothing(x),
+}
+
+
 def get_estimator(estimator: Estimator | str | dict[str, Any]) -> Estimator:
     """Resolve an estimator given as an instance, a name or a description dict.
 
@@ -562,8 +572,9 @@ def get_estimator(estimator: Estimator | str | dict[str, Any]) -> Estimator:
     estimator : Estimator, str or dict
         A name from :data:`ESTIMATORS` (``"mle"``, ``"dirichlet"``,
         ``"laplace"``, ``"bdeu"``, ``"liang-srebro"``,
-        ``"marginal-smoothing"``, ``"bdeu-auto"``) or a
-        :meth:`Estimator.to_dict` output.
+        ``"marginal-smoothing"``, ``"bdeu-auto"``), a name with its one
+        number (``"dirichlet(0.5)"``, ``"bdeu(4)"``,
+        ``"marginal-smoothing(10)"``), or a :meth:`Estimator.to_dict` output.
 
     Returns
     -------
@@ -586,10 +597,23 @@ def get_estimator(estimator: Estimator | str | dict[str, Any]) -> Estimator:
             raise ValueError(f"Unknown estimator {name!r}; valid names: {sorted(ESTIMATORS)}.")
         return factory(**params)
     if isinstance(estimator, str):
-        factory = ESTIMATORS.get(estimator.lower())
+        call = _CALL.fullmatch(estimator.strip())
+        name = (call.group(1) if call else estimator).lower()
+        factory = ESTIMATORS.get(name)
         if factory is None:
             raise ValueError(f"Unknown estimator {estimator!r}; valid names: {sorted(ESTIMATORS)}.")
-        return factory()
+        if call is None:
+            return factory()
+        if name not in _ONE_NUMBER:
+            raise ValueError(
+                f"Estimator {name!r} takes no value in parentheses, got {estimator!r}; "
+                f"these do: {', '.join(f'{n}(x)' for n in sorted(_ONE_NUMBER))}."
+            )
+        try:
+            value = float(call.group(2))
+        except ValueError:
+            raise ValueError(f"Estimator {estimator!r}: {call.group(2)!r} is not a number.") from None
+        return _ONE_NUMBER[name](value)
     raise TypeError(f"`estimator` must be an Estimator, a name or a dict, got {type(estimator).__name__}.")
 
 

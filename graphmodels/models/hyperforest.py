@@ -12,9 +12,10 @@ representation R and tree-width k.
 k = 0 gives naive Bayes (C_s, C_f) or the majority class (J); ML-C_f-1 is
 the class-conditional Chow-Liu classifier and ML-C_s-1 is TAN.
 
-Parameters are the hyperedge marginals, smoothed by the estimator's
-pseudo-count per cell (the paper's 0.001 is ``estimator="liang-srebro"``). To keep the model normalized the smoothing is
-applied consistently: each clique of the rooted junction forest holds the
+Parameters are the hyperedge marginals, smoothed by the estimator (by
+default each table's empirical-Bayes BDeu; the paper's pseudo-count 0.001
+per cell is ``estimator="liang-srebro"``). To keep the model normalized the
+smoothing is applied consistently: each clique of the rooted junction forest holds the
 smoothed conditional ``P(residual | separator)`` of its own smoothed table,
 i.e. the separator marginal divided out is the marginal of the same
 smoothed table. The product then sums to one exactly.
@@ -197,9 +198,14 @@ class HyperforestDensity(BaseDensity):
     algorithm : {"incremental", "global"}, default="incremental"
     n_starts : int, default=100
         Backtracking of the incremental algorithm: start hyperedges tried.
-    estimator : str, dict or Estimator, default="liang-srebro"
-        Its pseudo-count is added to every cell of every hyperedge table;
-        the default is the paper's 0.001 (``Dirichlet(0.001)``).
+    estimator : str, dict or Estimator, default="bdeu-auto"
+        Parameter estimator of the clique tables, see
+        :func:`graphmodels.estimators.get_estimator`. The default,
+        :class:`~graphmodels.estimators.EmpiricalBayesBDeu`, gives each table
+        the BDeu equivalent sample size that maximises its marginal
+        likelihood; it was chosen by cross-validated log-loss over the shared
+        UCI sets (``benchmarks/bench_defaults.py``). Liang & Srebro's
+        pseudo-count 0.001 is ``"liang-srebro"`` (their tables pass it).
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states: fitted inside ``fit`` on the
         training rows only, kept in ``discretizer_`` and applied at
@@ -248,7 +254,7 @@ class HyperforestDensity(BaseDensity):
         criterion: str = "ml",
         algorithm: str = "incremental",
         n_starts: int = 100,
-        estimator: str | dict[str, Any] | Estimator = "liang-srebro",
+        estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
@@ -310,9 +316,14 @@ class HyperforestClassifier(BaseClassifier):
         MDL-C_f-3.
     algorithm : {"incremental", "global"}, default="incremental"
     n_starts : int, default=100
-    estimator : str, dict or Estimator, default="liang-srebro"
-        Its pseudo-count is added to every cell of every hyperedge table and
-        of the class table; the default is the paper's 0.001.
+    estimator : str, dict or Estimator, default="bdeu-auto"
+        Parameter estimator of the clique tables, see
+        :func:`graphmodels.estimators.get_estimator`. The default,
+        :class:`~graphmodels.estimators.EmpiricalBayesBDeu`, gives each table
+        the BDeu equivalent sample size that maximises its marginal
+        likelihood; it was chosen by cross-validated log-loss over the shared
+        UCI sets (``benchmarks/bench_defaults.py``). Liang & Srebro's
+        pseudo-count 0.001 is ``"liang-srebro"`` (their tables pass it).
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states: fitted inside ``fit`` on the
         training rows only, kept in ``discretizer_`` and applied at
@@ -367,7 +378,7 @@ class HyperforestClassifier(BaseClassifier):
         representation: str = "shared",
         algorithm: str = "incremental",
         n_starts: int = 100,
-        estimator: str | dict[str, Any] | Estimator = "liang-srebro",
+        estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
