@@ -259,8 +259,13 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         The structure score (:mod:`graphmodels.stats.scores`).
     equivalent_sample_size : float, default=1.0
         BDeu's, when ``criterion="bdeu"``.
-    estimator : str, dict or Estimator, default="bdeu"
+    estimator : str, dict or Estimator, default="bdeu-auto"
         Parameter estimator of every CPT (:func:`graphmodels.estimators.get_estimator`).
+        The default, :class:`~graphmodels.estimators.EmpiricalBayesBDeu`,
+        gives each table the BDeu equivalent sample size that maximises its
+        marginal likelihood (chosen by ``benchmarks/bench_defaults.py`` and
+        ``bench_defaults_multilabel.py``); Mauá's table is reproduced with
+        ``"bdeu"``.
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states: fitted inside ``fit`` on the
         training rows only, kept in ``discretizer_`` and applied at
@@ -308,7 +313,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         max_parents: int = 2,
         criterion: str = "bdeu",
         equivalent_sample_size: float = 1.0,
-        estimator: str | dict[str, Any] | Estimator = "bdeu",
+        estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
@@ -395,7 +400,13 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         Bound on the class parents of an attribute.
     criterion : {"bdeu", "bic", "aic"}, default="bdeu"
     equivalent_sample_size : float, default=1.0
-    estimator : str, dict or Estimator, default="bdeu"
+    estimator : str, dict or Estimator, default="bdeu-auto"
+        Parameter estimator of every CPT (:func:`graphmodels.estimators.get_estimator`).
+        The default, :class:`~graphmodels.estimators.EmpiricalBayesBDeu`,
+        gives each table the BDeu equivalent sample size that maximises its
+        marginal likelihood (chosen by ``benchmarks/bench_defaults.py`` and
+        ``bench_defaults_multilabel.py``); Mauá's table is reproduced with
+        ``"bdeu"``.
     pooling : {"linear", "logarithmic"}, default="linear"
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states: fitted inside ``fit`` on the
@@ -430,7 +441,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         max_parents: int = 2,
         criterion: str = "bdeu",
         equivalent_sample_size: float = 1.0,
-        estimator: str | dict[str, Any] | Estimator = "bdeu",
+        estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         pooling: str = "linear",
         discretizer: Any = "auto",
         missing: str = "value",
