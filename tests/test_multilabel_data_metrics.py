@@ -117,9 +117,11 @@ def test_metric_input_errors(metric):
         metric(pd.Series([0, 1, 0]), P3)
     with pytest.raises(ValueError, match="Label column 'b' of `Y` has 1 missing"):
         metric(pd.DataFrame({"a": [0, 1, 0], "b": [1, None, 0], "c": [0, 0, 0]}), P3)
-    with pytest.raises(ValueError, match=r"`sample_weight` must have shape \(3,\), got \(2,\)"):
+    with pytest.raises(
+        ValueError, match=r"`sample_weight` must have shape \(3,\), one weight per row of `X`, got \(2,\)"
+    ):
         metric(Y3, P3, sample_weight=[1, 1])
-    with pytest.raises(ValueError, match="`sample_weight` must be finite and >= 0"):
+    with pytest.raises(ValueError, match="`sample_weight` must be finite and non-negative"):
         metric(Y3, P3, sample_weight=[1, -1, 1])
     with pytest.raises(ValueError, match="`sample_weight` sums to 0"):
         metric(Y3, P3, sample_weight=[0, 0, 0])

@@ -24,6 +24,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from .._special import xlogy
+from .weights import check_sample_weight
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -122,18 +123,6 @@ def _check_int_param(value, name, minimum):
         raise ValueError(f"`{name}` must be >= {minimum}, got {value}.")
 
 
-def _check_weights(sample_weight, n_rows):
-    """Frequency weights as float64 (None stays None); shape, finiteness and sign checked."""
-    if sample_weight is None:
-        return None
-    weights = np.asarray(sample_weight, dtype=np.float64)
-    if weights.shape != (n_rows,):
-        raise ValueError(f"`sample_weight` must have shape ({n_rows},), got {weights.shape}.")
-    if not np.all(np.isfinite(weights)) or np.any(weights < 0):
-        raise ValueError("`sample_weight` must hold finite numbers >= 0.")
-    return weights
-
-
 def _weighted_quantiles(values, weights, probs):
     """Quantiles of `values` repeated `weights` times (exact for integer weights).
 
@@ -216,7 +205,7 @@ class _BaseDiscretizer(_ParamsMixin):
         if X.columns.has_duplicates:
             dup = X.columns[X.columns.duplicated()].unique().tolist()
             raise ValueError(f"X has duplicated column names {dup}; expected unique names.")
-        weights = _check_weights(sample_weight, len(X))
+        weights = None if sample_weight is None else check_sample_weight(sample_weight, len(X))
         keep = None if weights is None else weights > 0  # a row of weight 0 is not in the sample
         cut_points = {}
         for name in X.columns:

@@ -38,6 +38,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..data.encoding import as_frame
+from ..data.weights import check_sample_weight
 
 __all__ = [
     "log_loss",
@@ -232,19 +233,7 @@ def _predicted_array(predicted, shape):
 
 def _check_weights(sample_weight, n_rows):
     """`sample_weight` as a float array of shape (n_rows,), or None."""
-    if sample_weight is None:
-        return None
-    try:
-        weights = np.asarray(sample_weight, dtype=float)
-    except (TypeError, ValueError):
-        raise TypeError("`sample_weight` must be an array of numbers.") from None
-    if weights.shape != (n_rows,):
-        raise ValueError(f"`sample_weight` must have shape ({n_rows},), got {weights.shape}.")
-    if not np.isfinite(weights).all() or (weights < 0).any():
-        raise ValueError("`sample_weight` must be finite and >= 0.")
-    if weights.sum() <= 0:
-        raise ValueError("`sample_weight` sums to 0; at least one row needs a positive weight.")
-    return weights
+    return None if sample_weight is None else check_sample_weight(sample_weight, n_rows, positive_total=True)
 
 
 def _weighted_mean(values, weights):

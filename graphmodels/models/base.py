@@ -54,8 +54,9 @@ from .._special import logsumexp
 from .._validation import InstanceOf, Interval, Options, Predicate, validate_params
 from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, make_discretizer
 from ..data.encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, _has_column_names, as_frame
+from ..data.weights import check_sample_weight
 from ..estimators.parameters import get_estimator
-from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine, _check_sample_weight
+from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -212,7 +213,7 @@ def training_counts(
         if len(y_codes) != frame.shape[0]:
             raise ValueError(f"`X` has {frame.shape[0]} rows but `y` has {len(y_codes)} labels.")
     if sample_weight is not None:
-        sample_weight = _check_sample_weight(sample_weight, frame.shape[0])
+        sample_weight = check_sample_weight(sample_weight, frame.shape[0])
     binner = make_discretizer(discretizer)
     if binner is not None:
         if not isinstance(binner, (EqualFrequencyDiscretizer, MDLDiscretizer)):

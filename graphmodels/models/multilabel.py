@@ -29,7 +29,7 @@ from numpy.typing import ArrayLike
 
 from ..data.discretize import MDLDiscretizer
 from ..data.encoding import LabelEncoder, _has_column_names, _is_positional, as_frame
-from ..stats.counting import _check_sample_weight
+from ..data.weights import check_sample_weight
 from .base import BaseModel
 
 if TYPE_CHECKING:
@@ -178,7 +178,7 @@ class BaseMultiLabelClassifier(BaseModel):
         if clash:
             raise ValueError(f"Label column(s) {clash[:5]} are also columns of `X`; rename them.")
         if sample_weight is not None:
-            sample_weight = _check_sample_weight(sample_weight, frame.shape[0])
+            sample_weight = check_sample_weight(sample_weight, frame.shape[0])
         with self._fitting():
             self.label_names_ = list(labels.columns)
             self.classes_, codes = encode_labels(labels)

@@ -23,6 +23,7 @@ if TYPE_CHECKING:
     from typing_extensions import Self
 
 from ..data.encoding import TableEncoder
+from ..data.weights import check_sample_weight as _check_sample_weight
 
 __all__ = ["CountingEngine", "PairwiseCounts", "OneWayCounts", "TableTooLargeError", "DEFAULT_MAX_CELLS"]
 
@@ -569,26 +570,6 @@ class CountingEngine:
         axes = [levels[p] if levels is not None else list(range(int(self.cardinalities[p]))) for p in positions]
         index = pd.MultiIndex.from_product(axes, names=[self.names[p] for p in positions])
         return pd.DataFrame({"count": table.ravel()}, index=index).reset_index()
-
-
-def _check_sample_weight(sample_weight: ArrayLike, n_rows: int) -> np.ndarray:
-    """`sample_weight` as float64 of shape (n_rows,); else an error saying what arrived."""
-    try:
-        weights = np.asarray(sample_weight, dtype=np.float64)
-    except (TypeError, ValueError) as error:
-        raise TypeError(f"`sample_weight` must be numbers, one weight per row: {error}.") from None
-    if weights.shape != (n_rows,):
-        raise ValueError(
-            f"`sample_weight` must have shape ({n_rows},), one weight per row of `X`, got {weights.shape}."
-        )
-    bad = ~np.isfinite(weights) | (weights < 0)
-    if bad.any():
-        first = int(np.flatnonzero(bad)[0])
-        raise ValueError(
-            f"`sample_weight` must be finite and non-negative, got {float(weights[first])} at row {first} "
-            f"({int(bad.sum())} such weight(s))."
-        )
-    return weights
 
 
 def _from_joint_strata(kind, positions, given, value, order, cardinalities):
