@@ -18,7 +18,8 @@ their usual settings (Laplace smoothing for pyAgrum and pgmpy, ``alpha=1`` for C
 scikit-learn's default ``LogisticRegression`` on one-hot columns). Sets with more than
 ``--max-rows`` rows (default 20,000) are subsampled (stratified, seed 0) for every
 implementation alike; pgmpy, whose prediction runs one inference per row in Python, only on
-sets with at most ``--pgmpy-rows`` rows (default 5,000).
+sets with at most ``--pgmpy-rows`` rows (default 5,000; the run in RESULTS.md used 2,000 and two
+processes side by side, ``--raw`` then ``--render``).
 
 A second table checks the ``discretizer="auto"`` default on the sets with numeric columns: the
 default model on the raw numbers against the same model on data cut by hand with Fayyad-Irani
@@ -300,8 +301,9 @@ def markdown(results, numeric, notes, elapsed, quick):
         "values cut into 5 equal-frequency bins fitted on each training fold; every column given to every "
         "library as text (missing = '?'); log-loss in nats with probabilities clipped at 1e-15; every "
         "library imported before timing. graphmodels with default settings; pyAgrum/pgmpy with Laplace "
-        "smoothing; CategoricalNB(alpha=1); LogisticRegression() on one-hot columns. pgmpy only on sets "
-        "of at most 5,000 rows (its prediction is one inference per row) and so not in the ranks.",
+        "smoothing; CategoricalNB(alpha=1); LogisticRegression() on one-hot columns. pgmpy only on the "
+        "smaller sets (`--pgmpy-rows`; its prediction is one inference per row), so it is left out of the "
+        "ranks and the means over the shared sets.",
         "",
         common.machine_markdown(),
         "",
@@ -402,7 +404,28 @@ def main(argv=None):
     parser.add_argument("--pgmpy-rows", type=int, default=5_000, help="run pgmpy only on sets up to this size")
     parser.add_argument("--quick", action="store_true", help="smoke test: 4 small sets, 1,000 rows at most")
     parser.add_argument("--out", help="write the sections into this file (default for a full run: RESULTS.md)")
+    parser.add_argument(
+        "--raw", metavar="PREFIX", help="also save the per-fold rows as PREFIX.folds.csv and PREFIX.numeric.csv"
+    )
+    parser.add_argument(
+        "--render",
+        nargs="+",
+        metavar="PREFIX",
+        help="write the sections from runs saved with --raw (e.g. two halves of the sets run side by side)",
+    )
     args = parser.parse_args(argv)
+    if args.render:
+        results = pd.concat([pd.read_csv(f"{prefix}.folds.csv") for prefix in args.render], ignore_index=True)
+        numeric = pd.concat([pd.read_csv(f"{prefix}.numeric.csv") for prefix in args.render], ignore_index=True)
+        elapsed = float(results.attrs.get("elapsed", 0.0)) or sum(
+            float(Path(f"{prefix}.elapsed").read_text()) for prefix in args.render if Path(f"{prefix}.elapsed").exists()
+        )
+        order = [m.label for m in implementations()]
+        results["order"] = results["implementation"].map({label: i for i, label in enumerate(order)})
+        results = results.sort_values(["order", "dataset", "fold"], kind="stable").drop(columns="order")
+        body, numeric_body = markdown(results, numeric, {}, elapsed, False)
+        _write(body, numeric_body, args.out or common.RESULTS)
+        return
     if args.quick:
         args.sets = args.sets or ["iris", "car", "breast-cancer-wisconsin", "pima"]
         args.max_rows = min(args.max_rows, 1000)
@@ -419,15 +442,24 @@ def main(argv=None):
         if "graphmodels" in args.libraries and pd.notna(numeric_columns) and int(numeric_columns) > 0:
             numeric += numeric_check(name, args.max_rows)
     results = pd.DataFrame(rows)
-    body, numeric_body = markdown(results, pd.DataFrame(numeric), notes, time.perf_counter() - start, args.quick)
+    elapsed = time.perf_counter() - start
+    if args.raw:
+        results.to_csv(f"{args.raw}.folds.csv", index=False)
+        pd.DataFrame(numeric).to_csv(f"{args.raw}.numeric.csv", index=False)
+        Path(f"{args.raw}.elapsed").write_text(str(elapsed))
+    body, numeric_body = markdown(results, pd.DataFrame(numeric), notes, elapsed, args.quick)
     print(body)
     print(numeric_body)
-    out = args.out or (None if args.quick else common.RESULTS)
+    out = args.out or (None if args.quick or args.raw else common.RESULTS)
     if out:
-        common.write_section("peers", body, out)
-        if numeric_body:
-            common.write_section("numeric-defaults", numeric_body, out)
-        print(f"[peers] wrote {out}", file=sys.stderr)
+        _write(body, numeric_body, out)
+
+
+def _write(body, numeric_body, out):
+    common.write_section("peers", body, out)
+    if numeric_body:
+        common.write_section("numeric-defaults", numeric_body, out)
+    print(f"[peers] wrote {out}", file=sys.stderr)
 
 
 if __name__ == "__main__":
