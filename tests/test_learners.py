@@ -102,6 +102,45 @@ def test_chow_liu_equals_brute_force_over_spanning_trees(algorithm, n_features, 
         assert data["cardinality"] == engine.cardinality(node)
 
 
+def _forests(nodes):
+    """Every forest over `nodes` as an edge list (subsets of the complete graph without a cycle)."""
+    pairs = list(itertools.combinations(nodes, 2))
+    for size in range(len(nodes)):
+        for edges in itertools.combinations(pairs, size):
+            graph = nx.Graph(list(edges))
+            if nx.is_forest(graph):
+                yield list(edges)
+
+
+@pytest.mark.parametrize("n_features, seed, rows", [(3, 1, 40), (4, 2, 60), (5, 3, 30), (5, 7, 400), (4, 8, 15)])
+def test_chow_liu_mdl_forest_equals_brute_force_over_forests(n_features, seed, rows):
+    frame = _random_frame(seed, n_features).iloc[:rows]
+    engine = CountingEngine.from_frame(frame)
+    nodes = list(frame.columns)
+    m = len(frame)
+    weight = {
+        frozenset((u, v)): mutual_information(engine, u, v)
+        - (engine.cardinality(u) - 1) * (engine.cardinality(v) - 1) * math.log(m) / (2 * m)
+        for u, v in itertools.combinations(nodes, 2)
+    }
+    best, best_edges, _ = _brute_force_best(_forests(nodes), weight)
+    forest = chow_liu_tree(engine, criterion="mdl")
+    assert nx.is_forest(forest) and set(forest.nodes) == set(nodes)
+    assert sum(weight[frozenset(e)] for e in forest.edges) == pytest.approx(best, abs=1e-12)
+    assert all(w > 0 for _, _, w in forest.edges(data="weight"))
+
+
+def test_chow_liu_mdl_keeps_a_strong_edge_and_drops_noise():
+    rng = np.random.default_rng(0)
+    a = rng.integers(0, 2, 500)
+    frame = pd.DataFrame({"a": a, "b": a ^ (rng.random(500) < 0.05), "noise": rng.integers(0, 2, 500)})
+    engine = CountingEngine.from_frame(frame)
+    assert _edge_set(chow_liu_tree(engine, criterion="mdl").edges) == {frozenset(("a", "b"))}
+    assert len(chow_liu_tree(engine).edges) == 2  # Chow & Liu's tree spans every node
+    with pytest.raises(ValueError, match="criterion"):
+        chow_liu_tree(engine, criterion="bic")
+
+
 def test_chow_liu_hand_example():
     # The docstring example. Tables (rows: first variable):
     #   a,b = [[2, 1], [0, 2]]: H(a) = H(b) = H(2/5), H(a,b) = H(2/5, 1/5, 2/5)

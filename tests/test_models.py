@@ -1,6 +1,7 @@
 """Classifiers and density estimators: exact small cases, invariants, edge cases."""
 
 import itertools
+import math
 
 import networkx as nx
 import numpy as np
@@ -432,3 +433,28 @@ def test_unseen_states_in_many_rows_use_bounded_memory():
     _, peak = tracemalloc.get_traced_memory()
     tracemalloc.stop()
     assert peak < 300 * 2**20
+
+
+@pytest.mark.parametrize("name", ["car", "monk1", "tic-tac-toe"])
+def test_chow_liu_mdl_forests_are_the_mdl_free_hyperforests_of_width_1(name):
+    # Two implementations of Liang & Srebro's MDL-C_f-1 structure: ChowLiu's per-class MDL
+    # spanning forests and the hyperforest learner's free representation at tree-width 1.
+    frame = gm.datasets.load(name)
+    X, y = frame.drop(columns="class"), frame["class"]
+    chow_liu = gm.ChowLiu(criterion="mdl").fit(X, y)
+    forest = gm.HyperforestClassifier(representation="free", criterion="mdl", treewidth=1).fit(X, y)
+    from graphmodels.stats import CountingEngine, mutual_information
+
+    for label, tree, hyperforest in zip(chow_liu.classes_, chow_liu.structures_, forest.structures_):
+        rows = X[y == label]
+        engine, m = CountingEngine.from_frame(rows), len(rows)
+
+        def mdl_weight(u, v, engine=engine, m=m):
+            free = (X[u].nunique() - 1) * (X[v].nunique() - 1)
+            return mutual_information(engine, u, v) - free * math.log(m) / (2 * m)
+
+        ours = [tuple(e) for e in tree.to_undirected().edges]
+        theirs = [tuple(e) for e in hyperforest.primal_graph().edges]
+        # Equal total weight (tic-tac-toe's symmetric squares tie, and the two break ties apart).
+        assert len(ours) == len(theirs)
+        assert sum(mdl_weight(*e) for e in ours) == pytest.approx(sum(mdl_weight(*e) for e in theirs), abs=1e-9)

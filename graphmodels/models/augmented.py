@@ -294,6 +294,12 @@ class ChowLiu(BaseClassifier):
         table toward the child's marginal with ``N0 = 10``: the per-class
         trees' tables are small, and it had the best cross-validated
         log-loss over the shared UCI sets (``benchmarks/bench_defaults.py``).
+    criterion : {"ml", "mdl"}, default="ml"
+        ``"ml"``: each class's Chow-Liu spanning tree. ``"mdl"``: each
+        class's maximum spanning forest of the MDL-penalized mutual
+        information (Liang & Srebro's MDL-C_f-1): an edge is kept only when
+        its information pays for its parameters in that class's rows, which
+        spares small classes spurious edges.
     algorithm : {"kruskal", "prim"}, default="kruskal"
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states: fitted inside ``fit`` on the
@@ -331,18 +337,20 @@ class ChowLiu(BaseClassifier):
         self,
         *,
         estimator: str | dict[str, Any] | Estimator = "marginal-smoothing(10)",
+        criterion: str = "ml",
         algorithm: str = "kruskal",
         discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
         self.estimator = estimator
+        self.criterion = criterion
         self.algorithm = algorithm
         self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 
-    _parameter_constraints = TREE_ALGORITHM_CONSTRAINTS
+    _parameter_constraints = {**TREE_ALGORITHM_CONSTRAINTS, "criterion": [Options(["ml", "mdl"])]}
 
     def _fit(self, engine):
         class_pos = engine.n_variables - 1
@@ -361,7 +369,9 @@ class ChowLiu(BaseClassifier):
             engine.pairwise_counts(features, given=class_name)
         for c, label in enumerate(self.classes_):
             if len(features) > 1:
-                tree = chow_liu_tree(engine, features, algorithm=self.algorithm, stratum=(class_name, c))
+                tree = chow_liu_tree(
+                    engine, features, algorithm=self.algorithm, stratum=(class_name, c), criterion=self.criterion
+                )
                 entropies = {n: tie_safe(entropy_of_counts(engine.counts([class_name, n])[c])) for n in features}
                 oriented = orient_forest(tree, root_key=entropies.__getitem__)
             else:
