@@ -423,7 +423,12 @@ def main(argv=None):
         order = [m.label for m in implementations()]
         results["order"] = results["implementation"].map({label: i for i, label in enumerate(order)})
         results = results.sort_values(["order", "dataset", "fold"], kind="stable").drop(columns="order")
-        body, numeric_body = markdown(results, numeric, {}, elapsed, False)
+        notes = {}
+        for prefix in args.render:
+            if Path(f"{prefix}.notes.csv").exists():
+                saved = pd.read_csv(f"{prefix}.notes.csv").dropna()
+                notes.update(dict(zip(saved["dataset"], saved["note"])))
+        body, numeric_body = markdown(results, numeric, notes, elapsed, False)
         _write(body, numeric_body, args.out or common.RESULTS)
         return
     if args.quick:
@@ -446,6 +451,7 @@ def main(argv=None):
     if args.raw:
         results.to_csv(f"{args.raw}.folds.csv", index=False)
         pd.DataFrame(numeric).to_csv(f"{args.raw}.numeric.csv", index=False)
+        pd.Series(notes, name="note").rename_axis("dataset").to_csv(f"{args.raw}.notes.csv")
         Path(f"{args.raw}.elapsed").write_text(str(elapsed))
     body, numeric_body = markdown(results, pd.DataFrame(numeric), notes, elapsed, args.quick)
     print(body)
