@@ -421,7 +421,14 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.render:
         results = pd.concat([pd.read_csv(f"{prefix}.folds.csv") for prefix in args.render], ignore_index=True)
-        numeric = pd.concat([pd.read_csv(f"{prefix}.numeric.csv") for prefix in args.render], ignore_index=True)
+        numeric = pd.concat(
+            [
+                pd.read_csv(f"{prefix}.numeric.csv")
+                for prefix in args.render
+                if Path(f"{prefix}.numeric.csv").read_text().strip()  # empty: a set without numeric columns
+            ],
+            ignore_index=True,
+        )
         elapsed = float(results.attrs.get("elapsed", 0.0)) or sum(
             float(Path(f"{prefix}.elapsed").read_text()) for prefix in args.render if Path(f"{prefix}.elapsed").exists()
         )
@@ -430,8 +437,9 @@ def main(argv=None):
         results = results.sort_values(["order", "dataset", "fold"], kind="stable").drop(columns="order")
         notes = {}
         for prefix in args.render:
-            if Path(f"{prefix}.notes.csv").exists():
-                saved = pd.read_csv(f"{prefix}.notes.csv").dropna()
+            path = Path(f"{prefix}.notes.csv")
+            if path.exists() and path.read_text().strip().count("\n"):
+                saved = pd.read_csv(path).dropna()
                 notes.update(dict(zip(saved["dataset"], saved["note"])))
         body, numeric_body = markdown(results, numeric, notes, elapsed, False)
         _write(body, numeric_body, args.out or common.RESULTS)

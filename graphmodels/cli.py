@@ -319,7 +319,7 @@ def _describe_network(model: Any, graph: Any) -> list[str]:
     for u, v, data in sorted(augmenting, key=lambda e: (-e[2].get("weight", 0.0), str(e[0]), str(e[1]))):
         if per_class:
             classes = list(map(str, data.get("classes", [])))
-            rows.append(f"  {u} -> {v}   in the tree{'s' if len(classes) != 1 else ''} of {_classes(classes)}")
+            rows.append(f"  {u} -> {v}   in the structure{'s' if len(classes) != 1 else ''} of {_classes(classes)}")
         elif "weight" in data:
             rows.append(f"  {u} -> {v}   I = {data['weight']:.4f} nats")
         else:

@@ -203,8 +203,8 @@ def test_fit_summary_of_the_other_structures(capsys):
     assert "  {class, buying, maint}" in out
     out = _fit_output(capsys, "car", "--model", "hnb")
     assert re.search(r"^  latent L1 = \(\w+, \w+\), \d+ states$", out, flags=re.M)
-    out = _fit_output(capsys, "lenses", "--model", "chow-liu")
-    assert re.search(r"^  \w+ -> \w+   in the trees? of class(es)? [\w, ]+$", out, flags=re.M)
+    out = _fit_output(capsys, "car", "--model", "chow-liu")
+    assert re.search(r"^  \w+ -> \w+   in the structures? of class(es)? [\w, ]+$", out, flags=re.M)
 
 
 def test_fit_reports_training_accuracy_and_log_loss(capsys):

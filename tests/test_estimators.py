@@ -148,7 +148,7 @@ def test_invalid_counts_are_refused(counts):
         ("liang-srebro", Dirichlet(0.001)),
         ("BDeu", BDeu(1.0)),
         ("marginal-smoothing", MarginalSmoothing(5.0)),
-        ("bdeu-auto", EmpiricalBayesBDeu(0.1, 1000.0)),
+        ("bdeu-auto", EmpiricalBayesBDeu(2.0, 1000.0)),
     ],
 )
 def test_get_estimator_by_name(name, expected):
@@ -316,7 +316,7 @@ def test_empirical_bayes_ess_maximises_the_marginal_likelihood(seed, conditional
     probabilities = rng.dirichlet(np.full(shape[-1], 10.0 ** rng.uniform(-1, 2)), size=shape[:-1])
     n = rng.integers(5, 200, size=shape[:-1])
     counts = np.stack([rng.multinomial(n[i], probabilities[i]) for i in np.ndindex(shape[:-1])]).reshape(shape)
-    estimator = EmpiricalBayesBDeu()
+    estimator = EmpiricalBayesBDeu(0.1)
     chosen = estimator.select_equivalent_sample_size(counts, conditional=conditional)
     assert 0.1 <= chosen <= 1000.0
     brute = np.geomspace(0.1, 1000.0, 4001)
@@ -333,8 +333,9 @@ def test_empirical_bayes_follows_the_data():
     estimator = EmpiricalBayesBDeu()
     # A child independent of its parent and close to uniform: strong smoothing (the upper end).
     assert estimator.select_equivalent_sample_size([[250, 250], [250, 250]]) == pytest.approx(1000.0)
-    # A child that copies its parent: weak smoothing (the lower end).
-    assert estimator.select_equivalent_sample_size([[100, 0], [0, 100]]) == pytest.approx(0.1)
+    # A child that copies its parent: weak smoothing (the lower end, 2 by default).
+    assert estimator.select_equivalent_sample_size([[100, 0], [0, 100]]) == pytest.approx(2.0)
+    assert EmpiricalBayesBDeu(0.1).select_equivalent_sample_size([[100, 0], [0, 100]]) == pytest.approx(0.1)
     # Bounds are respected.
     assert EmpiricalBayesBDeu(2.0, 3.0).select_equivalent_sample_size([[100, 0], [0, 100]]) == pytest.approx(2.0)
     assert EmpiricalBayesBDeu(5.0, 5.0).select_equivalent_sample_size([[1, 2], [3, 4]]) == 5.0
