@@ -183,9 +183,11 @@ class GraphModels(Method):
         self.label = f"graphmodels {cls.__name__} ({extra}{est})"
 
     def fit(self, X, y, data):
+        # Chow & Liu's trees, as the peers' Chow-Liu (graphmodels' default is per-class MDL forests).
+        params = {"criterion": "ml"} if self.cls is gm.ChowLiu else {}
         if self.estimator is None:
-            return self.cls().fit(X, y)
-        return self.cls(estimator=self.estimator).fit(X, y)
+            return self.cls(**params).fit(X, y)
+        return self.cls(estimator=self.estimator, **params).fit(X, y)
 
 
 class SklearnCategoricalNB(Method):
