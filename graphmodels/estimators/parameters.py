@@ -221,10 +221,7 @@ class BDeu(Estimator):
     name = "bdeu"
 
     def __init__(self, equivalent_sample_size: float = 1.0) -> None:
-        ess = _as_float(equivalent_sample_size, "equivalent_sample_size")
-        if not np.isfinite(ess) or ess <= 0:
-            raise ValueError(f"`equivalent_sample_size` must be a finite number > 0, got {ess}.")
-        self.equivalent_sample_size = ess
+        self.equivalent_sample_size = _positive_number(equivalent_sample_size, "equivalent_sample_size")
 
     def pseudo_count(self, shape: tuple[int, ...]) -> float:
         return self.equivalent_sample_size / max(int(np.prod(shape)), 1)
@@ -289,10 +286,7 @@ class MarginalSmoothing(Estimator):
     name = "marginal-smoothing"
 
     def __init__(self, n0: float = 5.0) -> None:
-        n0 = _as_float(n0, "n0")
-        if not np.isfinite(n0) or n0 <= 0:
-            raise ValueError(f"`n0` must be a finite number > 0, got {n0}.")
-        self.n0 = n0
+        self.n0 = _positive_number(n0, "n0")
 
     def _smoothed_marginal(self, marginal: np.ndarray) -> np.ndarray:
         return (marginal + self.n0 / marginal.size) / (marginal.sum() + self.n0)
@@ -474,10 +468,8 @@ class EmpiricalBayesBDeu(Estimator):
     _N_PASSES = 3
 
     def __init__(self, min_equivalent_sample_size: float = 2.0, max_equivalent_sample_size: float = 1000.0) -> None:
-        low = _as_float(min_equivalent_sample_size, "min_equivalent_sample_size")
+        low = _positive_number(min_equivalent_sample_size, "min_equivalent_sample_size")
         high = _as_float(max_equivalent_sample_size, "max_equivalent_sample_size")
-        if not np.isfinite(low) or low <= 0:
-            raise ValueError(f"`min_equivalent_sample_size` must be a finite number > 0, got {low}.")
         if not np.isfinite(high) or high < low:
             raise ValueError(
                 f"`max_equivalent_sample_size` must be a finite number >= min_equivalent_sample_size ({low}), "
@@ -629,6 +621,14 @@ def _as_float(value, name):
         return float(value)
     except (TypeError, ValueError):
         raise ValueError(f"`{name}` must be a number, got {value!r}.") from None
+
+
+def _positive_number(value, name):
+    """`value` as a float that is finite and > 0, else a ValueError naming `name`."""
+    number = _as_float(value, name)
+    if not np.isfinite(number) or number <= 0:
+        raise ValueError(f"`{name}` must be a finite number > 0, got {number}.")
+    return number
 
 
 def _check_counts(counts: ArrayLike) -> np.ndarray:
