@@ -134,8 +134,6 @@ def test_bad_input_at_predict_names_the_column(model_name, case):
     kind = _kind(model_name)
     X, y, Y = _data()
     model = _fit(MODELS[model_name](), kind, X, y, Y)
-    if kind == "multilabel" and case == "wrong-width-array":
-        message = r"`X` has 5 columns but \w+ was fitted with 2"
     with pytest.raises((ValueError, TypeError), match=message):
         _predict(model, kind, make(X))
 

@@ -368,27 +368,7 @@ class TableEncoder:
         ValueError
             Naming the missing or unexpected columns.
         """
-        frame = as_frame(X, name=name)
-        if not _has_column_names(X) or _is_positional(frame.columns, self.columns_):
-            if frame.shape[1] != len(self.columns_):
-                raise ValueError(
-                    f"{name} has {frame.shape[1]} features, but {owner} is expecting "
-                    f"{len(self.columns_)} features as input (columns {self.columns_[:10]})."
-                )
-            frame = frame.set_axis(self.columns_, axis=1)
-            return frame
-        present = set(frame.columns)
-        missing = [c for c in self.columns_ if c not in present]
-        fitted = set(self.columns_)
-        extra = [c for c in frame.columns if c not in fitted]
-        if missing or extra:
-            parts = []
-            if missing:
-                parts.append(f"missing columns {missing}")
-            if extra:
-                parts.append(f"unexpected columns {extra}")
-            raise ValueError(f"`{name}` does not match the fitted columns: " + " and ".join(parts) + ".")
-        return frame[self.columns_]
+        return align_columns(X, self.columns_, name=name, owner=owner)
 
     def _encode_column(self, series, j):
         levels = self.levels_[j]
@@ -466,6 +446,48 @@ def _numeric_codes(values, observed):
     array = values.to_numpy(dtype=np.float64, na_value=np.nan)
     position = np.clip(np.searchsorted(levels, array), 0, len(levels) - 1)
     return np.where(levels[position] == array, position, UNKNOWN).astype(np.int64)
+
+
+def align_columns(
+    X: pd.DataFrame | ArrayLike, columns: list[Any], *, name: str = "X", owner: str = "the model"
+) -> pd.DataFrame:
+    """`X` as a DataFrame with exactly `columns`, in order: by name, or by position for an array.
+
+    Parameters
+    ----------
+    X : DataFrame or 2-D array-like
+        A DataFrame with column names is matched to `columns` by name (order
+        does not matter); an array, or a DataFrame with default ``0 .. p-1``
+        names, must have ``len(columns)`` columns, in order.
+    columns : list
+        The fitted column names.
+    name, owner : str
+        How to call `X` and the fitted object in error messages.
+
+    Returns
+    -------
+    DataFrame of shape (n_rows, len(columns))
+
+    Raises
+    ------
+    ValueError
+        Naming the missing or unexpected columns, or the expected width.
+    """
+    frame = as_frame(X, name=name)
+    if not _has_column_names(X) or _is_positional(frame.columns, columns):
+        if frame.shape[1] != len(columns):
+            raise ValueError(
+                f"{name} has {frame.shape[1]} features, but {owner} is expecting "
+                f"{len(columns)} features as input (columns {list(columns)[:10]})."
+            )
+        return frame.set_axis(columns, axis=1)
+    present, fitted = set(frame.columns), set(columns)
+    missing = [c for c in columns if c not in present]
+    extra = [c for c in frame.columns if c not in fitted]
+    if missing or extra:
+        parts = ([f"missing columns {missing}"] if missing else []) + ([f"unexpected columns {extra}"] if extra else [])
+        raise ValueError(f"`{name}` does not match the fitted columns: " + " and ".join(parts) + ".")
+    return frame[columns]
 
 
 def _is_positional(columns, fitted_columns):

@@ -28,7 +28,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from ..data.discretize import MDLDiscretizer
-from ..data.encoding import LabelEncoder, _has_column_names, _is_positional, as_frame
+from ..data.encoding import LabelEncoder, _has_column_names, align_columns, as_frame
 from ..data.weights import check_sample_weight
 from .base import BaseModel
 
@@ -229,26 +229,7 @@ class BaseMultiLabelClassifier(BaseModel):
     def _aligned_frame(self, X):
         """`X` with exactly the fitted columns, in order (by name, or by position for an array)."""
         self._check_fitted()
-        frame = as_frame(X)
-        if _has_column_names(X) and not _is_positional(frame.columns, self.feature_columns_):
-            # Matched by name, as the single-label models do.
-            present, fitted = set(frame.columns), set(self.feature_columns_)
-            missing = [c for c in self.feature_columns_ if c not in present]
-            extra = [c for c in frame.columns if c not in fitted]
-            if missing or extra:
-                parts = ([f"missing columns {missing}"] if missing else []) + (
-                    [f"unexpected columns {extra}"] if extra else []
-                )
-                raise ValueError("`X` does not match the fitted columns: " + " and ".join(parts) + ".")
-            return frame[self.feature_columns_]
-        if frame.shape[1] != self.n_features_in_:
-            raise ValueError(
-                f"`X` has {frame.shape[1]} columns but {type(self).__name__} was fitted with {self.n_features_in_}."
-            )
-        if not _has_column_names(X):
-            # A plain array is read by position: give it the training columns' names.
-            frame = frame.set_axis(self.feature_columns_, axis=1)
-        return frame
+        return align_columns(X, self.feature_columns_, owner=type(self).__name__)
 
     def predict_log_proba(self, X: pd.DataFrame | ArrayLike) -> list[np.ndarray]:
         """Log marginal posterior of each label: a list of (n_rows, len(classes_[j])) arrays."""
