@@ -214,24 +214,7 @@ def training_counts(
             raise ValueError(f"`X` has {frame.shape[0]} rows but `y` has {len(y_codes)} labels.")
     if sample_weight is not None:
         sample_weight = check_sample_weight(sample_weight, frame.shape[0])
-    binner = make_discretizer(discretizer)
-    if binner is not None:
-        if not isinstance(binner, (EqualFrequencyDiscretizer, MDLDiscretizer)):
-            raise TypeError(
-                "`discretizer` must be a name of graphmodels.data.DISCRETIZERS, an MDLDiscretizer or an "
-                f"EqualFrequencyDiscretizer, got {type(binner).__name__}; use a Pipeline for other transformers."
-            )
-        binner = type(binner)(**binner.get_params())  # never refit the caller's object
-        if isinstance(binner, MDLDiscretizer):
-            if y_codes is None:
-                raise ValueError("An MDLDiscretizer needs class labels: pass `y`, or use 'equal-frequency'.")
-            binner.fit(frame, y_codes, sample_weight=sample_weight)
-        else:
-            binner.fit(frame, sample_weight=sample_weight)
-        if binner.cut_points_:
-            frame = binner.transform(frame)
-        else:
-            binner = None  # nothing numeric to cut: the model keeps no discretizer
+    frame, binner = fit_discretizer(discretizer, frame, y_codes, sample_weight)
     encoder = TableEncoder(missing=missing)
     codes = encoder.fit_transform(frame)
     _warn_identifier_columns(encoder, frame.shape[0])
@@ -264,6 +247,48 @@ def training_counts(
     if engine.total <= 0:
         raise ValueError("`sample_weight` sums to zero; give at least one row a positive weight.")
     return TrainingCounts(engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape), binner)
+
+
+def fit_discretizer(discretizer: Any, frame: pd.DataFrame, labels: Any, sample_weight: Any) -> tuple[pd.DataFrame, Any]:
+    """Fit a fresh copy of `discretizer` on `frame` and cut it; the one place models discretize.
+
+    Parameters
+    ----------
+    discretizer : None, str or discretizer
+        A name of :data:`~graphmodels.data.DISCRETIZERS`, an
+        :class:`~graphmodels.data.MDLDiscretizer` or
+        :class:`~graphmodels.data.EqualFrequencyDiscretizer` (never fitted
+        itself: a copy is), or None.
+    frame : DataFrame
+    labels : array-like of shape (n_rows,) or None
+        Class codes, needed by the supervised (MDL) discretizer.
+    sample_weight : ndarray or None
+
+    Returns
+    -------
+    frame : DataFrame
+        `frame` with its numeric columns cut (itself when nothing was cut).
+    fitted : discretizer or None
+        None when no column was cut (the model then keeps no discretizer).
+    """
+    binner = make_discretizer(discretizer)
+    if binner is None:
+        return frame, None
+    if not isinstance(binner, (EqualFrequencyDiscretizer, MDLDiscretizer)):
+        raise TypeError(
+            "`discretizer` must be a name of graphmodels.data.DISCRETIZERS, an MDLDiscretizer or an "
+            f"EqualFrequencyDiscretizer, got {type(binner).__name__}; use a Pipeline for other transformers."
+        )
+    binner = type(binner)(**binner.get_params())  # never refit the caller's object
+    if isinstance(binner, MDLDiscretizer):
+        if labels is None:
+            raise ValueError("An MDLDiscretizer needs class labels: pass `y`, or use 'equal-frequency'.")
+        binner.fit(frame, labels, sample_weight=sample_weight)
+    else:
+        binner.fit(frame, sample_weight=sample_weight)
+    if not binner.cut_points_:
+        return frame, None
+    return binner.transform(frame), binner
 
 
 #: A column with distinct values in more than this share of the rows looks like an identifier.
@@ -435,14 +460,11 @@ class BaseModel:
             self.estimator_ = get_estimator(self.estimator)
 
     def _new_discretizer(self):
-        """A fresh, unfitted discretizer from the ``discretizer`` hyperparameter (None for none)."""
+        """The ``discretizer`` hyperparameter with ``"auto"`` resolved (:func:`fit_discretizer` copies it)."""
         value = getattr(self, "discretizer", None)
-        if value is None:
-            return None
-        if isinstance(value, str):
-            name = value.lower()
-            return make_discretizer(self._auto_discretizer if name == "auto" else name)
-        return type(value)(**value.get_params())
+        if isinstance(value, str) and value.lower() == "auto":
+            return self._auto_discretizer
+        return value
 
     def _is_fitted(self):
         return "encoder_" in vars(self)

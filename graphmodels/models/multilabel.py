@@ -27,10 +27,9 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
-from ..data.discretize import MDLDiscretizer
 from ..data.encoding import LabelEncoder, _has_column_names, align_columns, as_frame
 from ..data.weights import check_sample_weight
-from .base import BaseModel
+from .base import BaseModel, fit_discretizer
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -199,18 +198,9 @@ class BaseMultiLabelClassifier(BaseModel):
         """
         if "discretizer" not in self._param_names():
             return frame
-        binner = self._new_discretizer()
-        if binner is not None:
-            if isinstance(binner, MDLDiscretizer):
-                joint = np.unique(label_codes, axis=0, return_inverse=True)[1].reshape(-1)
-                binner.fit(frame, joint, sample_weight=sample_weight)
-            else:
-                binner.fit(frame, sample_weight=sample_weight)
-            if binner.cut_points_:
-                frame = binner.transform(frame)
-            else:
-                binner = None
-        self.discretizer_ = binner
+        # The label combination of each row is its class for a supervised (MDL) discretizer.
+        joint = np.unique(label_codes, axis=0, return_inverse=True)[1].reshape(-1)
+        frame, self.discretizer_ = fit_discretizer(self._new_discretizer(), frame, joint, sample_weight)
         return frame
 
     def _is_fitted(self):
