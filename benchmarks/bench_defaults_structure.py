@@ -26,11 +26,11 @@ import time
 import warnings
 from pathlib import Path
 
-import numpy as np
 import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
+from bench_defaults import log_loss_and_error  # noqa: E402
 
 import graphmodels as gm  # noqa: E402
 from graphmodels.data import EqualFrequencyDiscretizer  # noqa: E402
@@ -86,13 +86,6 @@ TITLES = {
 }
 
 
-def log_loss_and_error(model, X, y):
-    log_proba = model.predict_log_proba(X)
-    index = pd.Index(model.classes_).get_indexer(y)
-    picked = np.where(index >= 0, log_proba[np.arange(len(y)), np.maximum(index, 0)], -np.inf)
-    return float(-np.mean(np.maximum(picked, np.log(1e-15)))), float(np.mean(np.argmax(log_proba, 1) != index))
-
-
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--family", choices=sorted(FAMILIES), default="chow-liu", help="which model's settings")
@@ -110,6 +103,7 @@ def main(argv=None):
     for name in names:
         frame = common.read_dataset(name)
         X, y = frame.iloc[:, :-1], frame.iloc[:, -1].astype(str)
+        classes = sorted(y.unique())
         for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(X, y):
             binner = EqualFrequencyDiscretizer(n_bins=5, min_distinct=10).fit(X.iloc[train])
             X_train, X_test = binner.transform(X.iloc[train]), binner.transform(X.iloc[test])
@@ -118,7 +112,7 @@ def main(argv=None):
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     model = make().fit_counts(counts)
-                    loss, error = log_loss_and_error(model, X_test, y.iloc[test])
+                    loss, error = log_loss_and_error(model, X_test, y.iloc[test], classes)
                 rows.append({"dataset": name, "variant": label, "log_loss": loss, "error": error})
         print(f"[{args.family}] {name} done", file=sys.stderr, flush=True)
     raw = pd.DataFrame(rows)
