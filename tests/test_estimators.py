@@ -254,7 +254,7 @@ def test_marginal_smoothing_limits():
 
 
 def test_marginal_smoothing_has_no_single_pseudo_count():
-    with pytest.raises(NotImplementedError, match="conditional"):
+    with pytest.raises(NotImplementedError, match="pseudo_counts"):
         MarginalSmoothing().pseudo_count((2, 3))
 
 

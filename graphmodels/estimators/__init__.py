@@ -1,5 +1,6 @@
 """Parameter estimators: from count tables to probability tables."""
 
+from .hierarchical import HierarchicalDirichlet, dirichlet_multinomial_log_likelihood
 from .parameters import (
     ESTIMATORS,
     LIANG_SREBRO_PSEUDO_COUNT,
@@ -11,6 +12,16 @@ from .parameters import (
     MaximumLikelihood,
     bdeu_log_marginal_likelihood,
     get_estimator,
+    maximise_on_log_grid,
+)
+from .selection import (
+    DEFAULT_SELECTION_CANDIDATES,
+    FamilyCells,
+    LeaveOneOutSelection,
+    class_prior_cells,
+    family_cells,
+    leave_one_out_correction,
+    leave_one_out_scores,
 )
 
 __all__ = [
@@ -20,7 +31,17 @@ __all__ = [
     "BDeu",
     "MarginalSmoothing",
     "EmpiricalBayesBDeu",
+    "HierarchicalDirichlet",
+    "LeaveOneOutSelection",
+    "DEFAULT_SELECTION_CANDIDATES",
+    "FamilyCells",
+    "class_prior_cells",
+    "family_cells",
+    "leave_one_out_correction",
+    "leave_one_out_scores",
     "bdeu_log_marginal_likelihood",
+    "dirichlet_multinomial_log_likelihood",
+    "maximise_on_log_grid",
     "get_estimator",
     "ESTIMATORS",
     "LIANG_SREBRO_PSEUDO_COUNT",

@@ -18,6 +18,7 @@ import networkx as nx
 import numpy as np
 
 from .._validation import Options
+from ..estimators.selection import class_prior_cells, family_cells
 from ..learners.trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, tan_structure, tie_safe
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
@@ -60,16 +61,18 @@ def family_log_tables(
     -------
     list of ndarray, each of shape (n_classes or 1, r_parent or 1, r_j)
     """
-    tables = []
-    for j, p in enumerate(parents):
-        family = ([] if class_position is None else [class_position]) + ([p] if p >= 0 else []) + [j]
-        counts = np.asarray(engine.counts([engine.names[k] for k in family]))
-        if class_position is None:
-            counts = counts[None]
-        if p < 0:
-            counts = counts[:, None, :]
-        tables.append(_log(estimator.conditional(counts)))
-    return tables
+    return [_log(estimator.conditional(_family_counts(engine, p, j, class_position))) for j, p in enumerate(parents)]
+
+
+def _family_counts(engine, parent, child, class_position):
+    """The (n_classes or 1, r_parent or 1, r_child) table of one attribute's family."""
+    family = ([] if class_position is None else [class_position]) + ([parent] if parent >= 0 else []) + [child]
+    counts = np.asarray(engine.counts([engine.names[k] for k in family]))
+    if class_position is None:
+        counts = counts[None]
+    if parent < 0:
+        counts = counts[:, None, :]
+    return counts
 
 
 #: The rule of a spanning-tree `algorithm` hyperparameter.
@@ -85,7 +88,6 @@ class _AugmentedNaiveBayes(BaseClassifier):
         raise NotImplementedError
 
     def _fit(self, engine):
-        class_pos = engine.n_variables - 1
         # Every (class, attribute) table in one pass; later queries read the cache.
         engine.one_way_counts(engine.names[:-1], given=engine.names[-1])
         self.structure_ = self._learn_structure(engine)
@@ -95,8 +97,23 @@ class _AugmentedNaiveBayes(BaseClassifier):
             [position[parents[name][0]] if parents[name] else -1 for name in engine.names[:-1]],
             dtype=np.int64,
         )
-        self.class_log_prior_ = _log(self.estimator_.joint(engine.counts([engine.names[class_pos]])))
-        self.log_tables_ = family_log_tables(engine, self.feature_parents_, self.estimator_, class_pos)
+        self._fit_selected_tables(engine)
+
+    _selects_estimator = True
+
+    def _fit_tables(self, engine, estimator):
+        class_pos = engine.n_variables - 1
+        self.class_log_prior_ = _log(estimator.joint(engine.counts([engine.names[class_pos]])))
+        self.log_tables_ = family_log_tables(engine, self.feature_parents_, estimator, class_pos)
+
+    def _training_families(self, engine, codes, estimator):
+        y = codes[:, -1]
+        families = [class_prior_cells(engine, y, estimator)]
+        for j, p in enumerate(self.feature_parents_):
+            counts = _family_counts(engine, int(p), j, engine.n_variables - 1)
+            parent = codes[:, p] if p >= 0 else 0
+            families.append(family_cells(counts, estimator, (y, parent, codes[:, j])))
+        return families
 
     def _joint_log_likelihood(self, codes):
         joint = forest_log_likelihood(codes, self.feature_parents_, self.log_tables_)
@@ -357,11 +374,10 @@ class ChowLiu(BaseClassifier):
         class_pos = engine.n_variables - 1
         features = engine.names[:-1]
         position = {name: i for i, name in enumerate(features)}
-        self.class_log_prior_ = _log(self.estimator_.joint(engine.counts([engine.names[class_pos]])))
         cards = dict(zip(engine.names, engine.cardinalities))
         structure = augmented_naive_bayes(engine.names[-1], features, cardinalities=cards)
         self.structures_ = []
-        parents_per_class, tables_per_class = [], []
+        parents_per_class = []
         class_name = engine.names[class_pos]
         # One pass for every class's tables: the learner and the CPTs below
         # read the class-conditional pairwise blocks from the engine's cache.
@@ -389,16 +405,39 @@ class ChowLiu(BaseClassifier):
                         u, v, kind="augmenting", weight=data.get("weight", 0.0), classes=[_label_key(label)]
                     )
             parents_per_class.append(parents)
-            tables = []
-            for j, p in enumerate(parents):
-                family = [class_name] + ([features[p]] if p >= 0 else []) + [features[j]]
-                counts = np.asarray(engine.counts(family))[c]
-                counts = counts if p >= 0 else counts[None, :]
-                tables.append(_log(self.estimator_.conditional(counts))[None])
-            tables_per_class.append(tables)
         self.structure_ = structure
         self.feature_parents_ = np.array(parents_per_class).reshape(len(self.classes_), len(features))
-        self.log_tables_ = tables_per_class
+        self._fit_selected_tables(engine)
+
+    _selects_estimator = True
+
+    def _class_family_counts(self, engine, c, parent, child):
+        """Class `c`'s (r_parent or 1, r_child) table of one attribute's family."""
+        features = engine.names[:-1]
+        family = [engine.names[-1]] + ([features[parent]] if parent >= 0 else []) + [features[child]]
+        counts = np.asarray(engine.counts(family))[c]
+        return counts if parent >= 0 else counts[None, :]
+
+    def _fit_tables(self, engine, estimator):
+        self.class_log_prior_ = _log(estimator.joint(engine.counts([engine.names[-1]])))
+        self.log_tables_ = [
+            [
+                _log(estimator.conditional(self._class_family_counts(engine, c, int(p), j)))[None]
+                for j, p in enumerate(parents)
+            ]
+            for c, parents in enumerate(self.feature_parents_)
+        ]
+
+    def _training_families(self, engine, codes, estimator):
+        y = codes[:, -1]
+        families = [class_prior_cells(engine, y, estimator)]
+        for c, parents in enumerate(self.feature_parents_):
+            rows = np.flatnonzero(y == c)
+            for j, p in enumerate(parents):
+                counts = self._class_family_counts(engine, c, int(p), j)
+                parent = codes[rows, p] if p >= 0 else 0
+                families.append(family_cells(counts, estimator, (parent, codes[rows, j]), rows=rows))
+        return families
 
     def _joint_log_likelihood(self, codes):
         columns = [

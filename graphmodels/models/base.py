@@ -56,6 +56,7 @@ from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscre
 from ..data.encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, _has_column_names, as_frame
 from ..data.weights import check_sample_weight
 from ..estimators.parameters import get_estimator
+from ..estimators.selection import MAX_SELECTION_ROWS, LeaveOneOutSelection, leave_one_out_scores
 from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
 
 if TYPE_CHECKING:
@@ -454,10 +455,58 @@ class BaseModel:
             self._reset_fitted_state()
             raise
 
+    #: Whether ``estimator=`` may be a :class:`~graphmodels.estimators.LeaveOneOutSelection`: the
+    #: model implements ``_fit_tables(engine, estimator)`` and ``_training_families(engine, codes, estimator)``.
+    _selects_estimator = False
+
     def _resolve_estimator(self):
         """Set ``estimator_`` from the ``estimator`` hyperparameter (models that have one)."""
         if "estimator" in self._param_names():
             self.estimator_ = get_estimator(self.estimator)
+            if isinstance(self.estimator_, LeaveOneOutSelection) and not self._selects_estimator:
+                raise ValueError(
+                    f"`estimator`: {type(self).__name__} cannot choose its estimator by leave-one-out "
+                    "(LeaveOneOutSelection needs a likelihood that is a sum over family tables: NaiveBayes, "
+                    "TAN, FAN, ChowLiu, KDB); pass one estimator, such as 'bdeu-auto'."
+                )
+
+    def _fit_selected_tables(self, engine):
+        """Fit the tables with ``estimator_``; a LeaveOneOutSelection first picks its best candidate.
+
+        Sets ``estimator_`` to the estimator used and, after a selection,
+        ``estimator_selection_`` (candidate, leave-one-out log-loss and error).
+        """
+        selection = self.estimator_
+        if not isinstance(selection, LeaveOneOutSelection):
+            self._fit_tables(engine, selection)
+            return
+        codes, weights = engine.rows()
+        if len(codes) > MAX_SELECTION_ROWS:
+            # A fixed seed: the same rows give the same choice, whatever random_state is.
+            keep = np.sort(np.random.default_rng(0).choice(len(codes), MAX_SELECTION_ROWS, replace=False))
+            codes, weights = codes[keep], weights[keep]
+        scores = []
+        for candidate in selection.candidates:
+            self._fit_tables(engine, candidate)
+            joint = self._joint_log_likelihood(codes[:, :-1])
+            families = self._training_families(engine, codes, candidate)
+            scores.append(leave_one_out_scores(joint, codes[:, -1], weights, families))
+        best = int(np.argmin([log_loss for log_loss, _ in scores]))
+        self.estimator_ = selection.candidates[best]
+        self.estimator_selection_ = pd.DataFrame(
+            {
+                "candidate": [repr(c) for c in selection.candidates],
+                "log_loss": [log_loss for log_loss, _ in scores],
+                "error": [error for _, error in scores],
+            }
+        )
+        self._fit_tables(engine, self.estimator_)
+
+    def _fit_tables(self, engine, estimator):
+        raise NotImplementedError
+
+    def _training_families(self, engine, codes, estimator):
+        raise NotImplementedError
 
     def _new_discretizer(self):
         """The ``discretizer`` hyperparameter with ``"auto"`` resolved (:func:`fit_discretizer` copies it)."""

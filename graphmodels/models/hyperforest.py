@@ -41,6 +41,7 @@ import numpy as np
 
 from .._validation import Interval, Options
 from ..estimators.parameters import Dirichlet, Estimator
+from ..estimators.selection import LeaveOneOutSelection, class_prior_cells, family_cells
 from ..learners.hyperforests import HYPERFOREST_ALGORITHMS, max_hyperforest
 from ..learners.trees import canonical_order
 from ..stats.counting import DEFAULT_MAX_CELLS
@@ -407,29 +408,64 @@ class HyperforestClassifier(BaseClassifier):
     def _resolve_estimator(self):
         _resolve_hyperforest_estimator(self)
 
+    _selects_estimator = True
+
     def _fit(self, engine):
-        alpha = self.estimator_
         names = engine.names
         class_name = names[-1]
         features = names[:-1]
         kind = REPRESENTATIONS[str(self.representation).lower()]
+        if kind == "joint" and isinstance(self.estimator_, LeaveOneOutSelection):
+            raise ValueError(
+                "`estimator`: the joint representation cannot choose its estimator by leave-one-out (its "
+                "tables do not all hold the class); use representation='shared' or 'free', or one estimator."
+            )
         self.representation_ = kind
-        class_counts = np.asarray(engine.counts([class_name]), dtype=np.float64)
-        with np.errstate(divide="ignore"):
-            self.class_log_prior_ = np.log(alpha.joint(class_counts))
         if kind == "joint":
             self.structure_, self._weights = _learn(engine, names, self, class_name=class_name)
-            self.networks_ = [clique_log_tables(engine, self.structure_, alpha)]
         elif kind == "shared":
             self.structure_, self._weights = _learn(engine, features, self, given=class_name)
-            self.networks_ = [clique_log_tables(engine, self.structure_, alpha, given=class_name)]
         else:
             self.structures_, self._weights = _learn(engine, features, self, given=class_name, per_stratum=True)
             self.structure_ = _union_of_primal_graphs(self.structures_, self.classes_)
-            self.networks_ = [
-                _select_stratum(clique_log_tables(engine, forest, alpha, given=class_name), y)
-                for y, forest in enumerate(self.structures_)
-            ]
+        self._fit_selected_tables(engine)
+
+    def _class_forests(self):
+        """``(class code or None, forest)``: the shared structure for every class, or each class's own."""
+        if self.representation_ == "free":
+            return list(enumerate(self.structures_))
+        return [(None, self.structure_)]
+
+    def _fit_tables(self, engine, estimator):
+        class_name = engine.names[-1]
+        class_counts = np.asarray(engine.counts([class_name]), dtype=np.float64)
+        with np.errstate(divide="ignore"):
+            self.class_log_prior_ = np.log(estimator.joint(class_counts))
+        if self.representation_ == "joint":
+            self.networks_ = [clique_log_tables(engine, self.structure_, estimator)]
+            return
+        networks = [
+            (c, clique_log_tables(engine, forest, estimator, given=class_name)) for c, forest in self._class_forests()
+        ]
+        self.networks_ = [network if c is None else _select_stratum(network, c) for c, network in networks]
+
+    def _training_families(self, engine, codes, estimator):
+        names, y = engine.names, codes[:, -1]
+        families = [class_prior_cells(engine, y, estimator)]
+        for (c, _), network in zip(self._class_forests(), self.networks_):
+            rows = np.arange(len(y)) if c is None else np.flatnonzero(y == c)
+            cliques, parents = network["cliques"], network["parents"]
+            for clique, parent in zip(cliques, parents):
+                # As clique_log_tables hands it to the estimator: (class, separator..., residual flattened).
+                n_separator = len(set(clique) & set(cliques[parent])) if parent >= 0 else 0
+                counts = np.moveaxis(np.asarray(engine.counts([names[p] for p in clique] + [names[-1]])), -1, 0)
+                family = counts.reshape(counts.shape[: 1 + n_separator] + (-1,))
+                residual = np.ravel_multi_index(
+                    tuple(codes[rows, p] for p in clique[n_separator:]), counts.shape[1 + n_separator :]
+                )
+                index = (y[rows], *(codes[rows, p] for p in clique[:n_separator]), residual)
+                families.append(family_cells(family, estimator, index, rows=None if c is None else rows))
+        return families
 
     @property
     def weights_(self) -> HyperedgeWeights | list[HyperedgeWeights]:

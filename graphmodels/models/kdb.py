@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 
+from ..estimators.selection import class_prior_cells, family_cells
 from ..learners.kdb import KDB_PARAMETER_CONSTRAINTS, kdb_structure
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import feature_parents
@@ -165,11 +166,28 @@ class KDB(BaseClassifier):
         position = {name: i for i, name in enumerate(features)}
         parents = feature_parents(self.structure_)
         self.feature_parents_ = [tuple(position[p] for p in parents[name]) for name in features]
-        self.class_log_prior_ = _log(self.estimator_.joint(engine.counts([class_name])))
+        self._fit_selected_tables(engine)
+
+    _selects_estimator = True
+
+    def _family_counts(self, engine, child):
+        """The (n_classes, r_parent_1, ..., r_child) table of one attribute's family."""
+        features = engine.names[:-1]
+        return engine.counts([engine.names[-1], *(features[p] for p in self.feature_parents_[child]), features[child]])
+
+    def _fit_tables(self, engine, estimator):
+        self.class_log_prior_ = _log(estimator.joint(engine.counts([engine.names[-1]])))
         self.log_tables_ = [
-            _log(self.estimator_.conditional(engine.counts([class_name, *(features[p] for p in family), name])))
-            for name, family in zip(features, self.feature_parents_)
+            _log(estimator.conditional(self._family_counts(engine, j))) for j in range(len(self.feature_parents_))
         ]
+
+    def _training_families(self, engine, codes, estimator):
+        y = codes[:, -1]
+        families = [class_prior_cells(engine, y, estimator)]
+        for j, family in enumerate(self.feature_parents_):
+            index = (y, *(codes[:, p] for p in family), codes[:, j])
+            families.append(family_cells(self._family_counts(engine, j), estimator, index))
+        return families
 
     def _joint_log_likelihood(self, codes):
         codes = np.asarray(codes)

@@ -1,0 +1,331 @@
+"""Leave-one-out selection of a classifier's estimator, and the hierarchical Dirichlet estimator."""
+
+from __future__ import annotations
+
+import functools
+import itertools
+import json
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import graphmodels as gm
+from graphmodels._special import gammaln, logsumexp
+from graphmodels.estimators import (
+    DEFAULT_SELECTION_CANDIDATES,
+    BDeu,
+    Dirichlet,
+    EmpiricalBayesBDeu,
+    HierarchicalDirichlet,
+    LeaveOneOutSelection,
+    MarginalSmoothing,
+    MaximumLikelihood,
+    dirichlet_multinomial_log_likelihood,
+    get_estimator,
+    leave_one_out_scores,
+)
+from graphmodels.models import training_counts
+
+SELECTING = [
+    gm.NaiveBayes,
+    gm.TAN,
+    gm.FAN,
+    gm.ChowLiu,
+    gm.KDB,
+    gm.HyperforestClassifier,
+    functools.partial(gm.HyperforestClassifier, representation="free", treewidth=1),
+]
+ESTIMATORS = [
+    Dirichlet(1.0),
+    Dirichlet(0.5),
+    BDeu(5.0),
+    MaximumLikelihood(),
+    EmpiricalBayesBDeu(),
+    MarginalSmoothing(5.0),
+    HierarchicalDirichlet(),
+]
+
+
+def _data(n=40, seed=0):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, n)
+    b = (a + rng.integers(0, 2, n)) % 3
+    c = rng.integers(0, 2, n)
+    y = np.where(rng.random(n) < 0.8, (a + c) % 2, rng.integers(0, 2, n))
+    X = pd.DataFrame({"a": a.astype(str), "b": b.astype(str), "c": c.astype(str)})
+    return X, pd.Series(np.array(["no", "yes"])[y], name="class")
+
+
+def _name(model_class):
+    if isinstance(model_class, functools.partial):
+        return model_class.func.__name__ + "-" + "-".join(f"{k}={v}" for k, v in model_class.keywords.items())
+    return model_class.__name__
+
+
+# ------------------------------------------------------------------ pseudo-counts
+@pytest.mark.parametrize("estimator", ESTIMATORS, ids=repr)
+@pytest.mark.parametrize("shape", [(4,), (3, 4), (2, 3, 4), (2, 1, 3)])
+def test_every_estimator_is_its_pseudo_counts_normalized(estimator, shape):
+    counts = np.random.default_rng(1).integers(0, 6, size=shape).astype(float)
+    alpha = estimator.pseudo_counts(counts)
+    assert alpha.shape == counts.shape and (alpha >= 0).all()
+    smoothed = counts + alpha
+    with np.errstate(invalid="ignore"):
+        expected = smoothed / smoothed.sum(axis=-1, keepdims=True)
+    table = estimator.conditional(counts)
+    finite = np.isfinite(expected)
+    np.testing.assert_allclose(table[finite], expected[finite], rtol=1e-12)
+    joint_alpha = estimator.pseudo_counts(counts, conditional=False)
+    np.testing.assert_allclose(
+        estimator.joint(counts), (counts + joint_alpha) / (counts + joint_alpha).sum(), rtol=1e-12
+    )
+
+
+# ------------------------------------------------------------------ hierarchical Dirichlet
+def test_dirichlet_multinomial_likelihood_by_hand():
+    # Rows (2, 1) under Dirichlet(3 * (0.5, 0.5)) and (0, 2) under Dirichlet(3 * (0.2, 0.8)):
+    # the Polya probabilities of the sequences, written out with gamma functions.
+    def polya(n, a):
+        return gammaln(a.sum()) - gammaln(a.sum() + n.sum()) + (gammaln(a + n) - gammaln(a)).sum()
+
+    expected = polya(np.array([2.0, 1.0]), 3 * np.array([0.5, 0.5])) + polya(
+        np.array([0.0, 2.0]), 3 * np.array([0.2, 0.8])
+    )
+    got = dirichlet_multinomial_log_likelihood([[2, 1], [0, 2]], [[0.5, 0.5], [0.2, 0.8]], 3.0)
+    assert np.isclose(got, expected)
+    # Sequential check of one row: P(a, a, b) = 1.5/3 * 2.5/4 * 1.5/5.
+    assert np.isclose(
+        dirichlet_multinomial_log_likelihood([[2, 1]], [0.5, 0.5], 3.0), np.log(1.5 / 3 * 2.5 / 4 * 1.5 / 5)
+    )
+
+
+def test_hierarchical_levels_by_hand():
+    estimator = HierarchicalDirichlet()
+    counts = np.array([[[6.0, 2.0], [1.0, 3.0]], [[0.0, 0.0], [2.0, 2.0]]])  # (class, parent, child)
+    # Level 0: the child's marginal toward uniform.
+    marginal = counts.sum(axis=(0, 1))
+    s0 = estimator.select_concentration(marginal[None], [0.5, 0.5])
+    p0 = (marginal + s0 / 2) / (marginal.sum() + s0)
+    # Level 1: each class toward p0.
+    by_class = counts.sum(axis=1)
+    s1 = estimator.select_concentration(by_class, p0)
+    p1 = (by_class + s1 * p0) / (by_class.sum(axis=1, keepdims=True) + s1)
+    # Level 2: each (class, parent) toward its class's p1.
+    base = np.broadcast_to(p1[:, None, :], counts.shape)
+    s2 = estimator.select_concentration(counts.reshape(-1, 2), base.reshape(-1, 2))
+    expected = (counts + s2 * base) / (counts.sum(axis=-1, keepdims=True) + s2)
+    np.testing.assert_allclose(estimator.conditional(counts), expected, rtol=1e-12)
+    # A configuration never seen (class 1, parent 0) gets its class's estimate.
+    np.testing.assert_allclose(expected[1, 0], p1[1], rtol=1e-12)
+
+
+def test_hierarchical_concentration_maximises_the_level_likelihood():
+    estimator = HierarchicalDirichlet(0.01, 1e4)
+    rng = np.random.default_rng(2)
+    counts = rng.integers(0, 9, size=(5, 3)).astype(float)
+    base = np.array([0.2, 0.3, 0.5])
+    chosen = estimator.select_concentration(counts, base)
+    grid = np.geomspace(0.01, 1e4, 4001)
+    scores = dirichlet_multinomial_log_likelihood(counts, base, grid)
+    assert dirichlet_multinomial_log_likelihood(counts, base, chosen) >= scores.max() - 1e-6
+
+
+def test_hierarchical_independent_child_keeps_the_base_and_dependent_child_does_not():
+    estimator = HierarchicalDirichlet()
+    independent = estimator.conditional([[300, 100], [30, 10]])
+    np.testing.assert_allclose(independent[0], independent[1], atol=1e-3)
+    dependent = estimator.conditional([[40, 0], [0, 40]])
+    assert dependent[0, 0] > 0.95 and dependent[1, 1] > 0.95
+
+
+def test_hierarchical_is_positive_and_normalized_for_sparse_tables():
+    counts = np.zeros((3, 4, 5, 2))
+    counts[0, 1, 2, 1] = 3
+    table = HierarchicalDirichlet().conditional(counts)
+    assert (table > 0).all()
+    np.testing.assert_allclose(table.sum(axis=-1), 1.0)
+    joint = HierarchicalDirichlet().joint(counts)
+    assert (joint > 0).all() and np.isclose(joint.sum(), 1.0)
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "match"),
+    [({"min_concentration": 0}, "min_concentration"), ({"max_concentration": 0.5}, "max_concentration")],
+)
+def test_hierarchical_parameters_are_checked(kwargs, match):
+    with pytest.raises(ValueError, match=match):
+        HierarchicalDirichlet(**kwargs)
+
+
+def test_hierarchical_by_name_and_round_trip():
+    estimator = get_estimator("hierarchical")
+    assert isinstance(estimator, HierarchicalDirichlet)
+    assert get_estimator(json.loads(json.dumps(estimator.to_dict()))) == estimator
+
+
+# ------------------------------------------------------------------ leave-one-out, against refitting
+def _refit_without(model, X, y, i):
+    """The model's tables refitted on every row but `i` (weight 0), its structure kept."""
+    weights = np.ones(len(X))
+    weights[i] = 0.0
+    counts = training_counts(X, y, sample_weight=weights, discretizer=None)
+    held = gm.models.clone_model(model)
+    held.__dict__.update({k: v for k, v in vars(model).items() if k.endswith("_")})
+    held._fit_tables(counts.engine, model.estimator_)
+    return held.predict_log_proba(X.iloc[[i]])[0]
+
+
+@pytest.mark.parametrize("model_class", SELECTING, ids=_name)
+@pytest.mark.parametrize("estimator", [Dirichlet(1.0), BDeu(5.0), Dirichlet(0.3)], ids=repr)
+def test_leave_one_out_scores_equal_refitting_without_each_row(model_class, estimator):
+    X, y = _data()
+    model = model_class(estimator=estimator, discretizer=None).fit(X, y)
+    counts = training_counts(X, y, discretizer=None)
+    codes, weights = counts.engine.rows()
+    joint = model._joint_log_likelihood(codes[:, :-1])
+    families = model._training_families(counts.engine, codes, estimator)
+    log_loss, error = leave_one_out_scores(joint, codes[:, -1], weights, families)
+    brute = np.array([_refit_without(model, X, y, i) for i in range(len(X))])
+    truth = codes[:, -1]
+    expected_loss = -np.mean(np.maximum(brute[np.arange(len(X)), truth], np.log(1e-15)))
+    expected_error = np.mean(np.argmax(brute, axis=1) != truth)
+    assert np.isclose(log_loss, expected_loss, rtol=1e-10)
+    assert np.isclose(error, expected_error)
+
+
+def test_leave_one_out_scores_by_hand_for_a_class_prior_alone():
+    # Three rows of class 0, one of class 1, Laplace prior, no attributes: left out,
+    # a class-0 row sees counts (2, 1) -> P = 3/5; the class-1 row sees (3, 0) -> P = 1/5.
+    from graphmodels.estimators import FamilyCells
+
+    counts = np.array([3.0, 1.0])
+    family = FamilyCells(counts, np.ones(2), np.array([0, 0, 0, 1]), conditional=False)
+    joint = np.log(np.tile((counts + 1) / 6, (4, 1)))
+    log_loss, error = leave_one_out_scores(joint, [0, 0, 0, 1], np.ones(4), [family])
+    assert np.isclose(log_loss, -(3 * np.log(3 / 5) + np.log(1 / 5)) / 4)
+    assert error == 0.25
+
+
+def test_maximum_likelihood_leave_one_out_is_finite_after_clipping():
+    X, y = _data(20)
+    model = gm.NaiveBayes(estimator=LeaveOneOutSelection(["mle", "laplace"]), discretizer=None).fit(X, y)
+    table = model.estimator_selection_
+    assert np.isfinite(table["log_loss"]).all()
+    assert table["log_loss"].iloc[0] <= -np.log(1e-15) + 1e-9
+
+
+# ------------------------------------------------------------------ the selection inside fit
+@pytest.mark.parametrize("model_class", SELECTING, ids=_name)
+def test_selection_keeps_the_candidate_with_the_lowest_leave_one_out_log_loss(model_class):
+    frame = gm.datasets.load("car")
+    X, y = frame.drop(columns="class"), frame["class"]
+    candidates = ["laplace", "bdeu(50)", "marginal-smoothing(1)"]
+    model = model_class(estimator=LeaveOneOutSelection(candidates)).fit(X, y)
+    table = model.estimator_selection_
+    assert list(table["candidate"]) == [repr(get_estimator(c)) for c in candidates]
+    best = candidates[int(np.argmin(table["log_loss"]))]
+    assert model.estimator_ == get_estimator(best)
+    # The fitted tables are the chosen candidate's: the same as fitting with it directly.
+    direct = model_class(estimator=best).fit(X, y)
+    np.testing.assert_allclose(model.predict_proba(X), direct.predict_proba(X), rtol=1e-12)
+    np.testing.assert_allclose(model.predict_proba(X).sum(axis=1), 1.0)
+
+
+def test_selection_is_reproducible_and_bounded_on_many_rows():
+    rng = np.random.default_rng(4)
+    n = 5000
+    X = pd.DataFrame({f"x{i}": rng.integers(0, 3, n).astype(str) for i in range(4)})
+    y = (X["x0"].astype(int) + rng.integers(0, 2, n)) % 2
+    first = gm.TAN(estimator="leave-one-out").fit(X, y)
+    second = gm.TAN(estimator="leave-one-out").fit(X, y)
+    pd.testing.assert_frame_equal(first.estimator_selection_, second.estimator_selection_)
+    assert len(first.estimator_selection_) == len(DEFAULT_SELECTION_CANDIDATES)
+
+
+def test_selection_with_sample_weights_equals_repeated_rows():
+    X, y = _data(30, seed=5)
+    weights = np.random.default_rng(5).integers(1, 4, len(X))
+    repeated = np.repeat(np.arange(len(X)), weights)
+    selection = LeaveOneOutSelection(["laplace", "bdeu(5)", "marginal-smoothing(1)"])
+    weighted = gm.TAN(estimator=selection, discretizer=None).fit(X, y, sample_weight=weights)
+    expanded = gm.TAN(estimator=selection, discretizer=None).fit(X.iloc[repeated], y.iloc[repeated])
+    # Leaving out one weighted row removes all its copies: the scores differ, the tables do not.
+    assert weighted.estimator_selection_.shape == expanded.estimator_selection_.shape
+    if weighted.estimator_ == expanded.estimator_:
+        np.testing.assert_allclose(weighted.predict_proba(X), expanded.predict_proba(X), rtol=1e-12)
+
+
+def test_selection_round_trips_through_save_and_load(tmp_path):
+    X, y = _data()
+    model = gm.ChowLiu(estimator="leave-one-out", discretizer=None).fit(X, y)
+    for suffix in (".json", ".npz"):
+        path = tmp_path / f"model{suffix}"
+        model.save(path)
+        loaded = gm.load_model(path)
+        np.testing.assert_allclose(loaded.predict_proba(X), model.predict_proba(X), rtol=1e-12)
+        assert loaded.estimator_ == model.estimator_
+        assert loaded.get_params()["estimator"] == "leave-one-out"
+
+
+def test_selection_description_round_trips():
+    selection = LeaveOneOutSelection(["laplace", HierarchicalDirichlet(2.0)])
+    again = get_estimator(json.loads(json.dumps(selection.to_dict())))
+    assert again == selection and hash(again) == hash(selection)
+    assert "hierarchical" in repr(selection)
+
+
+@pytest.mark.parametrize(
+    "model_class",
+    [gm.AODE, gm.HierarchicalNaiveBayes, functools.partial(gm.HyperforestClassifier, representation="joint")],
+    ids=_name,
+)
+def test_models_without_selection_say_so(model_class):
+    X, y = _data()
+    with pytest.raises(ValueError, match="`estimator`.*leave-one-out"):
+        model_class(estimator="leave-one-out", discretizer=None).fit(X, y)
+
+
+def test_densities_do_not_select():
+    X, _ = _data()
+    with pytest.raises(ValueError, match="`estimator`.*leave-one-out"):
+        gm.HyperforestDensity(estimator="leave-one-out", discretizer=None).fit(X)
+
+
+@pytest.mark.parametrize(
+    ("candidates", "error", "match"),
+    [
+        ("laplace", TypeError, "sequence"),
+        ([], ValueError, "at least one"),
+        (["nonsense"], ValueError, "Unknown estimator"),
+        ([LeaveOneOutSelection(["laplace"])], ValueError, "another"),
+    ],
+)
+def test_selection_candidates_are_checked(candidates, error, match):
+    with pytest.raises(error, match=match):
+        LeaveOneOutSelection(candidates)
+
+
+def test_selection_estimates_no_table_itself():
+    with pytest.raises(TypeError, match="inside a classifier's fit"):
+        LeaveOneOutSelection().conditional([[1, 2]])
+
+
+def test_default_candidates_resolve():
+    resolved = LeaveOneOutSelection().candidates
+    assert len(resolved) == len(set(resolved)) == len(DEFAULT_SELECTION_CANDIDATES)
+    assert not any(isinstance(c, LeaveOneOutSelection) for c in resolved)
+    # Every candidate is a distinct estimate on some table.
+    counts = np.arange(12, dtype=float).reshape(2, 2, 3)
+    tables = [c.conditional(counts) for c in resolved]
+    for a, b in itertools.combinations(tables, 2):
+        assert not np.allclose(a, b)
+
+
+def test_leave_one_out_log_posterior_normalizes():
+    X, y = _data()
+    model = gm.TAN(estimator="laplace", discretizer=None).fit(X, y)
+    counts = training_counts(X, y, discretizer=None)
+    codes, _ = counts.engine.rows()
+    joint = model._joint_log_likelihood(codes[:, :-1])
+    np.testing.assert_allclose(np.exp(joint - logsumexp(joint, axis=1, keepdims=True)).sum(axis=1), 1.0)
