@@ -69,6 +69,8 @@ from graphmodels.estimators import (
     Dirichlet,
     EmpiricalBayesBDeu,
     Estimator,
+    HierarchicalDirichlet,
+    LeaveOneOutSelection,
     MarginalSmoothing,
     bdeu_log_marginal_likelihood,
     get_estimator,
@@ -112,6 +114,8 @@ REDUCED_GRID = {
         "its structure search (a wrapper cross-validation) reruns for every candidate",
     ),
 }
+#: The candidate that picks, inside each fit, the best of several by leave-one-out log-loss.
+LEAVE_ONE_OUT = "leave-one-out"
 #: The search grid of the per-model sample size (the same as EmpiricalBayesBDeu's).
 ESS_RANGE = (0.1, 1000.0)
 
@@ -123,6 +127,8 @@ def candidates():
     table.update({f"marginal-{n0:g}": MarginalSmoothing(float(n0)) for n0 in (1, 5, 10)})
     table["bdeu-auto"] = EmpiricalBayesBDeu()
     table[PER_MODEL] = None
+    table["hierarchical"] = HierarchicalDirichlet()
+    table[LEAVE_ONE_OUT] = LeaveOneOutSelection()
     return table
 
 
@@ -136,6 +142,10 @@ def default_estimator(name):
 
 
 def label_of(estimator):
+    if isinstance(estimator, LeaveOneOutSelection):
+        return LEAVE_ONE_OUT
+    if isinstance(estimator, HierarchicalDirichlet):
+        return "hierarchical"
     if isinstance(estimator, Dirichlet) and estimator.pseudo_count_value == 0.001:
         return "liang-srebro"
     if isinstance(estimator, BDeu):
@@ -150,6 +160,8 @@ def model_candidates(name):
         table = {k: v for k, v in table.items() if isinstance(v, BDeu)}
     if name in STRUCTURE_DEPENDS_ON_PRIOR:
         table.pop(PER_MODEL, None)
+    if not getattr(model_class(name), "_selects_estimator", False):
+        table.pop(LEAVE_ONE_OUT, None)
     if name in REDUCED_GRID:
         table = {k: v for k, v in table.items() if k in REDUCED_GRID[name][0]}
     default = default_estimator(name)
@@ -563,16 +575,21 @@ def main(argv=None):
     models = [m for m in ALL_MODELS if m in args.models]
     start = time.perf_counter()
     rows = []
+    kept = pd.DataFrame()
+    if models != ALL_MODELS and not args.quick and not args.sets and RAW.is_file():
+        # A run of some models keeps the saved rows of the others (the section covers every model).
+        kept = pd.read_csv(RAW)
+        kept = kept[~kept["model"].isin(models)]
     for name, (X, y) in sets.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # StratifiedKFold on classes with < 5 rows
             rows += run_set(name, X, y, models, log=log)
         if write and not args.quick:
             RAW.parent.mkdir(exist_ok=True)
-            pd.DataFrame(rows).to_csv(RAW, index=False, float_format="%.6g")
+            pd.concat([kept, pd.DataFrame(rows)]).to_csv(RAW, index=False, float_format="%.6g")
             META.write_text(json.dumps({"machine": machine, "elapsed": time.perf_counter() - start}, indent=1))
     elapsed = time.perf_counter() - start
-    raw = pd.DataFrame(rows)
+    raw = pd.concat([kept, pd.DataFrame(rows)])
     text = render(raw, elapsed, args.quick, machine)
     if write:
         write_section(SECTION, text, out)
