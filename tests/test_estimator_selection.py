@@ -247,13 +247,15 @@ def test_selection_with_sample_weights_equals_repeated_rows():
     X, y = _data(30, seed=5)
     weights = np.random.default_rng(5).integers(1, 4, len(X))
     repeated = np.repeat(np.arange(len(X)), weights)
-    selection = LeaveOneOutSelection(["laplace", "bdeu(5)", "marginal-smoothing(1)"])
+    selection = LeaveOneOutSelection(["laplace", "bdeu(5)", "marginal-smoothing(1)", "hierarchical"])
     weighted = gm.TAN(estimator=selection, discretizer=None).fit(X, y, sample_weight=weights)
     expanded = gm.TAN(estimator=selection, discretizer=None).fit(X.iloc[repeated], y.iloc[repeated])
-    # Leaving out one weighted row removes all its copies: the scores differ, the tables do not.
-    assert weighted.estimator_selection_.shape == expanded.estimator_selection_.shape
-    if weighted.estimator_ == expanded.estimator_:
-        np.testing.assert_allclose(weighted.predict_proba(X), expanded.predict_proba(X), rtol=1e-12)
+    # Each copy of a row is left out on its own: the same scores, the same choice.
+    np.testing.assert_allclose(
+        weighted.estimator_selection_[["log_loss", "error"]], expanded.estimator_selection_[["log_loss", "error"]]
+    )
+    assert weighted.estimator_ == expanded.estimator_
+    np.testing.assert_allclose(weighted.predict_proba(X), expanded.predict_proba(X), rtol=1e-10)
 
 
 def test_selection_round_trips_through_save_and_load(tmp_path):
@@ -277,13 +279,24 @@ def test_selection_description_round_trips():
 
 @pytest.mark.parametrize(
     "model_class",
-    [gm.AODE, gm.HierarchicalNaiveBayes, functools.partial(gm.HyperforestClassifier, representation="joint")],
+    [gm.AODE, gm.HierarchicalNaiveBayes],
     ids=_name,
 )
 def test_models_without_selection_say_so(model_class):
     X, y = _data()
     with pytest.raises(ValueError, match="`estimator`.*leave-one-out"):
         model_class(estimator="leave-one-out", discretizer=None).fit(X, y)
+
+
+def test_joint_hyperforest_uses_the_first_candidate():
+    X, y = _data()
+    model = gm.HyperforestClassifier(representation="joint", discretizer=None).fit(X, y)
+    assert model.estimator_ == get_estimator("bdeu-auto")
+    assert not hasattr(model, "estimator_selection_")
+    chosen = gm.HyperforestClassifier(
+        representation="joint", estimator=LeaveOneOutSelection(["laplace", "bdeu(5)"]), discretizer=None
+    ).fit(X, y)
+    assert chosen.estimator_ == get_estimator("laplace")
 
 
 def test_densities_do_not_select():

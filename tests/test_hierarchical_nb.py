@@ -221,7 +221,7 @@ def test_predictions_are_naive_bayes_over_the_class_children():
     X, y = _monk_like(0)
     model = gm.HierarchicalNaiveBayes().fit(X, y)
     assert model.latents_, "the planted pair should give a latent"
-    nb = gm.NaiveBayes().fit(_children_frame(model, X), y)
+    nb = gm.NaiveBayes(estimator=model.estimator_).fit(_children_frame(model, X), y)
     np.testing.assert_allclose(model.predict_proba(X), nb.predict_proba(_children_frame(model, X)), atol=1e-12)
     proba = model.predict_proba(X)
     np.testing.assert_allclose(proba.sum(axis=1), 1.0)

@@ -18,7 +18,7 @@ import pytest
 
 import graphmodels as gm
 from graphmodels._validation import InvalidParameterError
-from graphmodels.estimators import get_estimator
+from graphmodels.estimators import LeaveOneOutSelection, get_estimator
 from graphmodels.models import NotFittedError, clone_model, load_model, registered_models
 from graphmodels.structures import Hyperforest
 
@@ -145,8 +145,15 @@ def test_fitted_attributes(entry):
     elif kind == "multilabel":
         assert [list(c) for c in model.classes_] == [["10", "2"], ["off", "on"]]
     if "estimator" in model.get_params() and "estimator_" in vars(model):
-        expected = model.estimator if model.estimator is not None else model.estimator_
-        assert model.estimator_ == get_estimator(expected)
+        expected = get_estimator(model.estimator if model.estimator is not None else model.estimator_)
+        if isinstance(expected, LeaveOneOutSelection):
+            # The selection resolves to one of its candidates (the first for a joint hyperforest).
+            assert model.estimator_ in expected.candidates
+            if hasattr(model, "estimator_selection_"):
+                chosen = model.estimator_selection_["log_loss"].idxmin()
+                assert model.estimator_ == expected.candidates[chosen]
+        else:
+            assert model.estimator_ == expected
     if hasattr(model, "structure_"):
         assert isinstance(model.structure_, (nx.Graph, Hyperforest)), type(model.structure_)
     if hasattr(model, "structures_"):

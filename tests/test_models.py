@@ -169,7 +169,7 @@ def test_aode_frequency_threshold_falls_back_to_naive_bayes(random_table):
     rng = np.random.default_rng(7)
     X, y = random_table(rng, n_rows=50)
     aode = gm.AODE(frequency_threshold=10_000).fit(X, y)
-    nb = gm.NaiveBayes().fit(X, y)
+    nb = gm.NaiveBayes(estimator=aode.estimator_).fit(X, y)
     np.testing.assert_allclose(aode.predict_proba(X), nb.predict_proba(X))
     with pytest.raises(ValueError, match="frequency"):
         gm.AODE(frequency="sometimes").fit(X, y)

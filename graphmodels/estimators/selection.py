@@ -163,6 +163,8 @@ def leave_one_out_correction(family: FamilyCells, weights: ArrayLike) -> np.ndar
     family : FamilyCells
     weights : array-like of shape (n_rows_of_family,)
         The weight each row carries in the counts (1 for an unweighted row).
+        A weight stands for that many rows, each left out on its own: one
+        unit is removed (all of a weight below 1).
 
     Returns
     -------
@@ -176,7 +178,9 @@ def leave_one_out_correction(family: FamilyCells, weights: ArrayLike) -> np.ndar
     counts = np.asarray(family.counts, dtype=np.float64)
     smoothed = counts + family.pseudo_counts
     cells = np.asarray(family.cells, dtype=np.int64)
-    w = np.asarray(weights, dtype=np.float64)
+    # A frequency weight w stands for w rows, each left out on its own: one unit goes
+    # (all of a fractional weight below 1), so weights equal repeated rows.
+    w = np.minimum(np.asarray(weights, dtype=np.float64), 1.0)
     cell = smoothed.reshape(-1)[cells]
     with np.errstate(divide="ignore", invalid="ignore"):
         numerator = np.log(np.maximum(cell - w, 0.0)) - np.log(cell)

@@ -320,14 +320,19 @@ class HyperforestClassifier(BaseClassifier):
         MDL-C_f-3.
     algorithm : {"incremental", "global"}, default="incremental"
     n_starts : int, default=100
-    estimator : str, dict or Estimator, default="bdeu-auto"
+    estimator : str, dict or Estimator, default="leave-one-out"
         Parameter estimator of the clique tables, see
         :func:`graphmodels.estimators.get_estimator`. The default,
-        :class:`~graphmodels.estimators.EmpiricalBayesBDeu`, gives each table
-        the BDeu equivalent sample size that maximises its marginal
-        likelihood; it was chosen by cross-validated log-loss over the shared
-        UCI sets (``benchmarks/bench_defaults.py``). Liang & Srebro's
-        pseudo-count 0.001 is ``"liang-srebro"`` (their tables pass it).
+        :class:`~graphmodels.estimators.LeaveOneOutSelection`, keeps the
+        prior whose class probabilities are best when each training row is
+        left out (exact, from the counts); the choice is ``estimator_``, the
+        scores ``estimator_selection_``. It was chosen by cross-validated
+        log-loss over the shared UCI sets (``benchmarks/bench_defaults.py``).
+        The joint representation's tables do not all hold the class, so
+        there it uses the selection's first candidate
+        (:class:`~graphmodels.estimators.EmpiricalBayesBDeu` by default).
+        Liang & Srebro's pseudo-count 0.001 is ``"liang-srebro"`` (their
+        tables pass it).
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states: fitted inside ``fit`` on the
         training rows only, kept in ``discretizer_`` and applied at
@@ -382,7 +387,7 @@ class HyperforestClassifier(BaseClassifier):
         representation: str = "shared",
         algorithm: str = "incremental",
         n_starts: int = 100,
-        estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
+        estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
@@ -416,10 +421,9 @@ class HyperforestClassifier(BaseClassifier):
         features = names[:-1]
         kind = REPRESENTATIONS[str(self.representation).lower()]
         if kind == "joint" and isinstance(self.estimator_, LeaveOneOutSelection):
-            raise ValueError(
-                "`estimator`: the joint representation cannot choose its estimator by leave-one-out (its "
-                "tables do not all hold the class); use representation='shared' or 'free', or one estimator."
-            )
+            # Its tables do not all hold the class (leaving a row out would change every
+            # class's column): the selection's first candidate, as documented.
+            self.estimator_ = self.estimator_.candidates[0]
         self.representation_ = kind
         if kind == "joint":
             self.structure_, self._weights = _learn(engine, names, self, class_name=class_name)
