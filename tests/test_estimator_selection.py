@@ -335,10 +335,37 @@ def test_default_candidates_resolve():
         assert not np.allclose(a, b)
 
 
-def test_leave_one_out_log_posterior_normalizes():
+@pytest.mark.parametrize("model_class", SELECTING, ids=_name)
+def test_leaving_a_row_out_never_raises_its_own_class_probability(model_class):
+    # (N - 1 + a) / (N_pa - 1 + A) <= (N + a) / (N_pa + A) for every cell, so each row's
+    # held-out probability of its class is at most the resubstitution one.
     X, y = _data()
-    model = gm.TAN(estimator="laplace", discretizer=None).fit(X, y)
+    model = model_class(estimator="laplace", discretizer=None).fit(X, y)
     counts = training_counts(X, y, discretizer=None)
-    codes, _ = counts.engine.rows()
+    codes, weights = counts.engine.rows()
     joint = model._joint_log_likelihood(codes[:, :-1])
-    np.testing.assert_allclose(np.exp(joint - logsumexp(joint, axis=1, keepdims=True)).sum(axis=1), 1.0)
+    truth = codes[:, -1]
+    resubstitution = -np.mean((joint - logsumexp(joint, axis=1, keepdims=True))[np.arange(len(truth)), truth])
+    held_out, _ = leave_one_out_scores(
+        joint, truth, weights, model._training_families(counts.engine, codes, get_estimator("laplace"))
+    )
+    assert held_out > resubstitution
+
+
+class _CountingDirichlet(Dirichlet):
+    calls = 0
+
+    def pseudo_counts(self, counts, *, conditional=True):
+        type(self).calls += 1
+        return super().pseudo_counts(counts, conditional=conditional)
+
+
+def test_selection_works_out_each_tables_pseudo_counts_once():
+    X, y = _data()
+    _CountingDirichlet.calls = 0
+    model = gm.TAN(estimator=LeaveOneOutSelection([_CountingDirichlet(1.0)]), discretizer=None).fit(X, y)
+    # One class prior and one family table per attribute, each asked for once.
+    assert _CountingDirichlet.calls == 1 + X.shape[1]
+    np.testing.assert_allclose(
+        model.predict_proba(X), gm.TAN(estimator="laplace", discretizer=None).fit(X, y).predict_proba(X)
+    )

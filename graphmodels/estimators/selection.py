@@ -44,6 +44,7 @@ __all__ = [
     "DEFAULT_SELECTION_CANDIDATES",
     "FamilyCells",
     "LeaveOneOutSelection",
+    "RememberedPseudoCounts",
     "class_prior_cells",
     "family_cells",
     "leave_one_out_correction",
@@ -314,6 +315,35 @@ class LeaveOneOutSelection(Estimator):
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(candidates={[_short_name(c) for c in self.candidates]!r})"
+
+
+class RememberedPseudoCounts(Estimator):
+    """A candidate whose pseudo-counts are worked out once per table, for one selection.
+
+    During a selection each table is handed to a candidate twice (for its
+    estimate and for the leave-one-out scores) and the winner's a third time;
+    an adaptive candidate (an empirical-Bayes search) would repeat its search
+    each time. This wrapper keeps the answers, keyed by the table's contents.
+
+    Parameters
+    ----------
+    estimator : Estimator
+    """
+
+    def __init__(self, estimator: Estimator) -> None:
+        self.estimator = estimator
+        self.name = estimator.name
+        self._memory: dict[tuple[bool, tuple[int, ...], bytes], np.ndarray] = {}
+
+    def pseudo_counts(self, counts: ArrayLike, *, conditional: bool = True) -> np.ndarray:
+        counts = np.asarray(counts, dtype=np.float64)
+        key = (conditional, counts.shape, counts.tobytes())
+        if key not in self._memory:
+            self._memory[key] = self.estimator.pseudo_counts(counts, conditional=conditional)
+        return self._memory[key]
+
+    def _params(self) -> dict[str, Any]:
+        return self.estimator._params()
 
 
 def _short_name(estimator):

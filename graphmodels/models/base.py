@@ -56,7 +56,12 @@ from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscre
 from ..data.encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, _has_column_names, as_frame
 from ..data.weights import check_sample_weight
 from ..estimators.parameters import get_estimator
-from ..estimators.selection import MAX_SELECTION_ROWS, LeaveOneOutSelection, leave_one_out_scores
+from ..estimators.selection import (
+    MAX_SELECTION_ROWS,
+    LeaveOneOutSelection,
+    RememberedPseudoCounts,
+    leave_one_out_scores,
+)
 from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
 
 if TYPE_CHECKING:
@@ -467,7 +472,7 @@ class BaseModel:
                 raise ValueError(
                     f"`estimator`: {type(self).__name__} cannot choose its estimator by leave-one-out "
                     "(LeaveOneOutSelection needs a likelihood that is a sum over family tables: NaiveBayes, "
-                    "TAN, FAN, ChowLiu, KDB); pass one estimator, such as 'bdeu-auto'."
+                    "TAN, FAN, ChowLiu, KDB, HyperforestClassifier); pass one estimator, such as 'bdeu-auto'."
                 )
 
     def _fit_selected_tables(self, engine):
@@ -486,7 +491,8 @@ class BaseModel:
             keep = np.sort(np.random.default_rng(0).choice(len(codes), MAX_SELECTION_ROWS, replace=False))
             codes, weights = codes[keep], weights[keep]
         scores = []
-        for candidate in selection.candidates:
+        remembered = [RememberedPseudoCounts(candidate) for candidate in selection.candidates]
+        for candidate in remembered:
             self._fit_tables(engine, candidate)
             joint = self._joint_log_likelihood(codes[:, :-1])
             families = self._training_families(engine, codes, candidate)
@@ -500,7 +506,7 @@ class BaseModel:
                 "error": [error for _, error in scores],
             }
         )
-        self._fit_tables(engine, self.estimator_)
+        self._fit_tables(engine, remembered[best])
 
     def _fit_tables(self, engine, estimator):
         raise NotImplementedError
