@@ -12,6 +12,12 @@ cross-validated on the same folds:
   (:class:`~graphmodels.estimators.MarginalSmoothing`), N0 = 1, 5, 10;
 * ``bdeu-auto``: :class:`~graphmodels.estimators.EmpiricalBayesBDeu`, the
   sample size that maximises each table's BDeu marginal likelihood;
+* ``hierarchical``: :class:`~graphmodels.estimators.HierarchicalDirichlet`,
+  each parent configuration smoothed toward the estimate with one parent
+  fewer, each level's concentration by empirical Bayes;
+* ``leave-one-out``: :class:`~graphmodels.estimators.LeaveOneOutSelection`,
+  the best of nine priors by exact leave-one-out log-loss inside each fit
+  (only the models that support it);
 * ``bdeu-auto-model``: one sample size per fitted model, the maximiser of the
   summed BDeu marginal likelihood of all its tables (the BDeu score of the
   network), found here by fitting once with a recording estimator and then
@@ -43,6 +49,7 @@ Usage::
     python benchmarks/bench_defaults.py --quick               # 300-row subsamples, prints only
     python benchmarks/bench_defaults.py --sets car iris --models tan nb
     python benchmarks/bench_defaults.py --render-only         # the section from the saved raw results
+    python benchmarks/bench_defaults.py --models tan nb       # rerun some models, keep the others' saved rows
 
 Raw per-fold results go to ``benchmarks/results/defaults_uci.csv.gz`` (after
 every data set, so an interrupted run keeps what it finished); a full run
@@ -369,8 +376,13 @@ def render(raw, elapsed, quick, machine):
         "marginal likelihood in [0.1, 1000]); `bdeu-auto-model` one sample size per fitted model, the "
         "maximiser of the summed marginal likelihood of all its tables (not offered for HNB and "
         "Kikuchi-Bayes, whose structure search reads the estimator); `marginal-N0` is "
-        "`MarginalSmoothing(N0)` (Friedman et al. 1997). Kikuchi-Bayes accepts only BDeu, so its "
-        "candidates are the BDeu sizes (each a new structure search). No row was subsampled.",
+        "`MarginalSmoothing(N0)` (Friedman et al. 1997); `hierarchical` is `HierarchicalDirichlet()` "
+        "(each parent configuration smoothed toward the estimate with one parent fewer, concentrations "
+        "by empirical Bayes); `leave-one-out` is `LeaveOneOutSelection()` (the best of nine priors by "
+        "exact leave-one-out log-loss inside each fit; only for the models that support it). "
+        "Kikuchi-Bayes accepts only BDeu, so its "
+        "candidates are the BDeu sizes (each a new structure search). HNB runs a reduced grid without the "
+        "two newest candidates. No row was subsampled.",
         "",
     ]
     notes = [
