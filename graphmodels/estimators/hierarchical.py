@@ -28,7 +28,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._special import gammaln
-from .parameters import ESTIMATORS, Estimator, _as_float, _check_counts, _positive_number, maximise_on_log_grid
+from .parameters import ESTIMATORS, Estimator, _check_counts, _positive_range, maximise_on_log_grid
 
 __all__ = ["HierarchicalDirichlet", "dirichlet_multinomial_log_likelihood"]
 
@@ -170,12 +170,9 @@ class HierarchicalDirichlet(Estimator):
     name = "hierarchical"
 
     def __init__(self, min_concentration: float = 1.0, max_concentration: float = 1e5) -> None:
-        low = _positive_number(min_concentration, "min_concentration")
-        high = _as_float(max_concentration, "max_concentration")
-        if not np.isfinite(high) or high < low:
-            raise ValueError(f"`max_concentration` must be a finite number >= min_concentration ({low}), got {high}.")
-        self.min_concentration = low
-        self.max_concentration = high
+        self.min_concentration, self.max_concentration = _positive_range(
+            min_concentration, max_concentration, "concentration"
+        )
 
     def select_concentration(self, counts: ArrayLike, base: ArrayLike) -> float:
         """The concentration of one level: the maximiser of its marginal likelihood.

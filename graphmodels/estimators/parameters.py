@@ -480,15 +480,9 @@ class EmpiricalBayesBDeu(Estimator):
     name = "bdeu-auto"
 
     def __init__(self, min_equivalent_sample_size: float = 2.0, max_equivalent_sample_size: float = 1000.0) -> None:
-        low = _positive_number(min_equivalent_sample_size, "min_equivalent_sample_size")
-        high = _as_float(max_equivalent_sample_size, "max_equivalent_sample_size")
-        if not np.isfinite(high) or high < low:
-            raise ValueError(
-                f"`max_equivalent_sample_size` must be a finite number >= min_equivalent_sample_size ({low}), "
-                f"got {high}."
-            )
-        self.min_equivalent_sample_size = low
-        self.max_equivalent_sample_size = high
+        self.min_equivalent_sample_size, self.max_equivalent_sample_size = _positive_range(
+            min_equivalent_sample_size, max_equivalent_sample_size, "equivalent_sample_size"
+        )
 
     def select_equivalent_sample_size(self, counts: ArrayLike, *, conditional: bool = True) -> float:
         """The equivalent sample size this estimator uses for a table.
@@ -663,6 +657,15 @@ def _positive_number(value, name):
     if not np.isfinite(number) or number <= 0:
         raise ValueError(f"`{name}` must be a finite number > 0, got {number}.")
     return number
+
+
+def _positive_range(low, high, name):
+    """``(min_<name>, max_<name>)`` as floats with ``0 < low <= high`` finite, else a ValueError naming them."""
+    low = _positive_number(low, f"min_{name}")
+    high = _as_float(high, f"max_{name}")
+    if not np.isfinite(high) or high < low:
+        raise ValueError(f"`max_{name}` must be a finite number >= min_{name} ({low}), got {high}.")
+    return low, high
 
 
 def _check_counts(counts: ArrayLike) -> np.ndarray:
