@@ -84,11 +84,19 @@ def dirichlet_multinomial_log_likelihood(counts: ArrayLike, base: ArrayLike, con
     s = np.asarray(concentration, dtype=np.float64)
     if not (np.all(np.isfinite(s)) and np.all(s > 0)):
         raise ValueError(f"`concentration` must hold finite numbers > 0, got {concentration!r}.")
+    return _polya_log_likelihood(*_occupied_cells(counts, base), s)
+
+
+def _occupied_cells(counts, base):
+    """The non-empty cells, their base probabilities and the non-empty row totals (checked input)."""
     occupied = counts > 0
-    cells, cell_base = counts[occupied], base[occupied]
     totals = counts.sum(axis=1)
-    totals = totals[totals > 0]
-    s = s[..., None]
+    return counts[occupied], base[occupied], totals[totals > 0]
+
+
+def _polya_log_likelihood(cells, cell_base, totals, concentration):
+    """:func:`dirichlet_multinomial_log_likelihood` from :func:`_occupied_cells` (no checks: the search's inner loop)."""
+    s = concentration[..., None]
     return (gammaln(s * cell_base + cells) - gammaln(s * cell_base)).sum(axis=-1) + (
         gammaln(s) - gammaln(s + totals)
     ).sum(axis=-1)
@@ -189,10 +197,13 @@ class HierarchicalDirichlet(Estimator):
             when there are no counts.
         """
         counts = _check_counts(counts)
+        if counts.ndim != 2:
+            raise ValueError(f"`counts` must be 2-D (configurations x states), got shape {counts.shape}.")
         if counts.sum() <= 0:
             return self.min_concentration
+        occupied = _occupied_cells(counts, np.broadcast_to(np.asarray(base, dtype=np.float64), counts.shape))
         return maximise_on_log_grid(
-            lambda grid: dirichlet_multinomial_log_likelihood(counts, base, grid),
+            lambda grid: _polya_log_likelihood(*occupied, grid),
             self.min_concentration,
             self.max_concentration,
         )

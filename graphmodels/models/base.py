@@ -36,6 +36,7 @@ The contract every model follows (checked for every registered model by
 from __future__ import annotations
 
 import contextlib
+import dataclasses
 import functools
 import inspect
 import numbers
@@ -492,10 +493,18 @@ class BaseModel:
             codes, weights = codes[keep], weights[keep]
         scores = []
         remembered = [RememberedPseudoCounts(candidate) for candidate in selection.candidates]
+        families = None
         for candidate in remembered:
             self._fit_tables(engine, candidate)
             joint = self._joint_log_likelihood(codes[:, :-1])
-            families = self._training_families(engine, codes, candidate)
+            if families is None:
+                families = self._training_families(engine, codes, candidate)
+            else:
+                # The tables and each row's cells do not depend on the candidate: only its pseudo-counts.
+                families = [
+                    dataclasses.replace(f, pseudo_counts=candidate.pseudo_counts(f.counts, conditional=f.conditional))
+                    for f in families
+                ]
             scores.append(leave_one_out_scores(joint, codes[:, -1], weights, families))
         best = int(np.argmin([log_loss for log_loss, _ in scores]))
         self.estimator_ = selection.candidates[best]
