@@ -1,5 +1,12 @@
 """Parameter estimators: from count tables to probability tables."""
 
+from .discriminative import (
+    Discriminative,
+    DiscriminativeFit,
+    conditional_log_likelihood,
+    family_indicators,
+    fit_discriminative_tables,
+)
 from .hierarchical import HierarchicalDirichlet, dirichlet_multinomial_log_likelihood
 from .parameters import (
     ESTIMATORS,
@@ -34,6 +41,11 @@ __all__ = [
     "EmpiricalBayesBDeu",
     "HierarchicalDirichlet",
     "LeaveOneOutSelection",
+    "Discriminative",
+    "DiscriminativeFit",
+    "family_indicators",
+    "conditional_log_likelihood",
+    "fit_discriminative_tables",
     "RememberedPseudoCounts",
     "DEFAULT_SELECTION_CANDIDATES",
     "FamilyCells",

@@ -115,6 +115,15 @@ class _AugmentedNaiveBayes(BaseClassifier):
             families.append(family_cells(counts, estimator, (y, parent, codes[:, j])))
         return families
 
+    _fits_discriminative = True
+
+    def _family_index(self, codes):
+        """Each row's (parent, child) states in every attribute's table (parent 0 for a root)."""
+        return [
+            np.column_stack([codes[:, p] if p >= 0 else np.zeros(len(codes), np.int64), codes[:, j]])
+            for j, p in enumerate(self.feature_parents_)
+        ]
+
     def _joint_log_likelihood(self, codes):
         joint = forest_log_likelihood(codes, self.feature_parents_, self.log_tables_)
         return joint + self.class_log_prior_

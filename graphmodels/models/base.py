@@ -56,6 +56,7 @@ from .._validation import InstanceOf, Interval, Options, Predicate, validate_par
 from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, make_discretizer
 from ..data.encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, _has_column_names, as_frame
 from ..data.weights import check_sample_weight
+from ..estimators.discriminative import Discriminative, fit_discriminative_tables
 from ..estimators.parameters import get_estimator
 from ..estimators.selection import (
     MAX_SELECTION_ROWS,
@@ -475,6 +476,47 @@ class BaseModel:
                     "(LeaveOneOutSelection needs a likelihood that is a sum over family tables: NaiveBayes, "
                     "TAN, FAN, ChowLiu, KDB, HyperforestClassifier); pass one estimator, such as 'bdeu-auto'."
                 )
+            if isinstance(self.estimator_, Discriminative) and not self._fits_discriminative:
+                raise ValueError(
+                    f"`estimator`: {type(self).__name__} cannot fit its tables discriminatively (Discriminative "
+                    "needs one Bayesian network over the class: NaiveBayes, TAN, FAN, KDB); pass a generative "
+                    "estimator, such as 'leave-one-out'."
+                )
+
+    #: Whether ``estimator=`` may be a :class:`~graphmodels.estimators.Discriminative`: the model keeps
+    #: ``class_log_prior_`` and ``log_tables_`` (leading class axis) and implements ``_family_index(codes)``.
+    _fits_discriminative = False
+
+    def _fit_discriminative_tables(self, engine, discriminative):
+        """Fit generatively with ``discriminative.generative``, then refit the tables to the conditional likelihood.
+
+        Sets ``estimator_`` to `discriminative`, ``generative_estimator_`` to
+        the generative estimator used (the chosen candidate after a
+        selection), ``penalty_`` and, for ``penalty="auto"``,
+        ``penalty_selection_``.
+        """
+        self.estimator_ = discriminative.generative
+        self._fit_selected_tables(engine)
+        generative = self.estimator_
+        codes, weights = engine.rows()
+        fit = fit_discriminative_tables(
+            self.class_log_prior_,
+            self.log_tables_,
+            self._family_index(codes[:, :-1]),
+            codes[:, -1],
+            weights,
+            discriminative,
+            generative,
+        )
+        self.class_log_prior_, self.log_tables_ = fit.class_log_prior, fit.log_tables
+        self.estimator_ = discriminative
+        self.generative_estimator_ = generative
+        self.penalty_ = fit.penalty
+        if fit.penalty_selection is not None:
+            self.penalty_selection_ = fit.penalty_selection
+
+    def _family_index(self, codes):
+        raise NotImplementedError
 
     def _fit_selected_tables(self, engine):
         """Fit the tables with ``estimator_``; a LeaveOneOutSelection first picks its best candidate.
@@ -483,6 +525,9 @@ class BaseModel:
         ``estimator_selection_`` (candidate, leave-one-out log-loss and error).
         """
         selection = self.estimator_
+        if isinstance(selection, Discriminative):
+            self._fit_discriminative_tables(engine, selection)
+            return
         if not isinstance(selection, LeaveOneOutSelection):
             self._fit_tables(engine, selection)
             return

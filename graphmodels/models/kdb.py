@@ -193,6 +193,12 @@ class KDB(BaseClassifier):
             families.append(family_cells(self._family_counts(engine, j), estimator, index))
         return families
 
+    _fits_discriminative = True
+
+    def _family_index(self, codes):
+        """Each row's (parents..., child) states in every attribute's table."""
+        return [codes[:, [*family, j]] for j, family in enumerate(self.feature_parents_)]
+
     def _joint_log_likelihood(self, codes):
         codes = np.asarray(codes)
         if all(len(family) <= 1 for family in self.feature_parents_):

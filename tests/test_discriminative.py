@@ -1,0 +1,256 @@
+"""Discriminative parameters on Bayesian-network classifier structures (Zaidi et al. 2017; Roos et al. 2005)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import graphmodels as gm
+from graphmodels.estimators import (
+    Discriminative,
+    conditional_log_likelihood,
+    family_indicators,
+    fit_discriminative_tables,
+    get_estimator,
+)
+from graphmodels.estimators.discriminative import _Problem
+
+
+def _frame(n=300, seed=0):
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < 0.7, y, rng.integers(0, 3, n))
+    b = np.where(rng.random(n) < 0.6, (a + y) % 3, rng.integers(0, 3, n))
+    c = rng.integers(0, 2, n)
+    d = np.where(rng.random(n) < 0.8, a, rng.integers(0, 3, n))
+    X = pd.DataFrame({"a": a, "b": b, "c": c, "d": d}).astype(str)
+    return X, pd.Series(np.array(["x", "y", "z"])[y], name="class")
+
+
+def _train_cll(model, X, y):
+    proba = model.predict_proba(X)
+    column = {label: i for i, label in enumerate(model.classes_)}
+    return float(np.log(proba[np.arange(len(y)), [column[v] for v in y]]).sum())
+
+
+# ----------------------------------------------------------------------------- building blocks
+def test_family_indicators_by_hand():
+    index = [np.array([[0, 1], [1, 0], [-1, 1]]), np.array([[2], [0], [1]])]
+    design = family_indicators(index, [(2, 2), (3,)]).toarray()
+    expected = np.array(
+        [
+            [0, 1, 0, 0, 0, 0, 1],
+            [0, 0, 1, 0, 1, 0, 0],
+            [0, 0, 0, 0, 0, 1, 0],  # the unseen parent leaves the row out of the first family
+        ],
+        dtype=float,
+    )
+    np.testing.assert_array_equal(design, expected)
+
+
+def test_conditional_log_likelihood_by_hand():
+    scores = np.log([[0.2, 0.6], [0.3, 0.1]])
+    got = conditional_log_likelihood(scores, [1, 0], [2.0, 1.0])
+    assert got == pytest.approx(2 * np.log(0.6 / 0.8) + np.log(0.3 / 0.4))
+
+
+@pytest.mark.parametrize("form", ["log-linear", "weights"])
+@pytest.mark.parametrize("center", ["generative", "zero"])
+def test_gradient_matches_finite_differences(form, center):
+    rng = np.random.default_rng(1)
+    n, n_classes = 40, 3
+    index = [rng.integers(0, 2, (n, 2)), rng.integers(0, 3, (n, 1))]
+    design = family_indicators(index, [(2, 2), (3,)])
+    log_prior = np.log([0.5, 0.3, 0.2])
+    log_entries = np.log(rng.dirichlet(np.ones(2), size=(7, n_classes))[..., 0])
+    problem = _Problem(
+        design, rng.integers(0, n_classes, n), rng.random(n) + 0.5, n_classes, form, log_prior, log_entries, 0.7, center
+    )
+    v = rng.normal(size=n_classes + 7 * n_classes)
+    _, gradient = problem(v)
+    step = 1e-6
+    numeric = np.array([(problem(v + step * e)[0] - problem(v - step * e)[0]) / (2 * step) for e in np.eye(len(v))])
+    np.testing.assert_allclose(gradient, numeric, rtol=1e-5, atol=1e-8)
+
+
+# ----------------------------------------------------------------------------- equivalences
+def test_log_linear_naive_bayes_is_logistic_regression_on_one_hot():
+    from sklearn.linear_model import LogisticRegression
+    from sklearn.preprocessing import OneHotEncoder
+
+    X, y = _frame()
+    penalty = 2.0
+    model = gm.NaiveBayes(
+        estimator=Discriminative(form="log-linear", center="zero", penalty=penalty, generative="laplace")
+    ).fit(X, y)
+    one_hot = OneHotEncoder().fit_transform(X)
+    reference = LogisticRegression(C=1.0 / penalty, tol=1e-10, max_iter=10_000).fit(one_hot, y)
+    ours = _train_cll(model, X, y)
+    theirs = float(np.log(reference.predict_proba(one_hot)[np.arange(len(y)), pd.factorize(y, sort=True)[0]]).sum())
+    assert ours == pytest.approx(theirs, abs=1e-3)
+    np.testing.assert_allclose(model.predict_proba(X), reference.predict_proba(one_hot), atol=1e-4)
+
+
+@pytest.mark.parametrize("form", ["log-linear", "weights"])
+@pytest.mark.parametrize("make", [gm.NaiveBayes, gm.TAN, lambda **kw: gm.KDB(k=2, **kw)])
+def test_conditional_likelihood_never_below_the_generative_start(form, make):
+    X, y = _frame(seed=2)
+    generative = make(estimator="laplace").fit(X, y)
+    discriminative = make(estimator=Discriminative(form=form, penalty=0.5, generative="laplace")).fit(X, y)
+    assert _train_cll(discriminative, X, y) >= _train_cll(generative, X, y) - 1e-6
+
+
+@pytest.mark.parametrize("form", ["log-linear", "weights"])
+def test_a_strong_penalty_gives_back_the_generative_classifier(form):
+    X, y = _frame(seed=3)
+    generative = gm.TAN(estimator="laplace").fit(X, y)
+    model = gm.TAN(estimator=Discriminative(form=form, penalty=1e9, generative="laplace")).fit(X, y)
+    np.testing.assert_allclose(model.predict_proba(X), generative.predict_proba(X), atol=1e-5)
+
+
+def test_the_structure_is_unchanged():
+    X, y = _frame(seed=4)
+    generative = gm.TAN().fit(X, y)
+    model = gm.TAN(estimator="discriminative").fit(X, y)
+    assert sorted(model.structure_.edges) == sorted(generative.structure_.edges)
+    assert [t.shape for t in model.log_tables_] == [t.shape for t in generative.log_tables_]
+
+
+# ----------------------------------------------------------------------------- the fitted model
+def test_automatic_penalty_is_chosen_on_the_grid_and_reproducible():
+    X, y = _frame(seed=5)
+    estimator = Discriminative(penalty_grid=(0.1, 1.0, 10.0))
+    first = gm.TAN(estimator=estimator).fit(X, y)
+    second = gm.TAN(estimator=estimator).fit(X, y)
+    assert first.penalty_ in (0.1, 1.0, 10.0)
+    assert sorted(first.penalty_selection_["penalty"]) == [0.1, 1.0, 10.0]
+    assert first.penalty_ == first.penalty_selection_.loc[first.penalty_selection_["log_loss"].idxmin(), "penalty"]
+    np.testing.assert_array_equal(first.predict_proba(X), second.predict_proba(X))
+    assert first.estimator_ == estimator
+    assert first.generative_estimator_ in estimator.generative.candidates
+
+
+def test_discriminative_beats_generative_where_the_independence_assumption_fails():
+    # y = a XOR b: naive Bayes cannot see it; a TAN with the arc a-b can, and its
+    # conditional fit gets the probabilities much sharper than its smoothed counts.
+    rng = np.random.default_rng(6)
+    a, b = rng.integers(0, 2, 600), rng.integers(0, 2, 600)
+    y = np.where(rng.random(600) < 0.95, a ^ b, 1 - (a ^ b))
+    X = pd.DataFrame({"a": a, "b": b, "noise": rng.integers(0, 4, 600)})
+    train, test = slice(0, 400), slice(400, None)
+
+    def log_loss(model):
+        proba = model.predict_proba(X[test])
+        return -np.log(proba[np.arange(200), y[test]]).mean()
+
+    generative = gm.NaiveBayes().fit(X[train], y[train])
+    discriminative = gm.KDB(k=1, estimator="discriminative").fit(X[train], y[train])
+    assert log_loss(discriminative) < log_loss(generative) - 0.3
+
+
+@pytest.mark.filterwarnings("ignore:.*never seen in fit")
+@pytest.mark.parametrize("make", [gm.TAN, lambda **kw: gm.KDB(k=2, **kw), gm.FAN])
+def test_unseen_states_at_predict_give_finite_normalized_probabilities(make):
+    X, y = _frame(seed=7)
+    model = make(estimator=Discriminative(penalty=1.0)).fit(X, y)
+    new = X.head(6).copy()
+    new.loc[new.index[0], "a"] = "never"
+    new.loc[new.index[1], ["b", "d"]] = "never"
+    new.loc[new.index[2], :] = "never"
+    proba = model.predict_proba(new)
+    assert np.isfinite(proba).all()
+    np.testing.assert_allclose(proba.sum(axis=1), 1.0)
+    # Unseen cells are summed out of the Markov network P(y, x) ~ exp(score): by brute
+    # force, a row with nothing known gets the class marginal over every configuration.
+    import itertools
+
+    cardinalities = [table.shape[-1] for table in model.log_tables_]
+    every = np.array(list(itertools.product(*(range(r) for r in cardinalities))))
+    marginal = np.logaddexp.reduce(model._joint_log_likelihood(every), axis=0)
+    np.testing.assert_allclose(proba[2], np.exp(marginal - np.logaddexp.reduce(marginal)), rtol=1e-9)
+    # ... and a row with one unseen cell, the marginal over that attribute's states.
+    known = model._encode_new(new.iloc[[0]])[0]
+    column = list(X.columns).index("a")
+    filled = np.repeat(known[None], cardinalities[column], axis=0)
+    filled[:, column] = np.arange(cardinalities[column])
+    marginal = np.logaddexp.reduce(model._joint_log_likelihood(filled), axis=0)
+    np.testing.assert_allclose(proba[0], np.exp(marginal - np.logaddexp.reduce(marginal)), rtol=1e-9)
+
+
+@pytest.mark.parametrize("suffix", [".json", ".npz"])
+def test_save_and_load_give_the_same_probabilities(tmp_path, suffix):
+    X, y = _frame(seed=8)
+    model = gm.KDB(k=2, estimator=Discriminative(form="weights", penalty_grid=(1.0, 100.0))).fit(X, y)
+    path = tmp_path / f"model{suffix}"
+    model.save(path)
+    loaded = gm.load_model(path)
+    np.testing.assert_array_equal(loaded.predict_proba(X), model.predict_proba(X))
+    assert loaded.estimator_ == model.estimator_
+    assert loaded.penalty_ == model.penalty_
+
+
+def test_drawing_is_the_structure():
+    pytest.importorskip("matplotlib")
+    import matplotlib.pyplot as plt
+
+    X, y = _frame(seed=9)
+    model = gm.TAN(estimator="discriminative").fit(X, y)
+    from graphmodels.plotting import draw_network
+
+    ax = draw_network(model)
+    generative_ax = draw_network(gm.TAN().fit(X, y))
+    assert len(ax.patches) == len(generative_ax.patches) > 0  # the same arcs are drawn
+    plt.close("all")
+
+
+# ----------------------------------------------------------------------------- the estimator object
+def test_resolved_by_name_and_by_description():
+    estimator = Discriminative(form="weights", penalty=3.0, generative="bdeu(5)", center="zero")
+    assert get_estimator("discriminative") == Discriminative()
+    assert get_estimator(estimator.to_dict()) == estimator
+    assert estimator.generative == get_estimator("bdeu(5)")
+
+
+@pytest.mark.parametrize(
+    ("kwargs", "name"),
+    [
+        ({"form": "elr"}, "form"),
+        ({"penalty": -1}, "penalty"),
+        ({"penalty": "cv"}, "penalty"),
+        ({"penalty_grid": []}, "penalty_grid"),
+        ({"center": "one"}, "center"),
+        ({"n_folds": 1}, "n_folds"),
+        ({"max_iter": 0}, "max_iter"),
+        ({"generative": "discriminative"}, "generative"),
+    ],
+)
+def test_bad_settings_name_the_parameter(kwargs, name):
+    with pytest.raises(ValueError, match=f"`{name}`"):
+        Discriminative(**kwargs)
+
+
+def test_models_without_one_network_refuse_it():
+    X, y = _frame()
+    with pytest.raises(ValueError, match="`estimator`.*AODE"):
+        gm.AODE(estimator="discriminative").fit(X, y)
+
+
+def test_it_estimates_no_table_on_its_own():
+    with pytest.raises(TypeError, match="NaiveBayes, TAN, FAN or KDB"):
+        Discriminative().conditional(np.ones((2, 2)))
+
+
+def test_the_weights_form_needs_a_smoothing_generative_estimator():
+    X, y = _frame()
+    X.loc[X.index[:5], "a"] = "rare"  # a state seen with one class only: probability 0 under the MLE
+    with pytest.raises(ValueError, match="smoothing `generative`"):
+        gm.TAN(estimator=Discriminative(form="weights", generative="mle", penalty=1.0)).fit(X, y)
+
+
+def test_fit_discriminative_tables_keeps_the_table_shapes():
+    rng = np.random.default_rng(10)
+    y = rng.integers(0, 2, 50)
+    index = [rng.integers(0, 3, (50, 2))]
+    tables = [np.log(np.full((2, 3, 3), 1 / 3))]
+    fit = fit_discriminative_tables(np.log([0.5, 0.5]), tables, index, y, None, Discriminative(penalty=1.0))
+    assert fit.log_tables[0].shape == (2, 3, 3)
+    assert fit.penalty == 1.0 and fit.penalty_selection is None
