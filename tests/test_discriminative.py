@@ -95,7 +95,8 @@ def test_log_linear_naive_bayes_is_logistic_regression_on_one_hot():
 def test_conditional_likelihood_never_below_the_generative_start(form, make):
     X, y = _frame(seed=2)
     generative = make(estimator="laplace").fit(X, y)
-    discriminative = make(estimator=Discriminative(form=form, penalty=0.5, generative="laplace")).fit(X, y)
+    estimator = Discriminative(form=form, penalty=0.5, generative="laplace", center="generative")
+    discriminative = make(estimator=estimator).fit(X, y)
     assert _train_cll(discriminative, X, y) >= _train_cll(generative, X, y) - 1e-6
 
 
@@ -103,7 +104,9 @@ def test_conditional_likelihood_never_below_the_generative_start(form, make):
 def test_a_strong_penalty_gives_back_the_generative_classifier(form):
     X, y = _frame(seed=3)
     generative = gm.TAN(estimator="laplace").fit(X, y)
-    model = gm.TAN(estimator=Discriminative(form=form, penalty=1e9, generative="laplace")).fit(X, y)
+    model = gm.TAN(estimator=Discriminative(form=form, penalty=1e9, generative="laplace", center="generative")).fit(
+        X, y
+    )
     np.testing.assert_allclose(model.predict_proba(X), generative.predict_proba(X), atol=1e-5)
 
 
