@@ -84,7 +84,8 @@ def dirichlet_multinomial_log_likelihood(counts: ArrayLike, base: ArrayLike, con
     s = np.asarray(concentration, dtype=np.float64)
     if not (np.all(np.isfinite(s)) and np.all(s > 0)):
         raise ValueError(f"`concentration` must hold finite numbers > 0, got {concentration!r}.")
-    return _polya_log_likelihood(*_occupied_cells(counts, base), s)
+    cells, cell_base, totals = _occupied_cells(counts, base)
+    return _polya_log_likelihood(cells, cell_base, totals, s)
 
 
 def _occupied_cells(counts, base):
@@ -201,9 +202,11 @@ class HierarchicalDirichlet(Estimator):
             raise ValueError(f"`counts` must be 2-D (configurations x states), got shape {counts.shape}.")
         if counts.sum() <= 0:
             return self.min_concentration
-        occupied = _occupied_cells(counts, np.broadcast_to(np.asarray(base, dtype=np.float64), counts.shape))
+        cells, cell_base, totals = _occupied_cells(
+            counts, np.broadcast_to(np.asarray(base, dtype=np.float64), counts.shape)
+        )
         return maximise_on_log_grid(
-            lambda grid: _polya_log_likelihood(*occupied, grid),
+            lambda grid: _polya_log_likelihood(cells, cell_base, totals, grid),
             self.min_concentration,
             self.max_concentration,
         )
