@@ -97,7 +97,8 @@ QUICK_ROWS = 300
 DENSITIES = ["chow-liu-tree", "hyperforest-density"]
 ALL_MODELS = [*CLASSIFIERS, *DENSITIES]
 #: Models whose structure search reads the estimator: no per-model empirical Bayes for them.
-STRUCTURE_DEPENDS_ON_PRIOR = {"hnb", "kikuchi-bayes"}
+#: (SelectiveKDB scores its sub-models with the estimator.)
+STRUCTURE_DEPENDS_ON_PRIOR = {"hnb", "kikuchi-bayes", "skdb"}
 #: Models that accept only BDeu.
 BDEU_ONLY = {"kikuchi-bayes"}
 PER_MODEL = "bdeu-auto-model"

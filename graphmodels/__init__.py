@@ -13,6 +13,7 @@ from .models import (
     FAN,
     KDB,
     TAN,
+    AnDE,
     BinaryRelevance,
     ChowLiu,
     ChowLiuTree,
@@ -23,6 +24,7 @@ from .models import (
     KikuchiBayes,
     LabelPowerset,
     NaiveBayes,
+    SelectiveKDB,
     load_model,
 )
 
@@ -43,7 +45,9 @@ __all__ = [
     "FAN",
     "ChowLiu",
     "AODE",
+    "AnDE",
     "KDB",
+    "SelectiveKDB",
     "ChowLiuTree",
     "HyperforestClassifier",
     "KikuchiBayes",

@@ -290,7 +290,7 @@ def _listed(lines: list[str], limit: int = 30) -> list[str]:
 
 def _describe_network(model: Any, graph: Any) -> list[str]:
     """Bayesian-network classifiers: arcs by kind, augmenting arcs with their weight, latent variables."""
-    from .models import AODE
+    from .models import AODE, AnDE
 
     arcs: dict[str, list] = {}
     for u, v, data in graph.edges(data=True):
@@ -313,6 +313,11 @@ def _describe_network(model: Any, graph: Any) -> list[str]:
         lines.append(
             "  AODE averages one-dependence estimators: each attribute in turn is a parent of all the others "
             "(not drawn)"
+        )
+    elif isinstance(model, AnDE):
+        lines.append(
+            f"  AnDE averages {model.n}-dependence estimators: each set of {model.n} attributes in turn is a parent "
+            "of all the others (not drawn)"
         )
     rows = []
     per_class = any("classes" in data for _, _, data in augmenting)

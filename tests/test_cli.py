@@ -163,12 +163,13 @@ def _fit_output(capsys, *argv):
     return capsys.readouterr().out
 
 
-@pytest.mark.parametrize("name", ["nb", "aode"])
+@pytest.mark.parametrize("name", ["nb", "aode", "ande"])
 def test_fit_summary_without_arcs_between_attributes(name, capsys):
     out = _fit_output(capsys, "lenses", "--model", name)
     assert "structure: 4 arcs from the class, no arcs between attributes" in out
     assert "augmenting" not in out
     assert ("each attribute in turn is a parent" in out) == (name == "aode")
+    assert ("each set of 2 attributes in turn is a parent" in out) == (name == "ande")
 
 
 @pytest.mark.parametrize("name", ["tan", "kdb"])

@@ -15,7 +15,7 @@ from graphmodels.models import ModelFileError
 from graphmodels.models.persistence import FORMAT_VERSION
 
 # The tree-family classifiers (as in test_models.py); the contract test round-trips every registered model.
-CLASSIFIERS = [gm.NaiveBayes, gm.TAN, gm.FAN, gm.ChowLiu, gm.AODE]
+CLASSIFIERS = [gm.NaiveBayes, gm.TAN, gm.FAN, gm.ChowLiu, gm.AODE, gm.AnDE]
 
 
 @pytest.mark.parametrize("extension", [".json", ".npz"])

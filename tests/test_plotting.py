@@ -129,7 +129,7 @@ def test_undirected_graph_with_components_and_isolated_nodes():
     assert distances.min() > 0.5
 
 
-@pytest.mark.parametrize("model_class", [gm.NaiveBayes, gm.TAN, gm.FAN, gm.ChowLiu, gm.AODE])
+@pytest.mark.parametrize("model_class", [gm.NaiveBayes, gm.TAN, gm.FAN, gm.ChowLiu, gm.AODE, gm.AnDE])
 def test_fitted_models(model_class):
     frame = gm.datasets.load("car")
     model = model_class().fit(frame.drop(columns="class"), frame["class"])

@@ -55,6 +55,7 @@ def _expected(estimator):
 # Every registered classifier with its defaults, plus the settings that take other code paths.
 CHECKED = [cls() for cls in gm.models.registered_models("classifier").values()] + [
     gm.AODE(frequency_threshold=0),
+    gm.AnDE(frequency_threshold=0),  # every pair of super-parents qualifies: the averaging path
     gm.HyperforestClassifier(treewidth=2, representation="joint"),
     gm.HyperforestClassifier(treewidth=2, representation="shared", n_starts=5),
     gm.HyperforestClassifier(treewidth=1, representation="free", criterion="ml"),

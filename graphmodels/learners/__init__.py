@@ -8,7 +8,7 @@ from .hierarchical_nb import (
     pair_significance,
 )
 from .hyperforests import HYPERFOREST_ALGORITHMS, max_hyperforest
-from .kdb import kdb_structure
+from .kdb import kdb_ranking, kdb_structure, kdb_substructure
 from .kikuchi import kikuchi_bayes_path, parsimonious_log_prior
 from .multidimensional import (
     bridge_and_feature_forest,
@@ -39,5 +39,7 @@ __all__ = [
     "fan_structure",
     "fan_threshold",
     "kdb_structure",
+    "kdb_ranking",
+    "kdb_substructure",
     "SPANNING_TREE_ALGORITHMS",
 ]

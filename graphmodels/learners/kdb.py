@@ -8,14 +8,14 @@ Every attribute has the class and at most `k` other attributes as parents:
 from __future__ import annotations
 
 import numbers
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import TYPE_CHECKING
 
 import networkx as nx
 
 from .._validation import Interval, validate_params
 from ..stats.information import as_engine, pairwise_mutual_information
-from ..structures.forests import augmented_naive_bayes
+from ..structures.forests import augmented_naive_bayes, class_node
 from ._common import class_information, feature_positions, tie_safe
 from .trees import canonical_order
 
@@ -24,7 +24,7 @@ if TYPE_CHECKING:
 
     from ..stats.counting import CountingEngine
 
-__all__ = ["kdb_structure"]
+__all__ = ["kdb_ranking", "kdb_structure", "kdb_substructure"]
 
 #: Rules of `k` and the conditional-information threshold, shared by the learner and the model.
 KDB_PARAMETER_CONSTRAINTS = {
@@ -128,8 +128,175 @@ def kdb_structure(
     >>> sorted((u, v) for u, v, kind in kdb_structure(frame, "class", k=1).edges(data="kind") if kind == "augmenting")
     [('a', 'b'), ('b', 'd')]
     """
+    return _kdb_search("kdb_structure", data, class_variable, features, k, min_conditional_mutual_information)[0]
+
+
+def kdb_ranking(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = None,
+    *,
+    k: int = 1,
+    min_conditional_mutual_information: float = 0.0,
+) -> tuple[nx.DiGraph, list[Hashable], dict[Hashable, list[Hashable]]]:
+    """Sahami's KDB structure together with the order in which it was built.
+
+    The structure is :func:`kdb_structure`'s; the order of the attributes
+    (decreasing ``I(X_i; C)``) and the order in which each attribute took
+    its parents (decreasing ``I(X_i; X_j | C)``) are what Selective KDB [1]_
+    needs: the structure with ``k' <= k`` attribute parents is the one
+    whose every attribute keeps the first ``k'`` parents of its list
+    (Sahami's parents are nested, the ``max_cells`` guard included), and a
+    model over the first ``s`` attributes of the order is closed under
+    parenthood, as every parent comes earlier in it
+    (:func:`kdb_substructure`).
+
+    Parameters
+    ----------
+    data : CountingEngine or DataFrame
+        Sufficient statistics (a DataFrame is counted on the spot).
+    class_variable : name
+    features : sequence, optional
+        Defaults to every variable but the class.
+    k : int, default=1
+        Largest number of attribute parents of an attribute, ``>= 0``.
+    min_conditional_mutual_information : float, default=0.0
+        Sahami's threshold, as in :func:`kdb_structure`.
+
+    Returns
+    -------
+    structure : nx.DiGraph
+        Exactly ``kdb_structure(data, class_variable, features, k=k, ...)``.
+    order : list
+        The attributes by decreasing ``I(X_i; C)`` (ties by name).
+    parents : dict
+        Attribute -> list of its attribute parents, the one of highest
+        ``I(X_i; X_j | C)`` first (at most `k`).
+
+    Raises
+    ------
+    ValueError
+        For a `k` that is not an integer >= 0, or a negative threshold.
+
+    See Also
+    --------
+    kdb_structure : the structure alone.
+    kdb_substructure : the structure of fewer parents and attributes.
+    graphmodels.models.SelectiveKDB : the classifier that selects among them.
+
+    References
+    ----------
+    .. [1] Martinez, A. M., Webb, G. I., Chen, S., & Zaidi, N. A. (2016).
+           Scalable learning of Bayesian network classifiers. *Journal of
+           Machine Learning Research*, 17(44), 1-35.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> c = rng.integers(0, 2, 500)
+    >>> a = np.where(rng.random(500) < 0.9, c, 1 - c)
+    >>> b = np.where(rng.random(500) < 0.8, a, 1 - a)
+    >>> d = np.where(rng.random(500) < 0.7, a ^ b, rng.integers(0, 2, 500))
+    >>> frame = pd.DataFrame({"a": a, "b": b, "d": d, "class": c})
+    >>> structure, order, parents = kdb_ranking(frame, "class", k=2)
+    >>> order, parents["d"]
+    (['a', 'b', 'd'], ['b', 'a'])
+    """
+    return _kdb_search("kdb_ranking", data, class_variable, features, k, min_conditional_mutual_information)
+
+
+def kdb_substructure(
+    structure: nx.DiGraph,
+    order: Sequence[Hashable],
+    parents: Mapping[Hashable, Sequence[Hashable]],
+    *,
+    k: int,
+    n_attributes: int,
+) -> nx.DiGraph:
+    """The KDB structure over the first `n_attributes` of `order`, each with its first `k` parents.
+
+    Parameters
+    ----------
+    structure : nx.DiGraph
+        A structure of :func:`kdb_ranking` (or :func:`kdb_structure`); its
+        node and arc attributes are copied.
+    order : sequence
+        The attributes in the order of :func:`kdb_ranking`.
+    parents : mapping
+        Attribute -> its parents, best first, as :func:`kdb_ranking` gives
+        them; every parent comes earlier in `order` than its child.
+    k : int
+        Attribute parents kept per attribute, ``>= 0``.
+    n_attributes : int
+        Attributes kept, ``0 <= n_attributes <= len(order)``.
+
+    Returns
+    -------
+    nx.DiGraph
+        A new graph: the class node, the kept attributes (the others are
+        absent), an arc from the class to each of them and the augmenting
+        arcs from each one's first `k` parents.
+
+    Raises
+    ------
+    ValueError
+        For a `k` or `n_attributes` out of range, or a parent that does not
+        come before its child in `order`.
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> import pandas as pd
+    >>> rng = np.random.default_rng(0)
+    >>> c = rng.integers(0, 2, 500)
+    >>> a = np.where(rng.random(500) < 0.9, c, 1 - c)
+    >>> b = np.where(rng.random(500) < 0.8, a, 1 - a)
+    >>> d = np.where(rng.random(500) < 0.7, a ^ b, rng.integers(0, 2, 500))
+    >>> frame = pd.DataFrame({"a": a, "b": b, "d": d, "class": c})
+    >>> small = kdb_substructure(*kdb_ranking(frame, "class", k=2), k=1, n_attributes=3)
+    >>> sorted((u, v) for u, v, kind in small.edges(data="kind") if kind == "augmenting")
+    [('a', 'b'), ('b', 'd')]
+    >>> sorted(kdb_substructure(*kdb_ranking(frame, "class", k=2), k=2, n_attributes=2))
+    ['a', 'b', 'class']
+    """
     validate_params(
-        "kdb_structure",
+        "kdb_substructure",
+        {"k": k, "n_attributes": n_attributes},
+        {
+            "k": [Interval(numbers.Integral, 0, None)],
+            "n_attributes": [Interval(numbers.Integral, 0, len(order), closed="both")],
+        },
+    )
+    kept = list(order[:n_attributes])
+    rank = {name: i for i, name in enumerate(order)}
+    class_name = class_node(structure)
+    graph = nx.DiGraph()
+    graph.add_node(class_name, **structure.nodes[class_name])
+    for name in kept:
+        graph.add_node(name, **structure.nodes[name])
+    for name in kept:
+        graph.add_edge(class_name, name, **structure.edges[class_name, name])
+    for name in kept:
+        for parent in list(parents.get(name, ()))[:k]:
+            if rank.get(parent, len(order)) >= rank[name]:
+                raise ValueError(f"The parent {parent!r} of {name!r} must come before it in `order`.")
+            graph.add_edge(parent, name, **structure.edges[parent, name])
+    return graph
+
+
+def _kdb_search(
+    caller: str,
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None,
+    k: int,
+    min_conditional_mutual_information: float,
+) -> tuple[nx.DiGraph, list[Hashable], dict[Hashable, list[Hashable]]]:
+    """Sahami's search: ``(structure, order, parents)``; `caller` names the function in errors."""
+    validate_params(
+        caller,
         {"k": k, "min_conditional_mutual_information": min_conditional_mutual_information},
         KDB_PARAMETER_CONSTRAINTS,
     )
@@ -151,6 +318,7 @@ def kdb_structure(
     order = sorted(names, key=lambda name: (-class_info[name], by_name[name]))
     arcs = nx.DiGraph()
     arcs.add_nodes_from(order)
+    parents: dict[Hashable, list[Hashable]] = {name: [] for name in order}
     if k > 0 and len(names) > 1:
         index = {name: i for i, name in enumerate(names)}
         threshold = float(min_conditional_mutual_information)
@@ -162,10 +330,12 @@ def kdb_structure(
             )
             cells = cards[class_name] * cards[child]
             for other in candidates:
-                if arcs.in_degree(child) == k:
+                if len(parents[child]) == k:
                     break
                 if cells * cards[other] > engine.max_cells:
                     continue  # its family table would be too large: the next best instead
                 cells *= cards[other]
                 arcs.add_edge(other, child, weight=weight[other])
-    return augmented_naive_bayes(class_name, names, arcs, cardinalities=cards, class_weights=class_info)
+                parents[child].append(other)
+    structure = augmented_naive_bayes(class_name, names, arcs, cardinalities=cards, class_weights=class_info)
+    return structure, order, parents

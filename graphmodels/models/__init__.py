@@ -1,5 +1,6 @@
 """Fitted models: scikit-learn style classifiers and density estimators."""
 
+from .ande import AnDE
 from .aode import AODE
 from .augmented import FAN, TAN, ChowLiu, NaiveBayes
 from .base import BaseClassifier, BaseDensity, BaseModel, NotFittedError, TrainingCounts, clone_model, training_counts
@@ -16,6 +17,7 @@ from .multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, 
 from .multilabel import BaseMultiLabelClassifier
 from .persistence import ModelFileError, load, load_model
 from .registry import make_model, model_class, register_model, registered_models
+from .selective_kdb import SelectiveKDB
 
 #: Single-label classifiers by the short names the command line and `compare` use
 #: (a view of the registry, in registration order).
@@ -27,7 +29,9 @@ __all__ = [
     "FAN",
     "ChowLiu",
     "AODE",
+    "AnDE",
     "KDB",
+    "SelectiveKDB",
     "ChowLiuTree",
     "HyperforestDensity",
     "HyperforestClassifier",
