@@ -257,3 +257,17 @@ def test_fit_discriminative_tables_keeps_the_table_shapes():
     fit = fit_discriminative_tables(np.log([0.5, 0.5]), tables, index, y, None, Discriminative(penalty=1.0))
     assert fit.log_tables[0].shape == (2, 3, 3)
     assert fit.penalty == 1.0 and fit.penalty_selection is None
+
+
+def test_selective_kdb_refits_its_chosen_sub_model():
+    X, y = _frame(seed=11)
+    X["noise"] = np.random.default_rng(11).integers(0, 6, len(X)).astype(str)
+    generative = gm.SelectiveKDB(estimator="laplace").fit(X, y)
+    estimator = Discriminative(penalty=1.0, generative="laplace", center="generative")
+    model = gm.SelectiveKDB(estimator=estimator).fit(X, y)
+    # The (k, attributes) choice is the generative one; only the tables change.
+    assert model.k_ == generative.k_
+    assert model.selected_features_.tolist() == generative.selected_features_.tolist()
+    assert [t.shape for t in model.log_tables_] == [t.shape for t in generative.log_tables_]
+    assert _train_cll(model, X, y) >= _train_cll(generative, X, y) - 1e-6
+    assert not np.allclose(model.predict_proba(X), generative.predict_proba(X))
