@@ -124,9 +124,14 @@ def test_automatic_penalty_is_chosen_on_the_grid_and_reproducible():
     estimator = Discriminative(penalty_grid=(0.1, 1.0, 10.0))
     first = gm.TAN(estimator=estimator).fit(X, y)
     second = gm.TAN(estimator=estimator).fit(X, y)
-    assert first.penalty_ in (0.1, 1.0, 10.0)
-    assert sorted(first.penalty_selection_["penalty"]) == [0.1, 1.0, 10.0]
-    assert first.penalty_ == first.penalty_selection_.loc[first.penalty_selection_["log_loss"].idxmin(), "penalty"]
+    scores = first.penalty_selection_
+    assert scores["candidate"].tolist() == ["discriminative"] * 3 + ["generative"]
+    assert sorted(scores["penalty"].dropna()) == [0.1, 1.0, 10.0]
+    best = scores.loc[scores["log_loss"].idxmin()]
+    if best["candidate"] == "generative":
+        assert first.penalty_ is None
+    else:
+        assert first.penalty_ == best["penalty"]
     np.testing.assert_array_equal(first.predict_proba(X), second.predict_proba(X))
     assert first.estimator_ == estimator
     assert first.generative_estimator_ in estimator.generative.candidates
@@ -271,3 +276,16 @@ def test_selective_kdb_refits_its_chosen_sub_model():
     assert [t.shape for t in model.log_tables_] == [t.shape for t in generative.log_tables_]
     assert _train_cll(model, X, y) >= _train_cll(generative, X, y) - 1e-6
     assert not np.allclose(model.predict_proba(X), generative.predict_proba(X))
+
+
+def test_auto_keeps_the_generative_tables_when_they_predict_best():
+    # Pure noise over many states and few rows: an almost unpenalized refit memorises
+    # the training rows and is far worse held out than the smoothed counts.
+    rng = np.random.default_rng(12)
+    X = pd.DataFrame({"a": rng.integers(0, 8, 60), "b": rng.integers(0, 8, 60)}).astype(str)
+    y = np.array([0, 1] * 30)
+    model = gm.NaiveBayes(estimator=Discriminative(penalty_grid=(1e-6,), generative="laplace")).fit(X, y)
+    generative = gm.NaiveBayes(estimator="laplace").fit(X, y)
+    assert model.penalty_ is None
+    np.testing.assert_allclose(model.predict_proba(X), generative.predict_proba(X))
+    assert model.penalty_selection_.set_index("candidate")["log_loss"].idxmin() == "generative"

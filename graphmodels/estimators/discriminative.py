@@ -109,9 +109,10 @@ class Discriminative(Estimator):
         ``"auto"`` picks it from `penalty_grid` by an inner stratified
         `n_folds`-fold cross-validation (fixed seed 0) of the held-out
         log-loss, on at most 3,000 rows (a fixed-seed stratified sample
-        beyond; the final fit uses every row); for ``"weights"`` the
-        generative tables of each inner fold are refitted on its training
-        rows.
+        beyond; the final fit uses every row). The generative tables, refitted
+        on each inner fold's training rows, compete too: when they score best
+        the model keeps them (``penalty_`` is then None), so a small or
+        noisy data set is not made worse by the refit.
     generative : estimator, name or dict, default="leave-one-out"
         The generative estimator: the start and, for ``"weights"``, the
         log-probabilities weighted. It must smooth (no zero probability).
@@ -363,15 +364,18 @@ class DiscriminativeFit:
     class_log_prior : ndarray of shape (n_classes,)
     log_tables : list of ndarray
         Each family's log-potentials, in the shape of the generative table.
-    penalty : float
-        The penalty used.
+    penalty : float or None
+        The penalty used; None when ``penalty="auto"`` kept the generative
+        tables.
     penalty_selection : DataFrame or None
-        Per grid value, the inner cross-validated log-loss (``"auto"`` only).
+        ``"auto"`` only: the inner cross-validated log-loss of each penalty
+        (``candidate="discriminative"``) and of the generative tables
+        (``candidate="generative"``, penalty NaN).
     """
 
     class_log_prior: np.ndarray
     log_tables: list[np.ndarray]
-    penalty: float
+    penalty: float | None
     penalty_selection: pd.DataFrame | None = None
 
 
@@ -464,17 +468,19 @@ def fit_discriminative_tables(
         folds[scored] = _stratified_folds(y[scored], estimator.n_folds, n_classes)
         grid = sorted(estimator.penalty_grid, reverse=True)  # strongest first: warm starts move away from the start
         held_out = np.zeros(len(grid))
+        generative_held_out = 0.0
         previous = [start] * len(grid)  # each penalty's solution on the last fold: the next fold's start
         for k in range(estimator.n_folds):
             train, test = np.flatnonzero((folds >= 0) & (folds != k)), np.flatnonzero(folds == k)
             if len(test) == 0 or len(train) == 0:
                 continue
-            fold_prior, fold_entries = log_prior, log_entries
-            if estimator.form == "weights" or estimator.center == "generative":
-                # The weighted log-probabilities (or the centre) are the inner training rows' own estimates.
-                fold_prior, fold_entries = _generative_refit(
-                    design[train], y[train], w[train], n_classes, shapes, generative
-                )
+            # The inner training rows' own generative estimates: the weighted log-probabilities
+            # (or the centre), and the generative classifier the penalties compete with.
+            fold_prior, fold_entries = _generative_refit(
+                design[train], y[train], w[train], n_classes, shapes, generative
+            )
+            scores = np.asarray(design[test] @ fold_entries) + fold_prior
+            generative_held_out -= conditional_log_likelihood(scores, y[test], w[test])
             inner = _Problem(
                 design[train],
                 y[train],
@@ -493,10 +499,26 @@ def fit_discriminative_tables(
                 head, entries = inner.tables(previous[g])
                 scores = np.asarray(design[test] @ entries) + head
                 held_out[g] -= conditional_log_likelihood(scores, y[test], w[test])
-        held_out /= max(float(w[scored].sum()), 1e-300)
+        total = max(float(w[scored].sum()), 1e-300)
+        held_out /= total
+        generative_held_out /= total
+        selection = pd.DataFrame(
+            {
+                "candidate": ["discriminative"] * len(grid) + ["generative"],
+                "penalty": [*grid, np.nan],
+                "log_loss": [*held_out, generative_held_out],
+            }
+        )
+        if generative_held_out <= held_out.min():
+            # The generative tables predict the held-out rows best: keep them.
+            tables = [np.array(t, dtype=np.float64) for t in log_tables]
+            return DiscriminativeFit(log_prior.copy(), tables, None, selection)
         best = int(np.argmin(held_out))
         penalty_used = grid[best]
-        selection = pd.DataFrame({"penalty": grid, "log_loss": held_out})
+        if estimator.form == "log-linear" and estimator.center == "zero":
+            # The last inner fit at this penalty is near the full fit's optimum: a warm start.
+            # (The other settings depend on each fold's generative estimates, so start afresh.)
+            start = previous[best]
     else:
         penalty_used = float(estimator.penalty)
     final = _Problem(design, y, w, n_classes, estimator.form, log_prior, log_entries, penalty_used, estimator.center)

@@ -492,8 +492,8 @@ class BaseModel:
 
         Sets ``estimator_`` to `discriminative`, ``generative_estimator_`` to
         the generative estimator used (the chosen candidate after a
-        selection), ``penalty_`` and, for ``penalty="auto"``,
-        ``penalty_selection_``.
+        selection), ``penalty_`` (None when ``penalty="auto"`` kept the
+        generative tables) and, for ``penalty="auto"``, ``penalty_selection_``.
         """
         self.estimator_ = discriminative.generative
         self._fit_selected_tables(engine)
