@@ -61,6 +61,10 @@ CHECKED = [cls() for cls in gm.models.registered_models("classifier").values()] 
     gm.HyperforestClassifier(treewidth=1, representation="free", criterion="ml"),
     gm.KikuchiBayes(averaging=False, max_region_size=3),
     gm.KDB(k=2),  # more than one attribute parent: the general likelihood path
+    # Tables fitted to the conditional likelihood (a fixed penalty: the inner CV's folds
+    # split repeated rows, a weighted row is one unit, so weights cannot equal repeats there).
+    gm.TAN(estimator=gm.estimators.Discriminative(penalty=1.0)),
+    gm.KDB(k=2, estimator=gm.estimators.Discriminative(form="weights", penalty=1.0)),
 ]
 
 with warnings.catch_warnings():
