@@ -91,7 +91,7 @@ def test_log_linear_naive_bayes_is_logistic_regression_on_one_hot():
 
 
 @pytest.mark.parametrize("form", ["log-linear", "weights"])
-@pytest.mark.parametrize("make", [gm.NaiveBayes, gm.TAN, lambda **kw: gm.KDB(k=2, **kw)])
+@pytest.mark.parametrize("make", [gm.NaiveBayes, gm.TAN, lambda **kw: gm.KDB(k=2, **kw), gm.ChowLiu])
 def test_conditional_likelihood_never_below_the_generative_start(form, make):
     X, y = _frame(seed=2)
     generative = make(estimator="laplace").fit(X, y)
@@ -156,7 +156,7 @@ def test_discriminative_beats_generative_where_the_independence_assumption_fails
 
 
 @pytest.mark.filterwarnings("ignore:.*never seen in fit")
-@pytest.mark.parametrize("make", [gm.TAN, lambda **kw: gm.KDB(k=2, **kw), gm.FAN])
+@pytest.mark.parametrize("make", [gm.TAN, lambda **kw: gm.KDB(k=2, **kw), gm.FAN, gm.ChowLiu])
 def test_unseen_states_at_predict_give_finite_normalized_probabilities(make):
     X, y = _frame(seed=7)
     model = make(estimator=Discriminative(penalty=1.0)).fit(X, y)
@@ -171,7 +171,8 @@ def test_unseen_states_at_predict_give_finite_normalized_probabilities(make):
     # force, a row with nothing known gets the class marginal over every configuration.
     import itertools
 
-    cardinalities = [table.shape[-1] for table in model.log_tables_]
+    tables = model.log_tables_[0] if isinstance(model.log_tables_[0], list) else model.log_tables_  # a multinet
+    cardinalities = [table.shape[-1] for table in tables]
     every = np.array(list(itertools.product(*(range(r) for r in cardinalities))))
     marginal = np.logaddexp.reduce(model._joint_log_likelihood(every), axis=0)
     np.testing.assert_allclose(proba[2], np.exp(marginal - np.logaddexp.reduce(marginal)), rtol=1e-9)
@@ -243,7 +244,7 @@ def test_models_without_one_network_refuse_it():
 
 
 def test_it_estimates_no_table_on_its_own():
-    with pytest.raises(TypeError, match="NaiveBayes, TAN, FAN or KDB"):
+    with pytest.raises(TypeError, match="NaiveBayes, TAN, FAN, ChowLiu, KDB or SelectiveKDB"):
         Discriminative().conditional(np.ones((2, 2)))
 
 
@@ -289,3 +290,23 @@ def test_auto_keeps_the_generative_tables_when_they_predict_best():
     assert model.penalty_ is None
     np.testing.assert_allclose(model.predict_proba(X), generative.predict_proba(X))
     assert model.penalty_selection_.set_index("candidate")["log_loss"].idxmin() == "generative"
+
+
+def test_a_multinet_class_table_moves_only_its_own_class_score():
+    # Chow-Liu: one tree per class. A refitted table of class c enters c's score only, so
+    # the class structures and the per-class table shapes stay, and the multinet's
+    # likelihood is the log-linear score with every other class's tables left out.
+    X, y = _frame(seed=13)
+    generative = gm.ChowLiu(estimator="laplace").fit(X, y)
+    model = gm.ChowLiu(estimator=Discriminative(penalty=0.3, generative="laplace")).fit(X, y)
+    np.testing.assert_array_equal(model.feature_parents_, generative.feature_parents_)
+    assert [[t.shape for t in per] for per in model.log_tables_] == [
+        [t.shape for t in per] for per in generative.log_tables_
+    ]
+    codes = model._encode_new(X)
+    for c, per_class in enumerate(model.log_tables_):
+        score = model.class_log_prior_[c] + sum(
+            table[0, codes[:, p] if p >= 0 else 0, codes[:, j]]
+            for j, (p, table) in enumerate(zip(model.feature_parents_[c], per_class))
+        )
+        np.testing.assert_allclose(model._joint_log_likelihood(codes)[:, c], score)

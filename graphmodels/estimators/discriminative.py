@@ -93,8 +93,10 @@ class Discriminative(Estimator):
     tables' entries to maximise the penalized conditional log-likelihood of
     the class; the structure and its drawing are unchanged. Supported by
     :class:`~graphmodels.NaiveBayes`, :class:`~graphmodels.TAN`,
-    :class:`~graphmodels.FAN` and :class:`~graphmodels.KDB`; see
-    :mod:`graphmodels.estimators.discriminative` for the model.
+    :class:`~graphmodels.FAN`, :class:`~graphmodels.KDB`,
+    :class:`~graphmodels.SelectiveKDB` and the Chow-Liu multinet
+    :class:`~graphmodels.ChowLiu` (each class's tables enter its own score
+    only); see :mod:`graphmodels.estimators.discriminative` for the model.
 
     Parameters
     ----------
@@ -194,7 +196,7 @@ class Discriminative(Estimator):
     def pseudo_counts(self, counts: ArrayLike, *, conditional: bool = True) -> np.ndarray:
         raise TypeError(
             "Discriminative fits a classifier's tables to the conditional likelihood inside its fit; it "
-            "estimates no table from counts alone. Pass it as `estimator=` to NaiveBayes, TAN, FAN or KDB."
+            "estimates no table from counts alone. Pass it as `estimator=` to NaiveBayes, TAN, FAN, ChowLiu, KDB or SelectiveKDB."
         )
 
     def _params(self) -> dict[str, Any]:
@@ -297,8 +299,10 @@ class _Problem:
     log-probabilities.
     """
 
-    def __init__(self, design, y, weights, n_classes, form, log_prior, log_entries, penalty, center):
+    def __init__(self, design, y, weights, n_classes, form, log_prior, log_entries, penalty, center, mask=None):
         self.design, self.design_t = design, design.T  # CSC: its products with a dense matrix are the fastest
+        # mask[d, c] = 0 where entry d is not a parameter of class c (a multinet's other classes' tables).
+        self.mask = mask
         self.y, self.weights = y, weights
         self.n_classes, self.form = n_classes, form
         self.log_prior, self.log_entries = log_prior, log_entries
@@ -318,7 +322,7 @@ class _Problem:
         head, entries = self.split(v)
         if self.form == "weights":
             return head * self.log_prior, entries * self.log_entries
-        return head, entries
+        return head, entries if self.mask is None else entries * self.mask
 
     def scores(self, v):
         head, entries = self.tables(v)
@@ -342,6 +346,8 @@ class _Problem:
         if self.form == "weights":
             grad_head = grad_head * self.log_prior
             grad_entries = grad_entries * self.log_entries
+        elif self.mask is not None:
+            grad_entries = grad_entries * self.mask
         shifted = entries - self.center
         loss += 0.5 * self.penalty * float((shifted**2).sum())
         grad_entries = grad_entries + self.penalty * shifted
@@ -412,6 +418,7 @@ def fit_discriminative_tables(
     weights: ArrayLike | None,
     estimator: Discriminative,
     generative: Estimator | None = None,
+    table_classes: Sequence[int | None] | None = None,
 ) -> DiscriminativeFit:
     """Refit a classifier's tables to the penalized conditional likelihood of the class.
 
@@ -432,6 +439,11 @@ def fit_discriminative_tables(
         ``estimator.generative``); the ``"weights"`` form refits each inner
         fold's tables with it. After a leave-one-out selection, pass the
         chosen candidate.
+    table_classes : sequence of int or None, optional
+        For a Bayesian multinet (one structure per class): the class whose
+        score each table enters, its table then of shape ``(1, r_parent_1,
+        ..., r_child)`` and learned from that class's rows; None for a table
+        every class reads (the default for all).
 
     Returns
     -------
@@ -446,9 +458,9 @@ def fit_discriminative_tables(
     log_prior = np.asarray(class_log_prior, dtype=np.float64)
     n_classes = len(log_prior)
     shapes = [tuple(t.shape[1:]) for t in log_tables]
-    log_entries = (
-        np.concatenate([t.reshape(n_classes, -1).T for t in log_tables]) if log_tables else np.zeros((0, n_classes))
-    )
+    owners = list(table_classes) if table_classes is not None else [None] * len(log_tables)
+    log_entries = _entries(log_tables, owners, n_classes)
+    mask = None if all(owner is None for owner in owners) else _owner_mask(shapes, owners, n_classes)
     if estimator.form == "weights" and not (np.isfinite(log_entries).all() and np.isfinite(log_prior).all()):
         raise ValueError(
             f"`estimator`: the weights form multiplies the generative log-probabilities, and "
@@ -477,7 +489,7 @@ def fit_discriminative_tables(
             # The inner training rows' own generative estimates: the weighted log-probabilities
             # (or the centre), and the generative classifier the penalties compete with.
             fold_prior, fold_entries = _generative_refit(
-                design[train], y[train], w[train], n_classes, shapes, generative
+                design[train], y[train], w[train], n_classes, shapes, owners, generative
             )
             scores = np.asarray(design[test] @ fold_entries) + fold_prior
             generative_held_out -= conditional_log_likelihood(scores, y[test], w[test])
@@ -491,6 +503,7 @@ def fit_discriminative_tables(
                 fold_entries,
                 0.0,
                 estimator.center,
+                mask,
             )
             for g, penalty in enumerate(grid):
                 inner.penalty = penalty
@@ -521,12 +534,15 @@ def fit_discriminative_tables(
             start = previous[best]
     else:
         penalty_used = float(estimator.penalty)
-    final = _Problem(design, y, w, n_classes, estimator.form, log_prior, log_entries, penalty_used, estimator.center)
+    final = _Problem(
+        design, y, w, n_classes, estimator.form, log_prior, log_entries, penalty_used, estimator.center, mask
+    )
     head, entries = final.tables(_minimize(final, start, estimator.max_iter))
     tables, offset = [], 0
-    for shape in shapes:
+    for shape, owner in zip(shapes, owners):
         size = int(np.prod(shape, dtype=np.int64))
-        tables.append(entries[offset : offset + size].T.reshape((n_classes, *shape)).copy())
+        block = entries[offset : offset + size].T
+        tables.append((block if owner is None else block[[owner]]).reshape((-1, *shape)).copy())
         offset += size
     return DiscriminativeFit(np.asarray(head, dtype=np.float64).copy(), tables, penalty_used, selection)
 
@@ -538,20 +554,46 @@ def _start(form, log_prior, log_entries):
     return np.concatenate([log_prior, log_entries.ravel()])
 
 
-def _generative_refit(design, y, weights, n_classes, shapes, generative):
+def _entries(log_tables, owners, n_classes):
+    """The (D, C) entries: a shared table's classes as columns, a class's own table in its column only."""
+    blocks = []
+    for table, owner in zip(log_tables, owners):
+        flat = np.asarray(table, dtype=np.float64).reshape(len(table), -1).T
+        if owner is not None:
+            block = np.zeros((flat.shape[0], n_classes))
+            block[:, owner] = flat[:, 0]
+            flat = block
+        blocks.append(flat)
+    return np.concatenate(blocks) if blocks else np.zeros((0, n_classes))
+
+
+def _owner_mask(shapes, owners, n_classes):
+    """1 where an entry is a parameter of that class: every class for a shared table, its owner's otherwise."""
+    blocks = []
+    for shape, owner in zip(shapes, owners):
+        block = np.ones((int(np.prod(shape, dtype=np.int64)), n_classes))
+        if owner is not None:
+            block[:] = 0.0
+            block[:, owner] = 1.0
+        blocks.append(block)
+    return np.concatenate(blocks) if blocks else np.zeros((0, n_classes))
+
+
+def _generative_refit(design, y, weights, n_classes, shapes, owners, generative):
     """The generative log-probabilities from the given rows' counts (an inner fold's training rows)."""
     onehot = np.zeros((len(y), n_classes))
     onehot[np.arange(len(y)), y] = weights
     counts = np.asarray(design.T @ onehot)  # (D, C)
     with np.errstate(divide="ignore"):
         log_prior = np.log(generative.joint(onehot.sum(axis=0)))
-        blocks, offset = [], 0
-        for shape in shapes:
+        tables, offset = [], 0
+        for shape, owner in zip(shapes, owners):
             size = int(np.prod(shape, dtype=np.int64))
-            table = counts[offset : offset + size].T.reshape((n_classes, *shape))
-            blocks.append(np.log(generative.conditional(table)).reshape(n_classes, -1).T)
+            block = counts[offset : offset + size].T
+            table = (block if owner is None else block[[owner]]).reshape((-1, *shape))
+            tables.append(np.log(generative.conditional(table)))
             offset += size
-    entries = np.concatenate(blocks) if blocks else np.zeros((0, n_classes))
+    entries = _entries(tables, owners, n_classes)
     # A cell the fold's estimate leaves at 0 (no smoothing) would make the weight meaningless.
     return log_prior, np.where(np.isfinite(entries), entries, np.log(1e-12))
 

@@ -451,6 +451,27 @@ class ChowLiu(BaseClassifier):
             for c, parents in enumerate(self.feature_parents_)
         ]
 
+    _fits_discriminative = True
+
+    def _family_tables(self):
+        """Every class's tables in one list, each entering its own class's score only."""
+        tables = [table for per_class in self.log_tables_ for table in per_class]
+        owners = [c for c, per_class in enumerate(self.log_tables_) for _ in per_class]
+        return tables, owners
+
+    def _set_family_tables(self, tables):
+        p = self.feature_parents_.shape[1]
+        self.log_tables_ = [list(tables[c * p : (c + 1) * p]) for c in range(len(self.feature_parents_))]
+
+    def _family_index(self, codes):
+        """Each row's (parent, child) states in every class's tables, class by class."""
+        zeros = np.zeros(len(codes), np.int64)
+        return [
+            np.column_stack([codes[:, p] if p >= 0 else zeros, codes[:, j]])
+            for parents in self.feature_parents_
+            for j, p in enumerate(parents)
+        ]
+
     def _training_families(self, engine, codes, estimator):
         y = codes[:, -1]
         families = [class_prior_cells(engine, y, estimator)]

@@ -479,12 +479,13 @@ class BaseModel:
             if isinstance(self.estimator_, Discriminative) and not self._fits_discriminative:
                 raise ValueError(
                     f"`estimator`: {type(self).__name__} cannot fit its tables discriminatively (Discriminative "
-                    "needs one Bayesian network over the class: NaiveBayes, TAN, FAN, KDB); pass a generative "
-                    "estimator, such as 'leave-one-out'."
+                    "needs a Bayesian network or multinet over the class: NaiveBayes, TAN, FAN, ChowLiu, KDB, "
+                    "SelectiveKDB); pass a generative estimator, such as 'leave-one-out'."
                 )
 
     #: Whether ``estimator=`` may be a :class:`~graphmodels.estimators.Discriminative`: the model keeps
-    #: ``class_log_prior_`` and ``log_tables_`` (leading class axis) and implements ``_family_index(codes)``.
+    #: ``class_log_prior_`` and family tables (``log_tables_`` with a leading class axis, or its own
+    #: ``_family_tables``) and implements ``_family_index(codes)``.
     _fits_discriminative = False
 
     def _fit_discriminative_tables(self, engine, discriminative):
@@ -499,16 +500,19 @@ class BaseModel:
         self._fit_selected_tables(engine)
         generative = self.estimator_
         codes, weights = engine.rows()
+        tables, owners = self._family_tables()
         fit = fit_discriminative_tables(
             self.class_log_prior_,
-            self.log_tables_,
+            tables,
             self._family_index(codes[:, :-1]),
             codes[:, -1],
             weights,
             discriminative,
             generative,
+            table_classes=owners,
         )
-        self.class_log_prior_, self.log_tables_ = fit.class_log_prior, fit.log_tables
+        self.class_log_prior_ = fit.class_log_prior
+        self._set_family_tables(fit.log_tables)
         self.estimator_ = discriminative
         self.generative_estimator_ = generative
         self.penalty_ = fit.penalty
@@ -516,7 +520,15 @@ class BaseModel:
             self.penalty_selection_ = fit.penalty_selection
 
     def _family_index(self, codes):
+        """Each row's (parents..., child) states in every table of :meth:`_family_tables`, in order."""
         raise NotImplementedError
+
+    def _family_tables(self):
+        """The log tables as one list, and the class each enters (None: every class; a multinet's own)."""
+        return self.log_tables_, None
+
+    def _set_family_tables(self, tables):
+        self.log_tables_ = tables
 
     def _fit_selected_tables(self, engine):
         """Fit the tables with ``estimator_``; a LeaveOneOutSelection first picks its best candidate.
