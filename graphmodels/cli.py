@@ -312,12 +312,12 @@ def _describe_network(model: Any, graph: Any) -> list[str]:
     if isinstance(model, AODE):
         lines.append(
             "  AODE averages one-dependence estimators: each attribute in turn is a parent of all the others "
-            "(not drawn)"
+            "(--draw shows the members with the highest I(super-parent; class))"
         )
     elif isinstance(model, AnDE):
         lines.append(
             f"  AnDE averages {model.n}-dependence estimators: each set of {model.n} attributes in turn is a parent "
-            "of all the others (not drawn)"
+            "of all the others (--draw shows the members with the highest I(super-parents; class))"
         )
     rows = []
     per_class = any("classes" in data for _, _, data in augmenting)

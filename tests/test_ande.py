@@ -325,13 +325,14 @@ def test_registered_for_the_command_line_and_compare():
     assert gm.models.make_model("ande", n=3).n == 3
 
 
-def test_drawing_returns_a_figure_with_the_naive_bayes_skeleton():
+def test_drawing_on_an_axes_draws_the_naive_bayes_skeleton():
     from graphmodels.plotting import draw_network
 
     X, y = gm.datasets.load("car", return_X_y=True)
     model = gm.AnDE(n=2).fit(X, y)
     assert sorted(kind for *_, kind in model.structure_.edges(data="kind")) == ["class"] * X.shape[1]
-    ax = draw_network(model, title="A2DE")
+    # Without an axes draw_network draws the members (tests/test_plotting_ensembles.py).
+    ax = draw_network(model, Figure().subplots(), title="A2DE")
     assert isinstance(ax.figure, Figure)
     assert ax.get_title() == "A2DE"
     assert len([p for p in ax.patches if p.get_gid() == "edge:class"]) == X.shape[1]

@@ -13,9 +13,8 @@ from .._special import logsumexp
 from .._validation import Interval, Options
 from ..stats.counting import DEFAULT_MAX_CELLS, TableTooLargeError
 from ..structures.forests import augmented_naive_bayes
-from .aode import _FREQUENCY_MODES
+from .aode import _FREQUENCY_MODES, _SuperParentEnsemble
 from .augmented import _log
-from .base import BaseClassifier
 from .registry import register_model
 
 if TYPE_CHECKING:
@@ -28,7 +27,7 @@ _BLOCK_CELLS = 2_000_000
 
 
 @register_model("ande")
-class AnDE(BaseClassifier):
+class AnDE(_SuperParentEnsemble):
     """Averaged n-dependence estimators (Webb, Boughton, Zheng, Ting & Salem, 2012).
 
     Every set ``S`` of `n` attributes in turn is the *super-parent* of an
@@ -80,7 +79,11 @@ class AnDE(BaseClassifier):
     ----------
     structure_ : nx.DiGraph
         The naive Bayes skeleton (class to every attribute), as
-        :class:`AODE`'s; the super-parent arcs of the members are not drawn.
+        :class:`AODE`'s. :meth:`member_structure` gives the DAG of one member
+        (with its super-parent arcs), and
+        :func:`~graphmodels.plotting.draw_network` without ``ax`` draws the
+        members of the most informative super-parent sets
+        (:meth:`ranked_superparents`).
     superparents_ : list of ndarray
         ``superparents_[m]`` of shape (C(p, m), m): the attribute positions of
         every size-``m`` subset, ``m = 0 .. min(n, p)`` (the lower levels
@@ -235,6 +238,10 @@ class AnDE(BaseClassifier):
         self.superparent_log_joint_ = log_joints
         self.superparent_counts_ = parent_counts
         self.log_tables_ = log_tables
+
+    def _superparent_tables(self):
+        top = len(self.superparents_) - 1  # min(n, p): the members' level; those below serve the fallback
+        return self.superparents_[top], self.superparent_counts_[top], self.superparent_offsets_[top]
 
     def _check_size(self, cards, n_classes, top):
         """Raise before counting when the tables of levels ``0 .. top`` exceed ``max_cells`` in all."""

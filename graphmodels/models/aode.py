@@ -3,14 +3,16 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import networkx as nx
 import numpy as np
 
-from .._special import logsumexp
+from .._special import logsumexp, xlogy
 from .._validation import Interval, Options
 from ..stats.counting import DEFAULT_MAX_CELLS
-from ..structures.forests import augmented_naive_bayes
+from ..structures.forests import augmented_naive_bayes, class_node, superparent_network
 from .augmented import _log, family_log_tables
 from .base import BaseClassifier
 from .inference import forest_log_likelihood
@@ -27,8 +29,179 @@ _FREQUENCY_MODES = ("attribute", "attribute-class")
 _BLOCK_CELLS = 4_000_000
 
 
+def _block_mutual_information(counts: np.ndarray, starts: np.ndarray) -> np.ndarray:
+    """Plug-in ``I(X_S; Y)`` in nats of every block of a table of counts ``N[y, x_S]``.
+
+    `counts` has shape (n_classes, n_configurations); block ``s`` is the
+    columns ``starts[s]:starts[s + 1]`` (at least one each), the joint counts
+    of one super-parent set with the class. Returns shape (n_blocks,).
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    heads = np.asarray(starts[:-1], dtype=np.int64)
+    values = counts.sum(axis=0)  # N[x_S]
+    per_class = np.add.reduceat(counts, heads, axis=1)  # (C, L): N[y], once per block
+    totals = np.add.reduceat(values, heads)  # N
+    # I = (sum n log n - sum N[x] log N[x] - sum N[y] log N[y] + N log N) / N
+    numerator = (
+        np.add.reduceat(xlogy(counts, counts).sum(axis=0), heads)
+        - np.add.reduceat(xlogy(values, values), heads)
+        - xlogy(per_class, per_class).sum(axis=0)
+        + xlogy(totals, totals)
+    )
+    with np.errstate(divide="ignore", invalid="ignore"):
+        information = np.where(totals > 0, numerator / totals, 0.0)
+    return np.maximum(information, 0.0)
+
+
+class _SuperParentEnsemble(BaseClassifier):
+    """What AODE and AnDE share: the structure of one member and the ranking of the super-parent sets.
+
+    A subclass keeps the naive Bayes skeleton in ``structure_`` and says, in
+    ``_superparent_tables``, where its super-parent sets and their counts
+    ``N[y, x_S]`` are.
+    """
+
+    structure_: nx.DiGraph
+
+    def _superparent_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+        """The members' super-parent sets: positions (L, n), counts ``N[y, x_S]`` (C, configurations), offsets (L + 1,)."""
+        raise NotImplementedError
+
+    def _class_and_features(self) -> tuple[Hashable, list[Hashable]]:
+        cls = class_node(self.structure_)
+        return cls, [node for node in self.structure_ if node != cls]
+
+    def member_structure(self, superparents: Hashable | Sequence[Hashable]) -> nx.DiGraph:
+        """The structure of the member whose super-parents are `superparents`, as a DAG.
+
+        The member ``P(y, x_S) prod_{k not in S} P(x_k | y, x_S)`` of the
+        ensemble (Webb, Boughton & Wang, 2005 for AODE [1]_; Webb et al., 2012
+        for AnDE [2]_): the class is a parent of every attribute and each
+        super-parent a parent of every other attribute, super-parents joined
+        in column order (see
+        :func:`~graphmodels.structures.superparent_network`). Whether the
+        member takes part in a prediction depends on the row (the frequency
+        limit); the structure does not.
+
+        Parameters
+        ----------
+        superparents : column name, or tuple of column names
+            As many distinct fitted columns as each member has super-parents
+            (``n`` of an :class:`AnDE`, at most the number of attributes; 1
+            for :class:`AODE`, where a bare column name also does), in any
+            order. ``()`` for ``AnDE(n=0)``, whose one member is naive Bayes.
+
+        Returns
+        -------
+        nx.DiGraph
+            A new graph, built as ``structure_`` is: node ``role`` and
+            ``cardinality``, class arcs ``kind="class"``, super-parent arcs
+            ``kind="augmenting"``; ``graph["superparents"]`` holds the
+            super-parents in column order.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If `superparents` names a column the model was not fitted on,
+            names one twice, or has the wrong number of names.
+
+        See Also
+        --------
+        ranked_superparents : the super-parent sets, most informative first.
+        graphmodels.plotting.draw_network : draws the most informative members.
+
+        References
+        ----------
+        .. [1] Webb, G. I., Boughton, J. R., & Wang, Z. (2005). Not so naive
+               Bayes: aggregating one-dependence estimators. *Machine
+               Learning*, 58(1), 5-24.
+        .. [2] Webb, G. I., Boughton, J. R., Zheng, F., Ting, K. M., & Salem,
+               H. (2012). Learning by extrapolation from marginal to
+               full-multivariate probability distributions: decreasingly naive
+               Bayesian classification. *Machine Learning*, 86(2), 233-272.
+
+        Examples
+        --------
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("car", return_X_y=True)
+        >>> member = gm.AODE().fit(X, y).member_structure("safety")
+        >>> sorted(member.successors("safety"))
+        ['buying', 'doors', 'lug_boot', 'maint', 'persons']
+        >>> member = gm.AnDE(n=2).fit(X, y).member_structure(("safety", "buying"))
+        >>> member.graph["superparents"], sorted(member.predecessors("doors"))
+        (('buying', 'safety'), ['buying', 'class', 'safety'])
+        """
+        self._check_fitted()
+        class_variable, features = self._class_and_features()
+        size = int(self._superparent_tables()[0].shape[1])
+        if isinstance(superparents, (tuple, list)) and not (size == 1 and superparents in features):
+            names = tuple(superparents)
+        else:
+            names = (superparents,)
+        if len(names) != size:
+            expected = {0: "an empty tuple", 1: "a column name or a tuple of 1"}.get(
+                size, f"a tuple of {size} column names"
+            )
+            raise ValueError(
+                f"`superparents` must be {expected}: each member of this {type(self).__name__} has {size} "
+                f"super-parent{'s' if size != 1 else ''}, got {superparents!r}."
+            )
+        cardinalities = {node: c for node, c in self.structure_.nodes(data="cardinality") if c is not None}
+        return superparent_network(class_variable, features, names, cardinalities=cardinalities)
+
+    def ranked_superparents(self, max_members: int | None = None) -> list[tuple[Hashable, ...]]:
+        """The members' super-parent sets, the most informative about the class first.
+
+        A set ``S`` is ranked by the plug-in mutual information ``I(X_S; C)``
+        (nats) of the (weighted) training counts ``N[y, x_S]`` the model
+        already keeps for its frequency limit (``superparent_counts_``): one
+        pass over those tables, nothing is counted again. Ties keep the order
+        of ``superparents_`` (column order). Every set has the same size, so
+        their plug-in estimates have comparable bias; the frequency limit is
+        not taken into account.
+
+        Parameters
+        ----------
+        max_members : int, optional
+            Return only the first `max_members` sets (``>= 1``); all by default.
+
+        Returns
+        -------
+        list of tuple
+            Column names, each tuple in column order, as
+            :meth:`member_structure` takes them (1-tuples for AODE).
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If `max_members` is not an integer >= 1 or None.
+
+        Examples
+        --------
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("car", return_X_y=True)
+        >>> gm.AODE().fit(X, y).ranked_superparents(2)
+        [('safety',), ('persons',)]
+        """
+        if max_members is not None and (
+            isinstance(max_members, bool) or not isinstance(max_members, numbers.Integral) or max_members < 1
+        ):
+            raise ValueError(f"`max_members` must be an integer >= 1 or None, got {max_members!r}.")
+        self._check_fitted()
+        subsets, counts, starts = self._superparent_tables()
+        # Rounded, so that sets tied up to floating-point noise keep their order whatever the column order.
+        information = np.round(_block_mutual_information(counts, starts), 12)
+        order = np.argsort(-information, kind="stable")[:max_members]
+        _, features = self._class_and_features()
+        return [tuple(features[i] for i in subsets[s]) for s in order.tolist()]
+
+
 @register_model("aode")
-class AODE(BaseClassifier):
+class AODE(_SuperParentEnsemble):
     """Averaged one-dependence estimators (Webb, Boughton & Wang, 2005).
 
     Every attribute ``i`` in turn is the *superparent* of a one-dependence
@@ -73,12 +246,22 @@ class AODE(BaseClassifier):
     ----------
     structure_ : nx.DiGraph
         The naive Bayes skeleton (class to every attribute); every attribute
-        is also a superparent of all the others, which is not drawn.
+        is also a superparent of all the others, in its own member:
+        :meth:`member_structure` gives one member's DAG, and
+        :func:`~graphmodels.plotting.draw_network` without ``ax`` draws the
+        members of the most informative superparents.
     superparent_log_joint_ : list of ndarray of shape (n_classes, r_i)
         ``log P(y, x_i)``.
+    superparent_counts_ : list of ndarray of shape (n_classes, r_i)
+        The (weighted) counts ``N[y, x_i]`` the frequency limit reads (and
+        :meth:`ranked_superparents` ranks by).
     pair_log_tables_ : ndarray of shape (n_classes, K, K)
         Block matrix of ``log P(x_j = b | y, x_i = a)`` at
         ``[y, offset_i + a, offset_j + b]``, ``K`` the total number of states.
+
+    See Also
+    --------
+    AnDE : ``n`` super-parents per member; ``AnDE(n=1)`` is AODE.
 
     References
     ----------
@@ -140,6 +323,12 @@ class AODE(BaseClassifier):
         # Naive Bayes fallback for rows without any frequent superparent.
         self.class_log_prior_ = _log(self.estimator_.joint(engine.counts([names[-1]])))
         self.nb_log_tables_ = family_log_tables(engine, [-1] * p, self.estimator_, class_pos)
+
+    def _superparent_tables(self):
+        p = len(self.superparent_counts_)
+        cards = [counts.shape[1] for counts in self.superparent_counts_]
+        starts = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
+        return np.arange(p).reshape(p, 1), np.concatenate(self.superparent_counts_, axis=1), starts
 
     def _frequent(self, codes):
         """Boolean (n_rows, n_classes, p): may attribute i be a superparent for class y?"""

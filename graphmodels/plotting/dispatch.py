@@ -10,10 +10,13 @@ modules never import this one, so the package has no import circle.
 from __future__ import annotations
 
 import math
+import numbers
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 
+from ..models.ande import AnDE
+from ..models.aode import AODE
 from ..models.base import BaseModel
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
 from ..models.kikuchi import KikuchiBayes
@@ -48,12 +51,21 @@ def _latent_tree(tree_or_model, ax, options):
     return draw_latent_tree(tree_or_model, ax=ax, title=options["title"], legend=options["legend"])
 
 
+#: Options of :func:`draw_network` that only some drawings take (the others are every drawing's).
+_OWN_OPTIONS = ("max_members", "show_cut_points")
+
+
+def _common_options(options):
+    """`options` without those of :data:`_OWN_OPTIONS`: what :func:`draw_graph` and the like take."""
+    return {key: value for key, value in options.items() if key not in _OWN_OPTIONS}
+
+
 def _multidimensional(graph_or_model, ax, options):
     graph = as_graph(graph_or_model)
     layout = options["layout"]
     if isinstance(layout, str):
         layout = network_layout(graph, layout, max_row_width=options["max_row_width"])
-    return draw_multidimensional(graph, ax, **{**options, "layout": layout})
+    return draw_multidimensional(graph, ax, **{**_common_options(options), "layout": layout})
 
 
 def _region_graph(graph, ax, options):
@@ -73,18 +85,69 @@ def _members(model, ax, options):
             f"{type(model).__name__} has one structure per label ({len(members)}); draw with ax=None "
             "(a grid of axes is made) or draw one member, e.g. draw_network(model.estimators_[0], ax)."
         )
+    axes = _grid(len(members), options["title"])
+    for target, (label, member) in zip(axes, members):
+        draw_network(member, target, **{**options, "title": f"{label}"})
+    return axes
+
+
+def _grid(count, title, cell=(5.0, 4.0)):
+    """A new figure with `count` axes (3 a row, the spare ones hidden), titled `title`; the axes, flat."""
     import matplotlib.pyplot as plt
 
-    columns = min(3, len(members))
-    rows = math.ceil(len(members) / columns)
-    figure, axes = plt.subplots(rows, columns, figsize=(5.0 * columns, 4.0 * rows), squeeze=False)
-    for target, (label, member) in zip(axes.ravel(), members):
-        draw_network(member, target, **{**options, "title": f"{label}"})
-    for target in axes.ravel()[len(members) :]:
+    columns = min(3, count)
+    rows = math.ceil(count / columns)
+    figure, axes = plt.subplots(rows, columns, figsize=(cell[0] * columns, cell[1] * rows), squeeze=False)
+    for target in axes.ravel()[count:]:
         target.set_axis_off()
-    if options["title"]:
-        figure.suptitle(options["title"])
-    return axes.ravel()[: len(members)]
+    if title:
+        figure.suptitle(title)
+    return axes.ravel()[:count]
+
+
+def _superparent_title(superparents):
+    if not superparents:
+        return "no super-parent (naive Bayes)"
+    return f"super-parent{'s' if len(superparents) > 1 else ''}: {', '.join(map(str, superparents))}"
+
+
+def _superparent_members(model, ax, options):
+    """AODE and AnDE: a grid of the members of the most informative super-parent sets.
+
+    At most ``max_members`` members, those whose super-parents ``S`` have the
+    highest ``I(X_S; C)`` (:meth:`~graphmodels.models.AODE.ranked_superparents`),
+    each drawn from :meth:`~graphmodels.models.AODE.member_structure` and
+    titled by its super-parents (the legend on the first only); only those
+    are built. With an `ax`, the naive Bayes skeleton ``structure_`` is drawn
+    there, as before members were drawn.
+    """
+    if ax is not None:
+        return _generic(model, ax, options)
+    chosen = model.ranked_superparents(options["max_members"])
+    total = len(model.superparents_[-1]) if isinstance(model, AnDE) else model.n_features_in_
+    title = options["title"]
+    if title is None and len(chosen) == total:
+        title = f"{type(model).__name__}: its {total} member{'s' if total != 1 else ''}"
+    elif title is None:
+        title = f"{type(model).__name__}: {len(chosen)} of {total} members, the highest I(super-parents; class)"
+    members = [model.member_structure(superparents) for superparents in chosen]
+    # Each cell as large as draw_graph would make the first member's figure, within reason.
+    method = options["layout"] if isinstance(options["layout"], str) else None
+    pos = network_layout(members[0], method, max_row_width=options["max_row_width"])
+    xs, ys = zip(*pos.values())
+    cell = (
+        min(max(1.3 * (max(xs) - min(xs) + 1.6), 5.0), 10.0),
+        min(max(1.05 * (max(ys) - min(ys) + 1.6) + 0.6, 4.0), 8.0),
+    )
+    axes = _grid(len(members), title, cell)
+    for index, (target, member) in enumerate(zip(axes, members)):
+        drawing_options = {
+            **_common_options(options),
+            "title": _superparent_title(member.graph["superparents"]),
+            "legend": options["legend"] and index == 0,  # the same legend for every member: once
+        }
+        draw_graph(member, target, **drawing_options)
+    return axes
 
 
 def _label_powerset(model, ax, options):
@@ -100,6 +163,8 @@ MODEL_DRAWINGS = {
     MultiDimensionalAODE: _multidimensional,
     BinaryRelevance: _members,
     ClassifierChain: _members,
+    AODE: _superparent_members,
+    AnDE: _superparent_members,
     LabelPowerset: _label_powerset,
 }
 
@@ -137,6 +202,17 @@ def _graph_drawing(graph):
     return None
 
 
+def _generic(graph_or_model, ax, options):
+    """The drawing chosen by what the graph holds, else :func:`draw_graph` (with cut points if asked)."""
+    graph = as_graph(graph_or_model)
+    drawing = _graph_drawing(graph)
+    if drawing is not None:
+        return drawing(graph, ax, options)
+    if options["show_cut_points"] and isinstance(graph_or_model, BaseModel):
+        return draw_graph(graph_or_model, ax, **_common_options(options), show_cut_points=True)
+    return draw_graph(graph, ax, **_common_options(options))
+
+
 def draw_network(
     graph_or_model: nx.Graph | Hyperforest | BaseModel,
     ax: Axes | None = None,
@@ -151,6 +227,7 @@ def draw_network(
     max_label_length: int = 24,
     max_row_width: int | None = None,
     show_cut_points: bool = False,
+    max_members: int = 6,
 ) -> Axes | np.ndarray:
     """Draw any learned structure, with the drawing made for its type.
 
@@ -165,6 +242,9 @@ def draw_network(
     ``BinaryRelevance``, ``ClassifierChain``      a grid of the members' structures, one per label
                                                   (a chain's in chain order, ``order_``)
     ``LabelPowerset``                             its base classifier's structure
+    ``AODE``, ``AnDE`` without `ax`               a grid of at most `max_members` members: those whose
+                                                  super-parents ``S`` have the highest ``I(X_S; C)``
+    ``AODE``, ``AnDE`` with `ax`                  their naive Bayes skeleton ``structure_``, generic
     any other graph, hyperforest or fitted model  :func:`~graphmodels.plotting.draw_graph` (class on
                                                   top, attribute forest below, arcs by kind)
     ============================================  =====================================================
@@ -204,11 +284,22 @@ def draw_network(
         In the generic drawing of a fitted model, write the cut points of
         each discretized column under its name (see
         :func:`~graphmodels.plotting.draw_graph`).
+    max_members : int, default=6
+        For an :class:`~graphmodels.models.AODE` or
+        :class:`~graphmodels.models.AnDE` drawn without `ax`: the most
+        members drawn (``>= 1``). The super-parent sets ``S`` are ranked by
+        the plug-in ``I(X_S; C)`` of the counts ``N[y, x_S]`` the model keeps
+        (:meth:`~graphmodels.models.AODE.ranked_superparents`, ties in column
+        order), and only the first `max_members` members are built
+        (:meth:`~graphmodels.models.AODE.member_structure`) and drawn, each
+        titled by its super-parents (``"super-parents: a, b"``); AnDE on 60
+        attributes has 1770 pairs. Other drawings ignore it.
 
     Returns
     -------
     matplotlib.axes.Axes, or ndarray of Axes
-        The axes drawn on (one per label for the multi-label wrappers).
+        The axes drawn on (one per label for the multi-label wrappers, one
+        per member drawn for AODE and AnDE without `ax`).
 
     Raises
     ------
@@ -217,7 +308,8 @@ def draw_network(
     TypeError
         For anything that is neither a graph, a hyperforest nor a model.
     ValueError
-        For an unknown layout name or a layout dict missing nodes.
+        For an unknown layout name or a layout dict missing nodes, or a
+        `max_members` that is not an integer >= 1.
 
     See Also
     --------
@@ -234,6 +326,8 @@ def draw_network(
     >>> len(ax.patches)
     3
     """
+    if isinstance(max_members, bool) or not isinstance(max_members, numbers.Integral) or max_members < 1:
+        raise ValueError(f"`max_members` must be an integer >= 1, got {max_members!r}.")
     options: dict[str, Any] = {
         "layout": layout,
         "node_size": node_size,
@@ -244,19 +338,14 @@ def draw_network(
         "legend": legend,
         "max_label_length": max_label_length,
         "max_row_width": max_row_width,
+        "max_members": int(max_members),
+        "show_cut_points": show_cut_points,
     }
     if isinstance(graph_or_model, BaseModel):
         graph_or_model._check_fitted()
         for cls, drawing in MODEL_DRAWINGS.items():
             if isinstance(graph_or_model, cls):
                 return drawing(graph_or_model, ax, options)
-        graph = as_graph(graph_or_model)
-    else:
-        # A graph, a hyperforest, or another library's fitted model with a `structure_`.
-        graph = as_graph(graph_or_model)
-    drawing = _graph_drawing(graph)
-    if drawing is not None:
-        return drawing(graph, ax, options)
-    if show_cut_points and isinstance(graph_or_model, BaseModel):
-        return draw_graph(graph_or_model, ax, **options, show_cut_points=True)
-    return draw_graph(graph, ax, **options)
+    # A graph, a hyperforest, a model without a drawing of its own, or another library's fitted
+    # model with a `structure_`.
+    return _generic(graph_or_model, ax, options)

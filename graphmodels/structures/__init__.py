@@ -6,6 +6,7 @@ from .forests import (
     feature_parents,
     is_augmented_naive_bayes,
     orient_forest,
+    superparent_network,
 )
 from .hyperforests import (
     Hyperforest,
@@ -70,4 +71,5 @@ __all__ = [
     "feature_parents",
     "is_augmented_naive_bayes",
     "orient_forest",
+    "superparent_network",
 ]
