@@ -112,7 +112,8 @@ def implementations(kikuchi_rows=10_000):
         Configured("SKDB", "SelectiveKDB()", gm.SelectiveKDB),
         Configured("SKDB", "SelectiveKDB(estimator='discriminative')", lambda: gm.SelectiveKDB(estimator=d)),
         Configured("AODE", "AODE()", gm.AODE),
-        Configured("AODE", "AnDE(n=2)", lambda: gm.AnDE(n=2)),
+        # A2DE's tables exceed the default max_cells (10M) on satimage, soybean-large and splice.
+        Configured("AODE", "AnDE(n=2, max_cells=10**8)", lambda: gm.AnDE(n=2, max_cells=10**8)),
         Configured("Kikuchi", "KikuchiBayes()", gm.KikuchiBayes, max_rows=kikuchi_rows),
         SklearnLogisticRegression(),
         SklearnLogisticRegressionCV(),
@@ -122,7 +123,7 @@ def implementations(kikuchi_rows=10_000):
     ]
 
 
-def run_set(name, max_rows, pgmpy_rows, kikuchi_rows):
+def run_set(name, max_rows, pgmpy_rows, kikuchi_rows, only=None):
     from sklearn.model_selection import StratifiedKFold
 
     X, y, note = load(name, max_rows)
@@ -130,6 +131,8 @@ def run_set(name, max_rows, pgmpy_rows, kikuchi_rows):
     for k, (train, test) in enumerate(StratifiedKFold(5, shuffle=True, random_state=0).split(X, y)):
         data = fold_data(X, y, train, test)
         for method in implementations(kikuchi_rows):
+            if only and not any(part in method.label for part in only):
+                continue
             if method.library == "pgmpy" and len(X) > pgmpy_rows:
                 continue
             if getattr(method, "max_rows", None) and len(X) > method.max_rows:
@@ -270,9 +273,23 @@ def main(argv=None):
     parser.add_argument("--out", help="write the section into this file (default for a full run: RESULTS.md)")
     parser.add_argument("--raw", metavar="PREFIX", help="save the per-fold rows as PREFIX.folds.csv (no RESULTS.md)")
     parser.add_argument("--render", nargs="+", metavar="PREFIX", help="write the section from runs saved with --raw")
+    parser.add_argument(
+        "--only",
+        nargs="+",
+        metavar="TEXT",
+        help="run only the implementations whose label contains one of these (a partial rerun: --render "
+        "then takes each implementation's rows from the last prefix that has them)",
+    )
     args = parser.parse_args(argv)
     if args.render:
-        results = pd.concat([pd.read_csv(f"{p}.folds.csv") for p in args.render], ignore_index=True)
+        runs = [pd.read_csv(f"{p}.folds.csv") for p in args.render]
+        # A later prefix's rows replace an earlier one's for the (implementation, set) pairs it ran.
+        for i, later in enumerate(runs):
+            pairs = set(zip(later["implementation"], later["dataset"]))
+            for earlier in runs[:i]:
+                rerun = [pair in pairs for pair in zip(earlier["implementation"], earlier["dataset"])]
+                earlier.drop(earlier.index[rerun], inplace=True)
+        results = pd.concat(runs, ignore_index=True)
         order = {m.label: i for i, m in enumerate(implementations())}
         results = results.sort_values(
             ["implementation", "dataset", "fold"], key=lambda c: c.map(order) if c.name == "implementation" else c
@@ -290,7 +307,7 @@ def main(argv=None):
     start = time.perf_counter()
     rows, notes = [], {}
     for name in shared_sets(args.sets):
-        set_rows, notes[name] = run_set(name, args.max_rows, args.pgmpy_rows, args.kikuchi_rows)
+        set_rows, notes[name] = run_set(name, args.max_rows, args.pgmpy_rows, args.kikuchi_rows, args.only)
         rows += set_rows
         if args.raw:
             pd.DataFrame(rows).to_csv(f"{args.raw}.folds.csv", index=False)

@@ -127,11 +127,14 @@ def test_automatic_penalty_is_chosen_on_the_grid_and_reproducible():
     scores = first.penalty_selection_
     assert scores["candidate"].tolist() == ["discriminative"] * 3 + ["generative"]
     assert sorted(scores["penalty"].dropna()) == [0.1, 1.0, 10.0]
-    best = scores.loc[scores["log_loss"].idxmin()]
-    if best["candidate"] == "generative":
-        assert first.penalty_ is None
-    else:
+    refits = scores[scores["candidate"] == "discriminative"]
+    best = refits.loc[refits["log_loss"].idxmin()]
+    generative = scores.loc[scores["candidate"] == "generative", "log_loss"].item()
+    # The one-standard-error rule: a refit must beat the generative tables by more than its SE.
+    if best["log_loss"] + best["standard_error"] < generative:
         assert first.penalty_ == best["penalty"]
+    else:
+        assert first.penalty_ is None
     np.testing.assert_array_equal(first.predict_proba(X), second.predict_proba(X))
     assert first.estimator_ == estimator
     assert first.generative_estimator_ in estimator.generative.candidates
@@ -310,3 +313,27 @@ def test_a_multinet_class_table_moves_only_its_own_class_score():
             for j, (p, table) in enumerate(zip(model.feature_parents_[c], per_class))
         )
         np.testing.assert_allclose(model._joint_log_likelihood(codes)[:, c], score)
+
+
+def test_one_standard_error_rule_by_hand():
+    # The paired per-row differences of the selection table: recompute the decision.
+    X, y = _frame(seed=14, n=200)
+    model = gm.TAN(estimator=Discriminative(penalty_grid=(0.01, 1.0))).fit(X, y)
+    scores = model.penalty_selection_
+    assert (scores.loc[scores["candidate"] == "discriminative", "standard_error"] > 0).all()
+    assert np.isnan(scores.loc[scores["candidate"] == "generative", "standard_error"]).all()
+
+
+def test_a_clear_gain_is_kept_and_no_gain_is_not():
+    # Five copies of one noisy attribute: naive Bayes counts its evidence five times and is
+    # badly overconfident; the refit (logistic regression) is far better than one SE.
+    rng = np.random.default_rng(15)
+    y = rng.integers(0, 2, 800)
+    a = np.where(rng.random(800) < 0.8, y, 1 - y)
+    copies = pd.DataFrame({f"a{i}": a for i in range(5)})
+    assert gm.NaiveBayes(estimator="discriminative").fit(copies, y).penalty_ is not None
+    # y = a XOR b: the TAN arc a -> b already holds the whole rule, so no refit beats its
+    # tables by more than one SE and the generative tables are kept.
+    a, b = rng.integers(0, 2, 800), rng.integers(0, 2, 800)
+    xor = np.where(rng.random(800) < 0.98, a ^ b, 1 - (a ^ b))
+    assert gm.TAN(estimator="discriminative").fit(pd.DataFrame({"a": a, "b": b}), xor).penalty_ is None

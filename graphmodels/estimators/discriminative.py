@@ -112,9 +112,11 @@ class Discriminative(Estimator):
         `n_folds`-fold cross-validation (fixed seed 0) of the held-out
         log-loss, on at most 3,000 rows (a fixed-seed stratified sample
         beyond; the final fit uses every row). The generative tables, refitted
-        on each inner fold's training rows, compete too: when they score best
-        the model keeps them (``penalty_`` is then None), so a small or
-        noisy data set is not made worse by the refit.
+        on each inner fold's training rows, compete too: unless the best
+        penalty beats them by more than one standard error of the paired
+        per-row difference (the one-standard-error rule of Breiman et al.,
+        1984), the model keeps them (``penalty_`` is then None), so a small
+        or noisy data set is not made worse by the refit.
     generative : estimator, name or dict, default="leave-one-out"
         The generative estimator: the start and, for ``"weights"``, the
         log-probabilities weighted. It must smooth (no zero probability).
@@ -138,6 +140,9 @@ class Discriminative(Estimator):
     .. [2] Roos, T., Wettig, H., Grunwald, P., Myllymaki, P., & Tirri, H.
            (2005). On discriminative Bayesian network classifiers and
            logistic regression. *Machine Learning*, 59(3), 267-296.
+    .. [3] Breiman, L., Friedman, J. H., Olshen, R. A., & Stone, C. J.
+           (1984). *Classification and Regression Trees*. Wadsworth (the
+           one-standard-error rule, section 3.4.3).
 
     Examples
     --------
@@ -375,8 +380,9 @@ class DiscriminativeFit:
         tables.
     penalty_selection : DataFrame or None
         ``"auto"`` only: the inner cross-validated log-loss of each penalty
-        (``candidate="discriminative"``) and of the generative tables
-        (``candidate="generative"``, penalty NaN).
+        (``candidate="discriminative"``, with the standard error of its
+        paired difference from the generative tables) and of the generative
+        tables (``candidate="generative"``, penalty NaN).
     """
 
     class_log_prior: np.ndarray
@@ -479,8 +485,9 @@ def fit_discriminative_tables(
         folds = np.full(len(y), -1)
         folds[scored] = _stratified_folds(y[scored], estimator.n_folds, n_classes)
         grid = sorted(estimator.penalty_grid, reverse=True)  # strongest first: warm starts move away from the start
-        held_out = np.zeros(len(grid))
-        generative_held_out = 0.0
+        # Each scored row's held-out log-loss under every penalty, and under the generative tables.
+        row_loss = np.zeros((len(grid), len(y)))
+        generative_row_loss = np.zeros(len(y))
         previous = [start] * len(grid)  # each penalty's solution on the last fold: the next fold's start
         for k in range(estimator.n_folds):
             train, test = np.flatnonzero((folds >= 0) & (folds != k)), np.flatnonzero(folds == k)
@@ -491,8 +498,7 @@ def fit_discriminative_tables(
             fold_prior, fold_entries = _generative_refit(
                 design[train], y[train], w[train], n_classes, shapes, owners, generative
             )
-            scores = np.asarray(design[test] @ fold_entries) + fold_prior
-            generative_held_out -= conditional_log_likelihood(scores, y[test], w[test])
+            generative_row_loss[test] = _row_log_loss(np.asarray(design[test] @ fold_entries) + fold_prior, y[test])
             inner = _Problem(
                 design[train],
                 y[train],
@@ -510,23 +516,29 @@ def fit_discriminative_tables(
                 # An inner fit only ranks the penalties: a looser tolerance than the final fit's.
                 previous[g] = _minimize(inner, previous[g], estimator.max_iter, gtol=1e-4)
                 head, entries = inner.tables(previous[g])
-                scores = np.asarray(design[test] @ entries) + head
-                held_out[g] -= conditional_log_likelihood(scores, y[test], w[test])
-        total = max(float(w[scored].sum()), 1e-300)
-        held_out /= total
-        generative_held_out /= total
+                row_loss[g, test] = _row_log_loss(np.asarray(design[test] @ entries) + head, y[test])
+        ws = w[scored]
+        total = max(float(ws.sum()), 1e-300)
+        held_out = (row_loss[:, scored] * ws).sum(axis=1) / total
+        generative_held_out = float((generative_row_loss[scored] * ws).sum() / total)
+        # The standard error of each penalty's mean paired difference from the generative tables.
+        differences = row_loss[:, scored] - generative_row_loss[scored]
+        spread = ((differences - (held_out - generative_held_out)[:, None]) ** 2 * ws).sum(axis=1) / total
+        standard_error = np.sqrt(spread / total)
         selection = pd.DataFrame(
             {
                 "candidate": ["discriminative"] * len(grid) + ["generative"],
                 "penalty": [*grid, np.nan],
                 "log_loss": [*held_out, generative_held_out],
+                "standard_error": [*standard_error, np.nan],
             }
         )
-        if generative_held_out <= held_out.min():
-            # The generative tables predict the held-out rows best: keep them.
+        best = int(np.argmin(held_out))
+        if held_out[best] + standard_error[best] >= generative_held_out:
+            # The one-standard-error rule: the refit must beat the generative tables by more than
+            # its standard error on the held-out rows, or the simpler generative model is kept.
             tables = [np.array(t, dtype=np.float64) for t in log_tables]
             return DiscriminativeFit(log_prior.copy(), tables, None, selection)
-        best = int(np.argmin(held_out))
         penalty_used = grid[best]
         if estimator.form == "log-linear" and estimator.center == "zero":
             # The last inner fit at this penalty is near the full fit's optimum: a warm start.
@@ -545,6 +557,11 @@ def fit_discriminative_tables(
         tables.append((block if owner is None else block[[owner]]).reshape((-1, *shape)).copy())
         offset += size
     return DiscriminativeFit(np.asarray(head, dtype=np.float64).copy(), tables, penalty_used, selection)
+
+
+def _row_log_loss(scores, y):
+    """``-log P(y_i | x_i)`` of each row from unnormalized class scores."""
+    return logsumexp(scores, axis=1) - scores[np.arange(len(y)), y]
 
 
 def _start(form, log_prior, log_entries):
