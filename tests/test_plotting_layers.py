@@ -34,7 +34,7 @@ DRAWINGS = {
     "region_graph",
     "kikuchi_path",
 }
-ENTRY = {"dispatch", "export", "__init__"}
+ENTRY = {"dispatch", "export", "svg", "__init__"}
 
 
 def _sibling_imports(module):

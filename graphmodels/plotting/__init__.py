@@ -3,7 +3,8 @@
 Layers inside the package: ``_common`` (colours, labels, layouts, geometry; draws
 nothing) <- one module per drawing (``network``, ``hyperforests``, ``latent_trees``,
 ``multidimensional``, ``interactions``, ``region_graph``, ``kikuchi_path``) and
-``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type).
+``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type) <- ``svg``
+(drawings as inline SVG text, for notebooks and HTML pages).
 """
 
 from ._common import network_layout
@@ -16,6 +17,7 @@ from .latent_trees import draw_latent_tree, latent_tree_layout
 from .multidimensional import draw_multidimensional, multidimensional_layout
 from .network import draw_graph
 from .region_graph import draw_region_graph
+from .svg import draw_svg, figure_svg
 
 __all__ = [
     "draw_network",
@@ -32,4 +34,6 @@ __all__ = [
     "multidimensional_layout",
     "to_graphml",
     "to_dot",
+    "draw_svg",
+    "figure_svg",
 ]
