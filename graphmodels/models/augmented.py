@@ -24,12 +24,14 @@ from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import augmented_naive_bayes, feature_parents, orient_forest
 from .base import BaseClassifier
+from .export import class_network
 from .inference import forest_log_likelihood
 from .registry import register_model
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
     from ..stats.counting import CountingEngine
+    from .bayesnet import DiscreteBayesianNetwork
 
 __all__ = ["NaiveBayes", "TAN", "FAN", "ChowLiu"]
 
@@ -127,6 +129,56 @@ class _AugmentedNaiveBayes(BaseClassifier):
     def _joint_log_likelihood(self, codes):
         joint = forest_log_likelihood(codes, self.feature_parents_, self.log_tables_)
         return joint + self.class_log_prior_
+
+    def to_bayesian_network(self) -> DiscreteBayesianNetwork:
+        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+
+        Its variables are the class (named ``class_name_``, states
+        ``classes_``) and the attributes (named as the columns, states
+        ``encoder_.levels_``: the discretizer's interval labels for a cut
+        column, ``"<missing>"`` for missing cells), written as strings; its
+        arcs are those of ``structure_``; its CPTs ``P(y)`` and ``P(x_i | y,
+        x_parent)`` are ``class_log_prior_`` and ``log_tables_``. The
+        network's posterior of the class given the attributes is
+        :meth:`predict_proba`'s, also with unobserved attributes (summed out).
+
+        Returns
+        -------
+        DiscreteBayesianNetwork
+            Variables: the class, then the attributes in column order; the
+            codes of ``encoder_`` are the network's codes.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If two variables' names print alike (``0`` and ``"0"``).
+
+        See Also
+        --------
+        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.models.export.class_network : the construction, and how
+            tables fitted with ``estimator="discriminative"`` become CPTs.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("iris", return_X_y=True)
+        >>> model = gm.TAN().fit(X, y)
+        >>> bn = model.to_bayesian_network()
+        >>> bn.states["petal length"]
+        ['(-inf, 2.45]', '(2.45, 4.75]', '(4.75, inf)']
+        >>> codes = model.encoder_.transform(model.discretizer_.transform(X.head(1)))
+        >>> joint = np.array([bn.log_likelihood_codes(np.hstack([[[c]], codes]))[0] for c in range(3)])
+        >>> np.allclose(np.exp(joint - np.logaddexp.reduce(joint)), model.predict_proba(X.head(1)))
+        True
+        """
+        self._check_fitted()
+        parents = [(int(p),) if p >= 0 else () for p in self.feature_parents_]
+        tables = [table if family else table[:, 0] for family, table in zip(parents, self.log_tables_)]
+        return class_network(self, range(len(parents)), parents, tables, self.class_log_prior_)
 
 
 @register_model("nb")

@@ -13,10 +13,12 @@ from ..learners.hierarchical_nb import SCORINGS, LatentVariable, hierarchical_na
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.latent_trees import add_latent, naive_bayes_tree
 from .base import BaseClassifier
+from .export import latent_tree_network
 from .registry import register_model
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
+    from .bayesnet import DiscreteBayesianNetwork
 
 __all__ = ["HierarchicalNaiveBayes"]
 
@@ -227,3 +229,55 @@ class HierarchicalNaiveBayes(BaseClassifier):
             known = x >= 0
             out[known] += table[:, x[known]].T
         return out
+
+    def to_bayesian_network(self) -> DiscreteBayesianNetwork:
+        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`, latents included.
+
+        Its variables are the class (named ``class_name_``, states
+        ``classes_``), the attributes (named as the columns, states
+        ``encoder_.levels_`` written as strings) and the latent variables
+        (states ``"0"``, ``"1"``, ... as in ``latent_states_``). The class's
+        children keep their CPTs ``P(child | y)``; each latent ``L`` over
+        ``(A, B)`` gets ``P(A | L)`` and ``P(B | L, A)``, uniform over the
+        child configurations each latent state stands for (the model does
+        not estimate them, and they leave the class posterior unchanged), so
+        the network has one arc ``A -> B`` per latent besides the arcs of
+        ``structure_``. The network's posterior of the class given the
+        attributes, the latents summed out, is :meth:`predict_proba`'s; see
+        :func:`graphmodels.models.export.latent_tree_network` for child
+        configurations never seen in training, and for the one case where
+        the two differ (an attribute under a latent with a state never seen
+        in training).
+
+        Returns
+        -------
+        DiscreteBayesianNetwork
+            Variables: the class, the attributes in column order, then the
+            latents in the order introduced.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If two variables' names print alike (``0`` and ``"0"``).
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> rng = np.random.default_rng(0)
+        >>> X = pd.DataFrame(rng.integers(0, 2, size=(400, 4)), columns=list("abcd"))
+        >>> y = np.where(X["a"] == X["b"], "same", "different")
+        >>> model = HierarchicalNaiveBayes(random_state=0).fit(X, y)
+        >>> bn = model.to_bayesian_network()
+        >>> bn.parents["L1"], bn.parents["a"], bn.parents["b"]
+        (('class',), ('L1',), ('L1', 'a'))
+        >>> model.latent_states_["configurations"].tolist()
+        ['a=0, b=0; a=1, b=1', 'a=0, b=1; a=1, b=0']
+        >>> bn.cpts["b"][:, 0].tolist()  # P(b | L1, a=0): state 0 of L1 is "a == b"
+        [[1.0, 0.0], [0.0, 1.0]]
+        """
+        self._check_fitted()
+        return latent_tree_network(
+            self, self.class_log_prior_, self.children_, self.child_log_tables_, self.latent_definitions_
+        )

@@ -19,12 +19,14 @@ from ..learners.kdb import KDB_PARAMETER_CONSTRAINTS, kdb_structure
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import feature_parents
 from .base import BaseClassifier
+from .export import class_network
 from .factors import log_marginals
 from .inference import forest_log_likelihood
 from .registry import register_model
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
+    from .bayesnet import DiscreteBayesianNetwork
 
 __all__ = ["KDB"]
 
@@ -266,3 +268,56 @@ class KDB(BaseClassifier):
         cardinalities = [n_classes] + [self.log_tables_[j].shape[-1] for j in hidden]
         marginals, _ = log_marginals(factors, cardinalities, n_rows, max_cells=self.max_cells)
         return marginals[0]
+
+    def _kept_columns(self):
+        """Positions of the columns the likelihood reads: every one (SelectiveKDB keeps some)."""
+        return np.arange(self.n_features_in_)
+
+    def to_bayesian_network(self) -> DiscreteBayesianNetwork:
+        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+
+        Its variables are the class (named ``class_name_``, states
+        ``classes_``) and the attributes the likelihood reads (named as the
+        columns, states ``encoder_.levels_``: the discretizer's interval
+        labels for a cut column, ``"<missing>"`` for missing cells), written
+        as strings; its arcs are those of ``structure_``; its CPTs ``P(y)``
+        and ``P(x_i | y, x_parents)`` are ``class_log_prior_`` and
+        ``log_tables_``, parents in the order of ``feature_parents_``. For
+        :class:`SelectiveKDB` these are the kept attributes only
+        (``selected_features_``). The network's posterior of the class
+        given the attributes is :meth:`predict_proba`'s, also with
+        unobserved attributes (summed out).
+
+        Returns
+        -------
+        DiscreteBayesianNetwork
+            Variables: the class, then the attributes in column order.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If the model was fitted with ``estimator="discriminative"`` and
+            an attribute's parents do not all lie in one parent's family, so
+            that its log-potentials cannot be turned into CPTs of the same
+            structure (see :func:`graphmodels.models.export.class_network`),
+            or if two variables' names print alike.
+
+        See Also
+        --------
+        graphmodels.models.write_bif : write the network in BIF.
+
+        Examples
+        --------
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("car", return_X_y=True)
+        >>> model = KDB(k=2).fit(X, y)
+        >>> bn = model.to_bayesian_network()
+        >>> sorted(bn.graph.edges) == sorted(model.structure_.edges)
+        True
+        >>> bn.parents["maint"], bn.cpts["maint"].shape  # P(maint | class, safety, buying)
+        (('class', 'safety', 'buying'), (4, 3, 4, 4))
+        """
+        self._check_fitted()
+        return class_network(self, self._kept_columns(), self.feature_parents_, self.log_tables_, self.class_log_prior_)

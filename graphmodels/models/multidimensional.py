@@ -43,12 +43,14 @@ from ..stats.scores import FAMILY_SCORES
 from ..structures.multidimensional import feature_variables, multidimensional_classifier
 from .augmented import _log
 from .base import _warn_identifier_columns, _warn_unseen_values
+from .export import multidimensional_network
 from .factors import log_marginals
 from .multilabel import BaseMultiLabelClassifier
 from .registry import register_model
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
+    from .bayesnet import DiscreteBayesianNetwork
 
 __all__ = ["MultiDimensionalNaiveBayes", "MultiDimensionalTAN", "MultiDimensionalAODE"]
 
@@ -338,6 +340,56 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
             equivalent_sample_size=self.equivalent_sample_size,
         )
         return [self.structure_]
+
+    def to_bayesian_network(self) -> DiscreteBayesianNetwork:
+        """The fitted MDBNC as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+
+        Its variables are the labels (named as the columns of `Y`, states
+        ``classes_[j]``) and the attributes (named as the columns of `X`,
+        states ``encoder_.levels_``: the discretizer's interval labels for a
+        cut column, ``"<missing>"`` for missing cells), written as strings;
+        its arcs are those of ``structure_`` and its CPTs
+        ``class_log_tables_`` and ``feature_log_tables_`` (class parents
+        first, then the attribute parent). Each label's posterior given the
+        attributes, the other labels summed out, is :meth:`predict_proba`'s,
+        also with unobserved attributes (summed out).
+        (:class:`MultiDimensionalAODE` averages one network per label and
+        has no such method.)
+
+        Returns
+        -------
+        DiscreteBayesianNetwork
+            Variables: the labels in ``label_names_`` order, then the
+            attributes in column order.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If two variables' names print alike (``0`` and ``"0"``).
+
+        Examples
+        --------
+        >>> from graphmodels.models.synthetic import random_multidimensional_network
+        >>> network, _ = random_multidimensional_network(3, 6, random_state=0)
+        >>> data = network.sample(500, random_state=1)
+        >>> model = MultiDimensionalNaiveBayes().fit(data.filter(like="A"), data.filter(like="C"))
+        >>> bn = model.to_bayesian_network()
+        >>> sorted(bn.graph.edges) == sorted(model.structure_.edges)
+        True
+        >>> bn.variables[:3]  # the labels first
+        ['C0', 'C1', 'C2']
+        """
+        self._check_fitted()
+        return multidimensional_network(
+            self,
+            self.class_parents_[0],
+            self.class_log_tables_[0],
+            self.feature_class_parents_,
+            self.feature_parents_,
+            self.feature_log_tables_,
+        )
 
 
 @register_model("md-tan")

@@ -1,0 +1,421 @@
+"""Fitted classifiers as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+
+The classifiers that are one Bayesian network over the class (or the labels)
+and the attributes offer ``to_bayesian_network()``, written once here:
+
+* :func:`class_network`: a class with an arc to every attribute and arcs
+  between attributes (:class:`~graphmodels.models.NaiveBayes`,
+  :class:`~graphmodels.models.TAN`, :class:`~graphmodels.models.FAN`,
+  :class:`~graphmodels.models.KDB`, :class:`~graphmodels.models.SelectiveKDB`);
+* :func:`latent_tree_network`: naive Bayes over latent variables
+  (:class:`~graphmodels.models.HierarchicalNaiveBayes`);
+* :func:`multidimensional_network`: several class variables
+  (:class:`~graphmodels.models.MultiDimensionalNaiveBayes`,
+  :class:`~graphmodels.models.MultiDimensionalTAN`).
+
+The variables are named as the model's columns and its class (``str`` of a
+name that is not a string), and their states are the encoder's levels
+written as strings (the discretizer's interval labels for cut columns,
+``"<missing>"`` for the state of missing cells), in code order: the codes of
+``model.encoder_`` are the network's codes. In every case the network's
+posterior of the class given the attributes is the model's
+``predict_proba``, also when attributes are unobserved (summed out).
+
+Models that are not one network do not have the method (``hasattr(model,
+"to_bayesian_network")`` is False): the Chow-Liu multinet
+(:class:`~graphmodels.models.ChowLiu`: one tree per class, each class's
+``P(x | y)`` a network of its own), the ensembles (AODE, AnDE,
+:class:`~graphmodels.models.MultiDimensionalAODE`: averages of networks),
+:class:`~graphmodels.models.HyperforestClassifier` and
+:class:`~graphmodels.models.KikuchiBayes` (decomposable or region-based
+models over hyperedges, not directed families).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Hashable, Sequence
+from typing import TYPE_CHECKING, Any
+
+import networkx as nx
+import numpy as np
+
+from .._special import logsumexp
+from ..estimators.discriminative import Discriminative
+from .bayesnet import DiscreteBayesianNetwork
+
+if TYPE_CHECKING:
+    from .base import BaseClassifier
+    from .multilabel import BaseMultiLabelClassifier
+
+__all__ = ["UNSEEN_STATE", "class_network", "latent_tree_network", "multidimensional_network", "state_names"]
+
+#: Extra state of a latent variable under another latent that stands for its child
+#: configurations never seen in training (the model's "unknown latent value").
+UNSEEN_STATE = "<unseen>"
+
+#: Probability mass that each state of a latent child of the class gives, in all, to the
+#: child configurations never seen in training (spread evenly over all configurations).
+UNSEEN_MASS = 0.01
+
+
+def state_names(levels: Sequence[Any] | np.ndarray) -> list[str]:
+    """Distinct strings for state labels, in code order.
+
+    Each label is written with ``str`` (numpy scalars first become Python
+    scalars); labels that would print alike (``1`` and ``"1"``) are written
+    with ``repr`` instead, and any still alike get ``#k`` appended.
+
+    Parameters
+    ----------
+    levels : sequence or ndarray of shape (n_states,)
+        State labels, such as one column's ``encoder_.levels_[j]`` or ``classes_``.
+
+    Returns
+    -------
+    names : list of str
+
+    Examples
+    --------
+    >>> state_names([1, 2.5, "(-inf, 2.45]", "<missing>"])
+    ['1', '2.5', '(-inf, 2.45]', '<missing>']
+    >>> state_names([1, "1", True])
+    ['1', "'1'", 'True']
+    """
+    values = [v.item() if isinstance(v, np.generic) else v for v in levels]
+    names = [str(v) for v in values]
+    counts = Counter(names)
+    if len(counts) < len(names):
+        names = [repr(v) if counts[name] > 1 else name for v, name in zip(values, names)]
+        counts = Counter(names)
+        if len(counts) < len(names):
+            seen: Counter[str] = Counter()
+            renamed = []
+            for name in names:
+                seen[name] += 1
+                renamed.append(f"{name}#{seen[name]}" if counts[name] > 1 else name)
+            names = renamed
+    return names
+
+
+def _variable_names(names: Sequence[Hashable], owner: str) -> list[str]:
+    """``str`` of each variable name, refusing two that print alike (0 and "0")."""
+    out = [name if isinstance(name, str) else str(name) for name in names]
+    counts = Counter(out)
+    if len(counts) < len(out):
+        twice = next(name for name in out if counts[name] > 1)
+        clash = [name for name, text in zip(names, out) if text == twice]
+        raise ValueError(
+            f"{owner}.to_bayesian_network: the variables {clash!r} would all be named {twice!r} in the network; "
+            "give the columns (and the class) distinct string names."
+        )
+    return out
+
+
+def _exp(log_table: np.ndarray) -> np.ndarray:
+    return np.exp(np.asarray(log_table, dtype=np.float64))
+
+
+def class_network(
+    model: BaseClassifier,
+    columns: Sequence[int],
+    parents: Sequence[Sequence[int]],
+    log_tables: Sequence[np.ndarray],
+    class_log_prior: np.ndarray,
+) -> DiscreteBayesianNetwork:
+    """The network of a classifier whose every attribute has the class as a parent.
+
+    ``P(y, x) = P(y) prod_i P(x_i | y, x_parents(i))``: the class is the
+    first variable, then the attributes in `columns` order.
+
+    Parameters
+    ----------
+    model : BaseClassifier
+        The fitted model: its ``classes_``, ``class_name_``, ``encoder_`` and
+        ``estimator_`` are read.
+    columns : sequence of int
+        Position in ``encoder_.columns_`` of each attribute of the network.
+    parents : sequence of sequence of int
+        Each attribute's attribute parents, as positions in `columns`.
+    log_tables : sequence of ndarray
+        ``log_tables[i]`` of shape ``(n_classes, r_parent_1, ..., r_i)``:
+        ``log P(x_i | y, x_parents)``, parents in `parents[i]` order.
+    class_log_prior : ndarray of shape (n_classes,)
+
+    Returns
+    -------
+    DiscreteBayesianNetwork
+        The CPT of attribute ``i`` has the class, then its attribute parents,
+        as parents.
+
+    Raises
+    ------
+    ValueError
+        For tables fitted with ``estimator="discriminative"`` that cannot be
+        turned into CPTs exactly (see Notes), or for two variables whose
+        names print alike.
+
+    Notes
+    -----
+    With ``estimator="discriminative"`` the tables are log-potentials
+    fitted to the conditional likelihood, and the model is the Markov
+    network ``P(y, x) ∝ exp(score)``. It is turned into CPTs of the same
+    structure with the same joint (so the same posterior, and the same
+    marginalization of unobserved cells) by normalizing each family over
+    its child, leaves first, and multiplying the normalizer (a function of
+    the class and the attribute parents) into the table of the parent whose
+    own family holds the other parents (the class prior for an attribute
+    with no attribute parent). Every forest (NaiveBayes, TAN, FAN, KDB with
+    ``k=1``) allows it; a KDB family whose attribute parents are not all in
+    one parent's family does not, and raises ``ValueError``.
+
+    Examples
+    --------
+    >>> import graphmodels as gm
+    >>> X, y = gm.datasets.load("car", return_X_y=True)
+    >>> bn = gm.NaiveBayes().fit(X, y).to_bayesian_network()  # calls class_network
+    >>> bn.variables[0], bn.parents["safety"], bn.states["safety"]
+    ('class', ('class',), ['high', 'low', 'med'])
+    """
+    owner = type(model).__name__
+    encoder = model.encoder_
+    families = [tuple(int(p) for p in family) for family in parents]
+    tables = [np.asarray(table, dtype=np.float64) for table in log_tables]
+    prior = np.asarray(class_log_prior, dtype=np.float64)
+    if isinstance(model.estimator_, Discriminative):
+        prior, tables = _normalized_potentials(families, tables, prior, owner)
+    names = _variable_names([model.class_name_, *(encoder.columns_[j] for j in columns)], owner)
+    class_name, features = names[0], names[1:]
+    network_parents: dict[str, tuple[str, ...]] = {class_name: ()}
+    states = {class_name: state_names(model.classes_)}
+    cpts = {class_name: _exp(prior)}
+    for i, (j, name) in enumerate(zip(columns, features)):
+        network_parents[name] = (class_name, *(features[p] for p in families[i]))
+        states[name] = state_names(encoder.levels_[j])
+        cpts[name] = _exp(tables[i])
+    return DiscreteBayesianNetwork(network_parents, states, cpts, name=owner)
+
+
+def _normalized_potentials(
+    parents: list[tuple[int, ...]], tables: list[np.ndarray], prior: np.ndarray, owner: str
+) -> tuple[np.ndarray, list[np.ndarray]]:
+    """Log CPTs with the joint of log-potentials (``prior + sum of tables``), structure unchanged.
+
+    Leaves first, each family is normalized over its child and its log-normalizer,
+    a function of the class and the attribute parents, is added to the table of the
+    parent whose family holds the other parents (the prior when there is none).
+    """
+    graph = nx.DiGraph()
+    graph.add_nodes_from(range(len(parents)))
+    graph.add_edges_from((p, i) for i, family in enumerate(parents) for p in family)
+    # Check first, so that a refusal costs nothing.
+    hosts: dict[int, int] = {}
+    for i, family in enumerate(parents):
+        if not family:
+            continue
+        candidates = [p for p in family if set(family) - {p} <= set(parents[p])]
+        if not candidates:
+            raise ValueError(
+                f"{owner}.to_bayesian_network: the model was fitted with `estimator`='discriminative', so its "
+                "tables are unnormalized log-potentials, not conditional probability tables; they can be turned "
+                f"into CPTs of the same structure only when each attribute's attribute parents lie in one "
+                f"parent's family, which attribute {i} (parents {list(family)}) breaks. Refit with a generative "
+                "`estimator` (such as 'leave-one-out') to export the model."
+            )
+        hosts[i] = candidates[0]
+    tables = list(tables)
+    prior = prior.copy()
+    for i in reversed(list(nx.lexicographical_topological_sort(graph))):
+        table = tables[i]
+        with np.errstate(divide="ignore", invalid="ignore"):
+            log_norm = logsumexp(table, axis=-1)
+        finite = np.isfinite(log_norm)
+        # A parent configuration of potential 0 everywhere: any row will do (it has probability 0).
+        tables[i] = np.where(
+            finite[..., None], table - np.where(finite, log_norm, 0.0)[..., None], -np.log(table.shape[-1])
+        )
+        if not parents[i]:
+            prior = prior + log_norm.reshape(-1)
+            continue
+        host = hosts[i]
+        target = (*parents[host], host)  # the host table's axes after the class
+        order = [0] + [1 + parents[i].index(v) for v in target if v in parents[i]]
+        shape = [table.shape[0]] + [table.shape[1 + parents[i].index(v)] if v in parents[i] else 1 for v in target]
+        tables[host] = tables[host] + np.transpose(log_norm, order).reshape(shape)
+    with np.errstate(divide="ignore"):
+        prior = prior - logsumexp(prior)
+    return prior, tables
+
+
+def latent_tree_network(
+    model: BaseClassifier,
+    class_log_prior: np.ndarray,
+    children: Sequence[Hashable],
+    child_log_tables: Sequence[np.ndarray],
+    latents: Sequence[tuple[Hashable, Sequence[Hashable], np.ndarray]],
+) -> DiscreteBayesianNetwork:
+    """The network of a hierarchical naive Bayes model: naive Bayes over attributes and latents.
+
+    Parameters
+    ----------
+    model : BaseClassifier
+        The fitted model: its ``classes_``, ``class_name_`` and ``encoder_`` are read.
+    class_log_prior : ndarray of shape (n_classes,)
+    children : sequence
+        The class's children (attribute and latent names).
+    child_log_tables : sequence of ndarray
+        ``log P(child | y)`` of each child, shape (n_classes, r_child).
+    latents : sequence of (name, (first, second), state_of)
+        Each latent variable in the order introduced: its two children
+        (attributes or earlier latents) and the latent's state of each of
+        their configurations, an int array of shape ``(r_first, r_second)``,
+        ``-1`` for a configuration never seen in training.
+
+    Returns
+    -------
+    DiscreteBayesianNetwork
+        Variables: the class, the attributes (in column order), then the
+        latents; a latent's states are ``"0"``, ``"1"``, ... (the states of
+        the model's ``latent_states_``).
+
+    Notes
+    -----
+    A latent ``L`` over children ``(A, B)`` stands for a set of their
+    configurations per state; the model scores a row by the state its
+    children fall in, ``P(L = l(a, b) | y)``, and drops the factor when the
+    configuration was never seen in training. The network keeps every CPT
+    ``P(child | y)`` of the model and adds ``P(A | L)`` and ``P(B | L, A)``
+    (so one arc ``A -> B`` more than the model's ``structure_``): the
+    distribution of the configurations within a state, which the model does
+    not estimate and which does not change the class posterior, is taken
+    uniform over the configurations of the state. Then ``sum_l P(l | y)
+    P(a, b | l)`` is ``P(l(a, b) | y)`` times a term free of ``y``, and the
+    network's class posterior is the model's.
+
+    The configurations never seen in training get, under a latent child of
+    the class, a share of :data:`UNSEEN_MASS` of each state's distribution,
+    the same in every state, so that they too leave the posterior alone, as
+    in the model; under a latent whose parent is another latent they form an
+    extra state, :data:`UNSEEN_STATE`, which the parent's configurations
+    read as never seen in turn.
+
+    An attribute of a state never seen in training (code ``-1``) under a
+    latent is treated differently: the model drops the latent's factor, the
+    network sums the attribute out, which does not give the same posterior.
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import graphmodels as gm
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame(rng.integers(0, 2, size=(400, 4)), columns=list("abcd"))
+    >>> y = np.where(X["a"] == X["b"], "same", "different")
+    >>> bn = gm.HierarchicalNaiveBayes(random_state=0).fit(X, y).to_bayesian_network()
+    >>> bn.parents["L1"], bn.parents["a"], bn.parents["b"]
+    (('class',), ('L1',), ('L1', 'a'))
+    """
+    owner = type(model).__name__
+    encoder = model.encoder_
+    latent_names = [name for name, _, _ in latents]
+    names = _variable_names([model.class_name_, *encoder.columns_, *latent_names], owner)
+    rename = dict(zip([model.class_name_, *encoder.columns_, *latent_names], names))
+    class_name = names[0]
+    parents: dict[str, tuple[str, ...]] = {name: () for name in names}
+    states = {class_name: state_names(model.classes_)}
+    for column, levels in zip(encoder.columns_, encoder.levels_):
+        states[rename[column]] = state_names(levels)
+    cpts: dict[str, np.ndarray] = {class_name: _exp(class_log_prior)}
+    top = {rename[child] for child in children}
+    for name, (first, second), state_of in latents:
+        latent, a, b = rename[name], rename[first], rename[second]
+        config = np.full((len(states[a]), len(states[b])), -1, dtype=np.int64)
+        state_of = np.asarray(state_of, dtype=np.int64)
+        config[: state_of.shape[0], : state_of.shape[1]] = state_of
+        n_states = int(state_of.max()) + 1
+        unseen = config < 0
+        labels = [str(s) for s in range(n_states)]
+        if latent not in top and unseen.any():
+            config[unseen] = n_states
+            labels.append(UNSEEN_STATE)
+        states[latent] = labels
+        members = np.stack([config == s for s in range(len(labels))]).astype(np.float64)  # (states, r_a, r_b)
+        sizes = members.sum(axis=(1, 2))
+        if np.any(sizes == 0):
+            raise ValueError(
+                f"{owner}.to_bayesian_network: state {int(np.argmin(sizes))} of latent {name!r} stands for no "
+                "child configuration."
+            )
+        within = members / sizes[:, None, None]  # uniform over each state's configurations
+        if latent in top and unseen.any():
+            share = UNSEEN_MASS / unseen.size
+            within = within * (1.0 - share * unseen.sum()) + share * unseen[None]
+        first_given = within.sum(axis=2)  # P(a | l)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            second_given = within / first_given[:, :, None]
+        second_given[first_given == 0] = 1.0 / within.shape[2]
+        parents[a], cpts[a] = (latent,), first_given
+        parents[b], cpts[b] = (latent, a), second_given
+    for child, table in zip(children, child_log_tables):
+        parents[rename[child]] = (class_name,)
+        cpts[rename[child]] = _exp(table)
+    return DiscreteBayesianNetwork(parents, states, cpts, name=owner)
+
+
+def multidimensional_network(
+    model: BaseMultiLabelClassifier,
+    class_parents: Sequence[Sequence[int]],
+    class_log_tables: Sequence[np.ndarray],
+    feature_class_parents: Sequence[Sequence[int]],
+    feature_parents: Sequence[int] | np.ndarray,
+    feature_log_tables: Sequence[np.ndarray],
+) -> DiscreteBayesianNetwork:
+    """The network of a multi-dimensional Bayesian network classifier.
+
+    Parameters
+    ----------
+    model : BaseMultiLabelClassifier
+        The fitted model: its ``label_names_``, ``classes_`` and ``encoder_`` are read.
+    class_parents : sequence of tuple of int
+        Each label's class parents (positions in ``label_names_``).
+    class_log_tables : sequence of ndarray
+        ``log P(c_j | class parents)`` of shape ``(*parent cardinalities, r_j)``.
+    feature_class_parents : sequence of tuple of int
+        Each attribute's class parents.
+    feature_parents : sequence of int
+        Each attribute's attribute parent (position in the columns), -1 for none.
+    feature_log_tables : sequence of ndarray
+        ``log P(x_i | class parents, [x_parent])`` of shape
+        ``(*class parent cardinalities, [r_parent,] r_i)``.
+
+    Returns
+    -------
+    DiscreteBayesianNetwork
+        Variables: the labels, then the attributes.
+
+    Examples
+    --------
+    >>> import graphmodels as gm
+    >>> from graphmodels.models import MultiDimensionalTAN
+    >>> car = gm.datasets.load("car")
+    >>> model = MultiDimensionalTAN().fit(car.drop(columns=["class", "safety"]), car[["class", "safety"]])
+    >>> bn = model.to_bayesian_network()  # calls multidimensional_network
+    >>> bn.parents["safety"], bn.parents["persons"]
+    (('class',), ('class', 'safety'))
+    """
+    owner = type(model).__name__
+    encoder = model.encoder_
+    names = _variable_names([*model.label_names_, *encoder.columns_], owner)
+    labels, features = names[: len(model.label_names_)], names[len(model.label_names_) :]
+    parents: dict[str, tuple[str, ...]] = {}
+    states: dict[str, list[str]] = {}
+    cpts: dict[str, np.ndarray] = {}
+    for j, name in enumerate(labels):
+        parents[name] = tuple(labels[p] for p in class_parents[j])
+        states[name] = state_names(model.classes_[j])
+        cpts[name] = _exp(class_log_tables[j])
+    for i, name in enumerate(features):
+        attribute = [features[int(feature_parents[i])]] if feature_parents[i] >= 0 else []
+        parents[name] = (*(labels[p] for p in feature_class_parents[i]), *attribute)
+        states[name] = state_names(encoder.levels_[i])
+        cpts[name] = _exp(feature_log_tables[i])
+    return DiscreteBayesianNetwork(parents, states, cpts, name=owner)
