@@ -7,7 +7,9 @@ cell is unobserved or holds a value never seen in fit) is enumerated, the networ
 equal the model's ``predict_proba``.
 """
 
+import io
 import itertools
+import re
 
 import numpy as np
 import pandas as pd
@@ -32,6 +34,10 @@ from graphmodels.models import (
     MultiDimensionalTAN,
     NaiveBayes,
     SelectiveKDB,
+    load_network,
+    read_xmlbif,
+    write_bif,
+    write_xmlbif,
 )
 from graphmodels.models.export import UNSEEN_STATE, state_names
 from graphmodels.models.synthetic import random_multidimensional_network
@@ -374,3 +380,240 @@ def test_state_names_distinct_in_code_order():
     X = pd.DataFrame({"a": [1, 2, 1, 2], "b": ["1", 1, "1", 1]})
     bn = NaiveBayes().fit(X, [1, 2, 1, 2]).to_bayesian_network()
     assert bn.states["b"] == ["1", "'1'"] and bn.states["class"] == ["1", "2"]
+
+
+# ---------------------------------------------------------------- XMLBIF
+
+
+def _assert_same_network(a, b, *, atol=0.0, same_order=True):
+    """Same variables, states and parents (in order, or as sets), CPTs equal within `atol` after aligning axes."""
+    assert a.variables == b.variables if same_order else sorted(a.variables) == sorted(b.variables)
+    for v in a.variables:
+        assert a.states[v] == b.states[v], v
+        if same_order:
+            assert a.parents[v] == b.parents[v], v
+        assert set(a.parents[v]) == set(b.parents[v]) and len(a.parents[v]) == len(b.parents[v]), v
+        order = [b.parents[v].index(p) for p in a.parents[v]] + [len(a.parents[v])]
+        np.testing.assert_allclose(np.transpose(b.cpts[v], order), a.cpts[v], rtol=0, atol=atol, err_msg=v)
+
+
+def _tiny_network():
+    """a -> c <- b with distinct numbers everywhere, and states that need escaping in XML."""
+    return DiscreteBayesianNetwork(
+        {"a": (), "b": (), "c": ("a", "b")},
+        {"a": ["a0", "a1"], "b": ["b<0>", "b & 1", "b2"], "c": ["c0", "c1"]},
+        {
+            "a": [0.3, 0.7],
+            "b": [0.2, 0.5, 0.3],
+            "c": [[[0.1, 0.9], [0.2, 0.8], [0.3, 0.7]], [[0.4, 0.6], [0.5, 0.5], [0.6, 0.4]]],
+        },
+        name="tiny",
+    )
+
+
+TINY_XMLBIF = """<?xml version="1.0"?>
+<!-- P(c | a, b): the child varies fastest, then b, then a (the spec's order). -->
+<BIF VERSION="0.3">
+<NETWORK>
+  <NAME>tiny</NAME>
+  <VARIABLE TYPE="nature"><NAME>a</NAME><OUTCOME>a0</OUTCOME><OUTCOME>a1</OUTCOME>
+    <PROPERTY>position = (0, 0)</PROPERTY></VARIABLE>
+  <VARIABLE TYPE="nature"><NAME>b</NAME>
+    <OUTCOME>b&lt;0&gt;</OUTCOME><OUTCOME>b &amp; 1</OUTCOME><OUTCOME>b2</OUTCOME></VARIABLE>
+  <VARIABLE TYPE="nature"><NAME>c</NAME><OUTCOME>c0</OUTCOME><OUTCOME>c1</OUTCOME></VARIABLE>
+  <DEFINITION><FOR>a</FOR><TABLE>0.3 0.7</TABLE></DEFINITION>
+  <DEFINITION><FOR>b</FOR><TABLE>0.2 0.5 0.3</TABLE></DEFINITION>
+  <DEFINITION><FOR>c</FOR><GIVEN>a</GIVEN><GIVEN>b</GIVEN>
+    <TABLE>0.1 0.9 0.2 0.8 0.3 0.7 0.4 0.6 0.5 0.5 0.6 0.4</TABLE></DEFINITION>
+</NETWORK>
+</BIF>
+"""
+
+
+def test_read_xmlbif_hand_written_table_order():
+    bn = read_xmlbif(TINY_XMLBIF)
+    _assert_same_network(bn, _tiny_network())
+    assert bn.name == "tiny"
+    assert bn.cpts["c"][1, 0].tolist() == [0.4, 0.6]  # P(c | a=a1, b=b<0>)
+
+
+@pytest.mark.parametrize("network", ["tiny", "alarm"])
+def test_xmlbif_round_trip_is_exact(network, tmp_path):
+    bn = _tiny_network() if network == "tiny" else load_network("alarm")
+    text = write_xmlbif(bn)
+    back = read_xmlbif(text)
+    _assert_same_network(bn, back, atol=1e-15)
+    assert back.to_dict() == bn.to_dict()  # exactly: 17 significant digits
+    for path in [tmp_path / "net.xml", tmp_path / "net.xml.gz"]:
+        assert write_xmlbif(bn, path) is None
+        assert read_xmlbif(path).to_dict() == bn.to_dict()
+        assert read_xmlbif(str(path)).to_dict() == bn.to_dict()
+    with open(tmp_path / "net.xml", "rb") as fh:
+        assert read_xmlbif(fh).to_dict() == bn.to_dict()
+    assert read_xmlbif(text.encode("utf-8")).to_dict() == bn.to_dict()
+    buffer = io.StringIO()
+    write_xmlbif(bn, buffer)
+    assert buffer.getvalue() == text
+
+
+def test_xmlbif_round_trip_of_a_fitted_classifier():
+    X, y = gm.datasets.load("iris", return_X_y=True)
+    bn = TAN().fit(X, y).to_bayesian_network()
+    assert read_xmlbif(write_xmlbif(bn)).to_dict() == bn.to_dict()
+
+
+def test_xmlbif_names_xml_cannot_keep_are_refused():
+    bn = DiscreteBayesianNetwork({"a": ()}, {"a": ["x", " y"]}, {"a": [0.5, 0.5]})
+    with pytest.raises(ValueError, match=r"state of 'a' ' y' cannot be written in XMLBIF"):
+        write_xmlbif(bn)
+    bn = DiscreteBayesianNetwork({"a\rb": ()}, {"a\rb": ["x", "y"]}, {"a\rb": [0.5, 0.5]})
+    with pytest.raises(ValueError, match=r"variable name 'a\\rb' cannot be written"):
+        write_xmlbif(bn)
+    with pytest.raises(TypeError, match="DiscreteBayesianNetwork"):
+        write_xmlbif({"a": ()})
+
+
+def _broken(old, new):
+    assert old in TINY_XMLBIF
+    return TINY_XMLBIF.replace(old, new)
+
+
+@pytest.mark.parametrize(
+    "old, new, message",
+    [
+        ("<TABLE>0.2 0.5 0.3</TABLE>", "<TABLE>0.2 0.5 0.4</TABLE>", r"definition of 'b'.*sums to 1\.1"),
+        ("0.5 0.5 0.6 0.4</TABLE>", "0.5 0.5 0.6 0.5</TABLE>", r"definition of 'c'.*'c' given a=a1, b=b2 sums to"),
+        ("<TABLE>0.3 0.7</TABLE>", "<TABLE>0.3 0.7 0.0</TABLE>", r"definition of 'a'.*must hold 2 numbers.*got 3"),
+        ("<TABLE>0.2 0.5 0.3</TABLE>", "<TABLE>0.2 half 0.3</TABLE>", r"definition of 'b'.*'half'.*not a number"),
+        ("<TABLE>0.2 0.5 0.3</TABLE>", "<TABLE>0.2 -0.5 1.3</TABLE>", r"definition of 'b'.*must be >= 0"),
+        ("<GIVEN>b</GIVEN>", "<GIVEN>d</GIVEN>", r"definition of 'c'.*unknown parent 'd'"),
+        ("<FOR>b</FOR>", "<FOR>e</FOR>", r"definition of 'e'.*'e' is not a declared <VARIABLE>"),
+        ("<DEFINITION><FOR>b</FOR><TABLE>0.2 0.5 0.3</TABLE></DEFINITION>", "", r"'b' has no <DEFINITION>"),
+        (
+            "<DEFINITION><FOR>a</FOR>",
+            "<DEFINITION><FOR>a</FOR><TABLE>1 0</TABLE></DEFINITION><DEFINITION><FOR>a</FOR>",
+            r"'a' has two <DEFINITION>",
+        ),
+        ("<OUTCOME>a0</OUTCOME><OUTCOME>a1</OUTCOME>", "", r"variable 'a' has no <OUTCOME>"),
+        ("<OUTCOME>a1</OUTCOME>", "<OUTCOME>a0</OUTCOME>", r"variable 'a' lists the outcome 'a0' twice"),
+        (
+            '<VARIABLE TYPE="nature"><NAME>a</NAME>',
+            '<VARIABLE TYPE="decision"><NAME>a</NAME>',
+            r"'a' has TYPE='decision'",
+        ),
+        ("<GIVEN>a</GIVEN>", "<GIVEN>c</GIVEN>", r"definition of 'c'.*repeat a variable"),
+        ("</NETWORK>", "", r"not well-formed XML"),
+        ("<BIF VERSION", "<!DOCTYPE BIF [<!ENTITY x 'y'>]><BIF VERSION", r"entity declarations"),
+    ],
+)
+def test_read_xmlbif_errors_name_the_file_and_variable(old, new, message, tmp_path):
+    path = tmp_path / "broken.xml"
+    path.write_text(_broken(old, new), encoding="utf-8")
+    with pytest.raises(ValueError, match=rf"^XMLBIF file '{re.escape(str(path))}'[:,].*{message}"):
+        read_xmlbif(path)
+    with pytest.raises(ValueError, match=rf"^XMLBIF text[:,].*{message}"):
+        read_xmlbif(_broken(old, new))
+
+
+def test_read_xmlbif_cycle_and_source_errors(tmp_path):
+    cyclic = _broken("<FOR>a</FOR><TABLE>0.3 0.7</TABLE>", "<FOR>a</FOR><GIVEN>c</GIVEN><TABLE>0.3 0.7 0.5 0.5</TABLE>")
+    with pytest.raises(ValueError, match=r"^XMLBIF text: .*cycle"):
+        read_xmlbif(cyclic)
+    with pytest.raises(ValueError, match="neither XMLBIF text nor an existing file"):
+        read_xmlbif(str(tmp_path / "absent.xml"))
+    with pytest.raises(TypeError, match="`source` must be"):
+        read_xmlbif(3)
+    # Within `atol`, a distribution is accepted and renormalized.
+    loose = _broken("<TABLE>0.2 0.5 0.3</TABLE>", "<TABLE>0.2 0.5 0.30001</TABLE>")
+    with pytest.raises(ValueError, match="pass a larger `atol`"):
+        read_xmlbif(loose)
+    np.testing.assert_allclose(read_xmlbif(loose, atol=1e-4).cpts["b"].sum(), 1.0, atol=1e-15)
+
+
+# pgmpy and pyAgrum: files written by them are read back with the same CPTs.
+
+
+def _alarm_bif_file(tmp_path):
+    """The bundled ALARM BIF, decompressed, for the other libraries to read."""
+    path = tmp_path / "alarm.bif"
+    path.write_text(write_bif(load_network("alarm")), encoding="utf-8")
+    return path
+
+
+def _pgmpy_write(writer, path):
+    """``writer.write`` (pgmpy >= 1.1), else the older ``write_xmlbif``."""
+    (writer.write if hasattr(writer, "write") else writer.write_xmlbif)(str(path))
+
+
+def test_read_xmlbif_of_pgmpy_files(tmp_path):
+    pytest.importorskip("pgmpy", reason="pgmpy writes the XMLBIF files this test reads")
+    from pgmpy.factors.discrete import TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork as PgmpyNetwork
+    from pgmpy.readwrite import BIFReader, XMLBIFReader, XMLBIFWriter
+
+    # A network built in pgmpy: its CPD columns run over (a, b), b fastest.
+    states = {"a": ["a0", "a1"], "b": ["b0", "b1", "b2"], "c": ["c0", "c1"]}
+    model = PgmpyNetwork([("a", "c"), ("b", "c")])
+    model.add_cpds(
+        TabularCPD("a", 2, [[0.3], [0.7]], state_names={"a": states["a"]}),
+        TabularCPD("b", 3, [[0.2], [0.5], [0.3]], state_names={"b": states["b"]}),
+        TabularCPD(
+            "c",
+            2,
+            [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]],
+            evidence=["a", "b"],
+            evidence_card=[2, 3],
+            state_names=states,
+        ),
+    )
+    _pgmpy_write(XMLBIFWriter(model), tmp_path / "tiny.xml")
+    bn = read_xmlbif(tmp_path / "tiny.xml")
+    expected = _tiny_network()
+    assert bn.cpts["c"].tolist() == expected.cpts["c"].tolist()
+    assert bn.parents == expected.parents and bn.states["b"] == states["b"]
+    # ALARM read by pgmpy from BIF (it sorts the variables) and written as XMLBIF; and pgmpy reads ours.
+    alarm = load_network("alarm")
+    _pgmpy_write(XMLBIFWriter(BIFReader(str(_alarm_bif_file(tmp_path))).get_model()), tmp_path / "alarm.xml")
+    _assert_same_network(alarm, read_xmlbif(tmp_path / "alarm.xml"), atol=1e-15, same_order=False)
+    write_xmlbif(alarm, tmp_path / "ours.xml")
+    theirs = XMLBIFReader(str(tmp_path / "ours.xml")).get_model()
+    for v in alarm.variables:
+        cpd = theirs.get_cpds(v)  # values of shape (r_child, prod r_parents), the last parent fastest
+        assert cpd.variables == [v, *alarm.parents[v]] and cpd.state_names[v] == alarm.states[v]
+        table = cpd.get_values().T.reshape(alarm.cpts[v].shape)
+        np.testing.assert_allclose(table, alarm.cpts[v], rtol=0, atol=1e-15, err_msg=v)
+
+
+def test_read_xmlbif_of_pyagrum_files(tmp_path):
+    gum = pytest.importorskip("pyagrum", reason="pyAgrum writes the XMLBIF files this test reads")
+    # A network built in pyAgrum (saveBN writes XMLBIF for the extension .bifxml).
+    bn = gum.BayesNet("tiny")
+    bn.add(gum.LabelizedVariable("a", "a", ["a0", "a1"]))
+    bn.add(gum.LabelizedVariable("b", "b", ["b0", "b1", "b2"]))
+    bn.add(gum.LabelizedVariable("c", "c", ["c0", "c1"]))
+    bn.addArc("a", "c")
+    bn.addArc("b", "c")
+    bn.cpt("a").fillWith([0.3, 0.7])
+    bn.cpt("b").fillWith([0.2, 0.5, 0.3])
+    for (a, b), row in zip(
+        itertools.product(["a0", "a1"], ["b0", "b1", "b2"]), _tiny_network().cpts["c"].reshape(-1, 2)
+    ):
+        bn.cpt("c")[{"a": a, "b": b}] = row.tolist()
+    gum.saveBN(bn, str(tmp_path / "tiny.bifxml"))
+    ours = read_xmlbif(tmp_path / "tiny.bifxml")
+    assert ours.cpts["c"].tolist() == _tiny_network().cpts["c"].tolist()
+    assert ours.name == "tiny" and ours.parents["c"] == ("a", "b")
+    # ALARM read by pyAgrum from BIF and written as XMLBIF (6 significant digits: atol=1e-5);
+    # pyAgrum reorders some parents, so the CPTs are compared with their axes aligned.
+    alarm = load_network("alarm")
+    gum.saveBN(gum.loadBN(str(_alarm_bif_file(tmp_path))), str(tmp_path / "alarm.bifxml"))
+    _assert_same_network(alarm, read_xmlbif(tmp_path / "alarm.bifxml", atol=1e-5), atol=1e-6, same_order=False)
+    # pyAgrum reads ours, all CPTs equal (its arrays have the axes of ``names`` reversed).
+    write_xmlbif(alarm, tmp_path / "ours.bifxml")
+    theirs = gum.loadBN(str(tmp_path / "ours.bifxml"))
+    assert theirs.size() == len(alarm.variables) and theirs.sizeArcs() == alarm.n_edges
+    for v in alarm.variables:
+        tensor = theirs.cpt(v)
+        axes = list(tensor.names)[::-1]
+        table = np.transpose(tensor.toarray(), [axes.index(p) for p in (*alarm.parents[v], v)])
+        np.testing.assert_allclose(table, alarm.cpts[v], rtol=0, atol=1e-15, err_msg=v)

@@ -18,6 +18,7 @@ from .multilabel import BaseMultiLabelClassifier
 from .persistence import ModelFileError, load, load_model
 from .registry import make_model, model_class, register_model, registered_models
 from .selective_kdb import SelectiveKDB
+from .xmlbif import read_xmlbif, write_xmlbif
 
 #: Single-label classifiers by the short names the command line and `compare` use
 #: (a view of the registry, in registration order).
@@ -43,6 +44,8 @@ __all__ = [
     "DiscreteBayesianNetwork",
     "read_bif",
     "write_bif",
+    "read_xmlbif",
+    "write_xmlbif",
     "load_network",
     "BaseModel",
     "BaseClassifier",
