@@ -10,10 +10,10 @@ façade that imports everything, and it runs before any module of the package).
 The layers, lowest first (as in the house style)::
 
     _special / _validation -> data -> stats -> structures -> learners / estimators -> models
-        -> evaluation / plotting -> cli -> the façade (graphmodels/__init__.py, __main__.py, datasets.py)
+        -> evaluation / plotting / interop -> cli -> the façade (graphmodels/__init__.py, __main__.py, datasets.py)
 
 A module may import from its own layer's package and from lower layers. Two packages drawn
-side by side (``learners / estimators``, ``evaluation / plotting``) do not import each other,
+side by side (``learners / estimators``, ``evaluation / plotting / interop``) do not import each other,
 except for the one-way pairs of ``SIDEWAYS``, each with its reason.
 
 A cycle is a failure wherever it is, whether its arcs are module-level imports or imports inside
@@ -42,7 +42,7 @@ LAYERS = (
     ("structures",),
     ("estimators", "learners"),
     ("models",),
-    ("evaluation", "plotting"),
+    ("evaluation", "plotting", "interop"),  # interop.py: networks to and from pgmpy / pyAgrum, above models
     ("cli",),
     ("", "__main__", "datasets"),  # the façade: graphmodels/__init__.py, python -m graphmodels, gm.datasets
 )
