@@ -17,6 +17,10 @@ __all__ = ["figure_svg", "draw_svg"]
 # The XML prolog and DOCTYPE matplotlib writes before <svg>: not allowed inside an HTML page.
 _PROLOG = re.compile(r"^.*?(?=<svg)", re.DOTALL)
 
+# No <metadata> block: its date would make every drawing differ from the last, and its RDF
+# links (purl.org, creativecommons.org, matplotlib.org) have no place in an offline page.
+_NO_METADATA = {"Creator": None, "Date": None, "Format": None, "Type": None}
+
 
 def figure_svg(figure: Any, *, close: bool = True) -> str:
     """A matplotlib figure as an ``<svg>`` element that can be pasted into HTML.
@@ -30,8 +34,10 @@ def figure_svg(figure: Any, *, close: bool = True) -> str:
     Returns
     -------
     str
-        The ``<svg ...>...</svg>`` text, without the XML prolog; text is kept
-        as ``<text>`` (searchable, selectable), not paths.
+        The ``<svg ...>...</svg>`` text, without the XML prolog and without
+        a ``<metadata>`` block (no date: the same figure gives the same
+        text; no link but the SVG namespaces); text is kept as ``<text>``
+        (searchable, selectable), not paths.
 
     Examples
     --------
@@ -48,7 +54,7 @@ def figure_svg(figure: Any, *, close: bool = True) -> str:
     buffer = io.StringIO()
     try:
         with mpl.rc_context({"svg.fonttype": "none", "svg.hashsalt": "graphmodels"}):
-            figure.savefig(buffer, format="svg", bbox_inches="tight")
+            figure.savefig(buffer, format="svg", bbox_inches="tight", metadata=_NO_METADATA)
     finally:
         if close:
             import matplotlib.pyplot as plt
