@@ -77,11 +77,15 @@ INSTALL_HINT = "pip install 'graphmodels[interop]'"
 
 
 def _require(module: str, label: str, caller: str) -> Any:
-    """Import `module` (pgmpy's import prints deprecation notices of its own modules: silenced)."""
+    """Import `module`, silencing the warnings the import itself raises.
+
+    They are about the library's own modules, not about the caller's request: pgmpy 1.1 warns
+    that some of its modules are deprecated, and its progress bars (tqdm) that ipywidgets is
+    missing in a notebook.
+    """
     try:
         with warnings.catch_warnings():
-            warnings.simplefilter("ignore", FutureWarning)
-            warnings.simplefilter("ignore", DeprecationWarning)
+            warnings.simplefilter("ignore")
             return importlib.import_module(module)
     except ImportError as error:
         raise ImportError(f"{caller} needs {label}, which is not installed: {INSTALL_HINT}") from error
