@@ -68,6 +68,7 @@ LAYERS = {
     "models": "graphmodels.models",
     "evaluation": "graphmodels.evaluation",
     "plotting": "graphmodels.plotting",
+    "interop": "graphmodels.interop",
     "cli": "graphmodels.cli",
 }
 
