@@ -26,8 +26,10 @@ from graphmodels.models import (
     AnDE,
     ChowLiu,
     DiscreteBayesianNetwork,
+    DiscreteMarkovNetwork,
     HierarchicalNaiveBayes,
     HyperforestClassifier,
+    HyperforestDensity,
     KikuchiBayes,
     MultiDimensionalAODE,
     MultiDimensionalNaiveBayes,
@@ -35,8 +37,10 @@ from graphmodels.models import (
     NaiveBayes,
     SelectiveKDB,
     load_network,
+    read_uai,
     read_xmlbif,
     write_bif,
+    write_uai,
     write_xmlbif,
 )
 from graphmodels.models.export import UNSEEN_STATE, state_names
@@ -617,3 +621,317 @@ def test_read_xmlbif_of_pyagrum_files(tmp_path):
         axes = list(tensor.names)[::-1]
         table = np.transpose(tensor.toarray(), [axes.index(p) for p in (*alarm.parents[v], v)])
         np.testing.assert_allclose(table, alarm.cpts[v], rtol=0, atol=1e-15, err_msg=v)
+
+
+# ---------------------------------------------------------------- UAI
+
+# The example of the UAI 2008 format page (http://graphmod.ics.uci.edu/uai08/FileFormat):
+# P(x0) P(x1 | x0) P(x2 | x1), the last variable of each scope varying fastest.
+SPEC_BAYES = """BAYES
+3
+2 2 3
+3
+1 0
+2 0 1
+2 1 2
+
+2
+ 0.436 0.564
+
+4
+ 0.128 0.872
+ 0.920 0.080
+
+6
+ 0.210 0.333 0.457
+ 0.811 0.000 0.189
+"""
+
+
+def _positional(bn):
+    """`bn` with the names a UAI file gives: variables "0", "1", ... by position, states "0", "1", ... by code."""
+    name = {v: str(j) for j, v in enumerate(bn.variables)}
+    return DiscreteBayesianNetwork(
+        {name[v]: tuple(name[p] for p in bn.parents[v]) for v in bn.variables},
+        {name[v]: [str(s) for s in range(bn.cardinalities[v])] for v in bn.variables},
+        {name[v]: bn.cpts[v] for v in bn.variables},
+    )
+
+
+def _assert_same_factors(a, b, *, atol=0.0):
+    assert a.variables == b.variables and a.cardinalities == b.cardinalities
+    assert [scope for scope, _ in a.factors] == [scope for scope, _ in b.factors]
+    for (_, x), (_, y) in zip(a.factors, b.factors):
+        np.testing.assert_allclose(x, y, rtol=0, atol=atol)
+
+
+def test_read_uai_the_format_example():
+    bn = read_uai(SPEC_BAYES)
+    assert bn.variables == ["0", "1", "2"]
+    assert bn.parents == {"0": (), "1": ("0",), "2": ("1",)}
+    assert bn.states["2"] == ["0", "1", "2"]
+    assert bn.cpts["1"][0, 1] == 0.872  # P(x1 = 1 | x0 = 0)
+    assert bn.cpts["2"][1].tolist() == [0.811, 0.0, 0.189]  # P(x2 | x1 = 1)
+    assert write_uai(bn) == write_uai(read_uai(write_uai(bn)))
+
+
+def test_read_uai_skips_comments_and_layout():
+    text = "c an example\nc\n" + SPEC_BAYES.replace("1 0\n", "1 0   # x0\n").replace("\n\n", "\n")
+    assert read_uai(text).to_dict() == read_uai(SPEC_BAYES).to_dict()
+    one_line = " ".join(SPEC_BAYES.split())
+    assert read_uai(one_line).to_dict() == read_uai(SPEC_BAYES).to_dict()
+    assert read_uai(SPEC_BAYES.replace("BAYES", "bayes")).to_dict() == read_uai(SPEC_BAYES).to_dict()
+
+
+@pytest.mark.parametrize("network", ["tiny", "alarm", "tan"])
+def test_uai_bayes_round_trip_is_exact(network, tmp_path):
+    if network == "tiny":
+        bn = _tiny_network()
+    elif network == "alarm":
+        bn = load_network("alarm")
+    else:
+        X, y = gm.datasets.load("car", return_X_y=True)
+        bn = TAN().fit(X, y).to_bayesian_network()
+    text = write_uai(bn)
+    assert text.startswith(f"BAYES\n{len(bn.variables)}\n")
+    back = read_uai(text)
+    assert isinstance(back, DiscreteBayesianNetwork)
+    expected = _positional(bn)
+    _assert_same_network(expected, back, atol=1e-15)
+    assert back.to_dict() == expected.to_dict()  # exactly: 17 significant digits
+    for path in [tmp_path / "net.uai", tmp_path / "net.uai.gz"]:
+        write_uai(bn, path)
+        assert read_uai(path).to_dict() == expected.to_dict()
+    with open(tmp_path / "net.uai", "rb") as fh:
+        assert read_uai(fh).to_dict() == expected.to_dict()
+
+
+def test_write_uai_bayes_scope_lists_the_parents_then_the_child():
+    text = write_uai(_tiny_network()).splitlines()
+    # a, b, c with c's parents (a, b): c's scope is "3 0 1 2", and its table one distribution per line.
+    assert text[:7] == ["BAYES", "3", "2 3 2", "3", "1 0", "1 1", "3 0 1 2"]
+    assert text[-7:] == ["12", " 0.1 0.9", " 0.2 0.8", " 0.3 0.7", " 0.4 0.6", " 0.5 0.5", " 0.6 0.4"]
+
+
+def _markov_network():
+    return DiscreteMarkovNetwork(
+        {"x": 2, "y": 3, "z": 2},
+        [
+            (("y", "x"), [[1.0, 2.0], [3.0, 4.0], [5.0, 0.0]]),
+            (("z",), [0.5, 1.5]),
+            ((), 7.0),
+            (("x", "y", "z"), np.arange(1.0, 13.0).reshape(2, 3, 2) / 7),
+        ],
+        name="toy",
+    )
+
+
+def test_uai_markov_round_trip_is_exact(tmp_path):
+    mn = _markov_network()
+    text = write_uai(mn)
+    lines = text.splitlines()
+    assert lines[:8] == ["MARKOV", "3", "2 3 2", "4", "2 1 0", "1 2", "0", "3 0 1 2"]
+    assert lines[9:13] == ["6", " 1.0 2.0", " 3.0 4.0", " 5.0 0.0"]  # y slowest, x fastest
+    back = read_uai(text)
+    assert isinstance(back, DiscreteMarkovNetwork)
+    expected = DiscreteMarkovNetwork(
+        {"0": 2, "1": 3, "2": 2}, [(tuple({"x": "0", "y": "1", "z": "2"}[v] for v in s), t) for s, t in mn.factors]
+    )
+    _assert_same_factors(expected, back)
+    assert back.log_partition() == pytest.approx(mn.log_partition(), abs=1e-12)
+    write_uai(mn, tmp_path / "toy.uai.gz")
+    _assert_same_factors(expected, read_uai(tmp_path / "toy.uai.gz"))
+
+
+def test_markov_network_partition_function_by_brute_force():
+    mn = _markov_network()
+    grid = np.array(list(itertools.product(range(2), range(3), range(2))))
+    unnormalized = np.ones(len(grid))
+    position = {"x": 0, "y": 1, "z": 2}
+    for scope, table in mn.factors:
+        unnormalized *= table[tuple(grid[:, position[v]] for v in scope)]
+    assert np.exp(mn.log_partition()) == pytest.approx(unnormalized.sum(), rel=1e-12)
+    np.testing.assert_allclose(np.exp(mn.log_likelihood_codes(grid)), unnormalized / unnormalized.sum(), atol=1e-15)
+    assert sorted(mn.graph.edges) == [("x", "y"), ("x", "z"), ("y", "z")]
+
+
+# HyperforestDensity as a Markov network
+
+
+@pytest.mark.parametrize(
+    "dataset, treewidth", [("iris", 1), ("iris", 2), ("car", 2), ("tic-tac-toe", 2), ("mixed", 1), ("mixed", 2)]
+)
+def test_hyperforest_density_markov_network_is_score_samples(dataset, treewidth):
+    X, y = _data(dataset)
+    data = X.assign(target=y.to_numpy())
+    model = HyperforestDensity(treewidth=treewidth).fit(data)
+    mn = model.to_markov_network()
+    assert mn.variables == [str(c) for c in data.columns]
+    assert [mn.cardinalities[str(c)] for c in data.columns] == list(model.encoder_.cardinalities_)
+    assert len(mn.factors) == len(model.network_["cliques"])
+    assert max(len(scope) for scope, _ in mn.factors) <= treewidth + 1
+    assert mn.log_partition() == pytest.approx(0.0, abs=1e-12)
+    rows = data.sample(40, random_state=0)
+    np.testing.assert_allclose(mn.log_likelihood_codes(encoded(model, rows)), model.score_samples(rows), atol=1e-9)
+    # The MARKOV file gives the same density.
+    back = read_uai(write_uai(mn))
+    np.testing.assert_allclose(back.log_likelihood_codes(encoded(model, rows)), model.score_samples(rows), atol=1e-9)
+
+
+def test_hyperforest_density_markov_network_sums_to_one_by_enumeration():
+    rng = np.random.default_rng(3)
+    a = rng.integers(0, 2, 200)
+    frame = pd.DataFrame({"a": a, "b": (a + rng.integers(0, 2, 200)) % 3, "c": rng.integers(0, 2, 200)})
+    model = HyperforestDensity(treewidth=2).fit(frame)
+    mn = model.to_markov_network()
+    grid = np.array(list(itertools.product(*(range(mn.cardinalities[v]) for v in mn.variables))))
+    assert np.exp(mn.log_likelihood_codes(grid)).sum() == pytest.approx(1.0, abs=1e-12)
+    product = np.zeros(len(grid))
+    for scope, table in mn.factors:
+        with np.errstate(divide="ignore"):
+            product += np.log(table)[tuple(grid[:, mn.variables.index(v)] for v in scope)]
+    np.testing.assert_allclose(product, mn.log_likelihood_codes(grid), atol=1e-12)  # Z = 1: the product is P
+
+
+def test_to_markov_network_unfitted_and_write_uai_of_a_model():
+    with pytest.raises(gm.models.NotFittedError):
+        HyperforestDensity().to_markov_network()
+    X, y = gm.datasets.load("car", return_X_y=True)
+    with pytest.raises(TypeError, match=r"got TAN; write model.to_bayesian_network\(\)"):
+        write_uai(TAN().fit(X, y))
+    with pytest.raises(TypeError, match=r"got HyperforestDensity; write model.to_markov_network\(\)"):
+        write_uai(HyperforestDensity().fit(X))
+
+
+def _spec_with(old, new):
+    assert old in SPEC_BAYES
+    return SPEC_BAYES.replace(old, new, 1)
+
+
+MARKOV_TEXT = "MARKOV\n2\n2 2\n1\n2 0 1\n4\n 1.0 2.0\n 3.0 4.0\n"
+
+
+@pytest.mark.parametrize(
+    "text, message",
+    [
+        (_spec_with("BAYES", "CSP"), r"line 1: the network type must be BAYES or MARKOV, got 'CSP'"),
+        (_spec_with("2 2 3", "2 two 3"), r"line 3: expected the cardinality of variable 1 \(an integer\), got 'two'"),
+        (_spec_with("2 2 3", "2 0 3"), r"line 3: the cardinality of variable 1 must be >= 1, got 0"),
+        (_spec_with("2 1 2", "2 1 3"), r"line 7: a variable of function 2 must be in 0..2, got 3"),
+        (_spec_with("2 1 2", "2 1 1"), r"line 7: the scope of function 2 repeats a variable: \[1, 1\]"),
+        (
+            _spec_with("\n4\n", "\n5\n"),
+            r"line 12: the table of function 1 over variables \[0, 1\] .* must have 4 entries, got 5",
+        ),
+        (_spec_with("0.128", "0.1x8"), r"line 13: the table of function 1 holds '0.1x8', which is not a number"),
+        (SPEC_BAYES.rsplit("0.189", 1)[0], r"the table of function 2 must hold 6 numbers, but the text ends after 5"),
+        (SPEC_BAYES + " 0.5\n", r"numbers are left after the last table, starting with '0.5'"),
+        (
+            _spec_with("0.920 0.080", "0.920 0.090"),
+            r"function 1 \(the CPT of variable 1\): the distribution of '1' given 0=1 sums to",
+        ),
+        (_spec_with("2 1 2", "2 2 1"), r"variable 1 is the child \(last in the scope\) of functions 1 and 2"),
+        (_spec_with("3\n1 0", "2\n1 0").replace("2 1 2\n", "").rsplit("6\n", 1)[0], r"3 variables, got 2 functions"),
+        (  # P(x0 | x2), P(x1 | x0), P(x2 | x1)
+            _spec_with("1 0\n", "2 2 0\n").replace("2\n 0.436 0.564", "6\n 0.436 0.564 0.5 0.5 0.2 0.8"),
+            r"the graph must be acyclic",
+        ),
+        (
+            MARKOV_TEXT.replace("3.0", "-3.0"),
+            r"function 0 over variables \[0, 1\] must hold finite numbers >= 0, got -3.0",
+        ),
+        (MARKOV_TEXT.replace("2 0 1", "3 0 1 1"), r"line 5: the scope size of function 0 must be in 0..2, got 3"),
+    ],
+)
+def test_read_uai_errors_name_the_file(text, message, tmp_path):
+    path = tmp_path / "broken.uai"
+    path.write_text(text, encoding="utf-8")
+    with pytest.raises(ValueError, match=rf"^UAI file '{re.escape(str(path))}'[:,].*{message}"):
+        read_uai(path)
+    with pytest.raises(ValueError, match=rf"^UAI text[:,].*{message}"):
+        read_uai(text)
+
+
+def test_read_uai_source_errors(tmp_path):
+    with pytest.raises(ValueError, match="neither UAI text nor an existing file"):
+        read_uai(str(tmp_path / "absent.uai"))
+    with pytest.raises(TypeError, match="`source` must be"):
+        read_uai(2.5)
+    with pytest.raises(ValueError, match=r"^UAI text, line 1: the text ends where the number of variables"):
+        read_uai("MARKOV ")
+
+
+def _pgmpy_uai(writer, path):
+    (writer.write if hasattr(writer, "write") else writer.write_uai)(str(path))
+
+
+def test_uai_and_pgmpy(tmp_path):
+    pytest.importorskip("pgmpy", reason="pgmpy writes and reads the UAI files of this test")
+    from pgmpy.factors.discrete import DiscreteFactor, TabularCPD
+    from pgmpy.models import DiscreteBayesianNetwork as PgmpyNetwork
+    from pgmpy.models import DiscreteMarkovNetwork as PgmpyMarkov
+    from pgmpy.readwrite import UAIReader, UAIWriter
+
+    # MARKOV: pgmpy flattens each factor in the order of its scope, as the format says.
+    theirs = PgmpyMarkov([("a", "b"), ("b", "c")])
+    ab = DiscreteFactor(["a", "b"], [2, 3], np.arange(1.0, 7.0))
+    bc = DiscreteFactor(["b", "c"], [3, 2], [0.5, 1.0, 2.0, 0.25, 4.0, 3.0])
+    theirs.add_factors(ab, bc)
+    _pgmpy_uai(UAIWriter(theirs), tmp_path / "pgmpy_markov.uai")
+    ours = read_uai(tmp_path / "pgmpy_markov.uai")
+    # pgmpy numbers the variables by (cardinality, name): a, c (2 states), then b (3 states).
+    index = {"a": "0", "c": "1", "b": "2"}
+    assert ours.cardinalities == {"0": 2, "1": 2, "2": 3}
+    for factor, (scope, table) in zip([ab, bc], ours.factors):
+        assert scope == tuple(index[v] for v in factor.scope())
+        np.testing.assert_allclose(table, factor.values, rtol=0, atol=1e-15)
+    # pgmpy reads our MARKOV files (its grammar takes no constant factor: the scopes are not empty).
+    mine = [(scope, table) for scope, table in _markov_network().factors if scope]
+    write_uai(DiscreteMarkovNetwork(_markov_network().cardinalities, mine), tmp_path / "ours_markov.uai")
+    model = UAIReader(str(tmp_path / "ours_markov.uai")).get_model()
+    read_back = model.get_factors()
+    assert len(read_back) == len(mine)
+    for (scope, table), factor in zip(mine, read_back):
+        assert factor.scope() == [f"var_{'xyz'.index(v)}" for v in scope]
+        np.testing.assert_allclose(factor.values, table, rtol=0, atol=1e-15)
+
+    # BAYES: pgmpy (1.1) lets the child vary slowest. The reader takes its files when they
+    # follow the format and otherwise refuses them, naming the file: never a silent misreading.
+    bn = PgmpyNetwork([("a", "c"), ("b", "c")])
+    bn.add_cpds(
+        TabularCPD("a", 2, [[0.3], [0.7]]),
+        TabularCPD("b", 3, [[0.2], [0.5], [0.3]]),
+        TabularCPD("c", 2, [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6], [0.9, 0.8, 0.7, 0.6, 0.5, 0.4]], ["a", "b"], [2, 3]),
+    )
+    path = tmp_path / "pgmpy_bayes.uai"
+    _pgmpy_uai(UAIWriter(bn), path)
+    try:
+        read = read_uai(path)
+    except ValueError as error:
+        assert str(error).startswith(f"UAI file {str(path)!r}") and "sums to" in str(error)
+    else:  # a pgmpy that follows the format: the same CPTs
+        child = next(v for v in read.variables if len(read.parents[v]) == 2)
+        assert sorted(read.cpts[child].reshape(-1, 2).tolist()) == sorted(
+            [[0.1, 0.9], [0.2, 0.8], [0.3, 0.7], [0.4, 0.6], [0.5, 0.5], [0.6, 0.4]]
+        )
+
+
+def test_uai_and_pyagrum(tmp_path):
+    gum = pytest.importorskip("pyagrum", reason="pyAgrum writes and reads the UAI files of this test")
+    # Naive Bayes (every variable has at most one parent), where pyAgrum's table order is the format's.
+    X, y = gm.datasets.load("car", return_X_y=True)
+    bn = NaiveBayes().fit(X, y).to_bayesian_network()
+    expected = _positional(bn)
+    write_uai(bn, tmp_path / "nb.uai")
+    theirs = gum.loadBN(str(tmp_path / "nb.uai"))
+    assert theirs.size() == len(bn.variables) and theirs.sizeArcs() == bn.n_edges
+    for j, v in enumerate(expected.variables):
+        tensor = theirs.cpt(j)
+        axes = list(tensor.names)[::-1]  # pyAgrum's arrays have the axes of `names` reversed
+        names = [theirs.variable(int(p)).name() for p in expected.parents[v]] + [theirs.variable(j).name()]
+        table = np.transpose(tensor.toarray(), [axes.index(n) for n in names])
+        # pyAgrum's UAI reader keeps about 8 significant digits.
+        np.testing.assert_allclose(table, expected.cpts[v], rtol=1e-7, atol=0, err_msg=v)
+    # pyAgrum's own file (6 significant digits, the names as '#' comments) reads back.
+    gum.saveBN(theirs, str(tmp_path / "pyagrum.uai"))
+    _assert_same_network(expected, read_uai(tmp_path / "pyagrum.uai", atol=1e-5), atol=1e-6)

@@ -138,6 +138,18 @@ def test_notebook_html_page(executed, name):
         assert "rows sum to 1: True" in text
 
 
+@pytest.mark.parametrize("name", NAMES)
+def test_notebook_page_in_a_browser(executed, name, tmp_path):
+    # tests/headless_browser.py: Chromium loads the page; no console message, not blank
+    browser = pytest.importorskip("headless_browser", reason="tests/headless_browser.py is not there")
+    notebook, _, page = executed(name)
+    text = page.read_text(encoding="utf-8")
+    # Chromium prints nothing for a resource that fails to load: the page must need none
+    assert not re.search(r"""(?:src|href)\s*=\s*["']?(?:https?:)?//|url\(\s*["']?(?:https?:)?//""", text)
+    heading = notebook.cells[0].source.splitlines()[0].lstrip("# ")
+    browser.check_page(page, tmp_path, expect=(html.escape(heading), '<pre class="input">'))
+
+
 # ---------------------------------------------------------------------------- one HTML page
 _PAGE = """<!DOCTYPE html>
 <html lang="en">
@@ -148,7 +160,7 @@ _PAGE = """<!DOCTYPE html>
 body {{ font-family: sans-serif; max-width: 60em; margin: 2em auto; padding: 0 1em; }}
 pre {{ padding: 0.5em; overflow-x: auto; }}
 pre.input {{ background: #f4f4f4; border-left: 3px solid #4a7ab5; }}
-pre.output {{ background: #fff; border-left: 3px solid #ccc; }}
+pre.output {{ background: #fff; border-left: 3px solid #ccc; white-space: pre-wrap; }}
 pre.error {{ background: #fdecec; border-left: 3px solid #c33; }}
 div.output img, div.output svg {{ max-width: 100%; height: auto; }}
 table {{ border-collapse: collapse; }} td, th {{ padding: 0.2em 0.6em; border: 1px solid #ddd; }}

@@ -12,12 +12,14 @@ from .hyperforest import HyperforestClassifier, HyperforestDensity
 from .kdb import KDB
 from .kikuchi import KikuchiBayes
 from .label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
+from .markovnet import DiscreteMarkovNetwork
 from .model_selection import MultiLabelModelSelection
 from .multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
 from .multilabel import BaseMultiLabelClassifier
 from .persistence import ModelFileError, load, load_model
 from .registry import make_model, model_class, register_model, registered_models
 from .selective_kdb import SelectiveKDB
+from .uai import read_uai, write_uai
 from .xmlbif import read_xmlbif, write_xmlbif
 
 #: Single-label classifiers by the short names the command line and `compare` use
@@ -42,10 +44,13 @@ __all__ = [
     "MultiDimensionalTAN",
     "MultiDimensionalAODE",
     "DiscreteBayesianNetwork",
+    "DiscreteMarkovNetwork",
     "read_bif",
     "write_bif",
     "read_xmlbif",
     "write_xmlbif",
+    "read_uai",
+    "write_uai",
     "load_network",
     "BaseModel",
     "BaseClassifier",

@@ -1,4 +1,4 @@
-"""Fitted classifiers as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+"""Fitted models as one :class:`~graphmodels.models.DiscreteBayesianNetwork` (or Markov network).
 
 The classifiers that are one Bayesian network over the class (or the labels)
 and the attributes offer ``to_bayesian_network()``, written once here:
@@ -29,6 +29,12 @@ Models that are not one network do not have the method (``hasattr(model,
 :class:`~graphmodels.models.HyperforestClassifier` and
 :class:`~graphmodels.models.KikuchiBayes` (decomposable or region-based
 models over hyperedges, not directed families).
+
+The density :class:`~graphmodels.models.HyperforestDensity` is one Markov
+network over the attributes, exactly: its ``to_markov_network()``
+(:func:`clique_network`) gives it, one factor per clique of its junction
+forest, to be written in the UAI format as ``MARKOV``
+(:func:`~graphmodels.models.write_uai`).
 """
 
 from __future__ import annotations
@@ -43,12 +49,20 @@ import numpy as np
 from .._special import logsumexp
 from ..estimators.discriminative import Discriminative
 from .bayesnet import DiscreteBayesianNetwork
+from .markovnet import DiscreteMarkovNetwork
 
 if TYPE_CHECKING:
-    from .base import BaseClassifier
+    from .base import BaseClassifier, BaseModel
     from .multilabel import BaseMultiLabelClassifier
 
-__all__ = ["UNSEEN_STATE", "class_network", "latent_tree_network", "multidimensional_network", "state_names"]
+__all__ = [
+    "UNSEEN_STATE",
+    "class_network",
+    "clique_network",
+    "latent_tree_network",
+    "multidimensional_network",
+    "state_names",
+]
 
 #: Extra state of a latent variable under another latent that stands for its child
 #: configurations never seen in training (the model's "unknown latent value").
@@ -98,7 +112,7 @@ def state_names(levels: Sequence[Any] | np.ndarray) -> list[str]:
     return names
 
 
-def _variable_names(names: Sequence[Hashable], owner: str) -> list[str]:
+def _variable_names(names: Sequence[Hashable], owner: str, method: str = "to_bayesian_network") -> list[str]:
     """``str`` of each variable name, refusing two that print alike (0 and "0")."""
     out = [name if isinstance(name, str) else str(name) for name in names]
     counts = Counter(out)
@@ -106,7 +120,7 @@ def _variable_names(names: Sequence[Hashable], owner: str) -> list[str]:
         twice = next(name for name in out if counts[name] > 1)
         clash = [name for name, text in zip(names, out) if text == twice]
         raise ValueError(
-            f"{owner}.to_bayesian_network: the variables {clash!r} would all be named {twice!r} in the network; "
+            f"{owner}.{method}: the variables {clash!r} would all be named {twice!r} in the network; "
             "give the columns (and the class) distinct string names."
         )
     return out
@@ -419,3 +433,56 @@ def multidimensional_network(
         states[name] = state_names(encoder.levels_[i])
         cpts[name] = _exp(feature_log_tables[i])
     return DiscreteBayesianNetwork(parents, states, cpts, name=owner)
+
+
+def clique_network(
+    model: BaseModel, cliques: Sequence[Sequence[int]], log_tables: Sequence[np.ndarray]
+) -> DiscreteMarkovNetwork:
+    """The Markov network of a density given by a rooted junction forest of clique conditionals.
+
+    ``P(x) = prod_c P(x_{c - sep(c)} | x_{sep(c)})`` (a root clique holds its
+    joint): each clique's table is one factor, so the product is the density
+    itself and the partition function is 1.
+
+    Parameters
+    ----------
+    model : BaseModel
+        The fitted model: its ``encoder_`` (names, cardinalities) is read.
+    cliques : sequence of sequence of int
+        Column positions of each clique, in the axis order of its table.
+    log_tables : sequence of ndarray
+        ``log_tables[c]`` of shape ``(1, r_1, ..., r_|c|)`` (one stratum):
+        ``log P(residual | separator)``.
+
+    Returns
+    -------
+    DiscreteMarkovNetwork
+        Variables: the columns, in order, named as the columns (``str`` of a
+        name that is not a string); codes are those of ``encoder_``; factors:
+        one per clique, in the order given, scope in the clique's order.
+
+    Raises
+    ------
+    ValueError
+        If two columns' names print alike (``0`` and ``"0"``).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import graphmodels as gm
+    >>> rng = np.random.default_rng(0)
+    >>> a, b = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+    >>> model = gm.models.HyperforestDensity(treewidth=2).fit(pd.DataFrame({"a": a, "b": b, "c": a ^ b}))
+    >>> mn = model.to_markov_network()  # calls clique_network
+    >>> [scope for scope, _ in mn.factors], round(mn.log_partition(), 12)
+    ([('a', 'b', 'c')], 0.0)
+    """
+    owner = type(model).__name__
+    encoder = model.encoder_
+    names = _variable_names(list(encoder.columns_), owner, "to_markov_network")
+    cardinalities = {name: int(r) for name, r in zip(names, encoder.cardinalities_)}
+    factors = []
+    for clique, table in zip(cliques, log_tables):
+        array = np.asarray(table, dtype=np.float64)
+        factors.append((tuple(names[p] for p in clique), _exp(array[0] if array.ndim == len(clique) + 1 else array)))
+    return DiscreteMarkovNetwork(cardinalities, factors, name=owner)

@@ -47,6 +47,7 @@ from ..learners.trees import canonical_order
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.hyperedges import SCORES, hyperedge_weights
 from .base import BaseClassifier, BaseDensity
+from .export import clique_network
 from .inference import clique_tree_log_likelihood, clique_tree_sample
 from .registry import register_model
 
@@ -54,6 +55,7 @@ if TYPE_CHECKING:
     from ..stats.counting import CountingEngine
     from ..stats.hyperedges import HyperedgeWeights
     from ..structures.hyperforests import Hyperforest
+    from .markovnet import DiscreteMarkovNetwork
 
 __all__ = ["HyperforestDensity", "HyperforestClassifier", "REPRESENTATIONS", "clique_log_tables"]
 
@@ -289,6 +291,51 @@ class HyperforestDensity(BaseDensity):
 
     def _log_likelihood(self, codes):
         return _network_log_likelihood(codes, self.network_)[:, 0]
+
+    def to_markov_network(self) -> DiscreteMarkovNetwork:
+        """The fitted density as one :class:`~graphmodels.models.DiscreteMarkovNetwork`.
+
+        One factor per clique of the junction forest (``network_``): the
+        clique's conditional ``P(residual | separator)``, its joint for a root
+        clique, that is the clique potential divided by the separator's. Their
+        product is the density, so the network's partition function is 1 and
+        its normalized log-probability of a row is :meth:`score_samples`'s.
+
+        Returns
+        -------
+        DiscreteMarkovNetwork
+            Variables: the columns in order, named as the columns (``str`` of
+            a name that is not a string), with the cardinalities of
+            ``encoder_``, whose codes are the network's (the states are
+            ``encoder_.levels_``: the discretizer's interval labels for a cut
+            column, ``"<missing>"`` for missing cells).
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If two columns' names print alike (``0`` and ``"0"``).
+
+        See Also
+        --------
+        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("iris", return_X_y=True)
+        >>> model = HyperforestDensity(treewidth=2).fit(X.assign(species=y))
+        >>> mn = model.to_markov_network()
+        >>> [len(scope) for scope, _ in mn.factors]
+        [3, 3, 3]
+        >>> codes = model.encoder_.transform(model.discretizer_.transform(X.assign(species=y).head(3)))
+        >>> np.allclose(mn.log_likelihood_codes(codes), model.score_samples(X.assign(species=y).head(3)))
+        True
+        """
+        self._check_fitted()
+        return clique_network(self, self.network_["cliques"], self.network_["log_tables"])
 
     def _sample_codes(self, n, rng):
         return clique_tree_sample(

@@ -1,0 +1,394 @@
+"""Reading and writing graphical models in the UAI format (``BAYES`` and ``MARKOV``).
+
+The UAI format [1]_ [2]_ is the plain text of the UAI inference competitions::
+
+    BAYES
+    3
+    2 2 3
+    3
+    1 0
+    2 0 1
+    2 1 2
+
+    2
+     0.436 0.564
+    4
+     0.128 0.872
+     0.920 0.080
+    6
+     0.210 0.333 0.457
+     0.811 0.000 0.189
+
+First the *preamble*: the type, ``BAYES`` (a Bayesian network) or ``MARKOV`` (a Markov
+network); the number of variables, which are named by position (0, 1, 2); their
+cardinalities; the number of functions; and each function's scope, its size and then its
+variables. In a ``BAYES`` file every variable has one function, its CPT, whose scope lists
+the parents and then the variable itself (the child last). Then the *function tables*, in
+the order of the scopes: each table's size and its values, the **last variable of the scope
+varying fastest** (so that in a ``BAYES`` file each run of ``r_child`` numbers is one
+distribution of the child). All numbers are separated by white space; line breaks mean
+nothing. The example is ``P(x0) P(x1 | x0) P(x2 | x1)``, with ``P(x1 = 1 | x0 = 0) = 0.872``
+and ``P(x2 = 0 | x1 = 1) = 0.811``. A table is thus the C-order flattening of an array with
+one axis per scope variable, in scope order: the layout of
+:attr:`DiscreteBayesianNetwork.cpts` (parents, then the child) and of the factors of
+:class:`DiscreteMarkovNetwork`.
+
+**Names.** The format keeps no names: variables are their positions and states their codes.
+:func:`read_uai` names the variables ``"0"``, ``"1"``, ... and their states ``"0"``, ``"1"``, ...;
+:func:`write_uai` writes the variables in the order of ``network.variables`` and the states in
+code order, and drops every name.
+
+**Comments.** Lines that begin with ``c`` (the UAI 2016 comments) and the end of a line from a
+``#`` (pyAgrum writes each variable's name so, after its scope) are skipped.
+
+**Other programs.** pyAgrum (3.3) and pgmpy (1.1) lay out the tables of ``BAYES`` files
+otherwise, and the files they write are UAI files only in part:
+
+* pyAgrum lists the child last but lets the *first* parent of the scope vary fastest after the
+  child (its own table order), and reads files so: the two agree with the format, and with this
+  module, for variables with at most one parent;
+* pgmpy lets the child vary *slowest* (its ``TabularCPD.values`` flattened) and lists the
+  parents in reverse, and reads files so. Its ``BAYES`` files read here only when every
+  variable is a root; with a parent, a run of ``r_child`` numbers is not a distribution and
+  :func:`read_uai` says so, naming the file and the variable. Its ``MARKOV`` files follow the
+  format (each factor's values flattened in the order of its scope) and read here as written.
+
+References
+----------
+.. [1] UAI 2008 evaluation: file format.
+       http://graphmod.ics.uci.edu/uai08/FileFormat
+.. [2] Gogate, V. (2016). UAI 2016 inference evaluation: UAI model format.
+       http://www.hlt.utdallas.edu/~vgogate/uai16-evaluation/uaiformat.html
+"""
+
+from __future__ import annotations
+
+import math
+import os
+import re
+from typing import IO, Any
+
+import numpy as np
+
+from ._interchange import Source, check_cpt, number, read_source, write_output
+from .bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
+from .markovnet import DiscreteMarkovNetwork
+
+__all__ = ["read_uai", "write_uai"]
+
+#: The network types of the format that this module reads.
+NETWORK_TYPES = ("BAYES", "MARKOV")
+
+_COMMENT_LINE = re.compile(r"^\s*c(\s|$)")
+
+
+def _looks_like_text(source: str) -> bool:
+    """A string that is not an existing file and holds white space is UAI text."""
+    return not os.path.isfile(source) and any(c.isspace() for c in source)
+
+
+class _Tokens:
+    """The numbers of a UAI text, with their line numbers, read one by one."""
+
+    def __init__(self, text: str, label: str) -> None:
+        self.label = label
+        self.items: list[tuple[str, int]] = []
+        for line_number, line in enumerate(text.splitlines(), start=1):
+            if _COMMENT_LINE.match(line):
+                continue
+            self.items.extend((token, line_number) for token in line.split("#", 1)[0].split())
+        self.position = 0
+
+    def error(self, message: str, line: int | None = None) -> ValueError:
+        if line is None and self.items:
+            line = self.items[min(self.position, len(self.items) - 1)][1]
+        where = f"{self.label}, line {line}" if line is not None else self.label
+        return ValueError(f"{where}: {message}")
+
+    def next(self, what: str) -> tuple[str, int]:
+        if self.position >= len(self.items):
+            raise self.error(f"the text ends where {what} was expected.")
+        item = self.items[self.position]
+        self.position += 1
+        return item
+
+    def integer(self, what: str, low: int, high: int | None = None) -> int:
+        token, line = self.next(what)
+        try:
+            value = int(token)
+        except ValueError:
+            raise self.error(f"expected {what} (an integer), got {token!r}.", line) from None
+        if value < low or (high is not None and value > high):
+            bound = f">= {low}" if high is None else f"in {low}..{high}"
+            raise self.error(f"{what} must be {bound}, got {value}.", line)
+        return value
+
+    def values(self, count: int, what: str) -> np.ndarray:
+        if self.position + count > len(self.items):
+            have = len(self.items) - self.position
+            raise self.error(f"{what} must hold {count} numbers, but the text ends after {have}.")
+        chunk = self.items[self.position : self.position + count]
+        self.position += count
+        out = np.empty(count, dtype=np.float64)
+        for k, (token, line) in enumerate(chunk):
+            try:
+                out[k] = float(token)
+            except ValueError:
+                raise self.error(f"{what} holds {token!r}, which is not a number.", line) from None
+        return out
+
+
+def read_uai(source: Source, *, atol: float = SUM_TOLERANCE) -> DiscreteBayesianNetwork | DiscreteMarkovNetwork:
+    """Read a Bayesian network (``BAYES``) or a Markov network (``MARKOV``) in the UAI format.
+
+    Parameters
+    ----------
+    source : str, os.PathLike, bytes, bytearray or file object
+        A path (a gzip file is decompressed), an open file (text or binary), or the text
+        itself (a string that is not an existing file and holds white space is taken as text).
+    atol : float, default=1e-6
+        ``BAYES`` only: tolerance of the check that every conditional distribution sums to 1;
+        the CPTs are then renormalized (see :class:`DiscreteBayesianNetwork`).
+
+    Returns
+    -------
+    network : DiscreteBayesianNetwork or DiscreteMarkovNetwork
+        A :class:`DiscreteBayesianNetwork` for ``BAYES``, a :class:`DiscreteMarkovNetwork`
+        (its factors as written, in file order) for ``MARKOV``. The variables are named
+        ``"0"``, ``"1"``, ... by position, and the states of a Bayesian network's variables
+        ``"0"``, ``"1"``, ... by code (the format keeps no names); a CPT's parents are the
+        scope of its function without the child, in scope order.
+
+    Raises
+    ------
+    ValueError
+        On a type other than ``BAYES`` or ``MARKOV``, a count or index that is not an integer
+        in range, a scope that repeats a variable, a table whose size is not the product of
+        its scope's cardinalities or that holds something other than numbers, numbers left
+        after the last table; for ``BAYES``, a variable that is the child of no function or of
+        two, a distribution not summing to 1 within `atol`, or a cycle; for ``MARKOV``, a
+        negative or infinite value. The message starts with the file's path (or ``UAI
+        text``) and, where there is one, the line.
+    TypeError
+        If `source` has an unsupported type.
+
+    See Also
+    --------
+    write_uai, read_bif, read_xmlbif
+
+    Notes
+    -----
+    See the module docstring (:mod:`graphmodels.models.uai`) for the layout, and for the
+    ``BAYES`` files of pgmpy and pyAgrum, which order their tables otherwise.
+
+    References
+    ----------
+    .. [1] UAI 2008 evaluation: file format. http://graphmod.ics.uci.edu/uai08/FileFormat
+
+    Examples
+    --------
+    >>> text = '''BAYES
+    ... 2
+    ... 2 3
+    ... 2
+    ... 1 0
+    ... 2 0 1
+    ... 2  0.25 0.75
+    ... 6  0.5 0.25 0.25  0.1 0.2 0.7
+    ... '''
+    >>> bn = read_uai(text)
+    >>> bn.variables, bn.parents["1"], bn.states["1"]
+    (['0', '1'], ('0',), ['0', '1', '2'])
+    >>> bn.cpts["1"][1].tolist()  # P(x1 | x0 = 1)
+    [0.1, 0.2, 0.7]
+    >>> mn = read_uai("MARKOV 2 2 2 1 2 0 1 4 1 2 3 4")
+    >>> mn.factors[0][1].tolist()
+    [[1.0, 2.0], [3.0, 4.0]]
+    """
+    text, label = read_source(source, "UAI", _looks_like_text)
+    tokens = _Tokens(text, label)
+    kind, line = tokens.next("the network type (BAYES or MARKOV)")
+    if kind.upper() not in NETWORK_TYPES:
+        raise tokens.error(f"the network type must be BAYES or MARKOV, got {kind!r}.", line)
+    kind = kind.upper()
+    n_variables = tokens.integer("the number of variables", 1)
+    cards = [tokens.integer(f"the cardinality of variable {v}", 1) for v in range(n_variables)]
+    n_functions = tokens.integer("the number of functions", 0)
+    scopes: list[tuple[int, ...]] = []
+    for f in range(n_functions):
+        size = tokens.integer(f"the scope size of function {f}", 1 if kind == "BAYES" else 0, n_variables)
+        start_line = tokens.items[tokens.position - 1][1]
+        scope = tuple(tokens.integer(f"a variable of function {f}", 0, n_variables - 1) for _ in range(size))
+        if len(set(scope)) != len(scope):
+            raise tokens.error(f"the scope of function {f} repeats a variable: {list(scope)}.", start_line)
+        scopes.append(scope)
+    tables: list[np.ndarray] = []
+    for f, scope in enumerate(scopes):
+        shape = tuple(cards[v] for v in scope)
+        expected = math.prod(shape)
+        size_line = tokens.items[tokens.position][1] if tokens.position < len(tokens.items) else None
+        size = tokens.integer(f"the table size of function {f}", 0)
+        if size != expected:
+            raise tokens.error(
+                f"the table of function {f} over variables {list(scope)} (cardinalities {list(shape)}) must "
+                f"have {expected} entries, got {size}.",
+                size_line,
+            )
+        tables.append(tokens.values(size, f"the table of function {f}").reshape(shape))
+    if tokens.position < len(tokens.items):
+        token, line = tokens.items[tokens.position]
+        raise tokens.error(f"numbers are left after the last table, starting with {token!r}.", line)
+    names = [str(v) for v in range(n_variables)]
+    if kind == "MARKOV":
+        return _markov(label, names, cards, scopes, tables)
+    return _bayes(label, names, cards, scopes, tables, atol)
+
+
+def _markov(label, names, cards, scopes, tables) -> DiscreteMarkovNetwork:
+    for f, (scope, table) in enumerate(zip(scopes, tables)):
+        if not np.all(np.isfinite(table)) or np.any(table < 0):
+            bad = float(table[~(np.isfinite(table) & (table >= 0))].flat[0])
+            raise ValueError(
+                f"{label}: the table of function {f} over variables {list(scope)} must hold finite numbers >= 0, "
+                f"got {bad!r}."
+            )
+    return DiscreteMarkovNetwork(
+        dict(zip(names, cards)), [(tuple(names[v] for v in scope), table) for scope, table in zip(scopes, tables)]
+    )
+
+
+def _bayes(label, names, cards, scopes, tables, atol) -> DiscreteBayesianNetwork:
+    if len(scopes) != len(names):
+        raise ValueError(
+            f"{label}: a BAYES network has one function (a CPT) per variable: {len(names)} variables, "
+            f"got {len(scopes)} functions."
+        )
+    owner: dict[int, int] = {}
+    for f, scope in enumerate(scopes):
+        child = scope[-1]
+        if child in owner:
+            raise ValueError(
+                f"{label}: variable {child} is the child (last in the scope) of functions {owner[child]} and {f}; "
+                "a BAYES network has one CPT per variable."
+            )
+        owner[child] = f
+    states = {name: [str(s) for s in range(r)] for name, r in zip(names, cards)}
+    parents: dict[str, tuple[str, ...]] = {}
+    cpts: dict[str, np.ndarray] = {}
+    for v, name in enumerate(names):
+        if v not in owner:
+            raise ValueError(f"{label}: variable {v} is the child (last in the scope) of no function (missing CPT).")
+        f = owner[v]
+        parents[name] = tuple(names[p] for p in scopes[f][:-1])
+        check_cpt(
+            tables[f],
+            name,
+            parents[name],
+            lambda p, i: str(i),
+            f"{label}, function {f} (the CPT of variable {v})",
+            atol,
+        )
+        cpts[name] = tables[f]
+    try:
+        return DiscreteBayesianNetwork(parents, states, cpts, atol=atol)
+    except ValueError as error:  # a cycle
+        raise ValueError(f"{label}: {error}") from None
+
+
+def _lines(table: np.ndarray) -> list[str]:
+    """The numbers of a table in C order, one row of its last axis to a line (a constant: one line)."""
+    rows = table.reshape(-1, table.shape[-1] if table.ndim else 1)
+    return [" " + " ".join(map(number, row)) for row in rows]
+
+
+def write_uai(
+    network: DiscreteBayesianNetwork | DiscreteMarkovNetwork,
+    path_or_file: str | os.PathLike[str] | IO[Any] | None = None,
+) -> str | None:
+    """Write a Bayesian network (as ``BAYES``) or a Markov network (as ``MARKOV``) in the UAI format.
+
+    Parameters
+    ----------
+    network : DiscreteBayesianNetwork or DiscreteMarkovNetwork
+        A fitted model that is one network gives it by ``model.to_bayesian_network()`` (the
+        classifiers of :mod:`graphmodels.models.export`) or ``model.to_markov_network()``
+        (:class:`HyperforestDensity`).
+    path_or_file : str, os.PathLike, file object or None, default=None
+        Where to write; a path ending in ``.gz`` is gzip-compressed. With None, the text is
+        returned.
+
+    Returns
+    -------
+    text : str or None
+        The text when `path_or_file` is None.
+
+    Raises
+    ------
+    TypeError
+        If `network` is neither a DiscreteBayesianNetwork nor a DiscreteMarkovNetwork.
+
+    See Also
+    --------
+    read_uai, write_bif, write_xmlbif
+
+    Notes
+    -----
+    Variables are numbered in the order of ``network.variables`` and their states by code;
+    the names are not written (the format has no place for them). A Bayesian network gets one
+    function per variable, in that order, its scope the parents (in ``parents[v]`` order) and
+    then the variable, its table written one distribution per line. A Markov network's
+    functions are its factors in order, each table one row of its last axis per line. Numbers
+    are written with ``repr`` (17 significant digits), so :func:`read_uai` gives back the same
+    tables exactly.
+
+    Examples
+    --------
+    >>> bn = DiscreteBayesianNetwork(
+    ...     {"rain": (), "wet": ("rain",)},
+    ...     {"rain": ["no", "yes"], "wet": ["no", "yes"]},
+    ...     {"rain": [0.8, 0.2], "wet": [[0.9, 0.1], [0.2, 0.8]]},
+    ... )
+    >>> print(write_uai(bn))
+    BAYES
+    2
+    2 2
+    2
+    1 0
+    2 0 1
+    <BLANKLINE>
+    2
+     0.8 0.2
+    4
+     0.9 0.1
+     0.2 0.8
+    <BLANKLINE>
+    >>> read_uai(write_uai(bn)).cpts["1"].tolist()
+    [[0.9, 0.1], [0.2, 0.8]]
+    """
+    if isinstance(network, DiscreteBayesianNetwork):
+        kind = "BAYES"
+        scopes = [(*network.parents[v], v) for v in network.variables]
+        tables = [network.cpts[v] for v in network.variables]
+    elif isinstance(network, DiscreteMarkovNetwork):
+        kind = "MARKOV"
+        scopes = [scope for scope, _ in network.factors]
+        tables = [table for _, table in network.factors]
+    else:
+        hint = ""
+        if hasattr(network, "to_bayesian_network"):
+            hint = "; write model.to_bayesian_network()"
+        elif hasattr(network, "to_markov_network"):
+            hint = "; write model.to_markov_network()"
+        raise TypeError(
+            f"`network` must be a DiscreteBayesianNetwork or a DiscreteMarkovNetwork, got {type(network).__name__}"
+            f"{hint}."
+        )
+    index = {v: j for j, v in enumerate(network.variables)}
+    lines = [kind, str(len(network.variables)), " ".join(str(network.cardinalities[v]) for v in network.variables)]
+    lines.append(str(len(scopes)))
+    lines.extend(" ".join(map(str, [len(scope), *(index[v] for v in scope)])) for scope in scopes)
+    lines.append("")
+    for table in tables:
+        lines.append(str(table.size))
+        lines.extend(_lines(np.asarray(table)))
+    return write_output("\n".join(lines) + "\n", path_or_file)
