@@ -27,6 +27,7 @@ from .models import (
     SelectiveKDB,
     load_model,
 )
+from .reporting import report
 
 __version__ = "0.1.0"
 
@@ -57,6 +58,8 @@ __all__ = [
     "LabelPowerset",
     "ClassifierChain",
     "load_model",
+    "reporting",
+    "report",
     "__version__",
 ]
 

@@ -10,7 +10,7 @@ façade that imports everything, and it runs before any module of the package).
 The layers, lowest first (as in the house style)::
 
     _special / _validation -> data -> stats -> structures -> learners / estimators -> models
-        -> evaluation / plotting / interop -> cli -> the façade (graphmodels/__init__.py, __main__.py, datasets.py)
+        -> evaluation / plotting / interop -> reporting -> cli -> the façade (graphmodels/__init__.py, __main__.py, datasets.py)
 
 A module may import from its own layer's package and from lower layers. Two packages drawn
 side by side (``learners / estimators``, ``evaluation / plotting / interop``) do not import each other,
@@ -43,6 +43,7 @@ LAYERS = (
     ("estimators", "learners"),
     ("models",),
     ("evaluation", "plotting", "interop"),  # interop.py: networks to and from pgmpy / pyAgrum, above models
+    ("reporting",),  # reporting/: the HTML report cross-validates (evaluation) and draws (plotting); cli runs it
     ("cli",),
     ("", "__main__", "datasets"),  # the façade: graphmodels/__init__.py, python -m graphmodels, gm.datasets
 )
