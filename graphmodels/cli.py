@@ -5,6 +5,7 @@
     graphmodels datasets
     graphmodels fit DATA [--target NAME] [--model tan] [--draw out.png] [--save model.json]
     graphmodels compare DATA [--target NAME] [--models nb tan ...] [--out DIR] [--quiet]
+    graphmodels report DATA --out report.html [--target NAME] [--models nb tan ...] [--folds K] [--quiet]
     graphmodels --version
 
 ``DATA`` is a CSV file (optionally compressed: ``.gz``, ``.bz2``, ``.xz``,
@@ -28,11 +29,13 @@ them).
   training rows only (in ``compare``, on each training fold), and a saved
   model keeps them, so it predicts raw rows.
 * **Output paths** (``--draw`` ending in ``.png``, ``.pdf`` or ``.svg``;
-  ``--save`` in ``.json`` or ``.npz``; ``--out`` a directory) are checked
+  ``--save`` in ``.json`` or ``.npz``; ``compare --out`` a directory;
+  ``report --out`` a file ending in ``.html`` or ``.htm``) are checked
   before any work: their directory must exist and be writable.
 * **Messages**: results go to stdout; notes, warnings and progress to
   stderr. ``compare`` shows its progress when stderr is a terminal and the
-  run lasts more than a few seconds; ``--quiet`` silences it.
+  run lasts more than a few seconds; ``report`` writes a line per step;
+  ``--quiet`` silences both.
 * **Exit status**: 0 on success; 2 for a usage or data error, reported in
   one line ``graphmodels: error: ...`` on stderr, without a traceback; 130
   when interrupted.
@@ -59,6 +62,8 @@ __all__ = ["main"]
 #: File name endings of ``--draw`` (matplotlib writes each) and of ``--save`` (the model formats).
 _DRAWING_FORMATS = (".png", ".pdf", ".svg")
 _MODEL_FORMATS = (".json", ".npz")
+#: File name endings of ``report --out``.
+_REPORT_FORMATS = (".html", ".htm")
 
 #: Delimiters tried when a file read with commas gives a single column, and how they are named.
 _SNIFFED = ";\t|"
@@ -480,6 +485,30 @@ def _cmd_compare(args: argparse.Namespace) -> None:
         print(f"fold results and a drawing of each structure saved in {args.out}")
 
 
+def _cmd_report(args: argparse.Namespace) -> None:
+    from .reporting import report
+
+    for name in args.models:
+        _model(name, args.discretizer)  # an unknown name fails here, before any work
+    _check_output_file(args.out, "--out", _REPORT_FORMATS)
+    name, X, y = _load_data(args.data, args.target, args.sep)
+    result = report(
+        X,
+        y=y,
+        models=[m.lower() for m in args.models],
+        n_splits=args.folds,
+        n_repeats=args.repeats,
+        random_state=args.seed,
+        max_rows=args.max_rows,
+        discretizer=None if args.discretizer == "none" else args.discretizer,
+        title=f"graphmodels report: {name}",
+        progress=not args.quiet,
+    )
+    result.save(args.out)
+    size = os.path.getsize(args.out) / 1024
+    print(f"report on {name} ({len(X)} rows, {len(args.models)} models) saved to {args.out} ({size:,.0f} kB)")
+
+
 # ----------------------------------------------------------------------------------------------
 # parser
 # ----------------------------------------------------------------------------------------------
@@ -541,8 +570,27 @@ def _add_data_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_cv_options(parser: argparse.ArgumentParser, models: Sequence[str], default: str, repeats: int) -> None:
+    """``--models``, ``--folds``, ``--repeats`` and ``--seed``, shared by ``compare`` and ``report``."""
+    from .models import CLASSIFIERS
+
+    parser.add_argument(
+        "--models",
+        nargs="+",
+        metavar="NAME",
+        default=list(models),
+        help=f"the models to compare, among {', '.join(CLASSIFIERS)} (default: {default})",
+    )
+    parser.add_argument("--folds", type=_int_at_least(2), default=5, help="folds per repetition (default: 5)")
+    parser.add_argument(
+        "--repeats", type=_int_at_least(1), default=repeats, help=f"repetitions with new folds (default: {repeats})"
+    )
+    parser.add_argument("--seed", type=int, default=0, help="seed of the folds (default: 0)")
+
+
 def _parser() -> argparse.ArgumentParser:
     from .models import CLASSIFIERS
+    from .reporting import DEFAULT_MODELS
 
     parser = _Parser(
         prog="graphmodels",
@@ -580,18 +628,34 @@ def _parser() -> argparse.ArgumentParser:
         "print the mean log-loss, error and times. Progress goes to stderr when it is a terminal.",
     )
     _add_data_options(cmp_)
-    cmp_.add_argument(
-        "--models",
-        nargs="+",
-        metavar="NAME",
-        default=list(CLASSIFIERS),
-        help=f"the models to compare, among {', '.join(CLASSIFIERS)} (default: all)",
-    )
-    cmp_.add_argument("--folds", type=_int_at_least(2), default=5, help="folds per repetition (default: 5)")
-    cmp_.add_argument("--repeats", type=_int_at_least(1), default=5, help="repetitions with new folds (default: 5)")
-    cmp_.add_argument("--seed", type=int, default=0, help="seed of the folds (default: 0)")
+    _add_cv_options(cmp_, list(CLASSIFIERS), "all", repeats=5)
     cmp_.add_argument("--out", metavar="DIR", help="save per-fold results and a drawing of each structure here")
     cmp_.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+    rep = commands.add_parser(
+        "report",
+        help="write a readable HTML report on a data set and its models",
+        description="Write one self-contained HTML page (figures as inline SVG, no script, nothing fetched): "
+        "the data summary with the discretization, the pairwise and class-conditional mutual information, "
+        "each model's cross-validated log-loss, error and time, the drawing of each learned structure, and "
+        "the strongest interactions found by TAN, the hyperforest and Kikuchi-Bayes. Progress goes to stderr.",
+    )
+    _add_data_options(rep)
+    rep.add_argument(
+        "--out",
+        metavar="FILE",
+        required=True,
+        help=f"the page to write ({_either(_REPORT_FORMATS)}); its directory is checked before the run",
+    )
+    _add_cv_options(rep, DEFAULT_MODELS, " ".join(DEFAULT_MODELS), repeats=1)
+    rep.add_argument(
+        "--max-rows",
+        type=_int_at_least(2),
+        default=None,
+        metavar="N",
+        help="use a sample of at most N rows, stratified by class (default: every row); the page says so",
+    )
+    rep.add_argument("--quiet", action="store_true", help="no progress on stderr")
     return parser
 
 
@@ -615,7 +679,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as done:  # --help, --version, or a usage error already written
         return done.code if isinstance(done.code, int) else (0 if done.code is None else 2)
-    handlers = {"datasets": _cmd_datasets, "fit": _cmd_fit, "compare": _cmd_compare}
+    handlers = {"datasets": _cmd_datasets, "fit": _cmd_fit, "compare": _cmd_compare, "report": _cmd_report}
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning
         try:
