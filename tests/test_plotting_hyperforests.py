@@ -159,6 +159,15 @@ def test_junction_tree_labels_cliques_and_separators():
     assert len(_collection(ax, "edges").get_segments()) == 2  # a forest: 5 cliques, 3 trees
 
 
+def test_draw_network_draws_a_junction_tree_as_draw_junction_tree():
+    from graphmodels.plotting import draw_network
+
+    forest = Hyperforest([("a", "b", "c"), ("b", "c", "d"), ("d", "e"), ("f", "g")], nodes="abcdefgh")
+    ax = draw_network(forest.junction_tree(), _axes())
+    assert sorted(_texts(ax, "clique")) == ["a,b,c", "b,c,d", "d,e", "f,g", "h"]
+    assert sorted(_texts(ax, "sepset")) == ["b,c", "d"]
+
+
 def test_junction_tree_is_layered_root_on_top():
     forest = random_hypertree(10, 2, random_state=0)
     tree = forest.junction_tree()

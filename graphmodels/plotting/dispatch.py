@@ -22,9 +22,11 @@ from ..models.hierarchical_nb import HierarchicalNaiveBayes
 from ..models.kikuchi import KikuchiBayes
 from ..models.label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
 from ..models.multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
+from ..structures.hyperforests import Hyperforest
 from ..structures.latent_trees import is_latent_tree
 from ..structures.multidimensional import is_multidimensional_classifier
 from ._common import as_graph, network_layout
+from .hyperforests import draw_junction_tree
 from .interactions import draw_interactions
 from .latent_trees import draw_latent_tree
 from .multidimensional import draw_multidimensional
@@ -34,8 +36,6 @@ from .region_graph import draw_region_graph
 if TYPE_CHECKING:
     import numpy as np
     from matplotlib.axes import Axes
-
-    from ..structures.hyperforests import Hyperforest
 
 __all__ = ["draw_network", "MODEL_DRAWINGS"]
 
@@ -66,6 +66,11 @@ def _multidimensional(graph_or_model, ax, options):
     if isinstance(layout, str):
         layout = network_layout(graph, layout, max_row_width=options["max_row_width"])
     return draw_multidimensional(graph, ax, **{**_common_options(options), "layout": layout})
+
+
+def _junction_tree(graph, ax, options):
+    """A junction tree (``Hyperforest.junction_tree()``): drawn from the hyperforest of its cliques."""
+    return draw_junction_tree(Hyperforest(list(graph.nodes)), ax=ax, title=options["title"])
 
 
 def _region_graph(graph, ax, options):
@@ -181,7 +186,9 @@ def _lists_its_nodes(graph):
 def _graph_drawing(graph):
     """The drawing for a networkx graph, chosen by what it holds.
 
-    A region graph: every node a frozenset with a ``counting_number``. A
+    A junction tree: undirected, every node a frozenset with
+    ``kind="clique"`` (as :meth:`~graphmodels.structures.Hyperforest.junction_tree`
+    makes it). A region graph: every node a frozenset with a ``counting_number``. A
     latent tree (:func:`~graphmodels.structures.is_latent_tree`) with at
     least one latent. An MDBNC
     (:func:`~graphmodels.structures.multidimensional.is_multidimensional_classifier`)
@@ -190,6 +197,12 @@ def _graph_drawing(graph):
     :func:`~graphmodels.structures.multidimensional.multidimensional_classifier`
     sets them. Anything else: None (the generic drawing).
     """
+    if (
+        graph.number_of_nodes()
+        and not graph.is_directed()
+        and all(isinstance(n, frozenset) and d.get("kind") == "clique" for n, d in graph.nodes(data=True))
+    ):
+        return _junction_tree
     if graph.number_of_nodes() and all(
         isinstance(n, frozenset) and "counting_number" in d for n, d in graph.nodes(data=True)
     ):
@@ -237,6 +250,8 @@ def draw_network(
     ``KikuchiBayes``                              :func:`~graphmodels.plotting.draw_interactions`
     a region graph (frozenset nodes with          :func:`~graphmodels.plotting.draw_region_graph`
     ``counting_number``)
+    a junction tree (frozenset nodes with         :func:`~graphmodels.plotting.draw_junction_tree`
+    ``kind="clique"``)
     ``HierarchicalNaiveBayes``, a latent tree     :func:`~graphmodels.plotting.draw_latent_tree`
     multi-dimensional classifiers (MDBNCs)        :func:`~graphmodels.plotting.draw_multidimensional`
     ``BinaryRelevance``, ``ClassifierChain``      a grid of the members' structures, one per label
