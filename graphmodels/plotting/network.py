@@ -285,7 +285,11 @@ def draw_graph(
             zorder=1 if kind == "class" else 2,
             gid="edge" if kind is None else f"edge:{kind}",
         )
-        ax.add_patch(patch)
+        # The limits are set above and an edge lies between its nodes: neither the data limits nor a
+        # tight bounding box need the edge's path, which matplotlib would compute (shrinking the arc
+        # to the node circles by bisection) once for each. It is drawn once; still in `ax.patches`.
+        patch.set_in_layout(False)
+        ax.add_artist(patch)
         weight = data.get("weight")
         if show_weights and _is_number(weight) and (show_weights is True or show_weights == kind):
             (ux, uy), (vx, vy) = pos[u], pos[v]
