@@ -91,6 +91,17 @@ def _require(module: str, label: str, caller: str) -> Any:
         raise ImportError(f"{caller} needs {label}, which is not installed: {INSTALL_HINT}") from error
 
 
+#: Why the models without ``to_bayesian_network()`` have none (see graphmodels.models.export).
+_WHY_NOT = {
+    "ChowLiu": "a Bayesian multinet: one tree per class",
+    "AODE": "an average of one-dependence networks",
+    "AnDE": "an average of n-dependence networks",
+    "MultiDimensionalAODE": "an average of networks",
+    "HyperforestClassifier": "a decomposable model over hyperedges, not directed families",
+    "KikuchiBayes": "a region-based (Kikuchi) approximation, not one normalized network",
+}
+
+
 def _exportable() -> list[str]:
     return [cls.__name__ for cls in registered_models().values() if hasattr(cls, "to_bayesian_network")]
 
@@ -104,9 +115,11 @@ def _as_network(source: Any, caller: str) -> DiscreteBayesianNetwork:
         return method()
     exportable = ", ".join(_exportable())
     if isinstance(source, BaseModel):
+        name = type(source).__name__
+        why = f" ({_WHY_NOT[name]})" if name in _WHY_NOT else ""
         raise TypeError(
-            f"{caller}: {type(source).__name__} is not one Bayesian network (it has no to_bayesian_network()); "
-            f"a DiscreteBayesianNetwork exports, and so do the fitted models {exportable}."
+            f"{caller}: {name} has no to_bayesian_network(){why}, so it cannot be exported; "
+            f"a DiscreteBayesianNetwork can, and so can the fitted models {exportable}."
         )
     raise TypeError(
         f"{caller} takes a DiscreteBayesianNetwork or a fitted model with to_bayesian_network() "
