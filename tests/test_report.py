@@ -249,6 +249,19 @@ def test_many_columns_show_the_40_most_informative(random_table):
     assert len(result.columns) == 45
 
 
+@pytest.mark.parametrize("models", [None, ["nb", "kikuchi-bayes"]])
+def test_default_models_leave_kikuchi_bayes_out_of_wide_tables(models, random_table):
+    X, y = random_table(np.random.default_rng(4), n_rows=60, cards=(2, 3) * 15 + (2,))  # 31 attributes
+    result = _report(X, y=y, models=models)
+    names = list(result.cv_summary["model"])
+    if models is None:
+        assert names == ["nb", "tan", "aode", "hyperforest"]
+        assert "was left out of the default models: the table has 31 attributes, more than 30" in result.html
+        assert result.interactions["kikuchi-bayes"].empty
+    else:  # named: kept
+        assert names == models and len(result.interactions["kikuchi-bayes"])
+
+
 def test_a_model_that_fails_is_reported_and_the_rest_goes_on():
     X, y = gm.datasets.load("car", return_X_y=True)
     result = _report(X, y=y, models={"tiny": gm.TAN(max_cells=10), "nb": gm.NaiveBayes()})

@@ -16,6 +16,6 @@ imported only when a report is built. Its name is not ``report`` so that ``gm.re
 function, is never shadowed by the module of the same name.
 """
 
-from ._report import DEFAULT_MODELS, Report, report
+from ._report import DEFAULT_MODELS, KIKUCHI_MAX_ATTRIBUTES, Report, report
 
-__all__ = ["report", "Report", "DEFAULT_MODELS"]
+__all__ = ["report", "Report", "DEFAULT_MODELS", "KIKUCHI_MAX_ATTRIBUTES"]

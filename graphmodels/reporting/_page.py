@@ -347,7 +347,14 @@ class Page:
 
     # ------------------------------------------------------------------ 3. models
     def models_section(
-        self, *, summary: pd.DataFrame, n_splits: int, n_repeats: int, seed: int | None, class_entropy: float
+        self,
+        *,
+        summary: pd.DataFrame,
+        n_splits: int,
+        n_repeats: int,
+        seed: int | None,
+        class_entropy: float,
+        left_out: dict[str, str],
     ) -> None:
         done = summary[summary["failure"] == ""]
         best_loss = done["log_loss"].min() if len(done) else np.nan
@@ -385,6 +392,7 @@ class Page:
             "share of held-out rows whose most probable class is wrong. Rank by mean log-loss; the best row is "
             "in bold.</p>",
         ]
+        parts += [f"<p><b>{esc(name)}</b> was {esc(why)}.</p>" for name, why in left_out.items()]
         self._section(2, "\n".join(parts))
 
     # ------------------------------------------------------------------ 4. structures
@@ -434,7 +442,7 @@ class Page:
                     body.append(table(["region", "added at step", "gain, nats per row"], rows, numeric=(1, 2)))
                 if len(frame) > top:
                     body.append(f'<p class="note">The {top} strongest of {len(frame)}.</p>')
-            elif not notes.get(name, "").startswith("could not"):
+            elif not notes.get(name, "").startswith(("could not", "Kikuchi-Bayes was left out")):
                 body.append('<p class="note">None found.</p>')
             columns.append("<div>" + "\n".join(body) + "</div>")
         intro = (
