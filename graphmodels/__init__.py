@@ -7,7 +7,7 @@ Layers, each importing only from the ones before it::
 The most used names are re-exported here.
 """
 
-from . import data, datasets, estimators, evaluation, learners, models, stats, structures
+from . import _display, data, datasets, estimators, evaluation, learners, models, stats, structures
 from .models import (
     AODE,
     FAN,
@@ -62,6 +62,18 @@ __all__ = [
     "report",
     "__version__",
 ]
+
+
+def _draw_svg(graph_or_model, **options):
+    # The drawing of every notebook display (models and hyperforests show themselves through
+    # graphmodels._display, which cannot import the plotting layer above them): matplotlib is
+    # imported on the first display, not by `import graphmodels`.
+    from .plotting.svg import draw_svg
+
+    return draw_svg(graph_or_model, **options)
+
+
+_display.set_svg_drawer(_draw_svg)
 
 
 def __getattr__(name):

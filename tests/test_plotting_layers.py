@@ -1,4 +1,5 @@
-"""The plotting package is layered: ``_common`` <- drawing modules and ``export`` <- ``dispatch``.
+"""The plotting package is layered: ``_common`` <- drawing modules and ``export`` <- ``dispatch``
+<- ``svg`` <- ``notebook``.
 
 Parsed from the source (every import, module level or inside a function), so a
 helper that drifts back into a drawing module, or a drawing that reaches into a
@@ -34,7 +35,7 @@ DRAWINGS = {
     "region_graph",
     "kikuchi_path",
 }
-ENTRY = {"dispatch", "export", "svg", "__init__"}
+ENTRY = {"dispatch", "export", "svg", "notebook", "__init__"}
 
 
 def _sibling_imports(module):

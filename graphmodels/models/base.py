@@ -27,10 +27,14 @@ The contract every model follows (checked for every registered model by
   :class:`~graphmodels.structures.Hyperforest` with networkx views); per-class
   or per-member structures go to a plural attribute (``structures_``);
 * classifiers have ``classes_``, ``n_features_in_`` and, for string column
-  names, ``feature_names_in_``; randomness comes from ``random_state``
+  names, ``feature_names_in_``; every model has ``n_rows_``, the number of
+  training rows (rows of `X`, whatever their weights); randomness comes from ``random_state``
   (default None);
 * ``get_params``/``set_params``/:func:`clone_model` and ``save``/
-  :func:`~graphmodels.models.load_model` round-trip.
+  :func:`~graphmodels.models.load_model` round-trip;
+* in a notebook a model displays itself (``_repr_html_``): its parameters,
+  and once fitted a summary and its structure as inline SVG (see
+  :mod:`graphmodels.models.display`).
 """
 
 from __future__ import annotations
@@ -360,6 +364,7 @@ class BaseModel:
     max_cells: int
     estimator_: Estimator
     encoder_: TableEncoder
+    n_rows_: int
     n_features_in_: int
     feature_names_in_: np.ndarray
 
@@ -426,6 +431,16 @@ class BaseModel:
             or not _same(getattr(self, name), defaults[name].default)
         ]
         return f"{type(self).__name__}({', '.join(changed)})"
+
+    def _repr_html_(self) -> str:
+        """The notebook display: the parameters, and once fitted a summary and the structure as inline SVG.
+
+        Built by :func:`graphmodels.models.display.model_html` (see there
+        what it shows, and why there is no ``_repr_svg_``); it never raises.
+        """
+        from .display import model_html
+
+        return model_html(self)
 
     # ------------------------------------------------------------ validation
     @classmethod
@@ -611,7 +626,7 @@ class BaseModel:
         return codes
 
     def _set_training_attributes(self, counts):
-        """``encoder_``, ``n_features_in_`` and ``feature_names_in_`` from shared training counts."""
+        """``encoder_``, ``n_rows_``, ``n_features_in_`` and ``feature_names_in_`` from shared training counts."""
         if counts.n_features == 0 and not getattr(self, "_allow_no_features", False):
             raise ValueError(f"`X` has 0 feature(s) (shape={counts.shape}) while a minimum of 1 is required.")
         if counts.missing != self.missing:
@@ -621,6 +636,7 @@ class BaseModel:
             )
         self.encoder_ = counts.encoder
         self.discretizer_ = counts.discretizer
+        self.n_rows_ = int(counts.shape[0])
         self.n_features_in_ = counts.n_features
         if counts.feature_names_in is not None:
             self.feature_names_in_ = counts.feature_names_in

@@ -128,7 +128,8 @@ class BaseMultiLabelClassifier(BaseModel):
 
     * ``label_names_``: list of the label columns' names;
     * ``classes_``: list of ndarray, the values of each label;
-    * ``n_labels_``, ``n_features_in_`` (and ``feature_names_in_`` for string columns).
+    * ``n_labels_``, ``n_rows_`` (training rows), ``n_features_in_`` (and ``feature_names_in_`` for
+      string columns).
     """
 
     _estimator_type = "classifier"
@@ -182,6 +183,7 @@ class BaseMultiLabelClassifier(BaseModel):
             self.label_names_ = list(labels.columns)
             self.classes_, codes = encode_labels(labels)
             frame = self._fit_discretizer(frame, codes, sample_weight)
+            self.n_rows_ = int(frame.shape[0])
             self.n_features_in_ = frame.shape[1]
             self.feature_columns_ = list(frame.columns)
             if _has_column_names(X) and all(isinstance(c, str) for c in frame.columns):

@@ -4,7 +4,8 @@ Layers inside the package: ``_common`` (colours, labels, layouts, geometry; draw
 nothing) <- one module per drawing (``network``, ``hyperforests``, ``latent_trees``,
 ``multidimensional``, ``interactions``, ``region_graph``, ``kikuchi_path``) and
 ``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type) <- ``svg``
-(drawings as inline SVG text, for notebooks and HTML pages).
+(drawings as inline SVG text, for notebooks and HTML pages) <- ``notebook`` (:func:`show`: the
+notebook display of any structure or model).
 """
 
 from ._common import network_layout
@@ -16,6 +17,7 @@ from .kikuchi_path import draw_kikuchi_path
 from .latent_trees import draw_latent_tree, latent_tree_layout
 from .multidimensional import draw_multidimensional, multidimensional_layout
 from .network import draw_graph
+from .notebook import NotebookDisplay, show
 from .region_graph import draw_region_graph
 from .svg import draw_svg, figure_svg
 
@@ -36,4 +38,6 @@ __all__ = [
     "to_dot",
     "draw_svg",
     "figure_svg",
+    "show",
+    "NotebookDisplay",
 ]

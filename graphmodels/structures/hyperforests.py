@@ -283,6 +283,16 @@ class Hyperforest:
         shown = [tuple(sorted(h, key=self._index.__getitem__)) for h in self.maximal_hyperedges if len(h) > 1]
         return f"Hyperforest(width={self.width}, nodes={len(self._nodes)}, maximal={shown[:6]}{'...' if len(shown) > 6 else ''})"
 
+    def _repr_html_(self) -> str:
+        """The notebook display: width, maximal hyperedges and the primal graph drawn as inline SVG.
+
+        Bounded and never raising, as a model's display (see
+        :func:`graphmodels.plotting.show`, which also takes drawing options).
+        """
+        from .._display import structure_html
+
+        return structure_html(self)
+
     def copy(self) -> Hyperforest:
         """An independent copy."""
         new = Hyperforest.__new__(Hyperforest)
