@@ -1,11 +1,14 @@
-"""Rich display in notebooks (``_repr_html_``, ``plotting.show``).
+"""Rich display in notebooks (``_repr_html_``, ``plotting.show``) and tidy tables (``cpd``, ``potential``).
 
-Every registered model, fitted and unfitted; the size bound; a drawing or a summary that fails;
-nothing fetched.
+Display: every registered model, fitted and unfitted; the size bound; a drawing or a summary that
+fails; nothing fetched. Tables: hand-computed tiny cases, the stored log tables at chosen cells,
+state names in code order, parent order, and clique / region marginals against brute-force sums
+of the model's own joint.
 """
 
 from __future__ import annotations
 
+import itertools
 import re
 import subprocess
 import sys
@@ -19,7 +22,8 @@ import pytest
 
 import graphmodels as gm
 from graphmodels import _display
-from graphmodels.models import registered_models
+from graphmodels.estimators import Discriminative
+from graphmodels.models import DiscreteBayesianNetwork, NotFittedError, registered_models
 from graphmodels.models.display import model_html
 from graphmodels.plotting import NotebookDisplay, draw_svg, show
 from graphmodels.structures import Hyperforest
@@ -269,3 +273,271 @@ def test_show_never_raises_on_what_it_cannot_draw():
     assert "not fitted" in text
     text = show(nx.DiGraph()).html
     assert "empty structure" in text
+
+
+# ---------------------------------------------------------------------------- cpd
+def test_cpd_hand_computed_naive_bayes():
+    # Maximum likelihood on 5 rows: P(y=p) = 3/5; P(a=x | p) = 2/3, P(a=x | q) = 1/2.
+    X = pd.DataFrame({"a": ["x", "x", "y", "x", "y"]})
+    y = ["p", "p", "p", "q", "q"]
+    model = gm.NaiveBayes(estimator="mle").fit(X, y)
+    prior = model.cpd("class")
+    assert list(prior.columns) == ["p", "q"] and list(prior.index) == ["probability"]
+    np.testing.assert_allclose(prior.to_numpy(), [[3 / 5, 2 / 5]])
+    table = model.cpd("a")
+    assert table.index.name == "class" and table.columns.name == "a"
+    np.testing.assert_allclose(table.loc["p"].to_numpy(), [2 / 3, 1 / 3])
+    np.testing.assert_allclose(table.loc["q"].to_numpy(), [1 / 2, 1 / 2])
+
+
+@pytest.mark.parametrize("cls", [gm.NaiveBayes, gm.TAN, gm.FAN, gm.KDB])
+def test_cpd_equals_the_stored_tables_and_rows_sum_to_one(cls):
+    X, y = gm.datasets.load("car", return_X_y=True)
+    model = cls().fit(X, y)
+    columns = list(X.columns)
+    for j, name in enumerate(columns):
+        table = model.cpd(name)
+        np.testing.assert_allclose(table.sum(axis=1), 1.0)
+        parents = model.feature_parents_[j]
+        parents = [parents] if np.ndim(parents) == 0 else list(parents)
+        parents = [p for p in parents if p >= 0]
+        assert list(table.index.names) == ["class", *(columns[p] for p in parents)]
+        assert list(table.columns) == list(model.encoder_.levels_[j])
+        log_table = model.log_tables_[j].reshape(len(model.classes_), -1, len(table.columns))
+        # Hand-picked cells: the first and last parent configuration, the last state.
+        np.testing.assert_allclose(table.to_numpy()[0, -1], np.exp(log_table[0, 0, -1]))
+        np.testing.assert_allclose(table.to_numpy()[-1, -1], np.exp(log_table[-1, -1, -1]))
+    np.testing.assert_allclose(model.cpd("class").to_numpy()[0], np.exp(model.class_log_prior_))
+
+
+def test_cpd_kdb_parent_order_is_the_class_then_feature_parents():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    model = gm.KDB(k=2).fit(X, y)
+    columns = list(X.columns)
+    j = next(j for j, family in enumerate(model.feature_parents_) if len(family) == 2)
+    first, second = model.feature_parents_[j]
+    table = model.cpd(columns[j])
+    assert list(table.index.names) == ["class", columns[first], columns[second]]
+    c, u, v = 2, 1, 0
+    label, s1, s2 = model.classes_[c], model.encoder_.levels_[first][u], model.encoder_.levels_[second][v]
+    np.testing.assert_allclose(table.loc[(label, s1, s2)].to_numpy(), np.exp(model.log_tables_[j][c, u, v]))
+
+
+def test_cpd_state_names_are_the_labels_in_code_order():
+    # Integer-looking string labels stay strings, in the encoder's order ("1" < "10" < "2").
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame({"a": rng.choice(["1", "10", "2"], 200), "b": rng.choice(["x", "y"], 200)})
+    y = pd.Series(rng.choice(["10", "2", "1"], 200), name="target")
+    model = gm.TAN().fit(X, y)
+    assert list(model.cpd("target").columns) == list(model.classes_) == ["1", "10", "2"]
+    table = model.cpd("a")
+    assert list(table.columns) == list(model.encoder_.levels_[0]) == ["1", "10", "2"]
+    assert list(table.index.get_level_values(0).unique()) == ["1", "10", "2"]
+
+
+def test_cpd_of_a_cut_column_uses_the_interval_labels():
+    X, y = gm.datasets.load("iris", return_X_y=True)
+    model = gm.NaiveBayes().fit(X, y)
+    table = model.cpd("petal length")
+    assert list(table.columns) == ["(-inf, 2.45]", "(2.45, 4.75]", "(4.75, inf)"]
+
+
+def test_cpd_discriminative_rows_are_the_normalized_potentials():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    model = gm.TAN(estimator=Discriminative(penalty=1.0)).fit(X, y)
+    j = int(np.flatnonzero(model.feature_parents_ >= 0)[0])
+    table = model.cpd(X.columns[j])
+    np.testing.assert_allclose(table.sum(axis=1), 1.0)
+    raw = model.log_tables_[j]
+    assert not np.allclose(np.exp(raw).sum(axis=-1), 1.0)  # log-potentials, not log-probabilities
+    expected = np.exp(raw - np.log(np.exp(raw).sum(axis=-1, keepdims=True)))
+    np.testing.assert_allclose(table.to_numpy(), expected.reshape(-1, raw.shape[-1]))
+
+
+def test_cpd_chow_liu_multinet_repeats_each_class_table_over_other_parents():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    model = gm.ChowLiu().fit(X, y)
+    columns = list(X.columns)
+    j = max(range(len(columns)), key=lambda j: len({p for p in model.feature_parents_[:, j] if p >= 0}))
+    parents = sorted({int(p) for p in model.feature_parents_[:, j] if p >= 0})
+    table = model.cpd(columns[j])
+    assert list(table.index.names) == ["class", *(columns[p] for p in parents)]
+    np.testing.assert_allclose(table.sum(axis=1), 1.0)
+    for c, label in enumerate(model.classes_):
+        own = np.exp(model.log_tables_[c][j][0])
+        parent = model.feature_parents_[c, j]
+        block = table.loc[label]
+        for configuration, row in block.iterrows():
+            configuration = configuration if isinstance(configuration, tuple) else (configuration,)
+            k = 0 if parent < 0 else list(model.encoder_.levels_[parent]).index(configuration[parents.index(parent)])
+            np.testing.assert_allclose(row.to_numpy(), own[k])
+
+
+def test_cpd_selective_kdb_hnb_density_and_networks():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    selective = gm.SelectiveKDB(max_k=1).fit(X, y)
+    left_out = [c for c, kept in zip(X.columns, selective.support_) if not kept]
+    for name in selective.selected_features_:
+        np.testing.assert_allclose(selective.cpd(name).sum(axis=1), 1.0)
+    if left_out:
+        with pytest.raises(ValueError, match="left out"):
+            selective.cpd(left_out[0])
+
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame(rng.integers(0, 2, size=(400, 4)), columns=list("abcd"))
+    labels = np.where(frame["a"] == frame["b"], "same", "different")
+    hnb = gm.HierarchicalNaiveBayes(random_state=0).fit(frame, labels)
+    latent = hnb.latent_definitions_[0][0]
+    table = hnb.cpd(latent)
+    assert table.index.name == "class" and list(table.columns) == list(range(len(table.columns)))
+    np.testing.assert_allclose(table.to_numpy(), np.exp(hnb.child_log_tables_[hnb.children_.index(latent)]))
+    with pytest.raises(ValueError, match=f"'a' has no conditional table \\(a child of the latent variable '{latent}'"):
+        hnb.cpd("a")
+
+    density = gm.ChowLiuTree().fit(X)
+    for j, name in enumerate(X.columns):
+        table = density.cpd(name)
+        np.testing.assert_allclose(table.sum(axis=1), 1.0)
+        parent = density.parents_[j]
+        assert table.index.name == X.columns[parent] if parent >= 0 else list(table.index) == ["probability"]
+
+    bn = gm.TAN().fit(X, y).to_bayesian_network()
+    assert isinstance(bn, DiscreteBayesianNetwork)
+    table = bn.cpd("maint")
+    assert list(table.index.names) == list(bn.parents["maint"])
+    np.testing.assert_allclose(table.to_numpy().ravel(), bn.cpts["maint"].ravel())
+    with pytest.raises(ValueError, match="'nope' is not a variable"):
+        bn.cpd("nope")
+
+
+def test_cpd_multidimensional():
+    X, Y = _multilabel_data()
+    model = gm.models.MultiDimensionalTAN().fit(X, Y)
+    for node in ["L1", "L2", "a", "b", "c"]:
+        table = model.cpd(node)
+        np.testing.assert_allclose(table.sum(axis=1), 1.0)
+    assert list(model.cpd("L2").columns) == ["10", "2"]
+    i = list(X.columns).index("a")
+    expected = [model.label_names_[p] for p in model.feature_class_parents_[i]]
+    if model.feature_parents_[i] >= 0:
+        expected.append(list(X.columns)[model.feature_parents_[i]])
+    assert [n for n in model.cpd("a").index.names if n is not None] == expected
+    ensemble = gm.models.MultiDimensionalAODE().fit(X, Y)
+    with pytest.raises(ValueError, match="one table per member"):
+        ensemble.cpd("L1")
+    np.testing.assert_allclose(ensemble.cpd("a").sum(axis=1), 1.0)
+
+
+def test_cpd_errors_name_the_node_and_list_the_valid_ones():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    model = gm.NaiveBayes().fit(X, y)
+    with pytest.raises(ValueError, match=r"'colour' has no conditional table; valid nodes: \['class', 'buying'"):
+        model.cpd("colour")
+    with pytest.raises(ValueError, match="valid nodes"):
+        model.cpd(["buying"])  # unhashable
+    with pytest.raises(NotFittedError):
+        gm.NaiveBayes().cpd("buying")
+    assert not hasattr(gm.AODE(), "cpd") and not hasattr(gm.KikuchiBayes(), "cpd")
+
+
+# ---------------------------------------------------------------------------- potentials
+def _configurations(model):
+    levels = model.encoder_.levels_
+    rows = list(itertools.product(*levels))
+    return pd.DataFrame(rows, columns=model.encoder_.columns_)
+
+
+def _brute_marginal(frame, probability, variables):
+    return frame.assign(probability=probability).groupby(list(variables), sort=False)["probability"].sum()
+
+
+def _small_frame(seed=0, n_rows=400):
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 2, n_rows)
+    b = (a + (rng.random(n_rows) < 0.2)) % 3
+    c = (a * b + rng.integers(0, 2, n_rows)) % 2
+    d = rng.integers(0, 3, n_rows)
+    return pd.DataFrame({"a": a, "b": b, "c": c, "d": np.where(rng.random(n_rows) < 0.7, b, d)})
+
+
+def test_density_potentials_are_the_marginals_of_its_joint():
+    frame = _small_frame()
+    model = gm.HyperforestDensity(treewidth=2).fit(frame)
+    grid = _configurations(model)
+    probability = np.exp(model.score_samples(grid))
+    np.testing.assert_allclose(probability.sum(), 1.0)
+    for hyperedge in model.structure_.maximal_hyperedges:
+        variables = [c for c in frame.columns if c in hyperedge]
+        table = model.potential(tuple(reversed(variables)))  # any order
+        assert list(table.columns) == [*variables, "probability"]
+        np.testing.assert_allclose(table["probability"].sum(), 1.0)
+        expected = _brute_marginal(grid, probability, variables)
+        got = table.set_index(variables)["probability"]
+        np.testing.assert_allclose(got.loc[expected.index].to_numpy(), expected.to_numpy())
+
+
+@pytest.mark.parametrize("representation", ["joint", "shared", "free"])
+def test_classifier_potentials_are_the_marginals_of_its_joint(representation):
+    frame = _small_frame(1)
+    X, y = frame[["a", "b", "d"]], frame["c"].map({0: "no", 1: "yes"})
+    model = gm.HyperforestClassifier(treewidth=1, criterion="ml", representation=representation).fit(X, y)
+    grid = _configurations(model)
+    joint = np.exp(model.joint_log_likelihood(grid))  # (configurations, classes)
+    np.testing.assert_allclose(joint.sum(), 1.0)
+    cliques = [c for _, network in model._clique_networks() for c in network["cliques"]]
+    names = list(X.columns) + [model.class_name_]
+    checked = 0
+    for clique in cliques:
+        variables = [names[p] for p in sorted(clique)]
+        table = model.potential(variables)
+        attributes = [v for v in variables if v != model.class_name_]
+        if representation == "joint":
+            long = pd.concat([grid.assign(**{model.class_name_: label}) for label in model.classes_], ignore_index=True)
+            expected = _brute_marginal(long, joint.T.ravel(), variables)
+            got = table.set_index(variables)["probability"]
+            np.testing.assert_allclose(table["probability"].sum(), 1.0)
+        else:
+            for c, label in enumerate(model.classes_):
+                conditional = joint[:, c] / joint[:, c].sum()
+                marginal = _brute_marginal(grid, conditional, attributes)
+                in_table = table[table[model.class_name_] == label]
+                if len(in_table):
+                    np.testing.assert_allclose(in_table["probability"].sum(), 1.0)
+                    got = in_table.set_index(attributes)["probability"]
+                    np.testing.assert_allclose(got.loc[marginal.index].to_numpy(), marginal.to_numpy())
+            assert list(table.columns) == [model.class_name_, *attributes, "probability"]
+            checked += 1
+            continue
+        np.testing.assert_allclose(got.loc[expected.index].to_numpy(), expected.to_numpy())
+        checked += 1
+    assert checked
+
+
+def test_kikuchi_region_potential_is_the_smoothed_joint_of_eq_4():
+    X, y = gm.datasets.load("tic-tac-toe", return_X_y=True)
+    model = gm.KikuchiBayes().fit(X, y)
+    region = next(r for r in model.region_log_tables_ if len(r) == 3)
+    table = model.potential(set(region))
+    assert list(table.columns) == [*region, "probability"]
+    np.testing.assert_allclose(table["probability"].sum(), 1.0)
+    frame = X.assign(**{model.class_name_: np.asarray(y)})
+    counts = frame.groupby(list(region)).size()
+    theta = model.estimator_.equivalent_sample_size
+    cells = len(table)
+    row = table.iloc[5]
+    key = tuple(row[list(region)])
+    expected = (counts.get(key, 0) + theta / cells) / (len(frame) + theta)
+    np.testing.assert_allclose(row["probability"], expected)
+
+
+def test_potential_errors_name_the_clique_and_list_the_valid_ones():
+    frame = _small_frame()
+    model = gm.HyperforestDensity(treewidth=1).fit(frame)
+    with pytest.raises(ValueError, match=r"\('a', 'zz'\) is not a clique of the model; cliques: \["):
+        model.potential(("a", "zz"))
+    X, y = gm.datasets.load("tic-tac-toe", return_X_y=True)
+    kikuchi = gm.KikuchiBayes().fit(X, y)
+    with pytest.raises(ValueError, match="is not a region of the model; regions:"):
+        kikuchi.potential(["top-left-square"])
+    with pytest.raises(NotFittedError):
+        gm.HyperforestDensity().potential("a")

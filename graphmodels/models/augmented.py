@@ -11,6 +11,8 @@ estimator) and one likelihood routine
 
 from __future__ import annotations
 
+import functools
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
@@ -27,6 +29,7 @@ from .base import BaseClassifier
 from .export import class_network
 from .inference import forest_log_likelihood
 from .registry import register_model
+from .tables import ConditionalTables, column_states
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
@@ -81,7 +84,7 @@ def _family_counts(engine, parent, child, class_position):
 TREE_ALGORITHM_CONSTRAINTS = {"algorithm": [Options(list(SPANNING_TREE_ALGORITHMS))]}
 
 
-class _AugmentedNaiveBayes(BaseClassifier):
+class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables):
     """Shared fit and likelihood of the shared-structure models."""
 
     _parameter_constraints = TREE_ALGORITHM_CONSTRAINTS
@@ -129,6 +132,17 @@ class _AugmentedNaiveBayes(BaseClassifier):
     def _joint_log_likelihood(self, codes):
         joint = forest_log_likelihood(codes, self.feature_parents_, self.log_tables_)
         return joint + self.class_log_prior_
+
+    def _conditional_tables(self):
+        """For :meth:`cpd`: the class prior, and each attribute's table given the class and its parent."""
+        columns = list(self.encoder_.columns_)
+        families = {self.class_name_: ((), self.class_log_prior_)}
+        for name, parent, table in zip(columns, self.feature_parents_, self.log_tables_):
+            if parent >= 0:
+                families[name] = ((self.class_name_, columns[parent]), table)
+            else:
+                families[name] = ((self.class_name_,), table[:, 0, :])
+        return families, column_states(self), {}
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
         """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
@@ -369,7 +383,7 @@ class FAN(TAN):
 
 
 @register_model("chow-liu")
-class ChowLiu(BaseClassifier):
+class ChowLiu(BaseClassifier, ConditionalTables):
     """Class-conditional Chow-Liu trees (or MDL forests): one structure per class.
 
     ``P(y, x) = P(y) P_y(x)`` where each ``P_y`` is the Chow-Liu tree [1]_ of
@@ -541,6 +555,43 @@ class ChowLiu(BaseClassifier):
             for parents, tables in zip(self.feature_parents_, self.log_tables_)
         ]
         return np.column_stack(columns) + self.class_log_prior_
+
+    def _conditional_tables(self):
+        """For :meth:`cpd`: the class prior, and each attribute's table given the class and its parents.
+
+        An attribute's parents are all those it has in some class's tree; its
+        table, built on request, holds each class's own table broadcast over
+        the parents that class's tree does not link it to.
+        """
+        families = {self.class_name_: ((), self.class_log_prior_)}
+        for j, name in enumerate(self.encoder_.columns_):
+            families[name] = functools.partial(self._multinet_family, j)
+        return families, column_states(self), {}
+
+    def _multinet_family(self, j):
+        columns = list(self.encoder_.columns_)
+        parents = sorted({int(p) for p in self.feature_parents_[:, j] if p >= 0})
+        cards = [int(self.encoder_.cardinalities_[p]) for p in parents]
+        n_classes, r = len(self.classes_), int(self.encoder_.cardinalities_[j])
+        cells = n_classes * math.prod(cards) * r
+        if cells > self.max_cells:
+            raise ValueError(
+                f"ChowLiu.cpd: the table of {columns[j]!r} given the class and its parents in every class's tree "
+                f"({[columns[p] for p in parents]}) would have {cells} cells, more than max_cells={self.max_cells}; "
+                "read log_tables_[class][j] for one class's table."
+            )
+        table = np.empty((n_classes, *cards, r))
+        for c in range(n_classes):
+            own = self.log_tables_[c][j][0]  # (r_parent or 1, r)
+            parent = int(self.feature_parents_[c, j])
+            shape = [1] * len(cards) + [r]
+            if parent >= 0:
+                shape[parents.index(parent)] = cards[parents.index(parent)]
+                own = own.reshape(shape)
+            else:
+                own = own[0].reshape(shape)
+            table[c] = np.broadcast_to(own, (*cards, r))
+        return (self.class_name_, *(columns[p] for p in parents)), table
 
 
 def _label_key(label):

@@ -11,6 +11,8 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .tables import conditional_frame, find_node
+
 if TYPE_CHECKING:
     from typing_extensions import Self
 
@@ -482,6 +484,49 @@ class DiscreteBayesianNetwork:
         surprise = -self.log_likelihood_codes(self.sample_codes(n_samples, random_state))
         error = float(np.std(surprise, ddof=1) / math.sqrt(n_samples)) if n_samples > 1 else float("nan")
         return float(np.mean(surprise)), error
+
+    def cpd(self, variable: str) -> pd.DataFrame:
+        """The CPT of `variable` as a DataFrame: one row per parent configuration, one column per state.
+
+        Parameters
+        ----------
+        variable : str
+            A name of :attr:`variables`.
+
+        Returns
+        -------
+        DataFrame of shape (n_parent_configurations, n_states)
+            ``P(variable | parents)``, rows summing to 1; the index is a
+            MultiIndex named by the parents in ``parents[variable]`` order
+            (the first varies slowest) for two or more, a flat Index named by
+            the parent for one, the single label ``"probability"`` for a
+            root; the columns are the variable's states (named `variable`).
+
+        Raises
+        ------
+        ValueError
+            For a name that is not a variable, listing the variables.
+
+        See Also
+        --------
+        graphmodels.models.tables.conditional_frame
+
+        Examples
+        --------
+        >>> bn = DiscreteBayesianNetwork(
+        ...     parents={"rain": (), "wet": ("rain",)},
+        ...     states={"rain": ["no", "yes"], "wet": ["no", "yes"]},
+        ...     cpts={"rain": [0.8, 0.2], "wet": [[0.9, 0.1], [0.2, 0.8]]},
+        ... )
+        >>> table = bn.cpd("wet")
+        >>> table.index.name, table.loc["yes"].tolist()
+        ('rain', [0.2, 0.8])
+        """
+        name = find_node(variable, self.variables)
+        if not isinstance(name, str):
+            raise ValueError(f"{variable!r} is not a variable of the network; variables: {self.variables}.")
+        parents = [(p, self.states[p]) for p in self.parents[name]]
+        return conditional_frame(name, self.states[name], parents, self.cpts[name])
 
     # ---------------------------------------------------------- serialization
     def to_dict(self) -> dict[str, Any]:

@@ -14,6 +14,7 @@ from .augmented import TREE_ALGORITHM_CONSTRAINTS, family_log_tables
 from .base import BaseDensity
 from .inference import forest_log_likelihood, topological_order
 from .registry import register_model
+from .tables import ConditionalTables, column_states
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
@@ -22,7 +23,7 @@ __all__ = ["ChowLiuTree"]
 
 
 @register_model("chow-liu-tree")
-class ChowLiuTree(BaseDensity):
+class ChowLiuTree(BaseDensity, ConditionalTables):
     """Tree-shaped density estimate of Chow & Liu (1968).
 
     The maximum spanning tree of the pairwise mutual information, rooted at
@@ -102,6 +103,15 @@ class ChowLiuTree(BaseDensity):
 
     def _log_likelihood(self, codes):
         return forest_log_likelihood(codes, self.parents_, self.log_tables_)[:, 0]
+
+    def _conditional_tables(self):
+        """For :meth:`cpd`: each column's table given its parent in the tree (the root's marginal)."""
+        columns = list(self.encoder_.columns_)
+        families = {
+            name: ((columns[parent],), table[0]) if parent >= 0 else ((), table[0, 0])
+            for name, parent, table in zip(columns, self.parents_, self.log_tables_)
+        }
+        return families, column_states(self), {}
 
     def _sample_codes(self, n, rng):
         codes = np.zeros((n, len(self.parents_)), dtype=np.int64)

@@ -15,6 +15,7 @@ from ..structures.latent_trees import add_latent, naive_bayes_tree
 from .base import BaseClassifier
 from .export import latent_tree_network
 from .registry import register_model
+from .tables import ConditionalTables, column_states
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
@@ -24,7 +25,7 @@ __all__ = ["HierarchicalNaiveBayes"]
 
 
 @register_model("hnb")
-class HierarchicalNaiveBayes(BaseClassifier):
+class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
     """Naive Bayes whose attributes are grouped under latent variables (HNB).
 
     Learned greedily for classification (Langseth & Nielsen): each step adds
@@ -220,6 +221,25 @@ class HierarchicalNaiveBayes(BaseClassifier):
             first, second = latent.children
             codes[latent.name] = latent.codes(codes[first], codes[second])
         return codes
+
+    def _conditional_tables(self):
+        """For :meth:`cpd`: the class prior and the table of each child of the class (attribute or latent).
+
+        A latent's states are its codes ``0 .. k-1`` (``latent_states_`` says
+        which child configurations each stands for); an attribute under a
+        latent has no table (the latent is a function of its children).
+        """
+        states = column_states(self)
+        families = {self.class_name_: ((), self.class_log_prior_)}
+        for child, table in zip(self.children_, self.child_log_tables_):
+            states.setdefault(child, list(range(table.shape[1])))
+            families[child] = ((self.class_name_,), table)
+        notes = {
+            child: f"a child of the latent variable {name!r}, which is a function of its children: no table of its own"
+            for name, children, _ in self.latent_definitions_
+            for child in children
+        }
+        return families, states, notes
 
     def _joint_log_likelihood(self, codes):
         values = self._all_codes(np.asarray(codes, dtype=np.int64))

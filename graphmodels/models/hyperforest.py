@@ -38,6 +38,7 @@ from typing import TYPE_CHECKING, Any, Literal
 
 import networkx as nx
 import numpy as np
+import pandas as pd
 
 from .._validation import Interval, Options
 from ..estimators.parameters import Dirichlet, Estimator
@@ -50,6 +51,7 @@ from .base import BaseClassifier, BaseDensity
 from .export import clique_network
 from .inference import clique_tree_log_likelihood, clique_tree_sample
 from .registry import register_model
+from .tables import clique_potentials, column_states, find_variables, potential_frame
 
 if TYPE_CHECKING:
     from ..stats.counting import CountingEngine
@@ -181,8 +183,99 @@ def _learn(engine, names, model, *, given=None, per_stratum=False, class_name=No
     return learn(weights), weights
 
 
+class _CliquePotentials:
+    """``potential(clique)``: a clique's marginal as a tidy table (the hyperforest models' mixin)."""
+
+    if TYPE_CHECKING:
+        encoder_: Any
+        classes_: Any
+        class_name_: Hashable
+
+        def _check_fitted(self) -> None: ...
+
+        def _clique_networks(self) -> list[tuple[Any, dict[str, Any]]]: ...
+
+    def potential(self, clique: Hashable | tuple[Hashable, ...] | frozenset[Hashable]) -> pd.DataFrame:
+        """The marginal distribution of one clique of the fitted model, as a tidy DataFrame.
+
+        Parameters
+        ----------
+        clique : name or iterable of names
+            The variables of a clique of the junction forest (a maximal
+            hyperedge; a variable alone if it is its own clique), in any order.
+
+        Returns
+        -------
+        DataFrame of shape (n_configurations, n_variables + 1)
+            One column per variable (in column order, the class last for the
+            joint representation), their state labels, and ``probability``,
+            the model's marginal ``P(x_c)`` (it sums to 1). For the shared
+            and free representations, whose cliques are over the attributes
+            within each class, the class comes first and ``probability`` is
+            ``P(x_c | y)``, summing to 1 within each class; with ``"free"``,
+            only the classes whose structure has that clique appear.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If `clique` is not a clique of the model, listing the cliques.
+
+        Notes
+        -----
+        The model keeps, for each clique of its rooted junction forest, the
+        conditional ``P(residual | separator)``; the clique's marginal is
+        that times the separator's marginal, summed down from its parent
+        clique's (:func:`~graphmodels.models.tables.clique_marginals`): the
+        model's own marginal, the one a brute-force sum of its joint gives.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> rng = np.random.default_rng(0)
+        >>> a, b = rng.integers(0, 2, 300), rng.integers(0, 2, 300)
+        >>> model = HyperforestDensity(treewidth=2).fit(pd.DataFrame({"a": a, "b": b, "c": a ^ b}))
+        >>> table = model.potential(("c", "a", "b"))
+        >>> list(table.columns), round(float(table["probability"].sum()), 12)
+        (['a', 'b', 'c', 'probability'], 1.0)
+        """
+        self._check_fitted()
+        names = list(self.encoder_.columns_)
+        if hasattr(self, "classes_"):
+            names.append(self.class_name_)
+        states = column_states(self)
+        wanted = find_variables(clique, names)
+        found, valid = [], {}
+        for label, network in self._clique_networks():
+            potentials = clique_potentials(network, names)
+            valid.update({key: tuple(names[p] for p in positions) for key, (positions, _) in potentials.items()})
+            if wanted in potentials:
+                found.append((label, *potentials[wanted]))
+        if not found:
+            raise ValueError(
+                f"{type(self).__name__}.potential: {clique!r} is not a clique of the model; "
+                f"cliques: {sorted(valid.values(), key=lambda c: (-len(c), [names.index(v) for v in c]))}."
+            )
+        frames = []
+        for label, positions, table in found:
+            variables = [(names[p], states[names[p]]) for p in positions]
+            if label is _EVERY_CLASS:
+                frames.append(potential_frame([(self.class_name_, self.classes_), *variables], table))
+            else:
+                frame = potential_frame(variables, table[0])
+                if label is not None:
+                    frame.insert(0, self.class_name_, [label] * len(frame))
+                frames.append(frame)
+        return frames[0] if len(frames) == 1 else pd.concat(frames, ignore_index=True)
+
+
+#: The strata of a shared-representation network: one table per class.
+_EVERY_CLASS = object()
+
+
 @register_model("hyperforest-density")
-class HyperforestDensity(BaseDensity):
+class HyperforestDensity(_CliquePotentials, BaseDensity):
     """Density estimate by a Markov network of tree-width at most k (Liang & Srebro).
 
     The structure is a maximum-weight hyperforest for ML or MDL hyperedge
@@ -292,6 +385,9 @@ class HyperforestDensity(BaseDensity):
     def _log_likelihood(self, codes):
         return _network_log_likelihood(codes, self.network_)[:, 0]
 
+    def _clique_networks(self):
+        return [(None, self.network_)]
+
     def to_markov_network(self) -> DiscreteMarkovNetwork:
         """The fitted density as one :class:`~graphmodels.models.DiscreteMarkovNetwork`.
 
@@ -349,7 +445,7 @@ class HyperforestDensity(BaseDensity):
 
 
 @register_model("hyperforest")
-class HyperforestClassifier(BaseClassifier):
+class HyperforestClassifier(_CliquePotentials, BaseClassifier):
     """Classifier from bounded tree-width Markov networks (Liang & Srebro): argmax_y P(y, z).
 
     Parameters
@@ -480,6 +576,14 @@ class HyperforestClassifier(BaseClassifier):
             self.structures_, self._weights = _learn(engine, features, self, given=class_name, per_stratum=True)
             self.structure_ = _union_of_primal_graphs(self.structures_, self.classes_)
         self._fit_selected_tables(engine)
+
+    def _clique_networks(self):
+        """``(class label, None for the joint, _EVERY_CLASS for shared strata; network)`` for :meth:`potential`."""
+        if self.representation_ == "joint":
+            return [(None, self.networks_[0])]
+        if self.representation_ == "shared":
+            return [(_EVERY_CLASS, self.networks_[0])]
+        return list(zip(self.classes_, self.networks_))
 
     def _class_forests(self):
         """``(class code or None, forest)``: the shared structure for every class, or each class's own."""

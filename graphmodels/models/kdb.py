@@ -23,6 +23,7 @@ from .export import class_network
 from .factors import log_marginals
 from .inference import forest_log_likelihood
 from .registry import register_model
+from .tables import ConditionalTables, column_states
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
@@ -37,7 +38,7 @@ def _log(table):
 
 
 @register_model("kdb")
-class KDB(BaseClassifier):
+class KDB(BaseClassifier, ConditionalTables):
     """k-dependence Bayesian classifier (Sahami, 1996).
 
     ``P(y, x) = P(y) prod_i P(x_i | y, x_parents(i))`` where every attribute
@@ -200,6 +201,16 @@ class KDB(BaseClassifier):
     def _family_index(self, codes):
         """Each row's (parents..., child) states in every attribute's table."""
         return [codes[:, [*family, j]] for j, family in enumerate(self.feature_parents_)]
+
+    def _conditional_tables(self):
+        """For :meth:`cpd`: the class prior, and each kept attribute's table given the class and its parents."""
+        columns = list(self.encoder_.columns_)
+        kept = [columns[j] for j in self._kept_columns()]
+        families = {self.class_name_: ((), self.class_log_prior_)}
+        for name, family, table in zip(kept, self.feature_parents_, self.log_tables_):
+            families[name] = ((self.class_name_, *(kept[p] for p in family)), table)
+        notes = {name: "an attribute the model left out (support_ is False)" for name in columns if name not in kept}
+        return families, column_states(self), notes
 
     def _joint_log_likelihood(self, codes):
         codes = np.asarray(codes)

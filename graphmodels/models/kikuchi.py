@@ -21,6 +21,7 @@ from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.regions import region_graph
 from .base import ESTIMATOR_CONSTRAINT, BaseClassifier
 from .registry import register_model
+from .tables import column_states, find_variables, potential_frame
 
 if TYPE_CHECKING:
     import networkx as nx
@@ -276,6 +277,54 @@ class KikuchiBayes(BaseClassifier):
         maximal = {r for r in regions if not any(r < other for other in regions)}
         added = [tuple(r) for r in self.path_["region"].iloc[: self.map_step_ + 1]]
         return [r for r in added if frozenset(r) in maximal]
+
+    def potential(self, region: Hashable | tuple[Hashable, ...] | frozenset[Hashable]) -> pd.DataFrame:
+        """The submodel ``P(v_R)`` of one region, as a tidy DataFrame.
+
+        Parameters
+        ----------
+        region : iterable of names
+            A region used in prediction (a key of ``region_log_tables_``: the
+            MAP model's regions, and with ``averaging=True`` those of every
+            stage averaged), in any order; the class is part of every region.
+
+        Returns
+        -------
+        DataFrame of shape (n_configurations, len(region) + 1)
+            One column per variable (the attributes in column order, then
+            the class) and ``probability``: the region's smoothed joint of
+            eq. (4), ``(N[v_R] + vartheta / cells) / (N + vartheta)``, which
+            sums to 1.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If `region` is not a region of the model, listing the regions.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> rng = np.random.default_rng(0)
+        >>> X = pd.DataFrame(rng.integers(0, 2, size=(300, 3)), columns=["a", "b", "c"])
+        >>> model = KikuchiBayes(max_region_size=3).fit(X, X["a"] ^ X["b"])
+        >>> table = model.potential(["class", "b", "a"])
+        >>> list(table.columns), round(float(table["probability"].sum()), 12)
+        (['a', 'b', 'class', 'probability'], 1.0)
+        """
+        self._check_fitted()
+        names = list(self.encoder_.columns_) + [self.class_name_]
+        wanted = find_variables(region, names)
+        regions = {frozenset(key): key for key in self.region_log_tables_}
+        if wanted not in regions:
+            raise ValueError(
+                f"KikuchiBayes.potential: {region!r} is not a region of the model; regions: {list(regions.values())}."
+            )
+        key = regions[wanted]
+        table = np.exp(self.region_log_tables_[key][(slice(0, -1),) * (len(key) - 1)])  # without the marginal slots
+        states = column_states(self)
+        return potential_frame([(name, states[name]) for name in key], table)
 
     def _class_log_scores(self, codes):
         # The Kikuchi approximation is normalized over the class only: there is

@@ -47,6 +47,7 @@ from .export import multidimensional_network
 from .factors import log_marginals
 from .multilabel import BaseMultiLabelClassifier
 from .registry import register_model
+from .tables import ConditionalTables
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
@@ -87,7 +88,7 @@ def _warn_impossible(impossible):
         )
 
 
-class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
+class _MultiDimensionalClassifier(BaseMultiLabelClassifier, ConditionalTables):
     """Fit (structure, then CPTs) and exact per-label marginals of one or more MDBNCs.
 
     Fitted parameters, shared by the three models (members: one network, or
@@ -158,6 +159,31 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier):
             counts = np.asarray(engine.counts(family))
             self.feature_class_parents_.append(pa_classes)
             self.feature_log_tables_.append(_log(estimator.conditional(counts)))
+
+    def _conditional_tables(self):
+        """For :meth:`cpd`: each label's table given its label parents, each attribute's given its parents.
+
+        An attribute's parents are its labels, then its attribute parent. An
+        ensemble (MultiDimensionalAODE) has one table per label and member:
+        its labels have none of their own.
+        """
+        labels, features = self.label_names_, list(self.encoder_.columns_)
+        states = dict(zip(features, self.encoder_.levels_))
+        states.update(zip(labels, self.classes_))
+        families, notes = {}, {}
+        for j, label in enumerate(labels):
+            if len(self.class_parents_) == 1:
+                families[label] = (tuple(labels[p] for p in self.class_parents_[0][j]), self.class_log_tables_[0][j])
+            else:
+                notes[label] = (
+                    f"one table per member of the ensemble: class_log_tables_[k][{j}], k < {len(self.class_parents_)}"
+                )
+        for i, name in enumerate(features):
+            parents = tuple(labels[p] for p in self.feature_class_parents_[i])
+            if self.feature_parents_[i] >= 0:
+                parents += (features[self.feature_parents_[i]],)
+            families[name] = (parents, self.feature_log_tables_[i])
+        return families, states, notes
 
     # ------------------------------------------------------------ inference
     def _member_log_marginals(self, codes):
