@@ -69,6 +69,7 @@ LAYERS = {
     "evaluation": "graphmodels.evaluation",
     "plotting": "graphmodels.plotting",
     "interop": "graphmodels.interop",
+    "reporting": "graphmodels.reporting",
     "cli": "graphmodels.cli",
 }
 
@@ -102,7 +103,7 @@ def _cli_help(app):
     out = HERE / "api" / "generated"
     out.mkdir(parents=True, exist_ok=True)
     os.environ["COLUMNS"] = "88"  # argparse wraps the help text to the terminal width
-    for command in ["", "datasets", "fit", "compare"]:
+    for command in ["", "datasets", "fit", "compare", "report"]:
         buffer = io.StringIO()
         argv = [command, "--help"] if command else ["--help"]
         with contextlib.redirect_stdout(buffer), contextlib.suppress(SystemExit):
