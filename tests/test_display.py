@@ -143,12 +143,12 @@ def test_a_large_model_shows_a_summary_not_a_drawing_and_renders_fast():
     assert "<svg" in model_html(model, max_nodes=101)  # the bound is a parameter
 
 
-def test_aode_draws_at_most_three_members_and_fewer_for_larger_members():
+def test_aode_draws_at_most_two_members_and_fewer_for_larger_members():
     X, y = gm.datasets.load("car", return_X_y=True)
     model = gm.AODE().fit(X, y)
-    assert model_html(model).count("super-parent: ") == 3  # 7 nodes a member: 3 fit in 60
-    assert model_html(model, max_nodes=15).count("super-parent: ") == 2
-    assert model_html(model, max_nodes=7).count("super-parent: ") == 1
+    assert model_html(model).count("super-parent: ") == 2  # 7 nodes a member: 8 would fit in 60
+    assert model_html(model, max_nodes=13).count("super-parent: ") == 1
+    assert "too large to draw inline: 7 nodes (more than 6)" in model_html(model, max_nodes=6)
 
 
 def test_a_drawing_that_raises_leaves_the_summary_and_says_why(monkeypatch):
