@@ -126,14 +126,13 @@ def _unit_normal(a, b):
 
 
 class _Lanes:
-    """Signed offsets already taken on each pair of attributes, to keep parallel regions apart."""
+    """Signed lanes already taken on each pair of attributes, to keep parallel regions apart."""
 
-    def __init__(self, gap):
-        self.gap = gap
+    def __init__(self):
         self.taken = {}
 
     def choose(self, edges, signs, outward_only):
-        """Offset (a multiple of `gap`) for a region whose `edges` move by ``sign * offset``."""
+        """Lane (a signed integer) for a region whose `edges` move by ``sign * lane`` gaps."""
         candidates = [0] + [s * k for k in range(1, 9) for s in (1, -1) if not (outward_only and s < 0)]
         best, best_clashes = 0, None
         for lane in candidates:
@@ -146,17 +145,17 @@ class _Lanes:
                 break
         for edge, sign in zip(edges, signs):
             self.taken.setdefault(edge, []).append(best * sign)
-        return best * self.gap
+        return best
 
 
-def _region_path(members, pos, index, others_xy, lanes, tolerance, clearance):
-    """Path of a region of two or more attributes, offset into a free lane; also whether it is closed."""
+def _region_route(members, pos, index, lanes, tolerance):
+    """How a region of two or more attributes runs: its ring of attributes, whether closed, its normals and lane."""
     points = np.array([pos[m] for m in members], dtype=float)
     order, closed = _shape(points, tolerance)
     ring = [members[i] for i in order]
     pairs = list(zip(ring, ring[1:] + ring[:1])) if closed else list(zip(ring, ring[1:]))
-    # Each pair in its canonical direction (first in attribute order first), so
-    # that regions sharing a pair agree on its normal and on its bend.
+    # Each pair in its canonical direction (first in attribute order first), so that
+    # regions sharing a pair agree on its normal and on its bend.
     canonical = [(u, v) if index[u] < index[v] else (v, u) for u, v in pairs]
     if closed:
         outward = [-_unit_normal(pos[u], pos[v]) for u, v in pairs]  # counter-clockwise polygon
@@ -164,25 +163,43 @@ def _region_path(members, pos, index, others_xy, lanes, tolerance, clearance):
         line_normal = _unit_normal(pos[ring[0]], pos[ring[-1]])
         outward = [line_normal] * len(pairs)
     signs = [1 if float(np.dot(n, _unit_normal(pos[a], pos[b]))) > 0 else -1 for n, (a, b) in zip(outward, canonical)]
-    offset = lanes.choose(canonical, signs, outward_only=closed)
+    lane = lanes.choose(canonical, signs, outward_only=closed)
+    return ring, pairs, canonical, outward, closed, lane
 
-    # Vertices moved by `offset` along the outward normals (mitred at polygon corners).
-    vertices = []
-    for i, node in enumerate(ring):
-        p = np.asarray(pos[node], dtype=float)
-        if not closed:
-            vertices.append(p + offset * outward[0])
-            continue
-        n1, n2 = outward[i - 1], outward[i]
-        denominator = 1.0 + float(np.dot(n1, n2))
-        shift = (n1 + n2) / denominator if denominator > 1e-6 else n1
-        vertices.append(p + offset * shift)
-    if closed:
-        vertices.append(vertices[0])
 
-    xy, codes = [vertices[0]], [Path.MOVETO]
+def _region_path(route, pos, others_xy, offset, reach, clearance):
+    """Path of a region along its `route`, moved `offset` (data units) off the attributes' centres.
+
+    Every vertex stays within `reach` of its attribute's centre, so that every
+    segment starts and ends on an attribute's disc: a polygon corner whose
+    mitre would reach farther (a sharp corner: the mitre grows as
+    1 / cos(angle / 2)) is bevelled, i.e. cut by a short segment between the
+    two offset edges, hidden under the disc.
+    """
+    ring, pairs, canonical, outward, closed, _ = route
+    # Each edge i runs from starts[i] to ends[i].
+    starts, ends = [], []
     for i, (u, v) in enumerate(pairs):
-        a, b = vertices[i], vertices[i + 1]
+        normal = outward[i]
+        starts.append(np.asarray(pos[u], dtype=float) + offset * normal)
+        ends.append(np.asarray(pos[v], dtype=float) + offset * normal)
+    if closed:
+        # Mitre the corner at ring[i] (between edge i - 1 and edge i) where it stays within reach.
+        for i in range(len(ring)):
+            n1, n2 = outward[i - 1], outward[i]
+            denominator = 1.0 + float(np.dot(n1, n2))
+            if denominator > 1e-6:
+                shift = (n1 + n2) / denominator
+                if abs(offset) * math.hypot(shift[0], shift[1]) <= reach:
+                    corner = np.asarray(pos[ring[i]], dtype=float) + offset * shift
+                    ends[i - 1] = starts[i] = corner
+
+    xy, codes = [starts[0]], [Path.MOVETO]
+    for i, (u, v) in enumerate(pairs):
+        a, b = starts[i], ends[i]
+        if i and not np.allclose(a, xy[-1]):
+            xy.append(a)  # the bevel of a sharp corner
+            codes.append(Path.LINETO)
         cu, cv = canonical[i]
         others = np.array([others_xy[n] for n in others_xy if n not in (cu, cv)]).reshape(-1, 2)
         rad = _bend(np.asarray(pos[cu]), np.asarray(pos[cv]), others, clearance)
@@ -195,6 +212,9 @@ def _region_path(members, pos, index, others_xy, lanes, tolerance, clearance):
         (dx, dy) = b - a
         xy.extend([(a + b) / 2 + rad * np.array([dy, -dx]), b])
         codes.extend([Path.CURVE3, Path.CURVE3])
+    if closed and not np.allclose(xy[-1], xy[0]):
+        xy.append(starts[0])  # the bevel of the first corner
+        codes.append(Path.LINETO)
     return Path(np.array(xy), codes), closed
 
 
@@ -261,7 +281,11 @@ def draw_interactions(
     `gap`, so that a 3-way line and a 4-way path along the same squares stay
     visible side by side; a segment that would run across a third attribute
     is bent around it. Regions are drawn (and get their lanes) in the order
-    given, i.e. for a model in the order the search added them.
+    given, i.e. for a model in the order the search added them. Every line
+    starts and ends on an attribute's disc, whatever the layout: the lanes
+    stay within the disc (drawn closer than `gap` when many regions share a
+    pair), and a polygon corner too sharp to mitre within the disc is
+    bevelled.
 
     Parameters
     ----------
@@ -304,7 +328,8 @@ def draw_interactions(
         Line width of the regions, points.
     gap : float, optional
         Distance between parallel regions, points; defaults to
-        ``max(2.5 * linewidth, 4)``.
+        ``max(2.5 * linewidth, 4)``. Narrowed when the lanes of a pair would
+        not fit within 0.8 of an attribute's disc radius.
     legend : bool, default=True
         A legend (right of the axes) with the count of regions of each size,
         titled with the class, which every region also holds.
@@ -406,10 +431,19 @@ def draw_interactions(
     node_size, font_size = _sizes(spacing, ppu, texts, node_size, font_size)
     radius = math.sqrt(node_size) / 2 / ppu  # data units
     gap = (max(2.5 * float(linewidth), 4.0) if gap is None else float(gap)) / ppu
-    lanes = _Lanes(gap)
+    lanes = _Lanes()
     index = {a: i for i, a in enumerate(attributes)}
     tolerance = 1e-6 * max(float(np.ptp(xy, axis=0).max()), spacing)
     clearance = 1.3 * radius
+    routes = {
+        region: _region_route(list(region), positions, index, lanes, tolerance) for region in regions if len(region) > 1
+    }
+    # Every line starts and ends on an attribute's disc: lanes stay within `reach` of the
+    # centres (parallel regions drawn closer together when many share a pair).
+    reach = 0.8 * radius
+    widest = max((abs(route[-1]) for route in routes.values()), default=0)
+    if widest * gap > reach:
+        gap = reach / widest
 
     counts = {}
     for region in regions:
@@ -429,7 +463,8 @@ def draw_interactions(
                 label=name,
             )
         else:
-            path, closed = _region_path(list(region), positions, index, positions, lanes, tolerance, clearance)
+            route = routes[region]
+            path, _ = _region_path(route, positions, positions, route[-1] * gap, reach, clearance)
             patch = PathPatch(
                 path,
                 fill=False,

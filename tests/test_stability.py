@@ -1,0 +1,81 @@
+"""Structure stability and comparison (issue 17): edge_stability, structure_difference, their
+drawings, the grid layout helper, and the interaction diagram's lines ending on attributes."""
+
+import matplotlib
+
+matplotlib.use("Agg")
+
+import numpy as np  # noqa: E402
+import pytest  # noqa: E402
+from matplotlib.figure import Figure  # noqa: E402
+from matplotlib.path import Path  # noqa: E402
+
+import graphmodels as gm  # noqa: E402
+from graphmodels.plotting import draw_interactions  # noqa: E402
+
+
+def _segment_endpoints(path, transform):
+    """Display coordinates of the ends of every segment (lines and curves) of `path`."""
+    ends = []
+    for vertices, code in path.iter_segments(transform, simplify=False, curves=True):
+        if code != Path.CLOSEPOLY:
+            ends.append(vertices[-2:])
+    return np.array(ends).reshape(-1, 2)
+
+
+def _node_discs(ax, gid="nodes"):
+    """Centres (display coordinates) and radii (pixels) of the node markers of `ax`."""
+    (nodes,) = [c for c in ax.collections if c.get_gid() == gid]
+    centres = ax.transData.transform(np.asarray(nodes.get_offsets()))
+    radii = np.sqrt(np.broadcast_to(nodes.get_sizes(), len(centres))) / 2 * ax.figure.dpi / 72
+    return centres, radii
+
+
+def _line_ends_off_nodes(ax):
+    """Ends of drawn lines (region paths, arcs, Line2D) that lie on no node marker, in display coordinates."""
+    ax.figure.draw_without_rendering()
+    centres, radii = _node_discs(ax)
+    stray = []
+    artists = [p for p in ax.patches if hasattr(p, "get_path") and (p.get_gid() or "").startswith("region:")]
+    for patch in artists:
+        if patch.get_gid() == "region:2":  # a ring around its attribute: no line ends
+            continue
+        for end in _segment_endpoints(patch.get_path(), patch.get_transform()):
+            if not (np.linalg.norm(centres - end, axis=1) <= radii + 0.5).any():
+                stray.append((patch.get_label(), end))
+    for line in ax.lines:
+        xy = line.get_transform().transform(line.get_xydata())
+        for end in xy[[0, -1]]:
+            if not (np.linalg.norm(centres - end, axis=1) <= radii + 0.5).any():
+                stray.append((line.get_label(), end))
+    return stray
+
+
+# ---------------------------------------------------------------------------- interaction diagram
+@pytest.mark.parametrize(
+    "name, max_region_size",
+    [("tic-tac-toe", 4), ("tic-tac-toe", 3), ("car", 4), ("monk1", 4), ("monk2", 4), ("monk3", 4)],
+)
+def test_interaction_diagram_without_pos_ends_every_line_on_an_attribute(name, max_region_size):
+    # Before the fix, a polygon (4-way region) offset into a lane had mitred corners: at a sharp
+    # corner of Kamada-Kawai's layout the mitre reached far past the attribute, and lines ended at
+    # empty points (tic-tac-toe, monk2); lanes wider than the disc left lines beside the attribute.
+    X, y = gm.datasets.load(name, return_X_y=True)
+    model = gm.KikuchiBayes(max_region_size=max_region_size).fit(X, y)
+    ax = draw_interactions(model, ax=Figure(figsize=(7, 5)).subplots())
+    assert [p for p in ax.patches if p.get_gid() not in ("region:2", None)], "some region is drawn as a line"
+    assert _line_ends_off_nodes(ax) == []
+
+
+def test_interaction_diagram_sharp_corners_are_bevelled_on_the_disc():
+    # A thin triangle drawn in its second lane (a parallel 3-way region takes the first): the
+    # corners at a and b are sharp, their mitres would end far outside the discs.
+    pos = {"a": (0.0, 0.0), "b": (4.0, 0.0), "c": (2.0, 0.25)}
+    regions = [("a", "b", "y"), ("a", "c", "y"), ("b", "c", "y"), ("a", "b", "c", "y")]
+    ax = draw_interactions(regions, pos, class_name="y", ax=Figure(figsize=(7, 5)).subplots())
+    assert _line_ends_off_nodes(ax) == []
+    # Many regions on one pair: the lanes are squeezed into the disc rather than left beside it.
+    pos = {"a": (0.0, 0.0), "b": (1.0, 0.0), **{f"c{k}": (0.5, 0.3 + 0.4 * k) for k in range(8)}}
+    regions = [("a", "b", f"c{k}", "y") for k in range(8)]
+    ax = draw_interactions(regions, pos, class_name="y", ax=Figure(figsize=(7, 5)).subplots())
+    assert _line_ends_off_nodes(ax) == []
