@@ -25,7 +25,6 @@ from matplotlib.collections import LineCollection
 from matplotlib.colors import ListedColormap, to_rgba
 from matplotlib.patches import PathPatch
 from matplotlib.path import Path
-from scipy.spatial import ConvexHull, QhullError
 
 from ..structures.hyperforests import Hyperforest
 from ._common import (
@@ -41,13 +40,13 @@ from ._common import (
     _spanning_forest,
     _tidy_positions,
     format_label,
+    hyperedge_outline,
     scatter_nodes,
 )
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
     from matplotlib.colors import Colormap
-    from numpy.typing import ArrayLike
 
     from ..models.base import BaseModel
 
@@ -195,80 +194,6 @@ def _layout(graph, layout, pos, random_state, valid, default):
     else:
         raise ValueError(f"Unknown layout {layout!r}; valid: {sorted(valid)} or a callable graph -> positions.")
     return {n: (float(raw[n][0]), float(raw[n][1])) for n in graph.nodes}
-
-
-# ---------------------------------------------------------------------------
-# Hulls
-
-
-def hyperedge_outline(points: ArrayLike, pad: float, resolution: int = 12) -> np.ndarray:
-    """Outline of the padded convex hull of `points`: the hull grown by a disc of radius `pad`.
-
-    The corners of the hull become circular arcs, so two points give a
-    capsule (stadium) and one point a circle. Collinear points are treated
-    as the segment between the two extreme ones.
-
-    Parameters
-    ----------
-    points : array-like of shape (n_points, 2)
-        At least one point.
-    pad : float
-        Distance of the outline from the hull, > 0.
-    resolution : int, default=12
-        Points per quarter turn of an arc.
-
-    Returns
-    -------
-    ndarray of shape (n_vertices, 2)
-        The closed outline, counter-clockwise, first vertex not repeated.
-
-    Examples
-    --------
-    >>> outline = hyperedge_outline([(0, 0), (2, 0)], pad=0.5)
-    >>> bool(np.allclose(outline.min(axis=0), [-0.5, -0.5]) and np.allclose(outline.max(axis=0), [2.5, 0.5]))
-    True
-    """
-    points = np.unique(np.asarray(points, dtype=float).reshape(-1, 2), axis=0)
-    if len(points) == 0:
-        raise ValueError("`points` must hold at least one point.")
-    if not pad > 0:
-        raise ValueError(f"`pad` must be > 0, got {pad!r}.")
-    corners = _hull_corners(points)
-    if len(corners) == 1:
-        angles = np.linspace(0, 2 * np.pi, 4 * resolution, endpoint=False)
-        return corners[0] + pad * np.column_stack([np.cos(angles), np.sin(angles)])
-    outline = []
-    n = len(corners)
-    for i in range(n):
-        before, here, after = corners[i - 1], corners[i], corners[(i + 1) % n]
-        a_in = _normal_angle(here - before)
-        a_out = _normal_angle(after - here)
-        sweep = (a_out - a_in) % (2 * np.pi)
-        steps = max(int(math.ceil(sweep / (np.pi / 2) * resolution)), 1)
-        angles = a_in + np.linspace(0.0, sweep, steps + 1)
-        outline.append(here + pad * np.column_stack([np.cos(angles), np.sin(angles)]))
-    return np.concatenate(outline)
-
-
-def _normal_angle(direction):
-    """Angle of the outward normal of a counter-clockwise edge going along `direction`."""
-    return math.atan2(-direction[0], direction[1])
-
-
-def _hull_corners(points):
-    """Corners of the convex hull, counter-clockwise; two extreme points if collinear; one if a point."""
-    if len(points) == 1:
-        return points
-    centred = points - points.mean(axis=0)
-    _, singular, vt = np.linalg.svd(centred, full_matrices=False)
-    scale = max(singular[0], 1e-300)
-    if len(points) >= 3 and singular[-1] > 1e-9 * scale:
-        try:
-            return points[ConvexHull(points).vertices]  # counter-clockwise in 2-D
-        except QhullError:
-            pass
-    along = centred @ vt[0]
-    return points[[int(np.argmin(along)), int(np.argmax(along))]]
 
 
 # ---------------------------------------------------------------------------
