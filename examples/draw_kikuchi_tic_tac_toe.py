@@ -22,19 +22,7 @@ matplotlib.use("Agg")
 import matplotlib.pyplot as plt  # noqa: E402
 
 import graphmodels as gm  # noqa: E402
-from graphmodels.plotting import draw_interactions, draw_kikuchi_path, draw_region_graph  # noqa: E402
-
-ROWS = {"top": 2.0, "middle": 1.0, "bottom": 0.0}
-COLUMNS = {"left": 0.0, "middle": 1.0, "right": 2.0}
-
-
-def board_positions(names):
-    """``top-left-square`` -> (0, 2), ..., ``bottom-right-square`` -> (2, 0)."""
-    pos = {}
-    for name in names:
-        row, column, _ = name.split("-")
-        pos[name] = (COLUMNS[column], ROWS[row])
-    return pos
+from graphmodels.plotting import draw_interactions, draw_kikuchi_path, draw_region_graph, grid_layout  # noqa: E402
 
 
 def main(output_dir=None):
@@ -45,12 +33,15 @@ def main(output_dir=None):
     model = gm.KikuchiBayes().fit(X, y)
 
     fig, (board, path) = plt.subplots(1, 2, figsize=(15, 5.6), width_ratios=[1.05, 1.25], layout="constrained")
+    # The columns run top-left-square, top-middle-square, ..., bottom-right-square: row by row,
+    # so the squares fill a 3 x 3 grid in column order (cell centres 1 apart, top row at y = 0).
+    board_pos = grid_layout(X.columns)
     for k in (0.5, 1.5):  # the game's grid
-        board.plot([-0.5, 2.5], [k, k], color="#d9d9d9", linewidth=3, zorder=0, solid_capstyle="butt")
-        board.plot([k, k], [-0.5, 2.5], color="#d9d9d9", linewidth=3, zorder=0, solid_capstyle="butt")
+        board.plot([-0.5, 2.5], [-k, -k], color="#d9d9d9", linewidth=3, zorder=0, solid_capstyle="butt")
+        board.plot([k, k], [-2.5, 0.5], color="#d9d9d9", linewidth=3, zorder=0, solid_capstyle="butt")
     draw_interactions(
         model,
-        board_positions(X.columns),
+        board_pos,
         ax=board,
         label_func=lambda name: "\n".join(name.split("-")[:2]),
         title=f"Interactions of the MAP model (step {model.map_step_})",

@@ -5,13 +5,14 @@ import matplotlib
 
 matplotlib.use("Agg")
 
+import networkx as nx  # noqa: E402
 import numpy as np  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
 
 import graphmodels as gm  # noqa: E402
-from graphmodels.plotting import draw_interactions  # noqa: E402
+from graphmodels.plotting import draw_interactions, draw_network, grid_layout  # noqa: E402
 
 
 def _segment_endpoints(path, transform):
@@ -79,3 +80,73 @@ def test_interaction_diagram_sharp_corners_are_bevelled_on_the_disc():
     regions = [("a", "b", f"c{k}", "y") for k in range(8)]
     ax = draw_interactions(regions, pos, class_name="y", ax=Figure(figsize=(7, 5)).subplots())
     assert _line_ends_off_nodes(ax) == []
+
+
+# ---------------------------------------------------------------------------- grid layout
+def test_grid_layout_puts_tic_tac_toe_on_its_board_with_the_class_above():
+    X, y = gm.datasets.load("tic-tac-toe", return_X_y=True)
+    rows, columns = ("top", "middle", "bottom"), ("left", "middle", "right")
+    # The data's columns run row by row, as the board is read.
+    assert list(X.columns) == [f"{r}-{c}-square" for r in rows for c in columns]
+    model = gm.TAN().fit(X, y)
+    pos = grid_layout(model)
+    assert list(pos) == [model.class_name_, *X.columns]
+    for i, r in enumerate(rows):
+        for j, c in enumerate(columns):
+            assert pos[f"{r}-{c}-square"] == (float(j), float(-i))
+    assert pos[model.class_name_] == (1.0, 1.0)
+    assert grid_layout(X.columns) == {name: pos[name] for name in X.columns}
+    # Usable by the drawings that take positions: the generic one and the interaction diagram.
+    ax = draw_network(model, Figure().subplots(), layout=pos)
+    (nodes,) = [c for c in ax.collections if c.get_gid() == "nodes"]
+    assert np.allclose(nodes.get_offsets(), [pos[n] for n in model.structure_.nodes])
+    kikuchi = gm.KikuchiBayes().fit(X, y)
+    ax = draw_interactions(kikuchi, grid_layout(kikuchi), ax=Figure().subplots())
+    (nodes,) = [c for c in ax.collections if c.get_gid() == "nodes"]
+    assert np.allclose(nodes.get_offsets(), [pos[n] for n in X.columns])
+
+
+@pytest.mark.parametrize(
+    "position, expected",
+    [("top", (0.5, 1.0)), ("bottom", (0.5, -2.0)), ("left", (-1.0, -0.5)), ("right", (2.0, -0.5))],
+)
+def test_grid_layout_class_positions(position, expected):
+    pos = grid_layout(["C", "a", "b", "c", "d"], class_nodes=["C"], class_position=position)
+    assert pos["C"] == expected
+    assert [pos[n] for n in "abcd"] == [(0.0, 0.0), (1.0, 0.0), (0.0, -1.0), (1.0, -1.0)]
+
+
+def test_grid_layout_order_columns_spacing_and_graphs():
+    pos = grid_layout(["a", "b", "c"], 2, order=["c", None, "a", "b"], spacing=2.0)
+    assert pos == {"a": (0.0, -2.0), "b": (2.0, -2.0), "c": (0.0, 0.0)}
+    graph = nx.DiGraph([("C", "a"), ("C", "b"), ("a", "b")])
+    graph.nodes["C"]["role"] = "class"
+    assert grid_layout(graph, 1) == {"C": (0.0, 1.0), "a": (0.0, 0.0), "b": (0.0, -1.0)}
+    assert grid_layout(graph, 3, class_position="grid") == {"C": (0.0, 0.0), "a": (1.0, 0.0), "b": (2.0, 0.0)}
+    forest = gm.structures.Hyperforest([("a", "b"), ("b", "c", "d")])
+    assert len(grid_layout(forest)) == 4
+
+
+@pytest.mark.parametrize(
+    "args, kwargs, error, match",
+    [
+        ((42,), {}, TypeError, "iterable of node names"),
+        (("abc",), {}, TypeError, "iterable of node names"),
+        ((["a", "b"],), {"order": ["a"]}, ValueError, "lacks 'b'"),
+        ((["a", "b"],), {"order": ["a", "b", "a"]}, ValueError, "more than once"),
+        ((["a", "b"],), {"order": ["a", "b", "z"]}, ValueError, "'z'.*not among"),
+        ((["a", "C"],), {"order": ["a", "C"], "class_nodes": ["C"]}, ValueError, "class node"),
+        ((["a"],), {"class_nodes": ["C"]}, ValueError, "'C'"),
+        ((["a"], 0), {}, ValueError, "n_columns"),
+        ((["a"],), {"class_position": "above"}, ValueError, "class_position"),
+        ((["a"],), {"spacing": 0}, ValueError, "spacing"),
+    ],
+)
+def test_grid_layout_errors(args, kwargs, error, match):
+    with pytest.raises(error, match=match):
+        grid_layout(*args, **kwargs)
+
+
+def test_grid_layout_of_an_unfitted_model_is_the_contract_error():
+    with pytest.raises(gm.models.NotFittedError):
+        grid_layout(gm.TAN())

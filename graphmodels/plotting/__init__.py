@@ -8,7 +8,7 @@ nothing) <- one module per drawing (``network``, ``hyperforests``, ``latent_tree
 notebook display of any structure or model).
 """
 
-from ._common import network_layout
+from ._common import grid_layout, network_layout
 from .dispatch import draw_network
 from .export import to_dot, to_graphml
 from .hyperforests import draw_hyperforest, draw_junction_tree
@@ -25,6 +25,7 @@ __all__ = [
     "draw_network",
     "draw_graph",
     "network_layout",
+    "grid_layout",
     "draw_hyperforest",
     "draw_junction_tree",
     "draw_interactions",

@@ -13,7 +13,7 @@ import math
 import numbers
 import re
 from collections import deque
-from collections.abc import Hashable, Mapping, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -404,6 +404,171 @@ def network_layout(
         return {}
     pos = LAYOUTS[method](graph, max_row_width)
     return {node: pos[node] for node in graph.nodes}
+
+
+#: Where :func:`grid_layout` puts the class nodes.
+CLASS_POSITIONS = ("top", "bottom", "left", "right", "grid")
+
+
+def _grid_nodes(nodes):
+    """``(nodes, class nodes)`` of what :func:`grid_layout` takes: names, a graph, a hyperforest or a fitted model."""
+    if isinstance(nodes, nx.Graph):
+        return list(nodes.nodes), [n for n, role in nodes.nodes(data="role") if role == "class"]
+    if isinstance(nodes, Hyperforest):
+        return list(nodes.nodes), []
+    if isinstance(nodes, BaseModel):
+        nodes._check_fitted()
+        class_name = getattr(nodes, "class_name_", None)
+        names = _model_attributes(nodes) if class_name is not None else list(getattr(nodes.encoder_, "columns_", []))
+        classes = [] if class_name is None else [class_name]
+        structure = getattr(nodes, "structure_", None)
+        extra = list(structure.nodes) if isinstance(structure, (nx.Graph, Hyperforest)) else []
+        known = set(names) | set(classes)
+        # Latent nodes of a latent tree join the grid after the attributes; Kikuchi's regions do not.
+        names += [n for n in extra if not isinstance(n, frozenset) and n not in known]
+        return classes + names, classes
+    if isinstance(nodes, (str, bytes)) or not isinstance(nodes, Iterable):
+        raise TypeError(
+            "`nodes` must be an iterable of node names, a networkx graph, a Hyperforest or a fitted model, "
+            f"got {type(nodes).__name__}."
+        )
+    return list(dict.fromkeys(nodes)), []
+
+
+def grid_layout(
+    nodes: Iterable[Hashable] | nx.Graph | Hyperforest | BaseModel,
+    n_columns: int | None = None,
+    *,
+    order: Sequence[Hashable | None] | None = None,
+    class_nodes: Iterable[Hashable] | None = None,
+    class_position: str = "top",
+    spacing: float = 1.0,
+) -> dict[Any, tuple[float, float]]:
+    """Positions on a grid, row by row, for any drawing's ``pos=`` or ``layout=``.
+
+    The attributes fill the cells left to right, top to bottom (in `order`,
+    or in the order given); the class nodes sit outside the grid, centred
+    above it by default. The model case is a board game: the nine squares of
+    tic-tac-toe, whose columns run ``top-left-square, top-middle-square,
+    ..., bottom-right-square``, land on the 3 x 3 board with
+    ``grid_layout(X.columns)``, and with ``grid_layout(model)`` the class
+    too, above the board.
+
+    Parameters
+    ----------
+    nodes : iterable of hashable, nx.Graph, Hyperforest or fitted model
+        The names to place; or a graph (its nodes; those with
+        ``role="class"`` are the class nodes), a hyperforest (its nodes), or
+        a fitted model (its attributes in column order, its class
+        ``class_name_``, and the other plain nodes of its ``structure_``,
+        such as latent variables, after the attributes).
+    n_columns : int, optional
+        Cells per row; defaults to ``ceil(sqrt(n_cells))`` (3 for 9 cells).
+    order : sequence, optional
+        The nodes of the grid in cell order (row by row); ``None`` entries
+        leave a cell empty. Must hold every node that is not a class node
+        (or every node, with ``class_position="grid"``).
+    class_nodes : iterable, optional
+        The class nodes, placed by `class_position`; by default those found
+        in `nodes` (``role="class"``, a model's ``class_name_``), none for a
+        list of names.
+    class_position : {"top", "bottom", "left", "right", "grid"}, default="top"
+        Where the class nodes go: one row above (below) the grid, centred,
+        side by side; one column left (right) of it, centred, one under the
+        other; or in the grid, as the other nodes.
+    spacing : float, default=1.0
+        Distance between neighbouring cells (and between the grid and the
+        class nodes), > 0.
+
+    Returns
+    -------
+    dict
+        Node -> ``(x, y)``: cell (row r, column c) at ``(c * spacing,
+        -r * spacing)``, so the first row is at the top (y decreases
+        downwards, as in :func:`network_layout`); in the order of `nodes`.
+
+    Raises
+    ------
+    TypeError
+        If `nodes` is none of the above.
+    NotFittedError
+        For an unfitted graphmodels model.
+    ValueError
+        For a bad `n_columns`, `spacing` or `class_position`, class nodes not
+        among the nodes, or an `order` that lacks a node, repeats one or
+        names an unknown one.
+
+    See Also
+    --------
+    network_layout : the automatic layouts.
+
+    Examples
+    --------
+    >>> squares = [f"{r}-{c}" for r in ("top", "middle", "bottom") for c in ("left", "middle", "right")]
+    >>> pos = grid_layout(squares + ["class"], class_nodes=["class"])
+    >>> pos["top-left"], pos["middle-middle"], pos["bottom-right"], pos["class"]
+    ((0.0, 0.0), (1.0, -1.0), (2.0, -2.0), (1.0, 1.0))
+    >>> grid_layout(["a", "b", "c"], 2, order=["c", None, "a", "b"])
+    {'a': (0.0, -1.0), 'b': (1.0, -1.0), 'c': (0.0, 0.0)}
+    """
+    names, found = _grid_nodes(nodes)
+    if class_position not in CLASS_POSITIONS:
+        raise ValueError(f"`class_position` must be one of {list(CLASS_POSITIONS)}, got {class_position!r}.")
+    if not _is_number(spacing) or not spacing > 0:
+        raise ValueError(f"`spacing` must be a number > 0, got {spacing!r}.")
+    if class_nodes is None:
+        classes = found
+    else:
+        if isinstance(class_nodes, (str, bytes)) or not isinstance(class_nodes, Iterable):
+            raise TypeError(f"`class_nodes` must be an iterable of node names, got {type(class_nodes).__name__}.")
+        classes = list(dict.fromkeys(class_nodes))
+        unknown = [c for c in classes if c not in set(names)]
+        if unknown:
+            raise ValueError(f"`class_nodes` names {unknown[0]!r}, which is not among the nodes.")
+    if class_position == "grid":
+        classes = []
+    outside = set(classes)
+    grid = [n for n in names if n not in outside]
+    if order is None:
+        cells: list[Any] = list(grid)
+    else:
+        if isinstance(order, (str, bytes)) or not isinstance(order, Iterable):
+            raise TypeError(f"`order` must be a sequence of node names (None for an empty cell), got {order!r}.")
+        cells = list(order)
+        placed = [c for c in cells if c is not None]
+        repeated = [c for c in placed if placed.count(c) > 1]
+        if repeated:
+            raise ValueError(f"`order` names {repeated[0]!r} more than once.")
+        unknown = [c for c in placed if c not in set(grid)]
+        if unknown:
+            where = "a class node (placed by `class_position`)" if unknown[0] in outside else "not among the nodes"
+            raise ValueError(f"`order` names {unknown[0]!r}, which is {where}.")
+        lacking = [n for n in grid if n not in set(placed)]
+        if lacking:
+            raise ValueError(
+                f"`order` lacks {lacking[0]!r}" + (f" (and {len(lacking) - 1} more)." if len(lacking) > 1 else ".")
+            )
+    if n_columns is None:
+        n_columns = max(1, math.ceil(math.sqrt(len(cells))))
+    elif isinstance(n_columns, bool) or not isinstance(n_columns, numbers.Integral) or n_columns < 1:
+        raise ValueError(f"`n_columns` must be a positive integer, got {n_columns!r}.")
+    n_columns = int(n_columns)
+    n_rows = max(1, math.ceil(len(cells) / n_columns))
+    step = float(spacing)
+    pos = {}
+    for k, node in enumerate(cells):
+        if node is not None:
+            pos[node] = (float((k % n_columns) * step), float(-(k // n_columns) * step))
+    width, height = (min(n_columns, max(len(cells), 1)) - 1) * step, (n_rows - 1) * step
+    for i, node in enumerate(classes):
+        shift = (i - (len(classes) - 1) / 2) * step
+        if class_position in ("top", "bottom"):
+            y = step if class_position == "top" else -height - step
+            pos[node] = (float(width / 2 + shift), float(y))
+        else:
+            x = -step if class_position == "left" else width + step
+            pos[node] = (float(x), float(-height / 2 - shift))
+    return {node: pos[node] for node in names}
 
 
 def format_label(name: Hashable, max_length: int = 24, line_length: int = 8) -> str:
