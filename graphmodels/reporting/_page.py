@@ -438,8 +438,8 @@ class Page:
                     extra = ["class"] if "class" in shown.columns else []
                     body.append(table(["hyperedge", "weight w_h", *extra], rows, numeric=(1,)))
                 else:
-                    rows = [[names(r.region) + " + class", str(r.step), number(r.gain)] for r in shown.itertuples()]
-                    body.append(table(["region", "added at step", "gain, nats per row"], rows, numeric=(1, 2)))
+                    rows = [[names(r.region), str(r.step), number(r.gain)] for r in shown.itertuples()]
+                    body.append(table(["region (with the class)", "step", "gain"], rows, numeric=(1, 2)))
                 if len(frame) > top:
                     body.append(f'<p class="note">The {top} strongest of {len(frame)}.</p>')
             elif not notes.get(name, "").startswith(("could not", "Kikuchi-Bayes was left out")):
