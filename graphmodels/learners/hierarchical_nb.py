@@ -13,15 +13,19 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable, Hashable, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._special import xlogy
+from .._trace import new_trace, traced
 from ..estimators.parameters import Estimator, get_estimator
 from ..stats.counting import CountingEngine
 from ..stats.information import pairwise_mutual_information
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "collapse_gain",
@@ -77,7 +81,25 @@ def collapse_gain(counts_i: ArrayLike, counts_j: ArrayLike, n_total: float) -> n
     return saved - class_part + state_part
 
 
-def collapse_states(class_counts: ArrayLike, n_total: float) -> np.ndarray:
+@overload
+def collapse_states(class_counts: ArrayLike, n_total: float, *, trace: Literal[False] = ...) -> np.ndarray: ...
+
+
+@overload
+def collapse_states(
+    class_counts: ArrayLike, n_total: float, *, trace: Literal[True]
+) -> tuple[np.ndarray, pd.DataFrame]: ...
+
+
+@overload
+def collapse_states(
+    class_counts: ArrayLike, n_total: float, *, trace: bool = ...
+) -> np.ndarray | tuple[np.ndarray, pd.DataFrame]: ...
+
+
+def collapse_states(
+    class_counts: ArrayLike, n_total: float, *, trace: bool = False
+) -> np.ndarray | tuple[np.ndarray, pd.DataFrame]:
     """Group configurations into latent states by greedy collapsing.
 
     Starts with one state per row of `class_counts` with a positive count
@@ -90,12 +112,22 @@ def collapse_states(class_counts: ArrayLike, n_total: float) -> np.ndarray:
     class_counts : ndarray of shape (n_configurations, n_classes)
     n_total : float
         N of the gain (the number of training cases).
+    trace : bool, default=False
+        Also return the steps (see Returns).
 
     Returns
     -------
     state_of : ndarray of int, shape (n_configurations,)
         State of each configuration, ``-1`` for configurations never seen;
         states are numbered by their first configuration.
+    trace : DataFrame
+        Only with ``trace=True``: an ``"initial"`` step per configuration
+        present (``item`` its row of `class_counts`, ``score`` its count:
+        a state of its own); a ``"collapse"`` step per merge, in order
+        (``item`` the two states merged, each a tuple of configurations;
+        ``score`` their ``Delta_L``); a ``"stop"`` step (``score`` the best
+        ``Delta_L`` left, not positive, NaN when one state is left).
+        Merging as the ``"collapse"`` steps say rebuilds `state_of`.
 
     Examples
     --------
@@ -103,11 +135,25 @@ def collapse_states(class_counts: ArrayLike, n_total: float) -> np.ndarray:
 
     >>> collapse_states(np.array([[20, 0], [0, 20], [0, 20], [20, 0]]), 80).tolist()
     [0, 1, 1, 0]
+    >>> state_of, steps = collapse_states(np.array([[20, 0], [0, 20], [0, 20], [20, 0]]), 80, trace=True)
+    >>> steps.loc[steps["action"] == "collapse", "item"].tolist()
+    [((0,), (3,)), ((1,), (2,))]
     """
+    record = new_trace(trace, "collapse_states")
+    return traced(_collapse(class_counts, n_total, record), record)
+
+
+def _collapse(class_counts, n_total, record, name=None):
+    """:func:`collapse_states`, recording into `record` (configurations named by `name(index)`)."""
     counts = np.asarray(class_counts, dtype=float)
     present = np.flatnonzero(counts.sum(axis=1) > 0)
     groups = [[int(i)] for i in present]
     table = counts[present].copy()
+    name = name or (lambda index: index)
+    if record is not None:
+        for i in present:
+            record.add("initial", name(int(i)), float(counts[i].sum()), "a configuration seen: a state of its own")
+    best = np.nan
     if len(groups) > 1:
         gains = np.asarray(collapse_gain(table[:, None, :], table[None, :, :], n_total))
         upper = np.triu(np.ones(gains.shape, dtype=bool), k=1)
@@ -115,8 +161,17 @@ def collapse_states(class_counts: ArrayLike, n_total: float) -> np.ndarray:
         while len(groups) > 1:
             flat = int(np.argmax(gains))
             i, j = divmod(flat, gains.shape[1])
+            best = float(gains[i, j])
             if not gains[i, j] > 0:
                 break
+            if record is not None:
+                record.add(
+                    "collapse",
+                    (tuple(name(c) for c in groups[i]), tuple(name(c) for c in groups[j])),
+                    best,
+                    "the largest Delta_L, positive: the two states become one",
+                )
+                best = np.nan
             # Merge j into i; drop j's row and column.
             groups[i] += groups[j]
             table[i] += table[j]
@@ -128,6 +183,9 @@ def collapse_states(class_counts: ArrayLike, n_total: float) -> np.ndarray:
             row = collapse_gain(table[i], table, n_total)
             gains[i, :] = np.where(np.arange(len(groups)) > i, row, -np.inf)
             gains[:, i] = np.where(np.arange(len(groups)) < i, row, -np.inf)
+    if record is not None:
+        reason = "one state left" if len(groups) < 2 else "no pair of states has a positive Delta_L"
+        record.add("stop", None, best, reason)
     state_of = np.full(len(counts), -1, dtype=np.int64)
     groups.sort(key=min)
     for s, group in enumerate(groups):
@@ -304,21 +362,76 @@ def _cv_score(children, cards, y, weights, n_classes, estimator, folds, n_folds,
     return total / weight if weight > 0 else -np.inf
 
 
-def _latent_state_table(first, second, r_first, r_second, y, weights, n_classes, rows):
-    """``state_of`` (r_first, r_second) learned by collapsing on the given rows."""
+def _latent_state_table(first, second, r_first, r_second, y, weights, n_classes, rows, record=None):
+    """``state_of`` (r_first, r_second) learned by collapsing on the given rows.
+
+    A `record` gets the collapsing steps, configurations named by their
+    pair of child codes.
+    """
     known = rows & (first >= 0) & (second >= 0)
     config = first[known] * r_second + second[known]
     counts = np.bincount(
         config * n_classes + y[known], weights=weights[known], minlength=r_first * r_second * n_classes
     ).reshape(r_first * r_second, n_classes)
     n_total = float(weights[rows].sum())
-    return collapse_states(counts, max(n_total, 1.0)).reshape(r_first, r_second)
+    name = None if record is None else (lambda index: divmod(index, r_second))
+    return _collapse(counts, max(n_total, 1.0), record, name).reshape(r_first, r_second)
 
 
 def _latent_codes(first, second, r_first, r_second, y, weights, n_classes, rows):
     table = _latent_state_table(first, second, r_first, r_second, y, weights, n_classes, rows)
     latent = LatentVariable(None, (None, None), table)
     return latent.codes(first, second), max(latent.cardinality, 1)
+
+
+@overload
+def hierarchical_naive_bayes_search(
+    engine: CountingEngine,
+    class_variable: Hashable | None = ...,
+    *,
+    n_folds: int = ...,
+    scoring: str = ...,
+    n_candidate_pairs: int = ...,
+    max_latents: int | None = ...,
+    estimator: Estimator | str | dict[str, Any] = ...,
+    random_state: int | np.random.Generator | None = ...,
+    latent_names: Callable[[int], Hashable] | None = ...,
+    trace: Literal[False] = ...,
+) -> tuple[list[LatentVariable], list[dict[str, Any]]]: ...
+
+
+@overload
+def hierarchical_naive_bayes_search(
+    engine: CountingEngine,
+    class_variable: Hashable | None = ...,
+    *,
+    n_folds: int = ...,
+    scoring: str = ...,
+    n_candidate_pairs: int = ...,
+    max_latents: int | None = ...,
+    estimator: Estimator | str | dict[str, Any] = ...,
+    random_state: int | np.random.Generator | None = ...,
+    latent_names: Callable[[int], Hashable] | None = ...,
+    trace: Literal[True],
+) -> tuple[list[LatentVariable], list[dict[str, Any]], pd.DataFrame]: ...
+
+
+@overload
+def hierarchical_naive_bayes_search(
+    engine: CountingEngine,
+    class_variable: Hashable | None = ...,
+    *,
+    n_folds: int = ...,
+    scoring: str = ...,
+    n_candidate_pairs: int = ...,
+    max_latents: int | None = ...,
+    estimator: Estimator | str | dict[str, Any] = ...,
+    random_state: int | np.random.Generator | None = ...,
+    latent_names: Callable[[int], Hashable] | None = ...,
+    trace: bool = ...,
+) -> (
+    tuple[list[LatentVariable], list[dict[str, Any]]] | tuple[list[LatentVariable], list[dict[str, Any]], pd.DataFrame]
+): ...
 
 
 def hierarchical_naive_bayes_search(
@@ -332,7 +445,10 @@ def hierarchical_naive_bayes_search(
     estimator: Estimator | str | dict[str, Any] = "bdeu",
     random_state: int | np.random.Generator | None = None,
     latent_names: Callable[[int], Hashable] | None = None,
-) -> tuple[list[LatentVariable], list[dict[str, Any]]]:
+    trace: bool = False,
+) -> (
+    tuple[list[LatentVariable], list[dict[str, Any]]] | tuple[list[LatentVariable], list[dict[str, Any]], pd.DataFrame]
+):
     """Greedy search for a hierarchical naive Bayes model (Langseth & Nielsen [1]_).
 
     Starting from naive Bayes (H_0), each step considers a new latent
@@ -375,6 +491,8 @@ def hierarchical_naive_bayes_search(
     latent_names : callable, optional
         ``k -> name`` of the k-th latent (1-based); defaults to ``"L1"``,
         ``"L2"``, ... (with underscores added if a name is taken).
+    trace : bool, default=False
+        Also return the steps of the search (see Returns).
 
     Returns
     -------
@@ -384,6 +502,24 @@ def hierarchical_naive_bayes_search(
         One entry per step, H_0 first: ``latent``, ``children``,
         ``cardinality``, ``score`` (of the model accepted at that step),
         ``candidates`` (list of ``(children, log_significance, score)``).
+    trace : DataFrame
+        Only with ``trace=True``: one row per step. ``"start"`` (``score``
+        the wrapper score of naive Bayes, H_0); then per round of the
+        search, a ``"test"`` step per candidate pair, most significant
+        first (``item`` the pair of children, ``significance`` its
+        ``log P(Z > 2 N I)``, ``score`` the wrapper score with a latent
+        over it), or ``"skip"`` for a pair whose table would exceed
+        ``max_cells``; then ``"accept"`` (the best candidate beats the
+        current score: ``latent`` its name, ``cardinality`` its states) or
+        ``"reject"`` (it does not: the search ends). An accepted latent's
+        states follow, learned on all rows by :func:`collapse_states`:
+        ``"initial"`` (``item`` a configuration of its children, a pair of
+        child codes, ``score`` its count), ``"collapse"`` (``item`` the two
+        states merged, tuples of configurations; ``score`` their
+        ``Delta_L``) and ``"stop"`` (the best ``Delta_L`` left), each with
+        ``latent``. A ``"stop"`` step without a latent ends a search that
+        ran out of pairs or reached `max_latents`. The accepted latents,
+        their children and their collapsed states rebuild `latents`.
 
     References
     ----------
@@ -407,6 +543,9 @@ def hierarchical_naive_bayes_search(
         raise ValueError(f"`n_candidate_pairs` must be an integer >= 1, got {n_candidate_pairs!r}.")
     if max_latents is not None and (not isinstance(max_latents, (int, np.integer)) or max_latents < 0):
         raise ValueError(f"`max_latents` must be None or an integer >= 0, got {max_latents!r}.")
+    record = new_trace(
+        trace, "hierarchical_naive_bayes_search", "latent", "significance", "cardinality", integers=["cardinality"]
+    )
     estimator = get_estimator(estimator)
     rng = np.random.default_rng(random_state)
 
@@ -431,9 +570,13 @@ def hierarchical_naive_bayes_search(
 
     score = _cv_score(children, cards, y, weights, n_classes, estimator, folds, n_folds, scoring)
     history = [{"latent": None, "children": None, "cardinality": None, "score": score, "candidates": []}]
+    if record is not None:
+        record.add("start", None, score, f"naive Bayes (H_0): {n_folds}-fold cross-validated {scoring}")
     latents: list[LatentVariable] = []
     while max_latents is None or len(latents) < max_latents:
         if len(children) < 2:
+            if record is not None:
+                record.add("stop", None, reason="fewer than two children of the class left")
             break
         # Named as the user's columns (and the latents), so that a table-size error names them.
         pair_engine = CountingEngine(
@@ -445,22 +588,54 @@ def hierarchical_naive_bayes_search(
         )
         pairs = _ranked_pairs(pair_engine, names, engine.names[class_position])[:n_candidate_pairs]
         if not pairs:
+            if record is not None:
+                record.add("stop", None, reason="no pair of children with positive degrees of freedom")
             break
         candidates = []
         for i, j, significance in pairs:
             if cards[i] * cards[j] * n_classes > engine.max_cells:
+                if record is not None:
+                    reason = f"its table would have {cards[i] * cards[j] * n_classes} cells > max_cells"
+                    record.add("skip", (names[i], names[j]), reason=reason, significance=significance)
                 continue
             value = _cv_score(children, cards, y, weights, n_classes, estimator, folds, n_folds, scoring, latent=(i, j))
             candidates.append(((names[i], names[j]), significance, value, i, j))
+            if record is not None:
+                reason = f"cross-validated {scoring} with a latent over the pair"
+                record.add("test", (names[i], names[j]), value, reason, significance=significance)
         if not candidates:
+            if record is not None:
+                record.add("stop", None, reason="no candidate pair fits in max_cells")
             break
         best = max(candidates, key=lambda c: c[2])  # first of the best on ties
         history[-1]["candidates"] = [c[:3] for c in candidates]
         if not best[2] > score:
+            if record is not None:
+                reason = f"the best candidate does not beat the current score {score:.6g}: the search ends"
+                record.add("reject", best[0], best[2], reason, significance=best[1])
             break
+        previous = score
         _, _, score, i, j = best
-        table = _latent_state_table(children[i], children[j], cards[i], cards[j], y, weights, n_classes, all_rows)
-        latent = LatentVariable(next_name(len(latents) + 1), (names[i], names[j]), table)
+        name = next_name(len(latents) + 1)
+        accepted = None
+        if record is not None:
+            accepted = record.add(
+                "accept",
+                (names[i], names[j]),
+                score,
+                f"beats the current score {previous:.6g}",
+                latent=name,
+                significance=best[1],
+            )
+            first_collapse = len(record)
+        table = _latent_state_table(
+            children[i], children[j], cards[i], cards[j], y, weights, n_classes, all_rows, record
+        )
+        latent = LatentVariable(name, (names[i], names[j]), table)
+        if record is not None and accepted is not None:
+            accepted["cardinality"] = latent.cardinality
+            for row in record.rows[first_collapse:]:
+                row["latent"] = name
         latents.append(latent)
         new_codes = latent.codes(children[i], children[j])
         children = [c for k, c in enumerate(children) if k not in (i, j)] + [new_codes]
@@ -475,4 +650,7 @@ def hierarchical_naive_bayes_search(
                 "candidates": [],
             }
         )
-    return latents, history
+    else:
+        if record is not None and max_latents is not None:
+            record.add("stop", None, reason=f"max_latents={max_latents} latents introduced")
+    return traced((latents, history), record)

@@ -32,17 +32,60 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Hashable, Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
+from .._trace import new_trace, traced
 from ..stats.hyperedges import HyperedgeWeights
 from ..structures.hyperforests import Hyperforest
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = ["max_hyperforest", "HYPERFOREST_ALGORITHMS"]
 
 # Gains at or below this are no gain: float noise must not grow a hyperedge.
 _TOLERANCE = 1e-12
+
+
+@overload
+def max_hyperforest(
+    weights: HyperedgeWeights | Mapping[Any, float],
+    k: int,
+    *,
+    algorithm: str = ...,
+    n_starts: int = ...,
+    nodes: Sequence[Hashable] | None = ...,
+    node_attributes: Mapping[Any, Mapping[str, Any]] | None = ...,
+    trace: Literal[False] = ...,
+) -> Hyperforest: ...
+
+
+@overload
+def max_hyperforest(
+    weights: HyperedgeWeights | Mapping[Any, float],
+    k: int,
+    *,
+    algorithm: str = ...,
+    n_starts: int = ...,
+    nodes: Sequence[Hashable] | None = ...,
+    node_attributes: Mapping[Any, Mapping[str, Any]] | None = ...,
+    trace: Literal[True],
+) -> tuple[Hyperforest, pd.DataFrame]: ...
+
+
+@overload
+def max_hyperforest(
+    weights: HyperedgeWeights | Mapping[Any, float],
+    k: int,
+    *,
+    algorithm: str = ...,
+    n_starts: int = ...,
+    nodes: Sequence[Hashable] | None = ...,
+    node_attributes: Mapping[Any, Mapping[str, Any]] | None = ...,
+    trace: bool = ...,
+) -> Hyperforest | tuple[Hyperforest, pd.DataFrame]: ...
 
 
 def max_hyperforest(
@@ -53,7 +96,8 @@ def max_hyperforest(
     n_starts: int = 100,
     nodes: Sequence[Hashable] | None = None,
     node_attributes: Mapping[Any, Mapping[str, Any]] | None = None,
-) -> Hyperforest:
+    trace: bool = False,
+) -> Hyperforest | tuple[Hyperforest, pd.DataFrame]:
     """A heavy hyperforest of width at most `k` (greedy, as Liang & Srebro).
 
     Parameters
@@ -75,17 +119,45 @@ def max_hyperforest(
         Nodes, for a mapping of weights.
     node_attributes : dict, optional
         Passed to :class:`~graphmodels.structures.Hyperforest`.
+    trace : bool, default=False
+        Also return the steps of the search (see Returns).
 
     Returns
     -------
-    Hyperforest
+    forest : Hyperforest
         Its ``graph``-level weight is available as ``forest.weight(weights)``.
+    trace : DataFrame
+        Only with ``trace=True``: one row per step; ``item`` is a
+        hyperedge (a frozenset of node names).
+
+        ``"incremental"``: the runs one after the other, each opened by a
+        ``"run"`` step (``run`` = 0 for the run from no start hyperedge,
+        then 1, 2, ... for the heaviest hyperedges; ``item`` the start
+        hyperedge or None; ``score`` the closure weight of the forest the
+        run grew). Within a run: ``"add"`` (the start hyperedge), then in
+        order ``"attach"`` (the outside node of highest gain joins the
+        forest: ``item`` = ``base`` + the node, ``base`` the hyperedge of
+        the forest it attaches to, ``score`` the gain) or ``"new tree"``
+        (no gain is positive: ``item`` the node alone, ``score`` the best
+        gain). Last, a ``"best"`` step names the winning run (``run``,
+        ``item`` its start, ``score`` its weight; the first of equal
+        weights wins). Replaying the winning run's ``"add"``,
+        ``"attach"`` and ``"new tree"`` steps gives the forest.
+
+        ``"global"``: every candidate hyperedge taken, by decreasing weight
+        (``score``): ``"accept"`` (added with its subsets) or ``"reject"``
+        (``reason``: already in the forest, no positive gain, or the forest
+        would not stay acyclic); ``gain`` the weight of its subsets not yet
+        in the forest. A ``"stop"`` step ends a search that filled a
+        k-tree. The accepted hyperedges, added in order, give the forest.
 
     Raises
     ------
     ValueError
         For an unknown algorithm, a negative k, or weights that stop below
         size k + 1.
+    TypeError
+        For a `trace` that is not a bool.
 
     References
     ----------
@@ -108,6 +180,7 @@ def max_hyperforest(
         raise ValueError(f"`k` must be a non-negative integer, got {k!r}.")
     if not isinstance(n_starts, (int, np.integer)) or n_starts < 1:
         raise ValueError(f"`n_starts` must be a positive integer, got {n_starts!r}.")
+    record = new_trace(trace, "max_hyperforest", "run", "base", "gain", integers=["run"])
     if not isinstance(weights, HyperedgeWeights):
         if nodes is None:
             nodes = list(dict.fromkeys(v for h in weights for v in sorted(h, key=str)))
@@ -120,21 +193,36 @@ def max_hyperforest(
             f"Width k={k} needs weights of hyperedges of up to {k + 1} nodes; they stop at {weights.max_size}."
         )
     if k == 0 or n < 2:
-        return Hyperforest([], weights.nodes, node_attributes=node_attributes)
-    maximal = HYPERFOREST_ALGORITHMS[algorithm](weights, k, n_starts)
-    return Hyperforest([[weights.nodes[i] for i in h] for h in maximal], weights.nodes, node_attributes=node_attributes)
+        return traced(Hyperforest([], weights.nodes, node_attributes=node_attributes), record)
+    maximal = HYPERFOREST_ALGORITHMS[algorithm](weights, k, n_starts, record)
+    forest = Hyperforest(
+        [[weights.nodes[i] for i in h] for h in maximal], weights.nodes, node_attributes=node_attributes
+    )
+    return traced(forest, record)
 
 
 # ----------------------------------------------------------------------------- incremental
-def _incremental(weights, k, n_starts):
+def _incremental(weights, k, n_starts, record=None):
     n = len(weights.nodes)
     gains = [weights.gains(s) for s in range(k + 1)]  # gains[s][rank(b), v]
     binomial = weights.binomial_table()
     best, best_weight = None, -math.inf
-    for start in [None] + _heaviest(weights, k, n_starts):
-        maximal, total = _grow(weights, gains, binomial, k, n, start)
+    best_run = 0
+    names = weights.nodes
+    for run, start in enumerate([None] + _heaviest(weights, k, n_starts)):
+        row = None
+        if record is not None:
+            item = None if start is None else frozenset(names[i] for i in start)
+            reason = "no start hyperedge" if start is None else f"start: heavy hyperedge {run} (backtracking)"
+            row = record.add("run", item, math.nan, reason, run=run)
+        maximal, total = _grow(weights, gains, binomial, k, n, start, record, run)
+        if row is not None:
+            row["score"] = total
         if total > best_weight + _TOLERANCE:
-            best, best_weight = maximal, total
+            best, best_weight, best_run = maximal, total, run
+    if record is not None:
+        start_item = next(r["item"] for r in record.rows if r["action"] == "run" and r["run"] == best_run)
+        record.add("best", start_item, best_weight, "the heaviest forest of all runs", run=best_run)
     return best
 
 
@@ -158,7 +246,7 @@ def _rank(binomial, combo):
     return sum(binomial[c][i] for i, c in enumerate(combo, 1))
 
 
-def _grow(weights, gains, binomial, k, n, start):
+def _grow(weights, gains, binomial, k, n, start, record=None, run=0):
     """One run of the incremental algorithm; returns (maximal hyperedges, closure weight)."""
     inside = np.zeros(n, dtype=bool)
     best_gain = np.full(n, -np.inf)
@@ -197,17 +285,37 @@ def _grow(weights, gains, binomial, k, n, start):
             if not fresh.isdisjoint(c)
         )
 
+    names = weights.nodes
     offer([()])
     if start is not None:
         add(tuple(sorted(start)), start)
+        if record is not None:
+            record.add("add", frozenset(names[i] for i in start), math.nan, "the run's start hyperedge", run=run)
     while not inside.all():
         v = int(np.argmax(np.where(inside, -np.inf, best_gain)))
         if best_gain[v] > _TOLERANCE:
             base = bases[best_base[v]]
+            if record is not None:
+                record.add(
+                    "attach",
+                    frozenset(names[i] for i in base + (v,)),
+                    float(best_gain[v]),
+                    "the outside node of highest gain joins the forest",
+                    run=run,
+                    base=frozenset(names[i] for i in base),
+                )
             # Z(base + v) - Z(base): the new hyperedges are exactly those holding v.
             total -= closure[len(base)][_rank(binomial, base)]
             add(tuple(sorted(base + (v,))), (v,))
         else:
+            if record is not None:
+                record.add(
+                    "new tree",
+                    frozenset([names[v]]),
+                    float(best_gain[v]),
+                    "no positive gain left: the node starts a tree of its own",
+                    run=run,
+                )
             # No positive gain anywhere: v starts a tree of its own.
             total += closure[1][v]
             inside[v] = True
@@ -218,7 +326,7 @@ def _grow(weights, gains, binomial, k, n, start):
 
 
 # ----------------------------------------------------------------------------- global
-def _global(weights, k, n_starts):
+def _global(weights, k, n_starts, record=None):
     n = len(weights.nodes)
     sizes = [weights.weights_of_size(s) for s in range(2, k + 2)]
     combos = [tuple(int(v) for v in c) for positions, _ in sizes for c in positions]
@@ -230,20 +338,35 @@ def _global(weights, k, n_starts):
         positions, values = weights.weights_of_size(size)
         lookup.update({frozenset(c): float(x) for c, x in zip(map(tuple, positions), values)})
     full = n - k  # a k-tree over n nodes has n - k maximal hyperedges: nothing more fits
+    names = weights.nodes
     for index in order:
         h = frozenset(combos[index])
         if h in forest:
+            if record is not None:
+                _global_step(record, names, h, w[index], "reject", "already in the forest (a subset of an added one)")
             continue
         # Singletons are in every forest; the gain is the weight of the new subsets.
         gain = sum(lookup[g] for g in _subsets_of(h) if len(g) > 1 and g not in forest)
         if gain <= _TOLERANCE:
+            if record is not None:
+                _global_step(record, names, h, w[index], "reject", "no positive gain", gain)
             continue
         if forest.would_remain_acyclic(h):
             forest.add(h)
+            if record is not None:
+                _global_step(record, names, h, w[index], "accept", "positive gain, the forest stays acyclic", gain)
             maximal = forest.maximal_hyperedges
             if len(maximal) == full and all(len(m) == k + 1 for m in maximal):
+                if record is not None:
+                    record.add("stop", None, math.nan, f"the forest is a k-tree: no hyperedge of up to {k + 1} fits")
                 break
+        elif record is not None:
+            _global_step(record, names, h, w[index], "reject", "the forest would not stay acyclic", gain)
     return [tuple(sorted(h)) for h in forest.maximal_hyperedges]
+
+
+def _global_step(record, names, h, weight, action, reason, gain=math.nan):
+    record.add(action, frozenset(names[i] for i in h), float(weight), reason, gain=float(gain))
 
 
 def _subsets_of(h):

@@ -9,10 +9,11 @@ from __future__ import annotations
 
 import numbers
 from collections.abc import Hashable, Iterable, Mapping, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import networkx as nx
 
+from .._trace import new_trace
 from .._validation import Interval, validate_params
 from ..stats.information import as_engine, pairwise_mutual_information
 from ..structures.forests import augmented_naive_bayes, class_node
@@ -33,6 +34,42 @@ KDB_PARAMETER_CONSTRAINTS = {
 }
 
 
+@overload
+def kdb_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    k: int = ...,
+    min_conditional_mutual_information: float = ...,
+    trace: Literal[False] = ...,
+) -> nx.DiGraph: ...
+
+
+@overload
+def kdb_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    k: int = ...,
+    min_conditional_mutual_information: float = ...,
+    trace: Literal[True],
+) -> tuple[nx.DiGraph, pd.DataFrame]: ...
+
+
+@overload
+def kdb_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    k: int = ...,
+    min_conditional_mutual_information: float = ...,
+    trace: bool = ...,
+) -> nx.DiGraph | tuple[nx.DiGraph, pd.DataFrame]: ...
+
+
 def kdb_structure(
     data: CountingEngine | pd.DataFrame,
     class_variable: Hashable,
@@ -40,7 +77,8 @@ def kdb_structure(
     *,
     k: int = 1,
     min_conditional_mutual_information: float = 0.0,
-) -> nx.DiGraph:
+    trace: bool = False,
+) -> nx.DiGraph | tuple[nx.DiGraph, pd.DataFrame]:
     """k-dependence Bayesian classifier structure (Sahami's KDB).
 
     Sahami's greedy algorithm [1]_:
@@ -73,21 +111,39 @@ def kdb_structure(
         (nats) with the child given the class exceeds this, ``>= 0``. The
         default keeps out only attributes conditionally independent of
         the child in the data.
+    trace : bool, default=False
+        Also return the steps of the search (see Returns).
 
     Returns
     -------
-    nx.DiGraph
+    structure : nx.DiGraph
         A new graph. Class node ``role="class"``, attribute nodes
         ``role="feature"``, both with ``cardinality``; arcs ``kind="class"``
         from the class to every attribute (``weight`` = ``I(X_i; C)``) and
         ``kind="augmenting"`` between attributes (``weight`` =
         ``I(X_i; X_j | C)``), all in nats.
+    trace : DataFrame
+        Only with ``trace=True``: one row per step. First an ``"order"``
+        step per attribute, in the order of the search (``item`` the
+        attribute, ``score`` its ``I(X_i; C)``, ``rank`` its place from 0);
+        then, for each attribute in that order, every attribute placed
+        before it as a candidate parent, by decreasing ``I(X_i; X_j | C)``
+        (``score``; ties by name): ``"accept"`` (it became a parent) or
+        ``"reject"``, with the ``reason`` (the attribute already has `k`
+        parents, the family table would exceed ``max_cells``, or the
+        information does not exceed `min_conditional_mutual_information`;
+        those last come after the others). ``item`` is the arc
+        ``(parent, child)``; ``child`` the attribute whose parents are
+        chosen. The accepted arcs are exactly the augmenting arcs, each
+        attribute's in the order it took them.
 
     Raises
     ------
     ValueError
         For a `k` that is not an integer >= 0, or a negative threshold
         (:class:`~graphmodels._validation.InvalidParameterError`).
+    TypeError
+        For a `trace` that is not a bool.
 
     See Also
     --------
@@ -128,7 +184,47 @@ def kdb_structure(
     >>> sorted((u, v) for u, v, kind in kdb_structure(frame, "class", k=1).edges(data="kind") if kind == "augmenting")
     [('a', 'b'), ('b', 'd')]
     """
-    return _kdb_search("kdb_structure", data, class_variable, features, k, min_conditional_mutual_information)[0]
+    result = _kdb_search("kdb_structure", data, class_variable, features, k, min_conditional_mutual_information, trace)
+    return (result[0], result[3]) if trace else result[0]
+
+
+@overload
+def kdb_ranking(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    k: int = ...,
+    min_conditional_mutual_information: float = ...,
+    trace: Literal[False] = ...,
+) -> tuple[nx.DiGraph, list[Hashable], dict[Hashable, list[Hashable]]]: ...
+
+
+@overload
+def kdb_ranking(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    k: int = ...,
+    min_conditional_mutual_information: float = ...,
+    trace: Literal[True],
+) -> tuple[nx.DiGraph, list[Hashable], dict[Hashable, list[Hashable]], pd.DataFrame]: ...
+
+
+@overload
+def kdb_ranking(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    k: int = ...,
+    min_conditional_mutual_information: float = ...,
+    trace: bool = ...,
+) -> (
+    tuple[nx.DiGraph, list[Hashable], dict[Hashable, list[Hashable]]]
+    | tuple[nx.DiGraph, list[Hashable], dict[Hashable, list[Hashable]], pd.DataFrame]
+): ...
 
 
 def kdb_ranking(
@@ -138,7 +234,11 @@ def kdb_ranking(
     *,
     k: int = 1,
     min_conditional_mutual_information: float = 0.0,
-) -> tuple[nx.DiGraph, list[Hashable], dict[Hashable, list[Hashable]]]:
+    trace: bool = False,
+) -> (
+    tuple[nx.DiGraph, list[Hashable], dict[Hashable, list[Hashable]]]
+    | tuple[nx.DiGraph, list[Hashable], dict[Hashable, list[Hashable]], pd.DataFrame]
+):
     """Sahami's KDB structure together with the order in which it was built.
 
     The structure is :func:`kdb_structure`'s; the order of the attributes
@@ -162,6 +262,8 @@ def kdb_ranking(
         Largest number of attribute parents of an attribute, ``>= 0``.
     min_conditional_mutual_information : float, default=0.0
         Sahami's threshold, as in :func:`kdb_structure`.
+    trace : bool, default=False
+        Also return the steps of the search, as :func:`kdb_structure` does.
 
     Returns
     -------
@@ -172,6 +274,8 @@ def kdb_ranking(
     parents : dict
         Attribute -> list of its attribute parents, the one of highest
         ``I(X_i; X_j | C)`` first (at most `k`).
+    trace : DataFrame
+        Only with ``trace=True``: :func:`kdb_structure`'s trace.
 
     Raises
     ------
@@ -204,7 +308,8 @@ def kdb_ranking(
     >>> order, parents["d"]
     (['a', 'b', 'd'], ['b', 'a'])
     """
-    return _kdb_search("kdb_ranking", data, class_variable, features, k, min_conditional_mutual_information)
+    result = _kdb_search("kdb_ranking", data, class_variable, features, k, min_conditional_mutual_information, trace)
+    return result if trace else result[:3]
 
 
 def kdb_substructure(
@@ -293,13 +398,18 @@ def _kdb_search(
     features: Iterable[Hashable] | None,
     k: int,
     min_conditional_mutual_information: float,
-) -> tuple[nx.DiGraph, list[Hashable], dict[Hashable, list[Hashable]]]:
-    """Sahami's search: ``(structure, order, parents)``; `caller` names the function in errors."""
+    trace: bool = False,
+) -> tuple[Any, ...]:
+    """Sahami's search: ``(structure, order, parents)``, and the trace frame with `trace`.
+
+    `caller` names the function in errors.
+    """
     validate_params(
         caller,
         {"k": k, "min_conditional_mutual_information": min_conditional_mutual_information},
         KDB_PARAMETER_CONSTRAINTS,
     )
+    record = new_trace(trace, caller, "child", "rank", integers=["rank"])
     engine = as_engine(data)
     class_pos = engine.position(class_variable)
     positions = feature_positions(engine, features, exclude=class_pos)
@@ -316,6 +426,9 @@ def _kdb_search(
     # Ties broken by name: the rank of each name in the canonical order.
     by_name = {name: rank for rank, name in enumerate(canonical_order(names))}
     order = sorted(names, key=lambda name: (-class_info[name], by_name[name]))
+    if record is not None:
+        for rank, name in enumerate(order):
+            record.add("order", name, class_info[name], "ordered by decreasing I(X; C)", child=None, rank=rank)
     arcs = nx.DiGraph()
     arcs.add_nodes_from(order)
     parents: dict[Hashable, list[Hashable]] = {name: [] for name in order}
@@ -331,11 +444,46 @@ def _kdb_search(
             cells = cards[class_name] * cards[child]
             for other in candidates:
                 if len(parents[child]) == k:
-                    break
+                    if record is None:
+                        break
+                    record.add(
+                        "reject", (other, child), weight[other], f"{child!r} already has k={k} parents", child=child
+                    )
+                    continue
                 if cells * cards[other] > engine.max_cells:
+                    if record is not None:
+                        record.add(
+                            "reject",
+                            (other, child),
+                            weight[other],
+                            f"the family table would have {cells * cards[other]} cells > max_cells",
+                            child=child,
+                        )
                     continue  # its family table would be too large: the next best instead
                 cells *= cards[other]
                 arcs.add_edge(other, child, weight=weight[other])
                 parents[child].append(other)
+                if record is not None:
+                    record.add(
+                        "accept",
+                        (other, child),
+                        weight[other],
+                        f"parent {len(parents[child])} of at most {k}: highest I(X_i; X_j | C) left",
+                        child=child,
+                    )
+            if record is not None:
+                for other in sorted(
+                    (other for other in weight if weight[other] <= threshold),
+                    key=lambda other: (-weight[other], by_name[other]),
+                ):
+                    record.add(
+                        "reject",
+                        (other, child),
+                        weight[other],
+                        f"I(X_i; X_j | C) does not exceed min_conditional_mutual_information={threshold:g}",
+                        child=child,
+                    )
     structure = augmented_naive_bayes(class_name, names, arcs, cardinalities=cards, class_weights=class_info)
-    return structure, order, parents
+    if record is None:
+        return structure, order, parents
+    return structure, order, parents, record.frame()

@@ -22,13 +22,16 @@ import functools
 import itertools
 import math
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import numpy as np
 
 from .._special import expit
+from .._trace import new_trace, traced
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ..stats.counting import CountingEngine
 
 __all__ = ["kikuchi_bayes_path", "parsimonious_log_prior", "DEFAULT_PRIOR_STRENGTH"]
@@ -472,6 +475,51 @@ class _CandidatePool:
         return self._deltas([b])[0]
 
 
+@overload
+def kikuchi_bayes_path(
+    engine: CountingEngine,
+    class_variable: Hashable | None = ...,
+    *,
+    max_region_size: int = ...,
+    prior_strength: float = ...,
+    continue_past_map: bool = ...,
+    max_log_posterior_drop: float = ...,
+    max_steps: int | None = ...,
+    max_cells: int | None = ...,
+    trace: Literal[False] = ...,
+) -> list[dict[str, Any]]: ...
+
+
+@overload
+def kikuchi_bayes_path(
+    engine: CountingEngine,
+    class_variable: Hashable | None = ...,
+    *,
+    max_region_size: int = ...,
+    prior_strength: float = ...,
+    continue_past_map: bool = ...,
+    max_log_posterior_drop: float = ...,
+    max_steps: int | None = ...,
+    max_cells: int | None = ...,
+    trace: Literal[True],
+) -> tuple[list[dict[str, Any]], pd.DataFrame]: ...
+
+
+@overload
+def kikuchi_bayes_path(
+    engine: CountingEngine,
+    class_variable: Hashable | None = ...,
+    *,
+    max_region_size: int = ...,
+    prior_strength: float = ...,
+    continue_past_map: bool = ...,
+    max_log_posterior_drop: float = ...,
+    max_steps: int | None = ...,
+    max_cells: int | None = ...,
+    trace: bool = ...,
+) -> list[dict[str, Any]] | tuple[list[dict[str, Any]], pd.DataFrame]: ...
+
+
 def kikuchi_bayes_path(
     engine: CountingEngine,
     class_variable: Hashable | None = None,
@@ -482,7 +530,8 @@ def kikuchi_bayes_path(
     max_log_posterior_drop: float = 50.0,
     max_steps: int | None = None,
     max_cells: int | None = None,
-) -> list[dict[str, Any]]:
+    trace: bool = False,
+) -> list[dict[str, Any]] | tuple[list[dict[str, Any]], pd.DataFrame]:
     """Greedy Kikuchi-Bayes structure search with one-level lookahead (section 7 of [1]_).
 
     Regions are sets of attributes plus the class. The search starts from the
@@ -526,21 +575,42 @@ def kikuchi_bayes_path(
     max_cells : int, optional
         Skip candidate regions whose table would be larger; defaults to the
         engine's ``max_cells``.
+    trace : bool, default=False
+        Also return the steps of the search (see Returns).
 
     Returns
     -------
-    list of dict
+    path : list of dict
         One entry per stage, the class-only model first, with keys
         ``region`` (frozenset of names, class included; the class alone for
         stage 0), ``phase`` (``"start"``, ``"ascent"`` or ``"beyond MAP"``),
         ``counting_numbers`` (dict frozenset -> int: the region graph of the
         stage), ``df`` (eq. 7), ``log_prior``, ``log_likelihood`` (eq. 8, nats)
         and ``log_posterior``.
+    trace : DataFrame
+        Only with ``trace=True``: the path and what it turned down, one row
+        per step. ``"start"`` (stage 0, the class alone); ``"accept"`` (a
+        region added: a stage of the path); ``"reject"`` (the best region of
+        the current size was not added, so the search moves to the next
+        size; ``item`` None when no region of that size was left to score);
+        ``"phase"`` (the ascent reached its end and the path goes on past
+        the MAP from size 2); ``"stop"`` (`max_steps` reached); last,
+        ``"map"`` (``item`` the region of the stage of highest log
+        posterior, ``stage`` that stage). ``item`` is a region (frozenset
+        of names, class included), ``score`` the log posterior; the columns
+        ``phase``, ``size`` (variables in the candidates scored, class
+        included), ``stage`` (the stage a region became, for
+        ``"start"``/``"accept"``/``"map"``), ``df``, ``log_prior`` and
+        ``log_likelihood`` are those of the stage or of the rejected
+        candidate. The accepted regions up to the MAP stage are the MAP
+        model's initial regions (with the class-only region of stage 0).
 
     Raises
     ------
     ValueError
         For bad parameters or training cells coded -1.
+    TypeError
+        For a `trace` that is not a bool.
 
     References
     ----------
@@ -582,6 +652,17 @@ def kikuchi_bayes_path(
     max_cells = engine.max_cells if max_cells is None else max_cells
     if isinstance(max_cells, bool) or not isinstance(max_cells, (int, np.integer)) or max_cells < 1:
         raise ValueError(f"`max_cells` must be a positive integer, got {max_cells!r}.")
+    record = new_trace(
+        trace,
+        "kikuchi_bayes_path",
+        "phase",
+        "size",
+        "stage",
+        "df",
+        "log_prior",
+        "log_likelihood",
+        integers=["size", "stage", "df"],
+    )
 
     # Attributes in name order, so ties go the same way whatever the column order.
     attributes = sorted(
@@ -601,7 +682,7 @@ def kikuchi_bayes_path(
             named[mask] = frozenset([class_name] + [names[b] for b in _bits(mask)])
         return named[mask]
 
-    def record(mask, phase, log_likelihood):
+    def stage(mask, phase, log_likelihood):
         log_prior = parsimonious_log_prior(model.df, n)
         path.append(
             {
@@ -614,11 +695,45 @@ def kikuchi_bayes_path(
                 "log_posterior": float(log_prior + log_likelihood),
             }
         )
+        if record is not None:
+            step = path[-1]
+            record.add(
+                "start" if mask == 0 else "accept",
+                step["region"],
+                step["log_posterior"],
+                "the class alone"
+                if mask == 0
+                else "raises the " + ("log posterior" if phase == "ascent" else "likelihood"),
+                phase=phase,
+                size=len(step["region"]),
+                stage=len(path) - 1,
+                df=step["df"],
+                log_prior=step["log_prior"],
+                log_likelihood=step["log_likelihood"],
+            )
+
+    def finish():
+        if record is not None:
+            best_stage = max(range(len(path)), key=lambda i: (path[i]["log_posterior"], -i))
+            step = path[best_stage]
+            record.add(
+                "map",
+                step["region"],
+                step["log_posterior"],
+                "the stage of highest log posterior: the MAP model",
+                phase=step["phase"],
+                size=len(step["region"]),
+                stage=best_stage,
+                df=step["df"],
+                log_prior=step["log_prior"],
+                log_likelihood=step["log_likelihood"],
+            )
+        return traced(path, record)
 
     path: list[dict[str, Any]] = []
-    record(0, "start", float(search.conditional_log_likelihood(model.scores)))
+    stage(0, "start", float(search.conditional_log_likelihood(model.scores)))
     if max_region_size < 2 or not attributes:
-        return path
+        return finish()
     best = path[0]["log_posterior"]
     phase = "ascent"
     size = 2
@@ -654,15 +769,55 @@ def kikuchi_bayes_path(
         if accept:
             model.add(mask, changes, pool.delta(mask))
             added.append(mask)
-            record(mask, phase, cand_ll)
+            stage(mask, phase, cand_ll)
             best = max(best, path[-1]["log_posterior"])
             continue
+        if record is not None:
+            _record_rejection(record, choice, region_names, phase, size, n, current, max_log_posterior_drop)
         size += 1
         if size > min(max_region_size, len(attributes) + 1):
             if phase == "beyond MAP" or not continue_past_map:
                 break
             phase, size = "beyond MAP", 2
-    return path
+            if record is not None:
+                record.add("phase", None, reason="the ascent ends (the MAP); the path goes on from size 2", phase=phase)
+    else:
+        if record is not None:
+            record.add("stop", None, reason=f"max_steps={max_steps} regions added", phase=phase)
+    return finish()
+
+
+def _record_rejection(record, choice, region_names, phase, size, n, current, max_drop):
+    """The trace step of a size whose best region was not added (or had none)."""
+    if choice is None:
+        record.add(
+            "reject",
+            None,
+            reason=f"no region of {size} variables left to score (covered, too large, or df >= n - 1)",
+            phase=phase,
+            size=size,
+        )
+        return
+    mask, _, cand_ll, cand_df = choice
+    log_prior = parsimonious_log_prior(cand_df, n)
+    post = log_prior + cand_ll
+    if phase == "ascent":
+        reason = "the best region does not raise the log posterior: next size"
+    elif not _improves(cand_ll, current["log_likelihood"]):
+        reason = "the best region does not raise the likelihood: next size"
+    else:
+        reason = f"the log posterior would fall more than {max_drop:g} below the best: next size"
+    record.add(
+        "reject",
+        region_names(mask),
+        post,
+        reason,
+        phase=phase,
+        size=size,
+        df=int(cand_df),
+        log_prior=log_prior,
+        log_likelihood=cand_ll,
+    )
 
 
 def _improves(new, old):

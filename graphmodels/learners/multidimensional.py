@@ -28,17 +28,21 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Hashable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import networkx as nx
 import numpy as np
 
 from .._special import gammaln, xlogy
+from .._trace import combine_traces, new_trace, root_rows, traced
 from ..stats.scores import FAMILY_SCORES, family_score
 from ..structures.forests import orient_forest
 from ..structures.multidimensional import multidimensional_classifier
+from .trees import _spanning_tree
 
 if TYPE_CHECKING:
+    import pandas as pd
+
     from ..stats.counting import CountingEngine
 
 __all__ = [
@@ -65,9 +69,47 @@ def _score(counts, criterion, ess, n):
     return float(family_score(counts, criterion, equivalent_sample_size=ess, sample_size=n))
 
 
+@overload
 def class_forest(
-    engine: CountingEngine, classes: Sequence[Hashable], *, criterion: str = "bic", equivalent_sample_size: float = 1.0
-) -> list[tuple[Hashable, Hashable, float]]:
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    *,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    trace: Literal[False] = ...,
+) -> list[tuple[Hashable, Hashable, float]]: ...
+
+
+@overload
+def class_forest(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    *,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    trace: Literal[True],
+) -> tuple[list[tuple[Hashable, Hashable, float]], pd.DataFrame]: ...
+
+
+@overload
+def class_forest(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    *,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    trace: bool = ...,
+) -> list[tuple[Hashable, Hashable, float]] | tuple[list[tuple[Hashable, Hashable, float]], pd.DataFrame]: ...
+
+
+def class_forest(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    *,
+    criterion: str = "bic",
+    equivalent_sample_size: float = 1.0,
+    trace: bool = False,
+) -> list[tuple[Hashable, Hashable, float]] | tuple[list[tuple[Hashable, Hashable, float]], pd.DataFrame]:
     """The class subgraph: a maximum-score spanning forest over the class variables.
 
     The weight of a pair is the score gain of making one class the parent of
@@ -86,11 +128,20 @@ def class_forest(
     criterion : {"bic", "aic", "bdeu"}, default="bic"
     equivalent_sample_size : float, default=1.0
         BDeu's.
+    trace : bool, default=False
+        Also return the steps of the search (see Returns).
 
     Returns
     -------
-    list of (parent, child, gain)
+    arcs : list of (parent, child, gain)
         Arcs directed away from each tree's first class in `classes`.
+    trace : DataFrame
+        Only with ``trace=True``: a ``"drop"`` step per pair of classes
+        whose gain is not positive (never a candidate), then Kruskal's
+        steps as :func:`~graphmodels.learners.chow_liu_tree` records them
+        (``"accept"``/``"reject"``, ``score`` the gain, ``cycle``), then a
+        ``"root"`` step per tree (its first class in `classes`). The
+        accepted edges directed away from the roots are `arcs`.
 
     References
     ----------
@@ -101,19 +152,28 @@ def class_forest(
            Information Theory*, 14(3), 462-467.
     """
     _check_criterion(criterion, equivalent_sample_size)
+    record = new_trace(trace, "class_forest", "cycle")
     classes = list(classes)
     n = engine.total
     alone = {c: _score(engine.counts([c]), criterion, equivalent_sample_size, n) for c in classes}
     weights = nx.Graph()
     weights.add_nodes_from(classes)
+    dropped = []
     for a, b in itertools.combinations(classes, 2):
         gain = _score(engine.counts([a, b]), criterion, equivalent_sample_size, n) - alone[b]
         if gain > 1e-9 * max(1.0, abs(alone[b])):
             weights.add_edge(a, b, weight=gain)
-    forest = nx.maximum_spanning_tree(weights, algorithm="kruskal")
+        elif record is not None:
+            dropped.append((gain, a, b))
+    if record is not None:
+        for gain, a, b in sorted(dropped, key=lambda d: -d[0]):
+            record.add("drop", (a, b), gain, "no score gain: never a candidate", cycle=None)
+    forest = _spanning_tree(weights, "weight", "kruskal", record)
     order = {c: i for i, c in enumerate(classes)}
     oriented = orient_forest(forest, root_key=lambda c: -order[c])
-    return [(u, v, d["weight"]) for u, v, d in oriented.edges(data=True)]
+    if record is not None:
+        root_rows(record, oriented, {c: -order[c] for c in classes}, "the first class of its tree in `classes`")
+    return traced([(u, v, d["weight"]) for u, v, d in oriented.edges(data=True)], record)
 
 
 def _parent_set_candidates(classes, max_parents, required=()):
@@ -134,6 +194,51 @@ def _parent_set_candidates(classes, max_parents, required=()):
             yield tuple(sorted(required + extra, key=position.__getitem__))
 
 
+@overload
+def bridge_parent_sets(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
+    *,
+    max_parents: int = ...,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    required: Sequence[Hashable] = ...,
+    trace: Literal[False] = ...,
+) -> dict[Hashable, tuple[tuple[Hashable, ...], float]]: ...
+
+
+@overload
+def bridge_parent_sets(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
+    *,
+    max_parents: int = ...,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    required: Sequence[Hashable] = ...,
+    trace: Literal[True],
+) -> tuple[dict[Hashable, tuple[tuple[Hashable, ...], float]], pd.DataFrame]: ...
+
+
+@overload
+def bridge_parent_sets(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
+    *,
+    max_parents: int = ...,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    required: Sequence[Hashable] = ...,
+    trace: bool = ...,
+) -> (
+    dict[Hashable, tuple[tuple[Hashable, ...], float]]
+    | tuple[dict[Hashable, tuple[tuple[Hashable, ...], float]], pd.DataFrame]
+): ...
+
+
 def bridge_parent_sets(
     engine: CountingEngine,
     classes: Sequence[Hashable],
@@ -143,7 +248,8 @@ def bridge_parent_sets(
     criterion: str = "bic",
     equivalent_sample_size: float = 1.0,
     required: Sequence[Hashable] = (),
-) -> dict[Hashable, tuple[tuple[Hashable, ...], float]]:
+    trace: bool = False,
+) -> dict[Hashable, tuple[tuple[Hashable, ...], float]] | tuple[dict[Hashable, Any], pd.DataFrame]:
     """The bridge subgraph: each attribute's best set of at most `max_parents` class parents.
 
     With the attributes conditionally independent given the classes, the
@@ -165,12 +271,19 @@ def bridge_parent_sets(
     equivalent_sample_size : float, default=1.0
     required : sequence, optional
         Classes every attribute must have as parents (counted in the bound).
+    trace : bool, default=False
+        Also return the choices (see Returns).
 
     Returns
     -------
-    dict
+    parent_sets : dict
         Attribute -> ``(parents, gain)``: a tuple of class names in `classes`
         order, and the score gain over no parent.
+    trace : DataFrame
+        Only with ``trace=True``: one ``"accept"`` step per attribute, in
+        `features` order: ``item`` the attribute, ``parents`` its class
+        parents (an empty tuple leaves it out of the model), ``score`` the
+        gain, ``reason`` how many candidate sets were scored.
 
     Raises
     ------
@@ -189,11 +302,14 @@ def bridge_parent_sets(
     _check_criterion(criterion, equivalent_sample_size)
     if not isinstance(max_parents, (int, np.integer)) or max_parents < 0:
         raise ValueError(f"`max_parents` must be a non-negative integer, got {max_parents!r}.")
+    record = new_trace(trace, "bridge_parent_sets", "parents")
     classes, features = list(classes), list(features)
     n = engine.total
     best: dict[Hashable, tuple[Any, float]] = {f: (None, -np.inf) for f in features}
     empty_score = {}
+    n_sets = 0
     for parents in _parent_set_candidates(classes, int(max_parents), required):
+        n_sets += 1
         if parents:
             tables = engine.one_way_counts(features, given=list(parents))
             blocks = [tables.block(i) for i in range(len(features))]
@@ -212,7 +328,18 @@ def bridge_parent_sets(
         else _score(engine.counts([f])[None, :], criterion, equivalent_sample_size, n)
         for f in features
     }
-    return {f: (best[f][0], best[f][1] - baseline[f]) for f in features}
+    chosen = {f: (best[f][0], best[f][1] - baseline[f]) for f in features}
+    if record is not None:
+        for f in features:
+            parents, gain = chosen[f]
+            _bridge_step(record, f, parents, gain, f"the best of {n_sets} class-parent sets")
+    return traced(chosen, record)
+
+
+def _bridge_step(record, feature, parents, gain, reason):
+    if not parents:
+        reason += "; no class parent: the attribute is left out"
+    record.add("accept", feature, float(gain), reason, parents=tuple(parents))
 
 
 def _scores_with_each_parent(pairs, i, criterion, ess, n):
@@ -242,6 +369,50 @@ def _scores_with_each_parent(pairs, i, criterion, ess, n):
     return scores
 
 
+@overload
+def bridge_and_feature_forest(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
+    *,
+    max_parents: int = ...,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    trace: Literal[False] = ...,
+) -> tuple[dict[Hashable, tuple[tuple[Hashable, ...], float]], list[tuple[Hashable, Hashable, float]]]: ...
+
+
+@overload
+def bridge_and_feature_forest(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
+    *,
+    max_parents: int = ...,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    trace: Literal[True],
+) -> tuple[
+    dict[Hashable, tuple[tuple[Hashable, ...], float]], list[tuple[Hashable, Hashable, float]], pd.DataFrame
+]: ...
+
+
+@overload
+def bridge_and_feature_forest(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
+    *,
+    max_parents: int = ...,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    trace: bool = ...,
+) -> (
+    tuple[dict[Hashable, tuple[tuple[Hashable, ...], float]], list[tuple[Hashable, Hashable, float]]]
+    | tuple[dict[Hashable, tuple[tuple[Hashable, ...], float]], list[tuple[Hashable, Hashable, float]], pd.DataFrame]
+): ...
+
+
 def bridge_and_feature_forest(
     engine: CountingEngine,
     classes: Sequence[Hashable],
@@ -250,7 +421,11 @@ def bridge_and_feature_forest(
     max_parents: int = 2,
     criterion: str = "bic",
     equivalent_sample_size: float = 1.0,
-) -> tuple[dict[Hashable, tuple[tuple[Hashable, ...], float]], list[tuple[Hashable, Hashable, float]]]:
+    trace: bool = False,
+) -> (
+    tuple[dict[Hashable, tuple[tuple[Hashable, ...], float]], list[tuple[Hashable, Hashable, float]]]
+    | tuple[dict[Hashable, Any], list[tuple[Hashable, Hashable, float]], pd.DataFrame]
+):
     """The bridge and the feature forest together: the exact best of their family.
 
     Each attribute gets at most `max_parents` class parents and at most one
@@ -273,6 +448,8 @@ def bridge_and_feature_forest(
     max_parents : int, default=2
     criterion : {"bic", "aic", "bdeu"}, default="bic"
     equivalent_sample_size : float, default=1.0
+    trace : bool, default=False
+        Also return the steps (see Returns).
 
     Returns
     -------
@@ -281,6 +458,15 @@ def bridge_and_feature_forest(
     arcs : list of (parent, child, gain)
         The attribute arcs; gain = the score added by the arc (and the class
         parents it lets the child change).
+    trace : DataFrame
+        Only with ``trace=True``: every candidate attribute arc of positive
+        gain, by decreasing gain (``score``; ``item`` the arc ``(parent,
+        child)``, ``parents`` the child's class parents with it):
+        ``"accept"`` if the maximum branching (networkx's Edmonds, whose
+        inner steps are not recorded) keeps it, else ``"reject"``; then an
+        ``"accept"`` step per attribute with its class parents (``item`` the
+        attribute, ``parents``, ``score`` its gain over no parent at all),
+        as in :func:`bridge_parent_sets`. The accepted arcs are `arcs`.
 
     References
     ----------
@@ -293,6 +479,7 @@ def bridge_and_feature_forest(
     _check_criterion(criterion, equivalent_sample_size)
     if not isinstance(max_parents, (int, np.integer)) or max_parents < 0:
         raise ValueError(f"`max_parents` must be a non-negative integer, got {max_parents!r}.")
+    record = new_trace(trace, "bridge_and_feature_forest", "parents")
     classes, features = list(classes), list(features)
     p, n = len(features), engine.total
     best_alone = np.full(p, -np.inf)
@@ -330,7 +517,19 @@ def bridge_and_feature_forest(
     for j, i in sorted(branching.edges, key=lambda e: (e[1], e[0])):
         bridge[features[i]] = (set_with[j, i], best_with[j, i] - empty[i])
         arcs.append((features[j], features[i], gains.edges[j, i]["weight"]))
-    return bridge, arcs
+    if record is not None:
+        for j, i, gain in sorted(gains.edges(data="weight"), key=lambda e: (-e[2], e[1], e[0])):
+            kept = branching.has_edge(j, i)
+            record.add(
+                "accept" if kept else "reject",
+                (features[j], features[i]),
+                float(gain),
+                "in the maximum branching" if kept else "not in the maximum branching",
+                parents=tuple(set_with[j, i]),
+            )
+        for f in features:
+            _bridge_step(record, f, bridge[f][0], bridge[f][1], "the best class parents given its attribute parent")
+    return traced((bridge, arcs), record)
 
 
 def superparent_class_arcs(
@@ -343,6 +542,51 @@ def superparent_class_arcs(
     return [(superparent, c, 0.0) for c in classes if c != superparent]
 
 
+@overload
+def multidimensional_structure(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
+    *,
+    class_subgraph: str = ...,
+    feature_subgraph: str = ...,
+    max_parents: int = ...,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    trace: Literal[False] = ...,
+) -> nx.DiGraph: ...
+
+
+@overload
+def multidimensional_structure(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
+    *,
+    class_subgraph: str = ...,
+    feature_subgraph: str = ...,
+    max_parents: int = ...,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    trace: Literal[True],
+) -> tuple[nx.DiGraph, pd.DataFrame]: ...
+
+
+@overload
+def multidimensional_structure(
+    engine: CountingEngine,
+    classes: Sequence[Hashable],
+    features: Sequence[Hashable],
+    *,
+    class_subgraph: str = ...,
+    feature_subgraph: str = ...,
+    max_parents: int = ...,
+    criterion: str = ...,
+    equivalent_sample_size: float = ...,
+    trace: bool = ...,
+) -> nx.DiGraph | tuple[nx.DiGraph, pd.DataFrame]: ...
+
+
 def multidimensional_structure(
     engine: CountingEngine,
     classes: Sequence[Hashable],
@@ -353,7 +597,8 @@ def multidimensional_structure(
     max_parents: int = 2,
     criterion: str = "bic",
     equivalent_sample_size: float = 1.0,
-) -> nx.DiGraph:
+    trace: bool = False,
+) -> nx.DiGraph | tuple[nx.DiGraph, pd.DataFrame]:
     """Learn an MDBNC: class subgraph, bridge, feature subgraph, in that order.
 
     Parameters
@@ -369,24 +614,52 @@ def multidimensional_structure(
         Bound on the class parents of an attribute (:func:`bridge_parent_sets`).
     criterion : {"bic", "aic", "bdeu"}, default="bic"
     equivalent_sample_size : float, default=1.0
+    trace : bool, default=False
+        Also return the steps of the search (see Returns).
 
     Returns
     -------
-    nx.DiGraph
+    structure : nx.DiGraph
         See :func:`~graphmodels.structures.multidimensional_classifier`;
         each arc's ``weight`` is its score gain.
+    trace : DataFrame
+        Only with ``trace=True``: the traces of the parts, one after the
+        other, with a ``part`` column: ``"class"`` (:func:`class_forest`'s,
+        with ``class_subgraph="forest"``), then with
+        ``feature_subgraph="forest"`` :func:`bridge_and_feature_forest`'s
+        (its arcs as ``"feature"``, its class-parent choices as
+        ``"bridge"``), else :func:`bridge_parent_sets`'s (``"bridge"``).
+        The accepted class edges directed away from the ``"root"`` steps,
+        an arc from every class in ``parents`` to its ``"bridge"``
+        attribute and the accepted ``"feature"`` arcs are the structure's
+        arcs.
     """
     for name, value in (("class_subgraph", class_subgraph), ("feature_subgraph", feature_subgraph)):
         if value not in ("empty", "forest"):
             raise ValueError(f"`{name}` must be 'empty' or 'forest', got {value!r}.")
-    kwargs: dict[str, Any] = dict(criterion=criterion, equivalent_sample_size=equivalent_sample_size)
+    new_trace(trace, "multidimensional_structure")  # checks the flag
+    kwargs: dict[str, Any] = dict(criterion=criterion, equivalent_sample_size=equivalent_sample_size, trace=trace)
     arcs = []
+    parts = []
     if class_subgraph == "forest":
-        arcs += class_forest(engine, classes, **kwargs)
+        result = class_forest(engine, classes, **kwargs)
+        if trace:
+            result, steps = result
+            parts.append((steps, {"part": "class"}))
+        arcs += result
     if feature_subgraph == "forest":
-        bridge, feature_arcs = bridge_and_feature_forest(engine, classes, features, max_parents=max_parents, **kwargs)
+        result = bridge_and_feature_forest(engine, classes, features, max_parents=max_parents, **kwargs)
+        if trace:
+            *result, steps = result
+            n_arcs = len(steps) - len(features)  # the arcs' steps, then one per attribute
+            parts += [(steps.iloc[:n_arcs], {"part": "feature"}), (steps.iloc[n_arcs:], {"part": "bridge"})]
+        bridge, feature_arcs = result
     else:
-        bridge, feature_arcs = bridge_parent_sets(engine, classes, features, max_parents=max_parents, **kwargs), []
+        result = bridge_parent_sets(engine, classes, features, max_parents=max_parents, **kwargs)
+        if trace:
+            result, steps = result
+            parts.append((steps, {"part": "bridge"}))
+        bridge, feature_arcs = result, []
     for f in features:
         parents, gain = bridge[f]
         share = gain / len(parents) if parents else 0.0
@@ -398,4 +671,4 @@ def multidimensional_structure(
     )
     for f in features:
         graph.nodes[f]["parent_set_gain"] = bridge[f][1]
-    return graph
+    return (graph, combine_traces(parts)) if trace else graph

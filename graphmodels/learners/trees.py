@@ -10,11 +10,13 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable
-from typing import TYPE_CHECKING
+from operator import itemgetter
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import networkx as nx
 import numpy as np
 
+from .._trace import Trace, new_trace, root_rows, traced
 from ..stats.information import as_engine, pairwise_mutual_information
 from ..structures.forests import augmented_naive_bayes, orient_forest
 from ._common import class_information, feature_positions, tie_safe
@@ -70,6 +72,149 @@ def _names(engine, positions):
     return [engine.names[p] for p in positions]
 
 
+# ----------------------------------------------------------------------------- traced spanning trees
+def _spanning_tree(graph: nx.Graph, weight: str, algorithm: str, record: Trace | None, **values: Any) -> nx.Graph:
+    """``nx.maximum_spanning_tree(graph, weight, algorithm)``; with a `record`, each step recorded too.
+
+    Not tracing, this is networkx's call and nothing else. Tracing, Kruskal
+    goes over the candidate edges itself, in networkx's order (the edges of
+    ``graph.edges(data=True)`` stably sorted by decreasing weight, as
+    ``kruskal_mst_edges`` sorts them) with a union-find, so that the rejected
+    edges can be recorded; it accepts exactly the edges networkx accepts.
+    Prim's steps are the edges networkx's own generator yields, in order.
+    The tree is assembled as ``maximum_spanning_tree`` assembles it.
+    """
+    if record is None:
+        return nx.maximum_spanning_tree(graph, weight=weight, algorithm=algorithm)
+    if algorithm == "kruskal":
+        edges = _traced_kruskal(graph, weight, record, values)
+    else:
+        edges = _traced_prim(graph, weight, record, values)
+    tree = graph.__class__()
+    tree.graph.update(graph.graph)
+    tree.add_nodes_from(graph.nodes.items())
+    tree.add_edges_from(edges)
+    return tree
+
+
+def _traced_kruskal(graph, weight, record, values):
+    candidates = sorted(
+        ((d.get(weight, 1), u, v, d) for u, v, d in graph.edges(data=True)), key=itemgetter(0), reverse=True
+    )
+    subtrees = nx.utils.UnionFind()
+    accepted, rejected = [], []
+    for w, u, v, d in candidates:
+        if subtrees[u] != subtrees[v]:
+            subtrees.union(u, v)
+            accepted.append((u, v, d))
+            record.add("accept", (u, v), float(w), "joins two trees", cycle=None, **values)
+        else:
+            rejected.append(record.add("reject", (u, v), float(w), "", **values))
+    if rejected:
+        # Forests only grow, so the path joining a rejected edge's ends when it was
+        # rejected is their path in the final forest (paths in a forest are unique).
+        path = _forest_paths(graph, accepted)
+        for row in rejected:
+            u, v = row["item"]
+            cycle = path(u, v)
+            row["cycle"] = cycle
+            row["reason"] = "closes the cycle " + "-".join(map(str, (*cycle, u)))
+    return accepted
+
+
+def _forest_paths(graph, edges):
+    """``path(u, v)``: the nodes from `u` to `v` in the forest of `edges` (u and v connected)."""
+    forest = nx.Graph()
+    forest.add_nodes_from(graph)
+    forest.add_edges_from((u, v) for u, v, _ in edges)
+    parent: dict[Hashable, Hashable] = {}
+    depth: dict[Hashable, int] = {}
+    for root in forest:
+        if root in depth:
+            continue
+        depth[root] = 0
+        for a, b in nx.bfs_edges(forest, root):
+            parent[b], depth[b] = a, depth[a] + 1
+
+    def path(u, v):
+        up, down = [u], [v]
+        while depth[up[-1]] > depth[down[-1]]:
+            up.append(parent[up[-1]])
+        while depth[down[-1]] > depth[up[-1]]:
+            down.append(parent[down[-1]])
+        while up[-1] != down[-1]:
+            up.append(parent[up[-1]])
+            down.append(parent[down[-1]])
+        return tuple(up + down[-2::-1])
+
+    return path
+
+
+def _traced_prim(graph, weight, record, values):
+    visited = set()
+    edges = []
+    for u, v, d in nx.maximum_spanning_edges(graph, algorithm="prim", weight=weight, data=True):
+        if u not in visited:
+            visited.add(u)
+            record.add("start", u, math.nan, "Prim grows a tree from here", cycle=None, **values)
+        visited.add(v)
+        edges.append((u, v, d))
+        record.add("accept", (u, v), float(d.get(weight, 1)), "heaviest edge leaving the tree", cycle=None, **values)
+    for node in graph:
+        if node not in visited:
+            record.add("start", node, math.nan, "no candidate edge: a tree of its own", cycle=None, **values)
+    return edges
+
+
+def _dropped_pairs(record, engine, positions, weights, keep, reason, scores=None, **columns):
+    """One ``"drop"`` step per pair left out of the candidate graph, by decreasing score (ties: canonical order)."""
+    index = {engine.names[p]: i for i, p in enumerate(positions)}
+    order = canonical_order(index)
+    scores = weights if scores is None else scores
+    pairs = [(u, v) for a, u in enumerate(order) for v in order[a + 1 :] if not keep[index[u], index[v]]]
+    pairs.sort(key=lambda e: -tie_safe(scores[index[e[0]], index[e[1]]]))
+    for u, v in pairs:
+        i, j = index[u], index[v]
+        extra = {name: float(column[i, j]) for name, column in columns.items()}
+        record.add("drop", (u, v), tie_safe(scores[i, j]), reason, cycle=None, **extra)
+
+
+@overload
+def chow_liu_tree(
+    data: CountingEngine | pd.DataFrame,
+    variables: Iterable[Hashable] | None = ...,
+    *,
+    algorithm: str = ...,
+    stratum: tuple[Hashable, int] | None = ...,
+    criterion: str = ...,
+    trace: Literal[False] = ...,
+) -> nx.Graph: ...
+
+
+@overload
+def chow_liu_tree(
+    data: CountingEngine | pd.DataFrame,
+    variables: Iterable[Hashable] | None = ...,
+    *,
+    algorithm: str = ...,
+    stratum: tuple[Hashable, int] | None = ...,
+    criterion: str = ...,
+    trace: Literal[True],
+) -> tuple[nx.Graph, pd.DataFrame]: ...
+
+
+@overload
+def chow_liu_tree(
+    data: CountingEngine | pd.DataFrame,
+    variables: Iterable[Hashable] | None = ...,
+    *,
+    algorithm: str = ...,
+    stratum: tuple[Hashable, int] | None = ...,
+    criterion: str = ...,
+    trace: bool = ...,
+) -> nx.Graph | tuple[nx.Graph, pd.DataFrame]: ...
+
+
 def chow_liu_tree(
     data: CountingEngine | pd.DataFrame,
     variables: Iterable[Hashable] | None = None,
@@ -77,7 +222,8 @@ def chow_liu_tree(
     algorithm: str = "kruskal",
     stratum: tuple[Hashable, int] | None = None,
     criterion: str = "ml",
-) -> nx.Graph:
+    trace: bool = False,
+) -> nx.Graph | tuple[nx.Graph, pd.DataFrame]:
     """Maximum spanning tree of the pairwise mutual information (Chow & Liu).
 
     The tree-shaped distribution closest in KL divergence to the empirical
@@ -102,18 +248,36 @@ def chow_liu_tree(
         ``"ml"``: Chow & Liu's spanning tree. ``"mdl"``: the spanning forest
         of the MDL weights (``m`` is the stratum's rows when `stratum` is
         given).
+    trace : bool, default=False
+        Also return the steps of the search (see Returns).
 
     Returns
     -------
-    nx.Graph
+    tree : nx.Graph
         An undirected spanning tree (a forest for ``"mdl"``); nodes carry
         ``role="feature"`` and ``cardinality``, edges ``weight`` = mutual
         information in nats (minus the penalty for ``"mdl"``).
+    trace : DataFrame
+        Only with ``trace=True``: one row per step, in order. ``step``
+        (int); ``action``: ``"drop"`` (``"mdl"`` only: a pair whose weight
+        is not positive, left out before the search, listed first),
+        ``"accept"`` or ``"reject"`` (Kruskal: every candidate edge, by
+        decreasing weight, in networkx's order; a rejected edge would close a
+        cycle) and ``"start"`` (Prim: the vertex a tree grows from; Prim
+        lists the accepted edges in the order it adds them, and no
+        rejections); ``item``: the edge ``(u, v)`` (a vertex for
+        ``"start"``); ``score``: the edge's weight; ``reason``: why, with
+        the cycle spelled out for a rejection; ``cycle``: for a rejected
+        edge ``(u, v)``, the tuple of nodes of the forest's path from ``u``
+        to ``v`` at that step (None otherwise). The accepted edges are
+        exactly the tree's.
 
     Raises
     ------
     ValueError
         For an unknown `algorithm`.
+    TypeError
+        For a `trace` that is not a bool.
 
     See Also
     --------
@@ -134,10 +298,16 @@ def chow_liu_tree(
     >>> frame = pd.DataFrame({"a": [0, 0, 1, 1, 0], "b": [0, 0, 1, 1, 1], "c": [0, 0, 1, 0, 0]})
     >>> sorted(tuple(sorted(e)) for e in chow_liu_tree(frame).edges())
     [('a', 'b'), ('a', 'c')]
+    >>> tree, steps = chow_liu_tree(frame, trace=True)
+    >>> steps[["action", "item"]].to_records(index=False).tolist()
+    [('accept', ('a', 'b')), ('accept', ('a', 'c')), ('reject', ('b', 'c'))]
+    >>> steps["cycle"].iloc[-1]
+    ('b', 'a', 'c')
     """
     _check_algorithm(algorithm)
     if criterion not in ("ml", "mdl"):
         raise ValueError(f"Unknown criterion {criterion!r}; valid: ['ml', 'mdl'].")
+    record = new_trace(trace, "chow_liu_tree", "cycle")
     engine = as_engine(data)
     if stratum is None:
         positions = feature_positions(engine, variables)
@@ -158,14 +328,18 @@ def chow_liu_tree(
         penalty = math.log(rows) / (2.0 * rows) if rows > 1 else 0.0
         weights = weights - penalty * np.outer(free, free)
         keep = weights > 0
+        if record is not None:
+            _dropped_pairs(record, engine, positions, weights, keep, "MDL weight <= 0: not worth its parameters")
     complete = _weighted_graph(engine, positions, weights, keep=keep)
-    return nx.maximum_spanning_tree(complete, weight="weight", algorithm=algorithm)
+    return traced(_spanning_tree(complete, "weight", algorithm, record), record)
 
 
-def _augmented(engine, class_pos, positions, forest):
+def _augmented(engine, class_pos, positions, forest, record=None):
     class_name = engine.names[class_pos]
     class_info = class_information(engine, positions, class_pos)
     directed = orient_forest(forest, root_key=class_info.__getitem__)
+    if record is not None:
+        root_rows(record, directed, class_info, "highest I(X; C) of its tree: the arcs point away from it")
     cards = {engine.names[p]: engine.cardinalities[p] for p in positions + (class_pos,)}
     graph = augmented_naive_bayes(
         class_name,
@@ -177,13 +351,47 @@ def _augmented(engine, class_pos, positions, forest):
     return graph
 
 
+@overload
+def tan_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    algorithm: str = ...,
+    trace: Literal[False] = ...,
+) -> nx.DiGraph: ...
+
+
+@overload
+def tan_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    algorithm: str = ...,
+    trace: Literal[True],
+) -> tuple[nx.DiGraph, pd.DataFrame]: ...
+
+
+@overload
+def tan_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    algorithm: str = ...,
+    trace: bool = ...,
+) -> nx.DiGraph | tuple[nx.DiGraph, pd.DataFrame]: ...
+
+
 def tan_structure(
     data: CountingEngine | pd.DataFrame,
     class_variable: Hashable,
     features: Iterable[Hashable] | None = None,
     *,
     algorithm: str = "kruskal",
-) -> nx.DiGraph:
+    trace: bool = False,
+) -> nx.DiGraph | tuple[nx.DiGraph, pd.DataFrame]:
     """Tree-augmented naive Bayes structure (Friedman, Geiger & Goldszmidt).
 
     A maximum spanning tree over the attributes with weights
@@ -200,12 +408,20 @@ def tan_structure(
     features : sequence, optional
         Defaults to every variable but the class.
     algorithm : {"kruskal", "prim"}, default="kruskal"
+    trace : bool, default=False
+        Also return the steps of the search (see Returns).
 
     Returns
     -------
-    nx.DiGraph
+    structure : nx.DiGraph
         Class node ``role="class"``; arcs ``kind="class"`` (weight
         ``I(X; C)``) and ``kind="augmenting"`` (weight ``I(X_i; X_j | C)``).
+    trace : DataFrame
+        Only with ``trace=True``: the spanning-tree steps as
+        :func:`chow_liu_tree` records them (``score`` = ``I(X_i; X_j | C)``),
+        then one ``"root"`` step per tree: ``item`` the attribute the arcs
+        point away from, ``score`` its ``I(X; C)``. The accepted edges,
+        directed away from the roots, are the augmenting arcs.
 
     References
     ----------
@@ -213,13 +429,14 @@ def tan_structure(
            classifiers. *Machine Learning*, 29(2-3), 131-163.
     """
     _check_algorithm(algorithm)
+    record = new_trace(trace, "tan_structure", "cycle")
     engine = as_engine(data)
     class_pos = engine.position(class_variable)
     positions = feature_positions(engine, features, exclude=class_pos)
     weights = pairwise_mutual_information(engine, _names(engine, positions), given=engine.names[class_pos])
     complete = _weighted_graph(engine, positions, weights)
-    tree = nx.maximum_spanning_tree(complete, weight="weight", algorithm=algorithm)
-    return _augmented(engine, class_pos, positions, tree)
+    tree = _spanning_tree(complete, "weight", algorithm, record)
+    return traced(_augmented(engine, class_pos, positions, tree, record), record)
 
 
 def fan_threshold(n_classes: int, cardinality_i: int, cardinality_j: int, n_samples: float) -> float:
@@ -257,13 +474,47 @@ def fan_threshold(n_classes: int, cardinality_i: int, cardinality_j: int, n_samp
     return n_classes * (cardinality_i - 1) * (cardinality_j - 1) * math.log(n_samples) / (2 * n_samples)
 
 
+@overload
+def fan_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    algorithm: str = ...,
+    trace: Literal[False] = ...,
+) -> nx.DiGraph: ...
+
+
+@overload
+def fan_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    algorithm: str = ...,
+    trace: Literal[True],
+) -> tuple[nx.DiGraph, pd.DataFrame]: ...
+
+
+@overload
+def fan_structure(
+    data: CountingEngine | pd.DataFrame,
+    class_variable: Hashable,
+    features: Iterable[Hashable] | None = ...,
+    *,
+    algorithm: str = ...,
+    trace: bool = ...,
+) -> nx.DiGraph | tuple[nx.DiGraph, pd.DataFrame]: ...
+
+
 def fan_structure(
     data: CountingEngine | pd.DataFrame,
     class_variable: Hashable,
     features: Iterable[Hashable] | None = None,
     *,
     algorithm: str = "kruskal",
-) -> nx.DiGraph:
+    trace: bool = False,
+) -> nx.DiGraph | tuple[nx.DiGraph, pd.DataFrame]:
     """MDL-optimal forest-augmented naive Bayes (Hamine & Helman).
 
     1. Weight every attribute pair by ``I(X_i; X_j | C)`` (nats).
@@ -286,11 +537,29 @@ def fan_structure(
     class_variable : name
     features : sequence, optional
     algorithm : {"kruskal", "prim"}, default="kruskal"
+    trace : bool, default=False
+        Also return the steps of the search (see Returns).
 
     Returns
     -------
-    nx.DiGraph
+    structure : nx.DiGraph
         As :func:`tan_structure`; augmenting arcs also carry ``threshold``.
+    trace : DataFrame
+        Only with ``trace=True``, the steps in the paper's order. First a
+        ``"drop"`` step per pair whose information does not exceed its
+        threshold (step 2); then a ``"component"`` step per connected
+        component of the pairs kept (step 3; ``item`` the frozenset of its
+        attributes, ``threshold`` its ``T_R`` when all its pairs share one,
+        else NaN with the range in ``reason``); then the spanning-tree steps
+        as :func:`chow_liu_tree` records them (step 4, networkx's Kruskal or
+        Prim over all components at once, which is Kruskal on each
+        component), each with its ``component`` (the index of its
+        ``"component"`` step); then the ``"root"`` steps as in
+        :func:`tan_structure`. ``score`` is the MDL gain
+        ``I(X_i; X_j | C) - T_R`` the spanning tree maximizes, beside the
+        columns ``information`` (``I(X_i; X_j | C)``) and ``threshold``
+        (``T_R``), and ``cycle``. The accepted edges, directed away from the
+        roots, are the augmenting arcs.
 
     Notes
     -----
@@ -309,6 +578,7 @@ def fan_structure(
            networks. arXiv:cs/0509055.
     """
     _check_algorithm(algorithm)
+    record = new_trace(trace, "fan_structure", "component", "information", "threshold", "cycle", integers=["component"])
     engine = as_engine(data)
     class_pos = engine.position(class_variable)
     positions = feature_positions(engine, features, exclude=class_pos)
@@ -330,7 +600,56 @@ def fan_structure(
         # pairs of different cardinalities, so the optimal forest maximizes
         # the summed gain, not the summed information.
         graph.edges[u, v]["_gain"] = tie_safe(weights[i, j] - thresholds[i, j])
-    forest = nx.maximum_spanning_tree(graph, weight="_gain", algorithm=algorithm)
+    if record is not None:
+        component_of = _fan_components(record, engine, positions, weights, thresholds, keep, graph)
+    forest = _spanning_tree(graph, "_gain", algorithm, record)
+    if record is not None:
+        _fan_tree_columns(record, graph, component_of)
     for _, _, attributes in forest.edges(data=True):
         del attributes["_gain"]
-    return _augmented(engine, class_pos, positions, forest)
+    return traced(_augmented(engine, class_pos, positions, forest, record), record)
+
+
+def _fan_components(record, engine, positions, weights, thresholds, keep, graph):
+    """FAN's steps 2 and 3: the pairs dropped by their threshold, then the components of the rest.
+
+    Returns the index of each attribute's component.
+    """
+    _dropped_pairs(
+        record,
+        engine,
+        positions,
+        weights,
+        keep,
+        "I(X_i; X_j | C) <= T_R: the arc does not lower the MDL score",
+        scores=weights - thresholds,
+        information=weights,
+        threshold=thresholds,
+    )
+    component_of = {}
+    for index, members in enumerate(sorted(nx.connected_components(graph), key=lambda c: canonical_order(c)[0])):
+        values = {graph.edges[e]["threshold"] for e in graph.subgraph(members).edges}
+        if len(values) == 1:
+            (threshold,) = values
+            reason = f"T_R = {threshold:.6g} for every pair of the component"
+        elif values:
+            threshold = math.nan
+            reason = f"T_R from {min(values):.6g} to {max(values):.6g} (the cardinalities differ)"
+        else:
+            threshold = math.nan
+            reason = "no pair above its threshold: the attribute stays alone"
+        record.add("component", frozenset(members), math.nan, reason, component=index, threshold=threshold)
+        component_of.update(dict.fromkeys(members, index))
+    return component_of
+
+
+def _fan_tree_columns(record, graph, component_of):
+    """The component, information and threshold of every spanning-tree step of FAN."""
+    for row in record.rows:
+        if row["action"] in ("accept", "reject"):
+            u, v = row["item"]
+            row["component"] = component_of[u]
+            row["information"] = graph.edges[u, v]["weight"]
+            row["threshold"] = graph.edges[u, v]["threshold"]
+        elif row["action"] == "start":
+            row["component"] = component_of[row["item"]]

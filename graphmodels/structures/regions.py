@@ -19,9 +19,14 @@ from __future__ import annotations
 
 import math
 from collections.abc import Hashable, Iterable, Mapping
-from typing import Any
+from typing import TYPE_CHECKING, Any, Literal, overload
 
 import networkx as nx
+
+from .._trace import new_trace, traced
+
+if TYPE_CHECKING:
+    import pandas as pd
 
 __all__ = [
     "cluster_variation_regions",
@@ -96,7 +101,27 @@ def intersection_closure(regions: Iterable[Iterable[Hashable]]) -> set[frozenset
     return closure
 
 
-def cluster_variation_regions(initial_regions: Iterable[Iterable[Hashable]]) -> nx.DiGraph:
+@overload
+def cluster_variation_regions(
+    initial_regions: Iterable[Iterable[Hashable]], *, trace: Literal[False] = ...
+) -> nx.DiGraph: ...
+
+
+@overload
+def cluster_variation_regions(
+    initial_regions: Iterable[Iterable[Hashable]], *, trace: Literal[True]
+) -> tuple[nx.DiGraph, pd.DataFrame]: ...
+
+
+@overload
+def cluster_variation_regions(
+    initial_regions: Iterable[Iterable[Hashable]], *, trace: bool = ...
+) -> nx.DiGraph | tuple[nx.DiGraph, pd.DataFrame]: ...
+
+
+def cluster_variation_regions(
+    initial_regions: Iterable[Iterable[Hashable]], *, trace: bool = False
+) -> nx.DiGraph | tuple[nx.DiGraph, pd.DataFrame]:
     """Region graph of the cluster variation method (Algorithm 1 of [1]_).
 
     Redundant initial regions (subsets of others) are dropped; the maximal
@@ -116,18 +141,34 @@ def cluster_variation_regions(initial_regions: Iterable[Iterable[Hashable]]) -> 
     ----------
     initial_regions : iterable of iterables of hashable variable names
         The interactions (initial regions). Order does not matter.
+    trace : bool, default=False
+        Also return the steps of the construction (see Returns).
 
     Returns
     -------
-    networkx.DiGraph
+    graph : networkx.DiGraph
         Nodes are the regions (frozensets) with attributes
         ``counting_number`` (int) and ``size``; edges go from a region to
         each of its maximal sub-regions among the nodes.
+    trace : DataFrame
+        Only with ``trace=True``: one row per step, ``item`` a region
+        (frozenset), ``level`` the level of Algorithm 1 it belongs to. Level
+        0: ``"initial"`` (an initial region kept, counting number 1) or
+        ``"redundant"`` (inside another initial region: dropped), in the
+        order given. Level ``k >= 1``: ``"intersection"``, each region first
+        found by intersecting a region of level ``k - 1`` with an initial
+        region (``meet_of``: those two). Then the counting numbers, from
+        the largest regions down: ``"accept"`` (the region is kept with
+        ``counting_number`` = ``score`` = ``1 -`` the sum of its strict
+        supersets' numbers) or ``"reject"`` (that number is 0: left out).
+        The accepted regions with their counting numbers are the graph's
+        nodes.
 
     Raises
     ------
     TypeError
-        If a region is not an iterable of names (a bare string is refused).
+        If a region is not an iterable of names (a bare string is refused),
+        or `trace` is not a bool.
     ValueError
         If a region is empty.
 
@@ -150,15 +191,73 @@ def cluster_variation_regions(initial_regions: Iterable[Iterable[Hashable]]) -> 
     [(['A', 'B'], 1), (['B'], -1), (['B', 'C'], 1)]
     >>> sorted((sorted(u), sorted(v)) for u, v in graph.edges)
     [(['A', 'B'], ['B']), (['B', 'C'], ['B'])]
+    >>> graph, steps = cluster_variation_regions([("A", "B"), ("B", "C"), ("B",)], trace=True)
+    >>> for action, region, level in steps[["action", "item", "level"]].values:
+    ...     print(action, "".join(sorted(region)), level)
+    initial AB 0
+    initial BC 0
+    redundant B 0
+    intersection B 1
+    accept AB 0
+    accept BC 0
+    accept B 1
     """
-    closure = intersection_closure(initial_regions)
+    record = new_trace(trace, "cluster_variation_regions", "level", "counting_number", "meet_of", integers=["level"])
+    if record is None:
+        closure = intersection_closure(initial_regions)
+    else:
+        closure, levels = _traced_closure(initial_regions, record)
     counting: dict[frozenset, int] = {}
     # Largest first: every strict superset of a region is larger, so its
     # counting number is final when the region is reached.
     by_size = sorted(closure, key=lambda r: (-len(r), sorted(map(repr, r))))
     for region in by_size:
         counting[region] = 1 - sum(c for other, c in counting.items() if region < other)
-    return region_graph({r: c for r, c in counting.items() if c != 0})
+        if record is not None:
+            c = counting[region]
+            record.add(
+                "accept" if c else "reject",
+                region,
+                float(c),
+                "c_R = 1 - (sum of the counting numbers of its strict supersets)" + ("" if c else " = 0: left out"),
+                level=levels[region],
+                counting_number=c,
+            )
+    return traced(region_graph({r: c for r, c in counting.items() if c != 0}), record)
+
+
+def _traced_closure(initial_regions, record):
+    """:func:`intersection_closure`, recording Algorithm 1's levels; returns (closure, level of each region)."""
+    given = list(dict.fromkeys(_as_regions(initial_regions)))
+    maximal = _maximal(given)
+    for region in given:
+        if region in maximal:
+            record.add("initial", region, math.nan, "an initial region: counting number 1", level=0)
+        else:
+            outer = next(other for other in maximal if region < other)
+            record.add("redundant", region, math.nan, f"inside the initial region {sorted(outer, key=str)}", level=0)
+    levels = dict.fromkeys(maximal, 0)
+    frontier = list(maximal)
+    level = 0
+    while frontier:
+        level += 1
+        found = []
+        for region in frontier:
+            for other in maximal:
+                meet = region & other
+                if meet and meet not in levels:
+                    levels[meet] = level
+                    found.append(meet)
+                    record.add(
+                        "intersection",
+                        meet,
+                        math.nan,
+                        f"the intersection of a level-{level - 1} region and an initial region",
+                        level=level,
+                        meet_of=(region, other),
+                    )
+        frontier = found
+    return set(levels), levels
 
 
 def region_graph(counting_numbers: Mapping[Any, int]) -> nx.DiGraph:
