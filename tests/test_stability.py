@@ -13,6 +13,7 @@ from matplotlib.path import Path  # noqa: E402
 
 import graphmodels as gm  # noqa: E402
 from graphmodels.plotting import draw_interactions, draw_network, grid_layout  # noqa: E402
+from graphmodels.stats import CountingEngine  # noqa: E402
 
 
 def _segment_endpoints(path, transform):
@@ -150,3 +151,21 @@ def test_grid_layout_errors(args, kwargs, error, match):
 def test_grid_layout_of_an_unfitted_model_is_the_contract_error():
     with pytest.raises(gm.models.NotFittedError):
         grid_layout(gm.TAN())
+
+
+# ---------------------------------------------------------------------------- shared counting
+@pytest.mark.parametrize("unknown", [False, True])
+def test_integer_weights_count_exactly_as_repeated_rows(unknown):
+    # A bootstrap resample as weights: the pairwise tables (counted in float32 for whole weights)
+    # equal those of the repeated rows, cell for cell, and those of float64 weights.
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 4, size=(500, 5))
+    if unknown:
+        codes[rng.random(codes.shape) < 0.05] = -1
+    cards = [4] * 5
+    weights = np.bincount(rng.integers(0, 500, 500), minlength=500).astype(float)
+    weighted = CountingEngine(codes, cards, sample_weight=weights).pairwise_counts(given=4)
+    repeated = CountingEngine(np.repeat(codes, weights.astype(int), axis=0), cards).pairwise_counts(given=4)
+    assert np.array_equal(weighted.table, repeated.table)
+    nudged = CountingEngine(codes, cards, sample_weight=weights * (1 + 1e-12)).pairwise_counts(given=4)  # float64
+    assert np.allclose(nudged.table, repeated.table, rtol=1e-9)

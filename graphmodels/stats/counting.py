@@ -596,8 +596,12 @@ def _one_hot_gram(codes, offsets, width, weights):
     n = codes.shape[0]
     if n == 0:
         return 0.0
-    # float32 is exact for integer counts up to 2**24 (a chunk's row count).
-    dtype = np.float32 if weights is None and n <= 1 << 24 else np.float64
+    # float32 is exact for integer counts up to 2**24: every product and partial sum of a cell is
+    # then an integer below 2**24, whatever the order of summation. That holds for no weights (a
+    # chunk's row count) and for integer weights summing to at most 2**24 (a bootstrap resample
+    # as weights, edge_stability), which float64 would count twice as slowly for the same result.
+    exact = n <= 1 << 24 if weights is None else _small_integers(weights)
+    dtype = np.float32 if exact else np.float64
     one_hot = np.zeros((n, width), dtype=dtype)
     # Flat positions of the ones, row-major; an unknown code (-1) leaves its
     # variable's block of the row empty, so the row drops out of exactly the
@@ -607,4 +611,9 @@ def _one_hot_gram(codes, offsets, width, weights):
     one_hot.reshape(-1)[flat[known] if not known.all() else flat.ravel()] = 1
     if weights is None:
         return (one_hot.T @ one_hot).astype(np.float64)
-    return one_hot.T @ (one_hot * weights[:, None])
+    return (one_hot.T @ (one_hot * weights.astype(dtype)[:, None])).astype(np.float64)
+
+
+def _small_integers(weights):
+    """Whether `weights` are whole numbers summing to at most 2**24 (exact in float32 sums)."""
+    return bool(weights.sum() <= 1 << 24 and np.array_equal(weights, np.floor(weights)))
