@@ -382,3 +382,36 @@ def structure_html(
         return render(heading, structure_rows(structure), notes=notes, drawing=drawing)
 
     return safe_html(structure, build)
+
+
+# ---------------------------------------------------------------------------- networks
+def network_html(network: Any) -> str:
+    """The display of a ``DiscreteBayesianNetwork`` or ``DiscreteMarkovNetwork``.
+
+    The variables (with their number of states), the arcs or factors, the
+    number of free parameters or table cells, and the graph drawn as inline
+    SVG (bounded as a model's drawing). Never raises: see :func:`safe_html`.
+    """
+
+    def build() -> str:
+        graph = network.graph
+        cards = [int(network.cardinalities[v]) for v in network.variables]
+        rows: list[tuple[str, str | list[str]]] = [
+            ("variables", f"{len(cards)}: " + format_list(network.variables)),
+            ("states", f"{min(cards, default=0)} to {max(cards, default=0)} per variable"),
+        ]
+        if hasattr(network, "cpts"):
+            free = sum(int(t.size // t.shape[-1] * (t.shape[-1] - 1)) for t in network.cpts.values())
+            widest = max(network.variables, key=lambda v: len(network.parents[v]), default=None)
+            rows.append(("arcs", f"{graph.number_of_edges():,}"))
+            rows.append(("free parameters", f"{free:,}"))
+            if widest is not None and network.parents[widest]:
+                rows.append(("most parents", f"{widest} ({len(network.parents[widest])})"))
+        else:
+            cells = sum(int(table.size) for _, table in network.factors)
+            rows.append(("factors", f"{len(network.factors):,} ({cells:,} cells)"))
+            rows.append(("edges", f"{graph.number_of_edges():,}"))
+        drawing, notes = drawing_html(graph, graph.number_of_nodes())
+        return render(repr(network), rows, notes=notes, drawing=drawing)
+
+    return safe_html(network, build)

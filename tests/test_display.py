@@ -541,3 +541,29 @@ def test_potential_errors_name_the_clique_and_list_the_valid_ones():
         kikuchi.potential(["top-left-square"])
     with pytest.raises(NotFittedError):
         gm.HyperforestDensity().potential("a")
+
+
+# ---------------------------------------------------------------------------- networks
+def test_bayesian_network_display_counts_alarm_parameters():
+    bn = gm.models.load_network("alarm")
+    html = bn._repr_html_()
+    # ALARM: 37 variables, 46 arcs and 509 free parameters (Beinlich et al. 1989).
+    assert "37 variables" in html and "<th>arcs</th><td>46</td>" in html
+    assert "<th>free parameters</th><td>509</td>" in html
+    assert "<svg" in html and "<script" not in html
+
+
+def test_markov_network_display_lists_factors():
+    density = gm.HyperforestDensity(treewidth=1).fit(gm.datasets.load("car"))
+    network = density.to_markov_network()
+    html = network._repr_html_()
+    cells = sum(table.size for _, table in network.factors)
+    assert f"{len(network.factors):,} ({cells:,} cells)" in html
+    assert "<svg" in html
+
+
+def test_network_display_never_raises(monkeypatch):
+    bn = gm.models.load_network("alarm")
+    monkeypatch.setattr(type(bn), "graph", property(lambda self: 1 / 0))
+    html = bn._repr_html_()
+    assert "could not display" in html and "ZeroDivisionError" in html

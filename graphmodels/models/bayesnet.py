@@ -270,6 +270,16 @@ class DiscreteBayesianNetwork:
         name = f"{self.name!r}, " if self.name is not None else ""
         return f"DiscreteBayesianNetwork({name}{len(self.variables)} variables, {self.n_edges} arcs)"
 
+    def _repr_html_(self) -> str:
+        """The notebook display: the variables, the size of the tables and the graph as inline SVG.
+
+        Bounded (a graph of more than 60 nodes is summarised, not drawn) and
+        never raising, as a model's display.
+        """
+        from .._display import network_html
+
+        return network_html(self)
+
     # ------------------------------------------------------------- indexing
     def _config_index(self, codes, j):
         """Row of the flat CPT of variable `j` for every sample, shape (n,)."""

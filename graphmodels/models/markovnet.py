@@ -117,6 +117,16 @@ class DiscreteMarkovNetwork:
         name = f"{self.name!r}, " if self.name is not None else ""
         return f"DiscreteMarkovNetwork({name}{len(self.variables)} variables, {len(self.factors)} factors)"
 
+    def _repr_html_(self) -> str:
+        """The notebook display: the variables, the size of the tables and the graph as inline SVG.
+
+        Bounded (a graph of more than 60 nodes is summarised, not drawn) and
+        never raising, as a model's display.
+        """
+        from .._display import network_html
+
+        return network_html(self)
+
     @property
     def graph(self) -> nx.Graph:
         """A new ``nx.Graph``: an edge between every two variables that share a factor.
