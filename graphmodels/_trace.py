@@ -28,7 +28,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["BASE_COLUMNS", "Trace", "combine_traces", "new_trace", "root_rows", "traced"]
+__all__ = ["BASE_COLUMNS", "Trace", "combine_traces", "new_trace", "root_rows", "traced", "with_roots"]
 
 #: The columns every trace starts with.
 BASE_COLUMNS = ("step", "action", "item", "score", "reason")
@@ -136,6 +136,14 @@ def root_rows(record: Trace, directed: Any, key: Mapping[Hashable, float], reaso
     for node, is_root in directed.nodes(data="root"):
         if is_root:
             record.add("root", node, float(key[node]), reason, **values)
+
+
+def with_roots(frame: pd.DataFrame, directed: Any, key: Mapping[Hashable, float], reason: str) -> pd.DataFrame:
+    """`frame` (a spanning-tree trace) followed by the :func:`root_rows` of the forest `directed` oriented from it."""
+    record = Trace()
+    record.extend(frame)
+    root_rows(record, directed, key, reason)
+    return record.frame()
 
 
 def combine_traces(parts: Sequence[tuple[pd.DataFrame, Mapping[str, Any]]]) -> pd.DataFrame:

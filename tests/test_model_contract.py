@@ -229,6 +229,41 @@ def test_unfitted_model_cannot_be_saved(entry, tmp_path):
         cls().save(tmp_path / "model.json")
 
 
+#: The models whose fit searches for a structure: each takes ``trace`` (issue 17). The others'
+#: structure is fixed by their settings (naive Bayes, AODE / AnDE's members, the label
+#: transformations' wrapped classifiers).
+TRACED = {
+    "tan", "fan", "chow-liu", "chow-liu-tree", "kdb", "skdb", "hnb", "hyperforest", "hyperforest-density",
+    "kikuchi-bayes", "md-nb", "md-tan", "md-aode",
+}  # fmt: skip
+
+
+def test_models_with_a_structure_search_take_trace(entry):
+    name, cls, _ = entry
+    assert ("trace" in cls().get_params()) == (name in TRACED), name
+
+
+@pytest.mark.parametrize("extension", [".json", ".npz"])
+def test_trace_is_fitted_only_when_asked_and_changes_nothing_else(entry, tmp_path, extension):
+    name, cls, kind = entry
+    if name not in TRACED:
+        return
+    X, y, Y = _data()
+    plain = _fit(cls(), kind, X, y, Y)
+    traced = _fit(cls(trace=True), kind, X, y, Y)
+    assert "trace_" not in vars(plain)
+    assert _fitted_names(traced) == sorted(_fitted_names(plain) + ["trace_"])
+    _assert_same_predictions(traced, plain, kind, X)
+    trace = traced.trace_
+    assert isinstance(trace, pd.DataFrame) and len(trace) > 0
+    assert {"step", "action", "item", "score", "reason"} <= set(trace.columns)
+    assert trace["step"].tolist() == list(range(len(trace)))
+    path = tmp_path / f"model{extension}"
+    traced.save(path)
+    pd.testing.assert_frame_equal(load_model(path).trace_, trace)
+    assert "trace_" not in vars(clone_model(traced))
+
+
 def test_fit_counts_equals_fit():
     X, y, _ = _data()
     counts = gm.models.training_counts(X, y)

@@ -563,3 +563,155 @@ def test_multidimensional_parts_alone():
 def test_trace_must_be_a_bool(call):
     with pytest.raises(TypeError, match="`trace` must be True or False"):
         call("yes")
+
+
+# ----------------------------------------------------------------------------- models
+def _car(n_rows=None):
+    X, y = gm.datasets.load("car", return_X_y=True)
+    return (X, y) if n_rows is None else (X.iloc[:n_rows], y.iloc[:n_rows])
+
+
+def _fit_both(model, X, y=None):
+    """The model fitted with and without a trace; their predictions must agree exactly."""
+    plain = gm.models.clone_model(model).fit(X, y) if y is not None else gm.models.clone_model(model).fit(X)
+    traced = model.set_params(trace=True)
+    traced = traced.fit(X, y) if y is not None else traced.fit(X)
+    if hasattr(plain, "predict_proba"):
+        np.testing.assert_array_equal(plain.predict_proba(X), traced.predict_proba(X))
+    else:
+        np.testing.assert_array_equal(plain.score_samples(X), traced.score_samples(X))
+    assert "trace_" not in vars(plain)
+    _check_columns(traced.trace_)
+    return traced
+
+
+@pytest.mark.parametrize("algorithm", ["kruskal", "prim"])
+@pytest.mark.parametrize("cls", [gm.TAN, gm.FAN], ids=["tan", "fan"])
+def test_tan_fan_models_replay(cls, algorithm):
+    X, y = gm.datasets.load("tic-tac-toe", return_X_y=True)
+    model = _fit_both(cls(algorithm=algorithm), X, y)
+    forest = _replay_spanning(model.trace_, list(X.columns))
+    assert _orient(forest, model.trace_) == _augmenting_arcs(model.structure_)
+
+
+@pytest.mark.parametrize("criterion", ["ml", "mdl"])
+def test_chow_liu_classifier_replay(criterion):
+    X, y = _car()
+    model = _fit_both(gm.ChowLiu(criterion=criterion), X, y)
+    assert list(model.trace_.columns[:2]) == ["step", "class"]
+    for label, tree in zip(model.classes_, model.structures_):
+        steps = model.trace_[model.trace_["class"] == label]
+        assert set(_orient(_replay_spanning(steps, list(X.columns)), steps)) == set(tree.edges)
+
+
+def test_chow_liu_tree_density_replay():
+    X, _ = _car()
+    model = _fit_both(gm.ChowLiuTree(), X)
+    forest = _replay_spanning(model.trace_, list(X.columns))
+    assert _orient(forest, model.trace_) == set(model.structure_.edges)
+    roots = model.trace_[model.trace_["action"] == "root"]
+    assert roots["item"].tolist() == [n for n, r in model.structure_.nodes(data="root") if r]
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_kdb_model_replay(k):
+    X, y = _car()
+    model = _fit_both(gm.KDB(k=k), X, y)
+    assert set(model.trace_.loc[model.trace_["action"] == "accept", "item"]) == _augmenting_arcs(model.structure_)
+
+
+def test_selective_kdb_replay():
+    X, y = gm.datasets.load("tic-tac-toe", return_X_y=True)
+    model = _fit_both(gm.SelectiveKDB(max_k=3), X, y)
+    steps = model.trace_
+    (k, n_attributes) = steps["item"].iloc[-1]
+    assert steps["action"].iloc[-1] == "select" and (k, n_attributes) == (model.k_, int(model.support_.sum()))
+    order = steps.loc[steps["action"] == "order", "item"].tolist()
+    kept = set(order[:n_attributes])
+    arcs = set()
+    for child, rows in steps[steps["action"] == "accept"].groupby("child", sort=False):
+        if child in kept:
+            arcs |= {arc for arc in rows["item"].iloc[:k] if arc[0] in kept}
+    assert arcs == _augmenting_arcs(model.structure_)
+    assert set(model.structure_) - {model.class_name_} == kept
+
+
+@pytest.mark.parametrize("representation", ["joint", "shared", "free"])
+@pytest.mark.parametrize("algorithm", ["incremental", "global"])
+def test_hyperforest_classifier_replay(representation, algorithm):
+    X, y = _car()
+    model = _fit_both(gm.HyperforestClassifier(representation=representation, algorithm=algorithm, n_starts=10), X, y)
+    names = list(X.columns) + ([model.class_name_] if representation == "joint" else [])
+
+    def replay(steps):
+        return _replay_incremental(steps) if algorithm == "incremental" else _replay_global(steps, names)
+
+    if representation == "free":
+        for label, forest in zip(model.classes_, model.structures_):
+            steps = model.trace_[model.trace_["class"] == label]
+            assert set(replay(steps)) == set(forest.maximal_hyperedges)
+    else:
+        assert set(replay(model.trace_)) == set(model.structure_.maximal_hyperedges)
+
+
+def test_hyperforest_density_replay():
+    X, _ = _car()
+    model = _fit_both(gm.HyperforestDensity(treewidth=2, n_starts=10), X)
+    assert set(_replay_incremental(model.trace_)) == set(model.structure_.maximal_hyperedges)
+
+
+@pytest.mark.parametrize("averaging", [True, False])
+def test_kikuchi_bayes_model_replay(averaging):
+    X, y = _car()
+    model = _fit_both(gm.KikuchiBayes(max_region_size=3, averaging=averaging), X, y)
+    steps = model.trace_
+    search, regions = steps[steps["part"] == "search"], steps[steps["part"] == "regions"]
+    assert search.index.max() < regions.index.min()
+    stages = search[search["action"].isin(["start", "accept"])]
+    assert stages["item"].tolist() == [frozenset(region) for region in model.path_["region"]]
+    np.testing.assert_array_equal(stages["score"], model.path_["log_posterior"])
+    assert search["stage"].iloc[-1] == model.map_step_
+    accepted = regions[regions["action"] == "accept"]
+    assert dict(zip(accepted["item"], accepted["counting_number"])) == dict(
+        model.structure_.nodes(data="counting_number")
+    )
+
+
+def test_hierarchical_naive_bayes_model_replay():
+    X, y = _hnb_frame(0)
+    model = _fit_both(gm.HierarchicalNaiveBayes(random_state=0), X, y)
+    accepted = model.trace_[model.trace_["action"] == "accept"]
+    assert [(row.latent, row.item) for row in accepted.itertuples()] == [
+        (name, tuple(children)) for name, children, _ in model.latent_definitions_
+    ]
+    cards = dict(zip(model.encoder_.columns_, model.encoder_.cardinalities_))
+    for (name, children, table), row in zip(model.latent_definitions_, accepted.itertuples()):
+        configurations = list(itertools.product(*(range(cards[c]) for c in children)))
+        state_of = _replay_collapses(model.trace_[model.trace_["latent"] == name], configurations)
+        np.testing.assert_array_equal([state_of.get(c, -1) for c in configurations], np.ravel(table))
+        cards[name] = row.cardinality
+
+
+@pytest.mark.parametrize(
+    "cls", [gm.models.MultiDimensionalNaiveBayes, gm.models.MultiDimensionalTAN, gm.models.MultiDimensionalAODE]
+)
+def test_multidimensional_models_replay(cls):
+    from graphmodels.models.synthetic import random_multidimensional_network
+
+    network, _ = random_multidimensional_network(3, 6, random_state=0)
+    data = network.sample(600, random_state=1)
+    X, Y = data.filter(like="A"), data.filter(like="C")
+    plain = cls().fit(X, Y)
+    model = cls(trace=True).fit(X, Y)
+    for a, b in zip(plain.predict_proba(X), model.predict_proba(X)):
+        np.testing.assert_array_equal(a, b)
+    steps = model.trace_
+    arcs = set()
+    class_steps = steps[steps["part"] == "class"]
+    if len(class_steps):
+        arcs |= _orient(_replay_spanning(class_steps, list(Y.columns)), class_steps)
+    bridge = steps[steps["part"] == "bridge"]
+    arcs |= {(c, f) for f, parents in zip(bridge["item"], bridge["parents"]) for c in parents}
+    feature_steps = steps[steps["part"] == "feature"]
+    arcs |= set(feature_steps.loc[feature_steps["action"] == "accept", "item"])
+    assert arcs == set(model.structure_.edges)

@@ -127,8 +127,7 @@ def _forest_paths(graph, edges):
     forest = nx.Graph()
     forest.add_nodes_from(graph)
     forest.add_edges_from((u, v) for u, v, _ in edges)
-    parent: dict[Hashable, Hashable] = {}
-    depth: dict[Hashable, int] = {}
+    parent, depth = {}, {}  # in the BFS tree of each component
     for root in forest:
         if root in depth:
             continue

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 
+from .._trace import combine_traces, with_roots
 from .._validation import Options
 from ..estimators.selection import class_prior_cells, family_cells
 from ..learners.trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, tan_structure, tie_safe
@@ -295,6 +296,8 @@ class TAN(_AugmentedNaiveBayes):
         paper's prior (``"bdeu"``: BDeu(1)).
     algorithm : {"kruskal", "prim"}, default="kruskal"
         Spanning-tree algorithm (networkx's).
+    trace : bool, default=False
+        Record the steps of the structure search in ``trace_``.
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states: fitted inside ``fit`` on the
         training rows only, kept in ``discretizer_`` and applied at
@@ -312,6 +315,11 @@ class TAN(_AugmentedNaiveBayes):
         (n_classes, r_parent, r_i).
     feature_parents_ : ndarray of shape (n_features,)
         Position of each attribute's attribute parent, -1 for the root.
+    trace_ : DataFrame
+        Only with ``trace=True``: the steps of the search, as
+        :func:`~graphmodels.learners.tan_structure` records them (every
+        candidate edge with its ``I(X_i; X_j | C)``, accepted or rejected
+        with the cycle it would close, then the root of each tree).
 
     References
     ----------
@@ -325,17 +333,24 @@ class TAN(_AugmentedNaiveBayes):
         *,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         algorithm: str = "kruskal",
+        trace: bool = False,
         discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
         self.estimator = estimator
         self.algorithm = algorithm
+        self.trace = trace
         self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 
     def _learn_structure(self, engine):
+        if self.trace:
+            structure, self.trace_ = tan_structure(
+                engine, engine.names[-1], engine.names[:-1], algorithm=self.algorithm, trace=True
+            )
+            return structure
         return tan_structure(engine, engine.names[-1], engine.names[:-1], algorithm=self.algorithm)
 
 
@@ -362,6 +377,8 @@ class FAN(TAN):
         (``benchmarks/bench_defaults.py``). Paper reproductions pass the
         paper's prior (``"bdeu"``: BDeu(1)).
     algorithm : {"kruskal", "prim"}, default="kruskal"
+    trace : bool, default=False
+        Record the steps of the structure search in ``trace_``.
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states: fitted inside ``fit`` on the
         training rows only, kept in ``discretizer_`` and applied at
@@ -372,6 +389,14 @@ class FAN(TAN):
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
 
+    Attributes
+    ----------
+    trace_ : DataFrame
+        Only with ``trace=True``: the steps of the search, as
+        :func:`~graphmodels.learners.fan_structure` records them (the pairs
+        dropped by their MDL threshold, the components of the others, the
+        spanning-tree steps in each, the roots).
+
     References
     ----------
     .. [1] Hamine, V., & Helman, P. (2004). Learning optimal augmented Bayes
@@ -379,6 +404,11 @@ class FAN(TAN):
     """
 
     def _learn_structure(self, engine):
+        if self.trace:
+            structure, self.trace_ = fan_structure(
+                engine, engine.names[-1], engine.names[:-1], algorithm=self.algorithm, trace=True
+            )
+            return structure
         return fan_structure(engine, engine.names[-1], engine.names[:-1], algorithm=self.algorithm)
 
 
@@ -408,6 +438,8 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         over the shared UCI sets
         (``benchmarks/bench_defaults_structure.py --family chow-liu``).
     algorithm : {"kruskal", "prim"}, default="kruskal"
+    trace : bool, default=False
+        Record the steps of the structure searches in ``trace_``.
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states: fitted inside ``fit`` on the
         training rows only, kept in ``discretizer_`` and applied at
@@ -430,6 +462,12 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         Each class's oriented tree, in ``classes_`` order.
     feature_parents_ : ndarray of shape (n_classes, n_features)
     log_tables_ : list (per class) of lists of ndarray (1, r_parent, r_j)
+    trace_ : DataFrame
+        Only with ``trace=True``: for each class in turn (its label in the
+        ``class`` column), the steps of its spanning tree or forest as
+        :func:`~graphmodels.learners.chow_liu_tree` records them, then a
+        ``"root"`` step per tree (``score`` the root's entropy within the
+        class, the highest of its tree).
 
     References
     ----------
@@ -446,6 +484,7 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         criterion: str = "mdl",
         algorithm: str = "kruskal",
+        trace: bool = False,
         discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
@@ -453,6 +492,7 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         self.estimator = estimator
         self.criterion = criterion
         self.algorithm = algorithm
+        self.trace = trace
         self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
@@ -473,13 +513,19 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         engine.one_way_counts(features, given=class_name)
         if len(features) > 1:
             engine.pairwise_counts(features, given=class_name)
+        traces = []
         for c, label in enumerate(self.classes_):
             if len(features) > 1:
-                tree = chow_liu_tree(
-                    engine, features, algorithm=self.algorithm, stratum=(class_name, c), criterion=self.criterion
-                )
+                kwargs = dict(algorithm=self.algorithm, stratum=(class_name, c), criterion=self.criterion)
+                if self.trace:
+                    tree, steps = chow_liu_tree(engine, features, trace=True, **kwargs)
+                else:
+                    tree = chow_liu_tree(engine, features, **kwargs)
                 entropies = {n: tie_safe(entropy_of_counts(engine.counts([class_name, n])[c])) for n in features}
                 oriented = orient_forest(tree, root_key=entropies.__getitem__)
+                if self.trace:
+                    reason = "highest entropy of its tree in the class: the arcs point away from it"
+                    traces.append((with_roots(steps, oriented, entropies, reason), {"class": label}))
             else:
                 oriented = nx.DiGraph()
                 oriented.add_nodes_from(features)
@@ -496,6 +542,8 @@ class ChowLiu(BaseClassifier, ConditionalTables):
             parents_per_class.append(parents)
         self.structure_ = structure
         self.feature_parents_ = np.array(parents_per_class).reshape(len(self.classes_), len(features))
+        if self.trace:
+            self.trace_ = combine_traces(traces)
         self._fit_selected_tables(engine)
 
     _selects_estimator = True

@@ -34,7 +34,13 @@ The contract every model follows (checked for every registered model by
   :func:`~graphmodels.models.load_model` round-trip;
 * in a notebook a model displays itself (``_repr_html_``): its parameters,
   and once fitted a summary and its structure as inline SVG (see
-  :mod:`graphmodels.models.display`).
+  :mod:`graphmodels.models.display`);
+* a model whose fit searches for its structure takes ``trace=False``; with
+  ``trace=True`` the fitted model also has ``trace_``, a DataFrame with one
+  row per step of the search (the learner's trace: ``step``, ``action``,
+  ``item``, ``score``, ``reason`` and the learner's own columns; a ``class``
+  or ``part`` column first when the model runs several searches). Without
+  it there is no ``trace_``; it is saved and loaded with the model.
 """
 
 from __future__ import annotations
@@ -56,7 +62,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from .._special import logsumexp
-from .._validation import InstanceOf, Interval, Options, Predicate, validate_params
+from .._validation import Boolean, InstanceOf, Interval, Options, Predicate, validate_params
 from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, make_discretizer
 from ..data.encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, _has_column_names, as_frame
 from ..data.weights import check_sample_weight
@@ -348,6 +354,8 @@ class BaseModel:
         "missing": [MISSING_CONSTRAINT],
         "max_cells": [MAX_CELLS_CONSTRAINT],
         "random_state": RANDOM_STATE_CONSTRAINTS,
+        # Models with a structure search: record its steps in ``trace_``.
+        "trace": [Boolean()],
     }
 
     #: Private fitted attributes (not ending in ``_``) cleared with the public ones.

@@ -6,6 +6,7 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._trace import with_roots
 from ..learners.trees import chow_liu_tree, tie_safe
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
@@ -41,6 +42,8 @@ class ChowLiuTree(BaseDensity, ConditionalTables):
         the shared UCI sets (``benchmarks/bench_defaults.py``). Paper
         reproductions pass the paper's prior (``"bdeu"``: BDeu(1)).
     algorithm : {"kruskal", "prim"}, default="kruskal"
+    trace : bool, default=False
+        Record the steps of the structure search in ``trace_``.
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states: fitted inside ``fit`` on the
         training rows only, kept in ``discretizer_`` and applied at
@@ -57,6 +60,11 @@ class ChowLiuTree(BaseDensity, ConditionalTables):
     parents_ : ndarray of shape (n_variables,)
         Parent position of each variable, -1 for the root.
     log_tables_ : list of ndarray of shape (1, r_parent, r_j)
+    trace_ : DataFrame
+        Only with ``trace=True``: the spanning-tree steps as
+        :func:`~graphmodels.learners.chow_liu_tree` records them, then a
+        ``"root"`` step per tree (``score`` the root's entropy, the
+        highest of its tree).
 
     References
     ----------
@@ -78,12 +86,14 @@ class ChowLiuTree(BaseDensity, ConditionalTables):
         *,
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         algorithm: str = "kruskal",
+        trace: bool = False,
         discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
         self.estimator = estimator
         self.algorithm = algorithm
+        self.trace = trace
         self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
@@ -92,9 +102,15 @@ class ChowLiuTree(BaseDensity, ConditionalTables):
 
     def _fit(self, engine):
         names = engine.names
-        tree = chow_liu_tree(engine, algorithm=self.algorithm)
+        if self.trace:
+            tree, steps = chow_liu_tree(engine, algorithm=self.algorithm, trace=True)
+        else:
+            tree = chow_liu_tree(engine, algorithm=self.algorithm)
         entropies = {name: tie_safe(entropy_of_counts(engine.counts([name]))) for name in names}
         self.structure_ = orient_forest(tree, root_key=entropies.__getitem__)
+        if self.trace:
+            reason = "highest entropy of its tree: the arcs point away from it"
+            self.trace_ = with_roots(steps, self.structure_, entropies, reason)
         position = {name: i for i, name in enumerate(names)}
         self.parents_ = np.full(len(names), -1, dtype=np.int64)
         for u, v in self.structure_.edges:

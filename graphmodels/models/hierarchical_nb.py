@@ -49,6 +49,8 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
         Most significant pairs tried per step (the slides try one).
     max_latents : int, optional
         Most latent variables.
+    trace : bool, default=False
+        Record the steps of the structure search in ``trace_``.
     estimator : str, dict or Estimator, default="bdeu-auto"
         Parameter estimator, see :func:`graphmodels.estimators.get_estimator`.
         The default, :class:`~graphmodels.estimators.EmpiricalBayesBDeu`,
@@ -85,6 +87,14 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
         wrapper score; step 0 is naive Bayes.
     children_ : list
         The class's children (attributes and latents) of the final model.
+    trace_ : pandas.DataFrame
+        Only with ``trace=True``: the steps of the search as
+        :func:`~graphmodels.learners.hierarchical_naive_bayes_search`
+        records them: the pairs tested with their significance and score,
+        each latent accepted (or the candidate that was not), and the
+        states collapsed with their ``Delta_L`` (configurations as pairs of
+        child codes: ``encoder_.levels_`` for an attribute, the state
+        number for a latent).
 
     Notes
     -----
@@ -118,6 +128,7 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
         scoring: str = "accuracy",
         n_candidate_pairs: int = 3,
         max_latents: int | None = None,
+        trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         random_state: int | np.random.Generator | None = None,
         discretizer: Any = "auto",
@@ -128,6 +139,7 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
         self.scoring = scoring
         self.n_candidate_pairs = n_candidate_pairs
         self.max_latents = max_latents
+        self.trace = trace
         self.estimator = estimator
         self.random_state = random_state
         self.discretizer = discretizer
@@ -143,9 +155,7 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
 
     def _fit(self, engine):
         features = engine.names[:-1]
-        latents, history = hierarchical_naive_bayes_search(
-            engine,
-            self.class_name_,
+        kwargs = dict(
             n_folds=self.n_folds,
             scoring=self.scoring,
             n_candidate_pairs=self.n_candidate_pairs,
@@ -153,6 +163,12 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
             estimator=self.estimator_,
             random_state=self.random_state,
         )
+        if self.trace:
+            latents, history, self.trace_ = hierarchical_naive_bayes_search(
+                engine, self.class_name_, trace=True, **kwargs
+            )
+        else:
+            latents, history = hierarchical_naive_bayes_search(engine, self.class_name_, **kwargs)
         # Plain data (name, children, state table), so that save/load needs no pickling.
         self.latent_definitions_ = [(latent.name, latent.children, latent.state_of) for latent in latents]
         cards = dict(zip(engine.names, (int(r) for r in engine.cardinalities)))

@@ -40,6 +40,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
+from .._trace import combine_traces
 from .._validation import Interval, Options
 from ..estimators.parameters import Dirichlet, Estimator
 from ..estimators.selection import LeaveOneOutSelection, class_prior_cells, family_cells
@@ -175,12 +176,18 @@ def _learn(engine, names, model, *, given=None, per_stratum=False, class_name=No
         engine, names, k=model.treewidth, score=model.criterion, given=given, per_stratum=per_stratum
     )
     attributes = _node_attributes(engine, names, class_name)
-    learn = lambda w: max_hyperforest(  # noqa: E731
-        w, model.treewidth, algorithm=model.algorithm, n_starts=model.n_starts, node_attributes=attributes
-    )
+    kwargs = dict(algorithm=model.algorithm, n_starts=model.n_starts, node_attributes=attributes)
+    if not model.trace:
+        if per_stratum:
+            return [max_hyperforest(w, model.treewidth, **kwargs) for w in weights], weights
+        return max_hyperforest(weights, model.treewidth, **kwargs), weights
+    # Traced: `model.trace_` gets the search's steps (one search per class for the free structure).
     if per_stratum:
-        return [learn(w) for w in weights], weights
-    return learn(weights), weights
+        results = [max_hyperforest(w, model.treewidth, trace=True, **kwargs) for w in weights]
+        model.trace_ = combine_traces([(steps, {"class": label}) for (_, steps), label in zip(results, model.classes_)])
+        return [forest for forest, _ in results], weights
+    forest, model.trace_ = max_hyperforest(weights, model.treewidth, trace=True, **kwargs)
+    return forest, weights
 
 
 class _CliquePotentials:
@@ -294,6 +301,8 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
     algorithm : {"incremental", "global"}, default="incremental"
     n_starts : int, default=100
         Backtracking of the incremental algorithm: start hyperedges tried.
+    trace : bool, default=False
+        Record the steps of the structure search in ``trace_``.
     estimator : str, dict or Estimator, default="bdeu-auto"
         Parameter estimator of the clique tables, see
         :func:`graphmodels.estimators.get_estimator`. The default,
@@ -322,6 +331,11 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
     network_ : dict
         The rooted junction forest: ``cliques`` (column positions),
         ``parents`` and ``log_tables``.
+    trace_ : DataFrame
+        Only with ``trace=True``: the steps of the search as
+        :func:`~graphmodels.learners.max_hyperforest` records them (for the
+        incremental algorithm, every run of the backtracking and the one
+        that won).
 
     References
     ----------
@@ -350,6 +364,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         criterion: str = "ml",
         algorithm: str = "incremental",
         n_starts: int = 100,
+        trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
         missing: str = "value",
@@ -360,6 +375,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         self.criterion = criterion
         self.algorithm = algorithm
         self.n_starts = n_starts
+        self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
         self.missing = missing
@@ -463,6 +479,8 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         MDL-C_f-3.
     algorithm : {"incremental", "global"}, default="incremental"
     n_starts : int, default=100
+    trace : bool, default=False
+        Record the steps of the structure search in ``trace_``.
     estimator : str, dict or Estimator, default="leave-one-out"
         Parameter estimator of the clique tables, see
         :func:`graphmodels.estimators.get_estimator`. The default,
@@ -505,6 +523,11 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         and C_s (C_s tables have a leading class axis), one per class for C_f.
     class_log_prior_ : ndarray of shape (n_classes,)
         ``log P(y)`` (C_s, C_f).
+    trace_ : DataFrame
+        Only with ``trace=True``: the steps of the search as
+        :func:`~graphmodels.learners.max_hyperforest` records them; for
+        C_f, each class's search in turn, its label in the ``class``
+        column.
 
     References
     ----------
@@ -530,6 +553,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         representation: str = "shared",
         algorithm: str = "incremental",
         n_starts: int = 100,
+        trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
         missing: str = "value",
@@ -541,6 +565,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         self.representation = representation
         self.algorithm = algorithm
         self.n_starts = n_starts
+        self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
         self.missing = missing

@@ -57,6 +57,8 @@ class KDB(BaseClassifier, ConditionalTables):
         Sahami's threshold :math:`\\theta`: an attribute is a parent only if
         its conditional mutual information with the child given the class
         (nats) exceeds this.
+    trace : bool, default=False
+        Record the steps of the structure search in ``trace_``.
     estimator : str, dict or Estimator, default="leave-one-out"
         Parameter estimator, see :func:`graphmodels.estimators.get_estimator`.
         The default, :class:`~graphmodels.estimators.LeaveOneOutSelection`,
@@ -101,6 +103,11 @@ class KDB(BaseClassifier, ConditionalTables):
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (n_features,)
         Column names, when `X` had string column names.
+    trace_ : DataFrame
+        Only with ``trace=True``: the steps of the search as
+        :func:`~graphmodels.learners.kdb_structure` records them (the order
+        of the attributes, then each attribute's candidate parents,
+        accepted or rejected with the reason).
 
     See Also
     --------
@@ -148,6 +155,7 @@ class KDB(BaseClassifier, ConditionalTables):
         *,
         k: int = 1,
         min_conditional_mutual_information: float = 0.0,
+        trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
         missing: str = "value",
@@ -155,6 +163,7 @@ class KDB(BaseClassifier, ConditionalTables):
     ) -> None:
         self.k = k
         self.min_conditional_mutual_information = min_conditional_mutual_information
+        self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
         self.missing = missing
@@ -163,13 +172,11 @@ class KDB(BaseClassifier, ConditionalTables):
     def _fit(self, engine):
         class_name = engine.names[-1]
         features = engine.names[:-1]
-        self.structure_ = kdb_structure(
-            engine,
-            class_name,
-            features,
-            k=self.k,
-            min_conditional_mutual_information=self.min_conditional_mutual_information,
-        )
+        kwargs = dict(k=self.k, min_conditional_mutual_information=self.min_conditional_mutual_information)
+        if self.trace:
+            self.structure_, self.trace_ = kdb_structure(engine, class_name, features, trace=True, **kwargs)
+        else:
+            self.structure_ = kdb_structure(engine, class_name, features, **kwargs)
         position = {name: i for i, name in enumerate(features)}
         parents = feature_parents(self.structure_)
         self.feature_parents_ = [tuple(position[p] for p in parents[name]) for name in features]

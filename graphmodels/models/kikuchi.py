@@ -14,11 +14,12 @@ import numpy as np
 import pandas as pd
 
 from .._special import logsumexp
+from .._trace import combine_traces
 from .._validation import Boolean, Interval, Options
 from ..estimators.parameters import BDeu, get_estimator
 from ..learners.kikuchi import DEFAULT_PRIOR_STRENGTH, kikuchi_bayes_path
 from ..stats.counting import DEFAULT_MAX_CELLS
-from ..structures.regions import region_graph
+from ..structures.regions import cluster_variation_regions, region_graph
 from .base import ESTIMATOR_CONSTRAINT, BaseClassifier
 from .registry import register_model
 from .tables import column_states, find_variables, potential_frame
@@ -74,6 +75,8 @@ class KikuchiBayes(BaseClassifier):
     max_log_posterior_drop : float, default=50.0
         Stop past the MAP once a stage's log posterior is this much below the
         best (its weight would be below ``exp(-50)``).
+    trace : bool, default=False
+        Record the steps of the structure search in ``trace_``.
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states: fitted inside ``fit`` on the
         training rows only, kept in ``discretizer_`` and applied at
@@ -98,6 +101,14 @@ class KikuchiBayes(BaseClassifier):
         ``log_posterior`` and the model-averaging ``weight``.
     map_step_ : int
         Row of `path_` with the highest log posterior.
+    trace_ : pandas.DataFrame
+        Only with ``trace=True``: the steps of the search (``part`` =
+        ``"search"``), as :func:`~graphmodels.learners.kikuchi_bayes_path`
+        records them (each region added, the best region of each size that
+        was not, the MAP), then the construction of the MAP model's region
+        graph from its regions by Algorithm 1 (``part`` = ``"regions"``), as
+        :func:`~graphmodels.structures.cluster_variation_regions` records it
+        (its accepted regions and counting numbers are ``structure_``).
     structure_ : networkx.DiGraph
         Region graph of the MAP model: frozenset regions with
         ``counting_number``; edges to maximal sub-regions.
@@ -154,6 +165,7 @@ class KikuchiBayes(BaseClassifier):
         estimator: str | dict[str, Any] | BDeu | None = None,
         continue_past_map: bool = True,
         max_log_posterior_drop: float = 50.0,
+        trace: bool = False,
         discretizer: Any = "auto",
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
@@ -164,6 +176,7 @@ class KikuchiBayes(BaseClassifier):
         self.estimator = estimator
         self.continue_past_map = continue_past_map
         self.max_log_posterior_drop = max_log_posterior_drop
+        self.trace = trace
         self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
@@ -187,15 +200,17 @@ class KikuchiBayes(BaseClassifier):
     def _fit(self, engine):
         features = engine.names[:-1]
         order = {name: i for i, name in enumerate(engine.names)}
-        path = kikuchi_bayes_path(
-            engine,
-            self.class_name_,
+        kwargs = dict(
             max_region_size=self.max_region_size,
             prior_strength=self.estimator_.equivalent_sample_size,
             continue_past_map=self.continue_past_map,
             max_log_posterior_drop=self.max_log_posterior_drop,
             max_cells=self.max_cells,
         )
+        if self.trace:
+            path, steps = kikuchi_bayes_path(engine, self.class_name_, trace=True, **kwargs)
+        else:
+            path = kikuchi_bayes_path(engine, self.class_name_, **kwargs)
 
         def as_tuple(region):
             return tuple(sorted(region, key=order.__getitem__))
@@ -226,6 +241,10 @@ class KikuchiBayes(BaseClassifier):
             {as_tuple(region): int(c) for region, c in step["counting_numbers"].items()} for step in path
         ]
         self.structure_ = self.region_graph(self.map_step_)
+        if self.trace:
+            # Algorithm 1 on the regions of the MAP stage: the same region graph, step by step.
+            _, regions = cluster_variation_regions([step["region"] for step in path[: self.map_step_ + 1]], trace=True)
+            self.trace_ = combine_traces([(steps, {"part": "search"}), (regions, {"part": "regions"})])
         theta = float(self.estimator_.equivalent_sample_size)
         tables = {}
         for stage in self._prediction_stages():

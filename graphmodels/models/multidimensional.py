@@ -128,6 +128,20 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier, ConditionalTables):
         """The MDBNC of each member (a list of nx.DiGraph); sets ``structure_``."""
         raise NotImplementedError
 
+    def _structure(self, engine, features, class_subgraph, feature_subgraph):
+        """:func:`multidimensional_structure` with the model's settings; sets ``trace_`` when tracing."""
+        kwargs = dict(
+            class_subgraph=class_subgraph,
+            feature_subgraph=feature_subgraph,
+            max_parents=self.max_parents,
+            criterion=self.criterion,
+            equivalent_sample_size=self.equivalent_sample_size,
+        )
+        if not self.trace:
+            return multidimensional_structure(engine, self.label_names_, features, **kwargs)
+        structure, self.trace_ = multidimensional_structure(engine, self.label_names_, features, trace=True, **kwargs)
+        return structure
+
     def _fit_parameters(self, engine, members):
         classes = self.label_names_
         features = feature_variables(members[0])
@@ -287,6 +301,8 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         The structure score (:mod:`graphmodels.stats.scores`).
     equivalent_sample_size : float, default=1.0
         BDeu's, when ``criterion="bdeu"``.
+    trace : bool, default=False
+        Record the steps of the structure search in ``trace_``.
     estimator : str, dict or Estimator, default="bdeu-auto"
         Parameter estimator of every CPT (:func:`graphmodels.estimators.get_estimator`).
         The default, :class:`~graphmodels.estimators.EmpiricalBayesBDeu`,
@@ -311,6 +327,11 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
     label_names_, classes_, n_labels_, encoder_
     class_parents_, class_log_tables_, feature_class_parents_, feature_parents_, feature_log_tables_
         The CPTs (see the module notes of :mod:`graphmodels.models.multidimensional`).
+    trace_ : DataFrame
+        Only with ``trace=True``: the steps of the search as
+        :func:`~graphmodels.learners.multidimensional_structure` records
+        them (the class forest, the bridge choices and the feature
+        branching, each in its ``part``).
 
     References
     ----------
@@ -341,6 +362,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         max_parents: int = 2,
         criterion: str = "bdeu",
         equivalent_sample_size: float = 1.0,
+        trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
         missing: str = "value",
@@ -349,22 +371,14 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         self.max_parents = max_parents
         self.criterion = criterion
         self.equivalent_sample_size = equivalent_sample_size
+        self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
 
     def _learn_structures(self, engine, features):
-        self.structure_ = multidimensional_structure(
-            engine,
-            self.label_names_,
-            features,
-            class_subgraph=self._class_subgraph,
-            feature_subgraph=self._feature_subgraph,
-            max_parents=self.max_parents,
-            criterion=self.criterion,
-            equivalent_sample_size=self.equivalent_sample_size,
-        )
+        self.structure_ = self._structure(engine, features, self._class_subgraph, self._feature_subgraph)
         return [self.structure_]
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
@@ -434,8 +448,15 @@ class MultiDimensionalTAN(MultiDimensionalNaiveBayes):
 
     Parameters
     ----------
-    max_parents, criterion, equivalent_sample_size, estimator, missing, max_cells
+    max_parents, criterion, equivalent_sample_size, trace, estimator, missing, max_cells
         As :class:`MultiDimensionalNaiveBayes`.
+
+    Attributes
+    ----------
+    trace_ : DataFrame
+        Only with ``trace=True``: as :class:`MultiDimensionalNaiveBayes`'s,
+        with the class forest (``part="class"``) and the feature branching
+        (``part="feature"``) steps too.
 
     References
     ----------
@@ -478,6 +499,8 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         Bound on the class parents of an attribute.
     criterion : {"bdeu", "bic", "aic"}, default="bdeu"
     equivalent_sample_size : float, default=1.0
+    trace : bool, default=False
+        Record the steps of the structure search (the shared bridge) in ``trace_``.
     estimator : str, dict or Estimator, default="bdeu-auto"
         Parameter estimator of every CPT (:func:`graphmodels.estimators.get_estimator`).
         The default, :class:`~graphmodels.estimators.EmpiricalBayesBDeu`,
@@ -501,6 +524,10 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         The shared part: labels, attributes and the bridge (no class arcs).
     member_structures_ : list of nx.DiGraph
         The MDBNC of each superparent, in ``label_names_`` order.
+    trace_ : DataFrame
+        Only with ``trace=True``: the bridge's choices as
+        :func:`~graphmodels.learners.multidimensional_structure` records
+        them (the members' class subgraphs are fixed: no search).
     class_parents_, class_log_tables_
         One list per member.
 
@@ -519,6 +546,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         max_parents: int = 2,
         criterion: str = "bdeu",
         equivalent_sample_size: float = 1.0,
+        trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         pooling: str = "linear",
         discretizer: Any = "auto",
@@ -528,6 +556,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         self.max_parents = max_parents
         self.criterion = criterion
         self.equivalent_sample_size = equivalent_sample_size
+        self.trace = trace
         self.estimator = estimator
         self.pooling = pooling
         self.discretizer = discretizer
@@ -536,16 +565,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
 
     def _learn_structures(self, engine, features):
         classes = self.label_names_
-        self.structure_ = multidimensional_structure(
-            engine,
-            classes,
-            features,
-            class_subgraph="empty",
-            feature_subgraph="empty",
-            max_parents=self.max_parents,
-            criterion=self.criterion,
-            equivalent_sample_size=self.equivalent_sample_size,
-        )
+        self.structure_ = self._structure(engine, features, "empty", "empty")
         bridge_arcs = list(self.structure_.edges(data=True))
         cards = dict(self.structure_.nodes(data="cardinality"))
         self.member_structures_ = []

@@ -56,6 +56,9 @@ FORMAT_VERSION = 2
 #: The file extensions of saved models.
 EXTENSIONS = (".json", ".npz")
 
+#: pandas' nullable dtypes a saved DataFrame column may have (written with None for missing cells).
+_NULLABLE_DTYPES = ("Int64", "boolean")
+
 
 class ModelFileError(ValueError):
     """A file that :func:`load_model` cannot read as a saved graphmodels model.
@@ -103,6 +106,11 @@ def _encode(value, arrays):
         columns = []
         for name in value.columns:
             column = value[name]
+            if str(column.dtype) in _NULLABLE_DTYPES:
+                # pandas' nullable integers and booleans (a learning trace's `component`): None for <NA>.
+                cells = [None if cell is pd.NA else _encode(cell, None) for cell in column.array]
+                columns.append([_encode(name, None), {"__nullable__": cells, "dtype": str(column.dtype)}])
+                continue
             data = column.to_numpy() if column.dtype != object else list(column)
             columns.append([_encode(name, None), _encode(data, arrays)])
         return {"__frame__": columns}
@@ -183,6 +191,9 @@ def _decode(value, arrays):
     if "__frame__" in value:
         columns = {}
         for name, data in value["__frame__"]:
+            if isinstance(data, dict) and "__nullable__" in data:
+                columns[_hashable(_decode(name, arrays))] = pd.array(data["__nullable__"], dtype=data["dtype"])
+                continue
             decoded = _decode(data, arrays)
             if isinstance(decoded, list):
                 column = np.empty(len(decoded), dtype=object)

@@ -16,6 +16,7 @@ import numpy as np
 import pandas as pd
 
 from .._special import logsumexp
+from .._trace import Trace
 from .._validation import Interval, Options
 from ..estimators.discriminative import Discriminative
 from ..estimators.parameters import get_estimator
@@ -123,6 +124,8 @@ class SelectiveKDB(KDB):
         What is selected: ``k'`` and the attributes (SKDB as in [1]_), only
         the attributes (``k' = max_k``), only ``k'`` (every attribute), or
         nothing (``KDB(k=max_k)``, with the grid still scored).
+    trace : bool, default=False
+        Record the steps of the structure search in ``trace_``.
     estimator : str, dict or Estimator, default="leave-one-out"
         Parameter estimator, see :func:`graphmodels.estimators.get_estimator`.
         A single estimator both scores the ``(k', s)`` grid and fits the
@@ -187,6 +190,13 @@ class SelectiveKDB(KDB):
     n_features_in_ : int
     feature_names_in_ : ndarray of shape (n_features,)
         Column names, when `X` had string column names.
+    trace_ : DataFrame
+        Only with ``trace=True``: the steps of Sahami's search with
+        ``k = max_k`` as :func:`~graphmodels.learners.kdb_ranking` records
+        them, then a ``"select"`` step: ``item`` the chosen ``(k_,
+        n_attributes)``, ``score`` its leave-one-out loss. The chosen
+        sub-model keeps the first ``n_attributes`` of the ``"order"`` steps,
+        each with its first ``k_`` accepted parents.
 
     See Also
     --------
@@ -257,6 +267,7 @@ class SelectiveKDB(KDB):
         min_conditional_mutual_information: float = 0.0,
         loss: str = "log-loss",
         select: str = "both",
+        trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
         missing: str = "value",
@@ -266,6 +277,7 @@ class SelectiveKDB(KDB):
         self.min_conditional_mutual_information = min_conditional_mutual_information
         self.loss = loss
         self.select = select
+        self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
         self.missing = missing
@@ -274,13 +286,11 @@ class SelectiveKDB(KDB):
     def _fit(self, engine):
         class_name = engine.names[-1]
         features = list(engine.names[:-1])
-        full, order, parents = kdb_ranking(
-            engine,
-            class_name,
-            features,
-            k=self.max_k,
-            min_conditional_mutual_information=self.min_conditional_mutual_information,
-        )
+        kwargs = dict(k=self.max_k, min_conditional_mutual_information=self.min_conditional_mutual_information)
+        if self.trace:
+            full, order, parents, steps = kdb_ranking(engine, class_name, features, trace=True, **kwargs)
+        else:
+            full, order, parents = kdb_ranking(engine, class_name, features, **kwargs)
         estimator = self.estimator_
         if isinstance(estimator, Discriminative):
             estimator = estimator.generative
@@ -288,6 +298,12 @@ class SelectiveKDB(KDB):
             estimator = get_estimator(GRID_ESTIMATOR)
         losses = _leave_one_out_grid(engine, order, parents, estimator, max_k=self.max_k, loss=self.loss)
         k, n_attributes = _best(losses, self.select)
+        if self.trace:
+            record = Trace()
+            record.extend(steps)
+            reason = f"the lowest leave-one-out {self.loss} of the sub-models (select={self.select!r})"
+            record.add("select", (k, n_attributes), float(losses[k, n_attributes]), reason)
+            self.trace_ = record.frame()
         kept = set(order[:n_attributes])
         self.k_ = k
         self.support_ = np.array([name in kept for name in features], dtype=bool)
