@@ -7,6 +7,7 @@ matplotlib.use("Agg")
 
 import networkx as nx  # noqa: E402
 import numpy as np  # noqa: E402
+import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
@@ -169,3 +170,285 @@ def test_integer_weights_count_exactly_as_repeated_rows(unknown):
     assert np.array_equal(weighted.table, repeated.table)
     nudged = CountingEngine(codes, cards, sample_weight=weights * (1 + 1e-12)).pairwise_counts(given=4)  # float64
     assert np.allclose(nudged.table, repeated.table, rtol=1e-9)
+
+
+# ---------------------------------------------------------------------------- edge_stability
+def _tiny(seed=0, n_rows=120):
+    """Four attributes: b copies a, d copies c (mostly), the class follows a; every state in every half."""
+    rng = np.random.default_rng(seed)
+    a = rng.integers(0, 3, n_rows)
+    b = np.where(rng.random(n_rows) < 0.8, a, rng.integers(0, 3, n_rows))
+    c = rng.integers(0, 2, n_rows)
+    d = np.where(rng.random(n_rows) < 0.7, c, 1 - c)
+    label = np.where(rng.random(n_rows) < 0.75, a % 2, rng.integers(0, 2, n_rows))
+    X = pd.DataFrame({"a": a, "b": b, "c": c, "d": d}).astype(str)
+    return X, pd.Series(np.array(["no", "yes"])[label], name="label")
+
+
+def _arcs(model):
+    return {(u, v) for u, v in model.structure_.edges}
+
+
+def test_frequencies_are_the_hand_counted_refits_on_given_resamples():
+    X, y = _tiny()
+    rng = np.random.default_rng(1)
+    n = len(X)
+    weights = np.array([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(3)], dtype=float)
+    # Each refit by hand: TAN on the rows repeated as often as the resample draws them.
+    fits = [
+        gm.TAN().fit(X.iloc[np.repeat(np.arange(n), w.astype(int))], y.iloc[np.repeat(np.arange(n), w.astype(int))])
+        for w in weights
+    ]
+    pairs, oriented = {}, {}
+    for fit in fits:
+        for u, v in _arcs(fit):
+            pairs[frozenset((u, v))] = pairs.get(frozenset((u, v)), 0) + 1
+            oriented[(u, v)] = oriented.get((u, v), 0) + 1
+    result = gm.evaluation.edge_stability(gm.TAN(), X, y, method=weights)
+    assert result.n_resamples == 3 and result.method == "given" and result.kind == "arcs"
+    assert len(result.frequencies) == len(pairs)
+    for (u, v), frequency in result.frequencies.items():
+        assert frequency == pairs[frozenset((u, v))] / 3
+        assert result.graph.edges[u, v]["direction"] == oriented[(u, v)] / pairs[frozenset((u, v))]
+        assert oriented[(u, v)] >= oriented.get((v, u), 0)  # the majority orientation is kept
+    for fit, structure in zip(fits, result.structures):
+        assert _arcs(fit) == set(structure.edges)
+
+
+def test_cross_validation_frequencies_are_the_hand_counted_fold_fits():
+    X, y = _tiny(seed=3)
+    result = gm.evaluation.edge_stability(
+        gm.HyperforestClassifier(), X, y, method="cv", n_splits=3, n_resamples=3, random_state=7
+    )
+    folds = gm.evaluation.RepeatedStratifiedKFold(n_splits=3, random_state=np.random.default_rng(7)).split(X, y)
+    present = {}
+    for train, _ in folds:
+        forest = gm.HyperforestClassifier().fit(X.iloc[train], y.iloc[train]).structure_
+        for item in result.frequencies.index:  # present: inside one of the fold's hyperedges
+            present[item] = present.get(item, 0) + any(item <= h for h in forest.maximal_hyperedges)
+    assert result.kind == "hyperedges" and result.method == "cv"
+    assert {item: round(3 * f) for item, f in result.frequencies.items()} == present
+    assert all(abs(3 * f - round(3 * f)) < 1e-12 for f in result.frequencies)
+
+
+def _data_for(name, X, y):
+    kinds = gm.models.registered_models
+    if name in kinds("density"):
+        return X, None
+    return X, y
+
+
+STRUCTURED = sorted(set(gm.models.registered_models("classifier")) | set(gm.models.registered_models("density")))
+
+
+@pytest.mark.parametrize("name", STRUCTURED)
+def test_shared_counting_gives_the_structures_of_naive_refits(name, random_table):
+    # Every registered classifier and density: the same seed gives the same resamples on both
+    # paths, and the shared weighted counts give exactly the structures of refits on the rows.
+    X, y = random_table(np.random.default_rng(0), n_rows=240, cards=(2, 3, 3, 2))
+    cls = gm.models.registered_models()[name]
+    model = cls(**({"random_state": 0} if "random_state" in cls().get_params() else {}))  # HNB draws its folds
+    X, y = _data_for(name, X, y)
+    shared = gm.evaluation.edge_stability(model, X, y, n_resamples=3, random_state=5)
+    naive = gm.evaluation.edge_stability(model, X, y, n_resamples=3, random_state=5, reuse_counts=False)
+    assert shared.kind == naive.kind
+    pd.testing.assert_series_equal(shared.frequencies, naive.frequencies)
+    for a, b in zip(shared.structures, naive.structures):
+        assert gm.structures.structure_difference(a, b).identical
+    assert not hasattr(model, "structure_")  # the estimator itself is never fitted
+
+
+@pytest.mark.parametrize("method", ["bootstrap", "subsample", "cv"])
+def test_methods_seeds_and_weights(method):
+    X, y = _tiny(seed=4)
+    first = gm.evaluation.edge_stability(gm.TAN(), X, y, n_resamples=4, method=method, random_state=0)
+    again = gm.evaluation.edge_stability(gm.TAN(), X, y, n_resamples=4, method=method, random_state=0)
+    pd.testing.assert_series_equal(first.frequencies, again.frequencies)
+    assert first.n_resamples == len(first.structures) == 4 and first.method == method
+    # Integer weights are repeated rows: the same refits as on the repeated frame (bootstrap draws
+    # from the repeated rows with the weights as probabilities, so compare through given resamples).
+    weights = np.random.default_rng(2).integers(1, 3, len(X)).astype(float)
+    result = gm.evaluation.edge_stability(
+        gm.TAN(), X, y, n_resamples=4, method=method, sample_weight=weights, random_state=1
+    )
+    assert result.n_resamples == 4
+
+
+def test_densities_and_regions():
+    X, _ = _tiny()
+    result = gm.evaluation.edge_stability(gm.ChowLiuTree(), X, n_resamples=5, random_state=0)
+    assert result.kind == "arcs" and set(result.graph.nodes) == set(X.columns)
+    X, y = gm.datasets.load("tic-tac-toe", return_X_y=True)
+    result = gm.evaluation.edge_stability(gm.KikuchiBayes(), X, y, n_resamples=3, random_state=0)
+    assert result.kind == "regions" and result.class_name == "class"
+    assert result.graph.nodes["class"]["role"] == "class"
+    assert all("class" in region for region in result.frequencies.index)
+    # A region inside a more frequent one is at least as frequent (presence is containment).
+    for small in result.frequencies.index:
+        for large in result.frequencies.index:
+            if small < large:
+                assert result.frequencies[small] >= result.frequencies[large]
+
+
+def test_latent_trees_are_matched_by_what_their_latent_nodes_summarize():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    result = gm.evaluation.edge_stability(gm.HierarchicalNaiveBayes(), X, y, n_resamples=3, random_state=0)
+    latent = [n for n, role in result.graph.nodes(data="role") if role == "latent"]
+    assert latent and all(isinstance(n, frozenset) and n <= set(X.columns) for n in latent)
+    # Renaming the latent nodes of one tree changes nothing.
+    tree = result.structures[0]
+    renamed = nx.relabel_nodes(tree, {n: f"Z{n}" for n, role in tree.nodes(data="role") if role == "latent"})
+    assert gm.structures.structure_difference(tree, renamed).identical
+
+
+@pytest.mark.parametrize(
+    "kwargs, error, match",
+    [
+        ({"n_resamples": 0}, ValueError, "n_resamples"),
+        ({"threshold": 1.5}, ValueError, "threshold"),
+        ({"threshold": -0.1}, ValueError, "threshold"),
+        ({"method": "jackknife"}, ValueError, "method"),
+        ({"method": "cv", "n_splits": 1}, ValueError, "n_splits"),
+        ({"reuse_counts": "yes"}, TypeError, "reuse_counts"),
+        ({"method": "subsample", "sample_weight": np.full(120, 0.5)}, ValueError, "integer `sample_weight`"),
+        ({"method": np.ones((2, 7))}, ValueError, r"shape \(n_resamples, 120\)"),
+        ({"method": np.ones((2, 120)), "sample_weight": np.ones(120)}, ValueError, "not both"),
+    ],
+)
+def test_edge_stability_parameter_errors(kwargs, error, match):
+    X, y = _tiny()
+    with pytest.raises(error, match=match):
+        gm.evaluation.edge_stability(gm.TAN(), X, y, **kwargs)
+
+
+def test_edge_stability_model_errors():
+    X, y = _tiny()
+    with pytest.raises(ValueError, match="classifier: pass the class labels"):
+        gm.evaluation.edge_stability(gm.TAN(), X)
+    with pytest.raises(ValueError, match="density estimator.*y=None"):
+        gm.evaluation.edge_stability(gm.ChowLiuTree(), X, y)
+    with pytest.raises(TypeError, match="got the class TAN; write TAN()"):
+        gm.evaluation.edge_stability(gm.TAN, X, y)
+    with pytest.raises(TypeError, match="multi-label model"):
+        gm.evaluation.edge_stability(gm.BinaryRelevance(base=gm.TAN()), X, pd.DataFrame({"y1": y, "y2": y}))
+    with pytest.raises(TypeError, match="graphmodels classifier or density"):
+        gm.evaluation.edge_stability(object(), X, y)
+
+
+# ---------------------------------------------------------------------------- structure_difference
+def _random_dag(rng, nodes, p=0.4):
+    order = list(rng.permutation(nodes))
+    return nx.DiGraph([(u, v) for i, u in enumerate(order) for v in order[i + 1 :] if rng.random() < p])
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_arc_differences_are_exact_and_symmetric(seed):
+    rng = np.random.default_rng(seed)
+    nodes = list("abcdef")
+    a, b = _random_dag(rng, nodes), _random_dag(rng, nodes)
+    ab, ba = gm.structures.structure_difference(a, b), gm.structures.structure_difference(b, a)
+    A, B = set(a.edges), set(b.edges)
+    flipped = {(v, u) for u, v in ab.reversed}
+    # Exact: the statuses partition each structure's arcs.
+    assert ab.shared | ab.only_a | ab.reversed == A and ab.shared | ab.only_b | flipped == B
+    assert not (ab.shared & ab.only_a) and not (ab.shared & ab.reversed) and not (ab.only_a & ab.reversed)
+    assert ab.shared == A & B and ab.reversed == {(u, v) for u, v in A - B if (v, u) in B}
+    # Symmetric: only_a and only_b swap, shared stays, the reversed arcs are the same pairs.
+    assert (ba.shared, ba.only_a, ba.only_b) == (ab.shared, ab.only_b, ab.only_a)
+    assert ba.reversed == flipped
+    assert ab.hamming == ba.hamming == len(A ^ B) - len(ab.reversed)
+    statuses = nx.get_edge_attributes(ab.graph, "status")
+    assert sorted(statuses.values()) == sorted(
+        ["shared"] * len(ab.shared)
+        + ["only_a"] * len(ab.only_a)
+        + ["only_b"] * len(ab.only_b)
+        + ["reversed"] * len(ab.reversed)
+    )
+    assert gm.structures.structure_difference(a, a.copy()).identical
+
+
+def test_hand_made_differences_of_every_kind():
+    # Edges: undirected graphs.
+    diff = gm.structures.structure_difference(nx.Graph([("a", "b"), ("b", "c")]), nx.Graph([("b", "a"), ("c", "d")]))
+    assert diff.kind == "edges" and diff.shared == {frozenset("ab")} and diff.reversed == frozenset()
+    assert diff.only_a == {frozenset("bc")} and diff.only_b == {frozenset("cd")}
+    # Hyperedges: maximal ones compared exactly; the graph compares the pairs they join.
+    a = gm.structures.Hyperforest([("a", "b", "c"), ("c", "d")])
+    b = gm.structures.Hyperforest([("a", "b"), ("c", "d"), ("d", "e")])
+    diff = gm.structures.structure_difference(a, b)
+    assert diff.kind == "hyperedges" and diff.shared == {frozenset("cd")}
+    assert diff.only_a == {frozenset("abc")} and diff.only_b == {frozenset("ab"), frozenset("de")}
+    status = nx.get_edge_attributes(diff.graph, "status")
+    assert {frozenset(e): s for e, s in status.items()} == {
+        frozenset("ab"): "shared",
+        frozenset("cd"): "shared",
+        frozenset("ac"): "only_a",
+        frozenset("bc"): "only_a",
+        frozenset("de"): "only_b",
+    }
+    # A junction tree is read as its cliques.
+    assert gm.structures.structure_difference(a.junction_tree(), a).identical
+    # Regions: the maximal regions of region graphs.
+    regions_a = gm.structures.cluster_variation_regions([("a", "b", "y"), ("b", "c", "y")])
+    regions_b = gm.structures.cluster_variation_regions([("a", "b", "y"), ("c", "y")])
+    diff = gm.structures.structure_difference(regions_a, regions_b)
+    assert diff.kind == "regions" and diff.shared == {frozenset("aby")}
+    assert diff.only_a == {frozenset("bcy")} and diff.only_b == {frozenset("cy")}
+
+
+def test_differences_of_fitted_models_and_their_errors():
+    X, y = gm.datasets.load("tic-tac-toe", return_X_y=True)
+    tan, chow_liu = gm.TAN().fit(X, y), gm.ChowLiu().fit(X, y)
+    diff = gm.structures.structure_difference(tan, chow_liu)
+    assert diff.labels == ("TAN", "ChowLiu") and diff.class_name == "class"
+    assert diff == gm.structures.structure_difference(tan.structure_, chow_liu.structure_, labels=["TAN", "ChowLiu"])
+    assert "StructureDifference(kind='arcs'" in repr(diff)
+    with pytest.raises(TypeError, match=r"TAN \(arcs of an nx.DiGraph\) with HyperforestClassifier \(hyperedges"):
+        gm.structures.structure_difference(tan, gm.HyperforestClassifier().fit(X, y))
+    with pytest.raises(gm.models.NotFittedError):
+        gm.structures.structure_difference(gm.TAN(), tan)
+    with pytest.raises(TypeError, match="Expected a networkx graph"):
+        gm.structures.structure_difference(tan, {"a": "b"})
+    with pytest.raises(ValueError, match="pair of strings"):
+        gm.structures.structure_difference(tan, tan, labels=("x", "y", "z"))
+
+
+# ---------------------------------------------------------------------------- structure_frequencies
+def test_frequencies_threshold_consensus_and_errors():
+    fits = [nx.DiGraph([("a", "b"), ("b", "c")]), nx.DiGraph([("b", "a"), ("b", "c")]), nx.DiGraph([("a", "b")])]
+    result = gm.structures.structure_frequencies(fits, threshold=0.9)
+    assert result.frequencies.to_dict() == {("a", "b"): 1.0, ("b", "c"): 2 / 3}
+    assert result.graph.edges["a", "b"]["direction"] == 2 / 3 and result.graph.edges["a", "b"]["count"] == 3
+    assert sorted(result.consensus().edges) == [("a", "b")]
+    assert sorted(result.consensus(0.5).edges) == [("a", "b"), ("b", "c")]
+    forests = [gm.structures.Hyperforest([("a", "b", "c")]), gm.structures.Hyperforest([("a", "b"), ("c", "d")])]
+    result = gm.structures.structure_frequencies(forests)
+    assert result.frequencies.to_dict() == {frozenset("ab"): 1.0, frozenset("abc"): 0.5, frozenset("cd"): 0.5}
+    assert result.consensus(0.6) == [frozenset("ab")]
+    assert result.consensus(0.5) == [frozenset("abc"), frozenset("cd")]
+    assert result.graph.edges["a", "b"]["frequency"] == 1.0 and result.graph.edges["b", "c"]["frequency"] == 0.5
+    with pytest.raises(TypeError, match=r"structures\[1\] is Hyperforest"):
+        gm.structures.structure_frequencies([fits[0], forests[0]])
+    with pytest.raises(ValueError, match="at least one"):
+        gm.structures.structure_frequencies([])
+    with pytest.raises(TypeError, match="list of structures"):
+        gm.structures.structure_frequencies(fits[0])
+    with pytest.raises(ValueError, match="threshold"):
+        gm.structures.structure_frequencies(fits, threshold=2)
+    with pytest.raises(ValueError, match="arcs and edges"):
+        gm.structures.structure_frequencies(forests, threshold="auto")
+
+
+def test_estimated_threshold_of_scutari_and_nagarajan():
+    # 6 nodes, 15 pairs: 3 pairs in every structure, 2 in half, 10 never. F on [0, 1) is 10/15 on
+    # [0, 0.5) and 12/15 on [0.5, 1); both levels cost the same L1 distance, the larger is taken
+    # (fewer pairs kept): the quantile is 0.5 and the threshold the next frequency, 1.
+    always = [("a", "b"), ("b", "c"), ("c", "d")]
+    fits = [nx.DiGraph(always + [("d", "e"), ("e", "f")]), nx.DiGraph(always)]
+    result = gm.structures.structure_frequencies(fits, threshold="auto")
+    assert result.threshold == 1.0
+    assert sorted(result.consensus().edges) == always
+    # 4 in 4 of 5 structures and 11 never: F is 11/15 on [0, 0.8), the threshold 0.8.
+    fits = [nx.DiGraph(always + [("d", "e")])] * 4 + [nx.DiGraph()]
+    fits[4].add_nodes_from("abcdef")
+    assert gm.structures.structure_frequencies(fits, threshold="auto").threshold == 0.8

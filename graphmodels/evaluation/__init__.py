@@ -1,4 +1,4 @@
-"""Cross-validation, metrics and comparison tables."""
+"""Cross-validation, metrics, comparison tables and the stability of learned structures."""
 
 # Still importable from here; its home (and its place in the API reference) is graphmodels.models.
 from ..models.model_selection import MultiLabelModelSelection
@@ -15,6 +15,7 @@ from .metrics import (
 from .multilabel import cross_validate_multilabel, summarize_multilabel
 from .protocols import LIANG_SREBRO_METHODS, liang_srebro_protocol, method_name, parse_method
 from .splits import RepeatedRandomSplit, RepeatedStratifiedKFold
+from .stability import RESAMPLING_METHODS, edge_stability
 
 __all__ = [
     "compare",
@@ -24,6 +25,8 @@ __all__ = [
     "clone",
     "make_discretizer",
     "DISCRETIZERS",
+    "edge_stability",
+    "RESAMPLING_METHODS",
     "log_loss",
     "error_rate",
     "mean_log_likelihood",

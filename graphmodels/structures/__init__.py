@@ -1,5 +1,6 @@
 """Structure types and their checks, as networkx graphs."""
 
+from .comparison import STRUCTURE_KINDS, EdgeStability, StructureDifference, structure_difference, structure_frequencies
 from .forests import (
     augmented_naive_bayes,
     class_node,
@@ -39,6 +40,11 @@ from .regions import (
 )
 
 __all__ = [
+    "STRUCTURE_KINDS",
+    "EdgeStability",
+    "StructureDifference",
+    "structure_difference",
+    "structure_frequencies",
     "ARC_KINDS",
     "arc_kind",
     "bridge_subgraph",
