@@ -47,7 +47,6 @@ References
 from __future__ import annotations
 
 import gzip
-import io
 import itertools
 import os
 import re
@@ -56,6 +55,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from ._interchange import number, write_output
 from .bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
 
 __all__ = ["read_bif", "write_bif", "load_network", "list_networks"]
@@ -474,10 +474,6 @@ def _quote(name):
     return f'"{name}"'
 
 
-def _number(x):
-    return repr(float(x))
-
-
 def write_bif(
     network: DiscreteBayesianNetwork, path_or_file: str | os.PathLike[str] | IO[Any] | None = None
 ) -> str | None:
@@ -528,30 +524,14 @@ def write_bif(
         parents = network.parents[v]
         cpt = network.cpts[v]
         if not parents:
-            lines += [f"probability ( {_quote(v)} ) {{", f"  table {', '.join(map(_number, cpt))};", "}"]
+            lines += [f"probability ( {_quote(v)} ) {{", f"  table {', '.join(map(number, cpt))};", "}"]
             continue
         lines.append(f"probability ( {_quote(v)} | {', '.join(_quote(q) for q in parents)} ) {{")
         for config in itertools.product(*(range(network.cardinalities[q]) for q in parents)):
             labels = ", ".join(_quote(network.states[q][i]) for q, i in zip(parents, config))
-            lines.append(f"  ({labels}) {', '.join(map(_number, cpt[config]))};")
+            lines.append(f"  ({labels}) {', '.join(map(number, cpt[config]))};")
         lines.append("}")
-    text = "\n".join(lines) + "\n"
-    if path_or_file is None:
-        return text
-    if hasattr(path_or_file, "write"):
-        if isinstance(path_or_file, io.TextIOBase):
-            path_or_file.write(text)
-        else:  # a binary file object
-            path_or_file.write(text.encode("utf-8"))
-        return None
-    path = os.fspath(path_or_file)
-    if path.endswith(".gz"):
-        with gzip.open(path, "wt", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
-    return None
+    return write_output("\n".join(lines) + "\n", path_or_file)
 
 
 def list_networks() -> list[str]:
