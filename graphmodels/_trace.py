@@ -33,6 +33,10 @@ __all__ = ["BASE_COLUMNS", "Trace", "combine_traces", "new_trace", "root_rows", 
 #: The columns every trace starts with.
 BASE_COLUMNS = ("step", "action", "item", "score", "reason")
 
+#: Cell types of a column made boolean, or float (None becoming NaN).
+_BOOLEANS = {bool, np.bool_}
+_NUMBERS = {int, float, np.int64, np.int32, np.float64, np.float32}
+
 
 class Trace:
     """Rows of one search, each a dict; :meth:`frame` makes the DataFrame.
@@ -91,19 +95,15 @@ class Trace:
                 data[name] = pd.array(values, dtype="Int64")
             elif name in ("action", "reason"):
                 data[name] = np.array(["" if v is None else str(v) for v in values], dtype=object)
-            elif values and all(isinstance(v, (bool, np.bool_)) for v in values):
+            elif (kinds := {type(v) for v in values}) and kinds <= _BOOLEANS:
                 data[name] = np.array(values, dtype=bool)
-            elif any(_is_number(v) for v in values) and all(_is_number(v) or v is None for v in values):
-                data[name] = np.array([math.nan if v is None else float(v) for v in values], dtype=np.float64)
+            elif kinds and kinds <= _NUMBERS | {type(None)} and kinds != {type(None)}:
+                data[name] = np.array([math.nan if v is None else v for v in values], dtype=np.float64)
             else:
                 column = np.empty(len(values), dtype=object)
                 column[:] = values  # element by element: a tuple stays one cell
                 data[name] = column
         return pd.DataFrame(data, columns=columns)
-
-
-def _is_number(value: Any) -> bool:
-    return isinstance(value, (int, float, np.integer, np.floating)) and not isinstance(value, (bool, np.bool_))
 
 
 def new_trace(trace: Any, owner: str, *columns: str, integers: Iterable[str] = ()) -> Trace | None:

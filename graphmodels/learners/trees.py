@@ -118,7 +118,7 @@ def _traced_kruskal(graph, weight, record, values):
             u, v = row["item"]
             cycle = path(u, v)
             row["cycle"] = cycle
-            row["reason"] = "closes the cycle " + "-".join(map(str, (*cycle, u)))
+            row["reason"] = f"closes a cycle of {len(cycle)} edges"
     return accepted
 
 
@@ -262,14 +262,14 @@ def chow_liu_tree(
         is not positive, left out before the search, listed first),
         ``"accept"`` or ``"reject"`` (Kruskal: every candidate edge, by
         decreasing weight, in networkx's order; a rejected edge would close a
-        cycle) and ``"start"`` (Prim: the vertex a tree grows from; Prim
+        cycle of the forest built so far) and ``"start"`` (Prim: the vertex a tree grows from; Prim
         lists the accepted edges in the order it adds them, and no
         rejections); ``item``: the edge ``(u, v)`` (a vertex for
-        ``"start"``); ``score``: the edge's weight; ``reason``: why, with
-        the cycle spelled out for a rejection; ``cycle``: for a rejected
-        edge ``(u, v)``, the tuple of nodes of the forest's path from ``u``
-        to ``v`` at that step (None otherwise). The accepted edges are
-        exactly the tree's.
+        ``"start"``); ``score``: the edge's weight; ``reason``: why;
+        ``cycle``: for a rejected edge ``(u, v)``, the cycle it would close,
+        as the tuple of nodes of the forest's path from ``u`` to ``v`` at
+        that step (None otherwise). The accepted edges are exactly the
+        tree's.
 
     Raises
     ------
