@@ -34,6 +34,7 @@ DRAWINGS = {
     "interactions",
     "region_graph",
     "kikuchi_path",
+    "stability",
 }
 ENTRY = {"dispatch", "export", "svg", "notebook", "__init__"}
 

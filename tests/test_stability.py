@@ -13,7 +13,13 @@ from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
 
 import graphmodels as gm  # noqa: E402
-from graphmodels.plotting import draw_interactions, draw_network, grid_layout  # noqa: E402
+from graphmodels.plotting import (  # noqa: E402
+    draw_interactions,
+    draw_network,
+    draw_stability,
+    draw_structure_difference,
+    grid_layout,
+)
 from graphmodels.stats import CountingEngine  # noqa: E402
 
 
@@ -452,3 +458,104 @@ def test_estimated_threshold_of_scutari_and_nagarajan():
     fits = [nx.DiGraph(always + [("d", "e")])] * 4 + [nx.DiGraph()]
     fits[4].add_nodes_from("abcdef")
     assert gm.structures.structure_frequencies(fits, threshold="auto").threshold == 0.8
+
+
+# ---------------------------------------------------------------------------- drawings
+def _edge_patches(ax):
+    return [p for p in ax.patches if (p.get_gid() or "").startswith("edge:")]
+
+
+def test_draw_stability_widths_opacity_and_arrowheads_follow_the_frequencies():
+    X, y = gm.datasets.load("tic-tac-toe", return_X_y=True)
+    result = gm.evaluation.edge_stability(gm.TAN(), X, y, n_resamples=12, random_state=0)
+    ax = draw_stability(result, Figure(figsize=(9, 6)).subplots(), threshold=0.6, edge_labels=True)
+    patches = _edge_patches(ax)
+    edges = list(result.graph.edges(data=True))
+    assert len(patches) == len(edges)
+    augmenting = []
+    for patch, (u, v, data) in zip(patches, edges):
+        assert patch.get_label() == f"{u} -> {v}: {data['frequency']:.3g}"
+        if data.get("kind") == "class":
+            assert patch.get_gid() == "edge:class"
+            continue
+        assert patch.get_gid() == ("edge:consensus" if data["frequency"] >= 0.6 else "edge:below")
+        headed = type(patch.get_arrowstyle()).__name__ != "Curve"
+        assert headed == (data["direction"] >= 0.75)
+        augmenting.append((data["frequency"], patch.get_linewidth(), patch.get_alpha()))
+    augmenting.sort()
+    assert len({f for f, _, _ in augmenting}) > 2  # frequencies vary on this set
+    for (f1, w1, a1), (f2, w2, a2) in zip(augmenting, augmenting[1:]):
+        assert w1 <= w2 and a1 <= a2 and (f1 == f2) == (w1 == w2)
+    assert len([t for t in ax.texts if t.get_gid() == "edge-label"]) == len(edges)
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert "consensus (>= 0.6)" in legend and ax.get_legend().get_title().get_text().startswith("Arcs of 12")
+    # min_frequency leaves the rare arcs out.
+    ax = draw_stability(result, Figure().subplots(), min_frequency=0.5)
+    assert len(_edge_patches(ax)) == int((result.frequencies >= 0.5).sum())
+
+
+@pytest.mark.parametrize("model", [gm.HyperforestClassifier(), gm.KikuchiBayes()])
+def test_draw_stability_of_hyperedges_and_regions(model):
+    X, y = _tiny(seed=2, n_rows=200)
+    result = gm.evaluation.edge_stability(model, X, y, n_resamples=6, random_state=0)
+    ax = draw_stability(result, Figure().subplots(), layout=grid_layout(X.columns))
+    pairs = [(u, v, f) for u, v, f in result.graph.edges(data="frequency") if result.class_name not in (u, v)]
+    patches = _edge_patches(ax)
+    assert len(patches) == len(pairs)
+    widths = sorted((f, p.get_linewidth()) for p, (_, _, f) in zip(patches, pairs))
+    assert all(w1 <= w2 for (_, w1), (_, w2) in zip(widths, widths[1:]))
+    hulls = [p for p in ax.patches if p.get_gid() == "hull:consensus"]
+    assert len(hulls) == len(result.consensus())
+    (nodes,) = [c for c in ax.collections if c.get_gid() == "nodes"]
+    drawn = [n for n in result.graph.nodes if n != result.class_name or result.kind == "hyperedges"]
+    assert len(nodes.get_offsets()) == len(drawn)  # the class, in every region, is not drawn
+
+
+def test_draw_structure_difference_statuses_colours_and_legend():
+    a = nx.DiGraph([("C", "x"), ("C", "y"), ("x", "y"), ("y", "z")])
+    b = nx.DiGraph([("C", "x"), ("C", "y"), ("y", "x"), ("x", "z"), ("z", "w")])
+    diff = gm.structures.structure_difference(a, b, labels=("fold 1", "fold 2"))
+    ax = draw_structure_difference(diff, Figure().subplots())
+    by_status = {}
+    for patch in ax.patches:
+        by_status.setdefault(patch.get_gid(), []).append(patch)
+    assert {k: len(v) for k, v in by_status.items()} == {
+        "diff:shared": 2,
+        "diff:only_a": 1,
+        "diff:only_b": 2,
+        "diff:reversed": 1,
+    }
+    (reversed_arc,) = by_status["diff:reversed"]
+    assert reversed_arc.get_label() == "x -> y" and reversed_arc.get_linestyle() == "--"
+    colours = {status: matplotlib.colors.to_hex(p[0].get_edgecolor()) for status, p in by_status.items()}
+    assert len(set(colours.values())) == 4
+    legend = [t.get_text() for t in ax.get_legend().get_texts()]
+    assert legend[:3] == ["shared: 2", "only in fold 1: 1", "only in fold 2: 2"]
+    # One layout for both structures: every node of either is drawn once.
+    (nodes,) = [c for c in ax.collections if c.get_gid() == "nodes"]
+    assert len(nodes.get_offsets()) == 5
+    forests = gm.structures.structure_difference(
+        gm.structures.Hyperforest([("a", "b", "c")]), gm.structures.Hyperforest([("a", "b"), ("c", "d")])
+    )
+    ax = draw_structure_difference(forests, Figure().subplots(), colors={"only_b": "black"})
+    assert sorted(p.get_gid() for p in ax.patches) == ["diff:only_a", "diff:only_b", "diff:only_b"]
+
+
+def test_draw_network_dispatches_results_and_drawing_errors():
+    fits = [nx.DiGraph([("a", "b")]), nx.DiGraph([("b", "a"), ("b", "c")])]
+    result = gm.structures.structure_frequencies(fits)
+    assert len(_edge_patches(draw_network(result, Figure().subplots()))) == 2
+    diff = gm.structures.structure_difference(*fits)
+    assert {p.get_gid() for p in draw_network(diff, Figure().subplots()).patches} == {"diff:reversed", "diff:only_b"}
+    ax = draw_stability(result)  # a new figure
+    assert ax.figure.get_size_inches()[0] > 4
+    with pytest.raises(TypeError, match="EdgeStability"):
+        draw_stability(diff)
+    with pytest.raises(TypeError, match="StructureDifference"):
+        draw_structure_difference(result)
+    with pytest.raises(ValueError, match="threshold"):
+        draw_stability(result, threshold=1.2)
+    with pytest.raises(ValueError, match="no position"):
+        draw_stability(result, layout={"a": (0, 0)})
+    with pytest.raises(ValueError, match="unknown status"):
+        draw_structure_difference(diff, colors={"new": "red"})

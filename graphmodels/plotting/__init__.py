@@ -2,7 +2,7 @@
 
 Layers inside the package: ``_common`` (colours, labels, layouts, geometry; draws
 nothing) <- one module per drawing (``network``, ``hyperforests``, ``latent_trees``,
-``multidimensional``, ``interactions``, ``region_graph``, ``kikuchi_path``) and
+``multidimensional``, ``interactions``, ``region_graph``, ``kikuchi_path``, ``stability``) and
 ``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type) <- ``svg``
 (drawings as inline SVG text, for notebooks and HTML pages) <- ``notebook`` (:func:`show`: the
 notebook display of any structure or model).
@@ -19,6 +19,7 @@ from .multidimensional import draw_multidimensional, multidimensional_layout
 from .network import draw_graph
 from .notebook import NotebookDisplay, show
 from .region_graph import draw_region_graph
+from .stability import draw_stability, draw_structure_difference
 from .svg import draw_svg, figure_svg
 
 __all__ = [
@@ -34,6 +35,8 @@ __all__ = [
     "draw_latent_tree",
     "latent_tree_layout",
     "draw_multidimensional",
+    "draw_stability",
+    "draw_structure_difference",
     "multidimensional_layout",
     "to_graphml",
     "to_dot",

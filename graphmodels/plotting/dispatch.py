@@ -22,6 +22,7 @@ from ..models.hierarchical_nb import HierarchicalNaiveBayes
 from ..models.kikuchi import KikuchiBayes
 from ..models.label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
 from ..models.multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
+from ..structures.comparison import EdgeStability, StructureDifference
 from ..structures.hyperforests import Hyperforest
 from ..structures.latent_trees import is_latent_tree
 from ..structures.multidimensional import is_multidimensional_classifier
@@ -32,6 +33,7 @@ from .latent_trees import draw_latent_tree
 from .multidimensional import draw_multidimensional
 from .network import draw_graph
 from .region_graph import draw_region_graph
+from .stability import draw_stability, draw_structure_difference
 
 if TYPE_CHECKING:
     import numpy as np
@@ -227,7 +229,7 @@ def _generic(graph_or_model, ax, options):
 
 
 def draw_network(
-    graph_or_model: nx.Graph | Hyperforest | BaseModel,
+    graph_or_model: nx.Graph | Hyperforest | BaseModel | EdgeStability | StructureDifference,
     ax: Axes | None = None,
     *,
     layout: str | dict[Any, Any] | None = None,
@@ -260,6 +262,8 @@ def draw_network(
     ``AODE``, ``AnDE`` without `ax`               a grid of at most `max_members` members: those whose
                                                   super-parents ``S`` have the highest ``I(X_S; C)``
     ``AODE``, ``AnDE`` with `ax`                  their naive Bayes skeleton ``structure_``, generic
+    an ``EdgeStability`` (``edge_stability``)     :func:`~graphmodels.plotting.draw_stability`
+    a ``StructureDifference``                     :func:`~graphmodels.plotting.draw_structure_difference`
     any other graph, hyperforest or fitted model  :func:`~graphmodels.plotting.draw_graph` (class on
                                                   top, attribute forest below, arcs by kind)
     ============================================  =====================================================
@@ -271,8 +275,11 @@ def draw_network(
 
     Parameters
     ----------
-    graph_or_model : nx.Graph, Hyperforest or fitted model
-        The structure, or a fitted model whose structure is drawn.
+    graph_or_model : nx.Graph, Hyperforest, fitted model, EdgeStability or StructureDifference
+        The structure, or a fitted model whose structure is drawn; or the result of
+        :func:`~graphmodels.evaluation.edge_stability` or
+        :func:`~graphmodels.structures.structure_difference` (drawn with their defaults,
+        `layout`, `title` and `legend`).
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure sized to the structure is made if omitted.
     layout : str or dict, optional
@@ -356,6 +363,10 @@ def draw_network(
         "max_members": int(max_members),
         "show_cut_points": show_cut_points,
     }
+    if isinstance(graph_or_model, EdgeStability):
+        return draw_stability(graph_or_model, ax, layout=layout, title=title, legend=legend)
+    if isinstance(graph_or_model, StructureDifference):
+        return draw_structure_difference(graph_or_model, ax, layout=layout, title=title, legend=legend)
     if isinstance(graph_or_model, BaseModel):
         graph_or_model._check_fitted()
         for cls, drawing in MODEL_DRAWINGS.items():
