@@ -6,6 +6,11 @@ size, never by the number of rows, and another backend (for instance one that
 counts the partitions of a Dask DataFrame) only has to yield chunks: see
 :meth:`CountingEngine.iter_chunks`. Learners and estimators only ever see the
 engine's tables, never the raw rows.
+
+:class:`~graphmodels.stats.DaskCountingEngine` (``graphmodels.stats.dask_counting``)
+answers the same queries over the partitions of a Dask DataFrame: it runs this
+engine's own counting on each partition and adds the tables up, so that every
+count-based model fits from a Dask DataFrame with the same tables.
 """
 
 from __future__ import annotations
@@ -25,7 +30,14 @@ if TYPE_CHECKING:
 from ..data.encoding import TableEncoder
 from ..data.weights import check_sample_weight as _check_sample_weight
 
-__all__ = ["CountingEngine", "PairwiseCounts", "OneWayCounts", "TableTooLargeError", "DEFAULT_MAX_CELLS"]
+__all__ = [
+    "CountingEngine",
+    "PairwiseCounts",
+    "OneWayCounts",
+    "TableTooLargeError",
+    "InMemoryRowsRequired",
+    "DEFAULT_MAX_CELLS",
+]
 
 #: Default largest number of cells of one table (80 MB of float64).
 DEFAULT_MAX_CELLS = 10_000_000
@@ -40,6 +52,10 @@ _ONE_HOT_CELLS = 1 << 24
 
 class TableTooLargeError(ValueError):
     """A requested table would exceed the engine's cell limit."""
+
+
+class InMemoryRowsRequired(TypeError):
+    """A fit needs the rows themselves, not only their tables, and the engine keeps them elsewhere (Dask)."""
 
 
 @dataclass(frozen=True)
@@ -291,6 +307,39 @@ class CountingEngine:
             return np.zeros((0, width), dtype=np.int64), np.zeros(0)
         return np.concatenate(codes), np.concatenate(weights)
 
+    def sample_rows(self, max_rows: int, *, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+        """At most `max_rows` rows: all of them, or a sample drawn without replacement with `seed`.
+
+        The sample is the rows at ``np.sort(np.random.default_rng(seed).choice(n_rows,
+        max_rows, replace=False))``, so every backend draws the same rows from the same data.
+
+        Returns
+        -------
+        codes : ndarray of shape (n_sampled, n_variables), int64
+        weights : ndarray of shape (n_sampled,), float64 (ones when unweighted)
+        """
+        if self.n_rows <= max_rows:
+            return self.rows()
+        keep = np.sort(np.random.default_rng(seed).choice(self.n_rows, int(max_rows), replace=False))
+        weights = np.ones(len(keep)) if self._weights is None else self._weights[keep]
+        return self._codes[keep].astype(np.int64), weights
+
+    #: Whether the rows live outside this process (another backend, such as
+    #: :class:`~graphmodels.stats.DaskCountingEngine`): then each query is a pass
+    #: over the data, and :meth:`rows` is not available.
+    distributed = False
+
+    def map_reduce(self, function: Any) -> Any:
+        """``function(engine)`` summed over the parts of the rows; here the rows are one part.
+
+        `function` takes an in-memory :class:`CountingEngine` and returns an
+        array (or a list of arrays) of a shape that does not depend on the rows;
+        a backend whose rows are split into partitions calls it on an engine per
+        partition and adds the results up (element by element for a list).
+        Counts are sums over rows, so both give the same tables.
+        """
+        return function(self)
+
     # ------------------------------------------------------------------ tables
     def counts(self, variables: Hashable | Sequence[Hashable]) -> np.ndarray:
         """Contingency table of `variables`, in the order given.
@@ -454,20 +503,7 @@ class CountingEngine:
                 f"The variables with the most states: {self._widest(positions + given_positions)}. "
                 "Merge rare states or raise max_cells."
             )
-        flat = np.zeros(width * n_strata)
-        columns = list(positions) + list(given_positions)
-        for codes, weights in self.iter_chunks(columns):
-            index = codes[:, : len(positions)] + offsets[:-1]
-            keep = codes[:, : len(positions)] >= 0
-            if given_positions:
-                strata = self._strata(codes, given_positions)[:, None]
-                index = index + strata * width
-                keep &= strata >= 0
-            w = None if weights is None else np.broadcast_to(weights[:, None], index.shape)
-            if self._has_unknown:
-                index, w = index[keep], (None if w is None else w[keep])
-            flat += np.bincount(index.ravel(), weights=None if w is None else w.ravel(), minlength=flat.size)
-        table = flat.reshape(n_strata, width)
+        table = self._one_way_table(positions, given_positions, offsets, n_strata)
         table.flags.writeable = False
         result = OneWayCounts(positions, cards, offsets, table)
         self._cache[key] = result
@@ -507,6 +543,33 @@ class CountingEngine:
                 f"would have {cells:,} cells, more than max_cells={self.max_cells:,}. "
                 f"The variables with the most states: {described}. Merge rare states or raise max_cells."
             )
+        table = self._pairwise_table(positions, given_positions, offsets, n_strata)
+        table.flags.writeable = False
+        result = PairwiseCounts(positions, cards, offsets, table)
+        self._cache[key] = result
+        return result
+
+    def _one_way_table(self, positions, given_positions, offsets, n_strata):
+        """The (n_strata, sum of cardinalities) table of :meth:`one_way_counts`, counted over the rows."""
+        width = int(offsets[-1])
+        flat = np.zeros(width * n_strata)
+        columns = list(positions) + list(given_positions)
+        for codes, weights in self.iter_chunks(columns):
+            index = codes[:, : len(positions)] + offsets[:-1]
+            keep = codes[:, : len(positions)] >= 0
+            if given_positions:
+                strata = self._strata(codes, given_positions)[:, None]
+                index = index + strata * width
+                keep &= strata >= 0
+            w = None if weights is None else np.broadcast_to(weights[:, None], index.shape)
+            if self._has_unknown:
+                index, w = index[keep], (None if w is None else w[keep])
+            flat += np.bincount(index.ravel(), weights=None if w is None else w.ravel(), minlength=flat.size)
+        return flat.reshape(n_strata, width)
+
+    def _pairwise_table(self, positions, given_positions, offsets, n_strata):
+        """The (n_strata, K, K) block matrix of :meth:`pairwise_counts`, counted over the rows."""
+        width = int(offsets[-1])
         table = np.zeros((n_strata, width, width), dtype=np.float64)
         columns = list(positions) + list(given_positions)
         g = len(given_positions)
@@ -523,10 +586,7 @@ class CountingEngine:
                 mask = strata == s
                 w = None if weights is None else weights[mask]
                 table[s] += _one_hot_gram(codes[mask, :-g], offsets, width, w)
-        table.flags.writeable = False
-        result = PairwiseCounts(positions, cards, offsets, table)
-        self._cache[key] = result
-        return result
+        return table
 
     def _widest(self, positions):
         """The (at most five) variables with the most states, by name, for a table-size error."""

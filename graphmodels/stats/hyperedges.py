@@ -364,10 +364,9 @@ def _xlogx_sums(engine, positions, cards, size, given_pos, r_y):
         return sums, marginal, totals
 
     columns = list(positions) + ([] if given_pos is None else [given_pos])
-    chunks = _chunk_source(engine, columns)
     # n log n of integer counts by table lookup (unweighted rows).
     xlogx = _xlogx_lookup(engine)
-    t = 0
+    bases = []
     for base in itertools.combinations(range(n), size - 1):
         start = base[-1] + 1 if base else 0
         n_ext = n - start
@@ -376,27 +375,19 @@ def _xlogx_sums(engine, positions, cards, size, given_pos, r_y):
         base_cells = r_y * math.prod(int(cards[i]) for i in base)
         widths = base_cells * cards[start:]
         offsets = np.concatenate([[0], np.cumsum(widths)[:-1]])
-        n_cells = int(widths.sum())
-        counts = None
-        for columns_first, weights in chunks():
-            n_rows = columns_first.shape[1]
-            code = columns_first[n].copy() if given_pos is not None else np.zeros(n_rows, dtype=np.int64)
-            stride = r_y
-            for i in base:
-                code += columns_first[i] * stride
-                stride *= int(cards[i])
-            step = max(1, _BATCH_ELEMENTS // max(n_rows, 1))
-            for lo in range(0, n_ext, step):
-                hi = min(lo + step, n_ext)
-                # One preallocated buffer: large temporaries would be fresh
-                # pages every time, slower than the arithmetic itself.
-                block = _workspace(hi - lo, n_rows)
-                np.multiply(columns_first[start + lo : start + hi], base_cells, out=block)
-                block += offsets[lo:hi, None]
-                block += code[None, :]
-                w = None if weights is None else np.tile(weights, hi - lo)
-                part = np.bincount(block.ravel(), weights=w, minlength=n_cells)
-                counts = part if counts is None else counts + part
+        bases.append((base, start, n_ext, base_cells, offsets, int(widths.sum())))
+    tables: Iterable[np.ndarray]
+    if engine.distributed:
+        # One pass over the partitions counts the tables of every base at once.
+        tables = engine.map_reduce(
+            functools.partial(_extension_tables, columns=columns, bases=bases, cards=cards, given=given_pos is not None)
+        )
+    else:
+        # In memory, one base at a time: only its tables are held.
+        chunks = _chunk_source(engine, columns)
+        tables = (_extension_counts(chunks, spec, cards, given_pos is not None) for spec in bases)
+    t = 0
+    for (_, _, n_ext, _, offsets, _), counts in zip(bases, tables):
         values = xlogx[counts] if (xlogx is not None and counts.dtype.kind == "i") else xlogy(counts, counts)
         starts = offsets // r_y
         sums[t : t + n_ext] = np.add.reduceat(values.reshape(-1, r_y), starts, axis=0)
@@ -408,6 +399,46 @@ def _xlogx_sums(engine, positions, cards, size, given_pos, r_y):
             marginal[t : t + n_ext] = np.add.reduceat(rows_values, starts)
         t += n_ext
     return sums, marginal, None
+
+
+def _extension_counts(chunks, spec, cards, given):
+    """Counts of the tables extending one base subset by each later variable, side by side.
+
+    `chunks` yields ``(codes.T, weights)`` with the variables first and, when
+    `given`, the conditioning variable last; `spec` is ``(base, start, n_ext,
+    base_cells, offsets, n_cells)``. Integer counts without weights.
+    """
+    base, start, n_ext, base_cells, offsets, n_cells = spec
+    n = len(cards)
+    counts = None
+    for columns_first, weights in chunks():
+        n_rows = columns_first.shape[1]
+        code = columns_first[n].copy() if given else np.zeros(n_rows, dtype=np.int64)
+        stride = base_cells // math.prod(int(cards[i]) for i in base)  # r_y: the stratum is the fastest digit
+        for i in base:
+            code += columns_first[i] * stride
+            stride *= int(cards[i])
+        step = max(1, _BATCH_ELEMENTS // max(n_rows, 1))
+        for lo in range(0, n_ext, step):
+            hi = min(lo + step, n_ext)
+            # One preallocated buffer: large temporaries would be fresh
+            # pages every time, slower than the arithmetic itself.
+            block = _workspace(hi - lo, n_rows)
+            np.multiply(columns_first[start + lo : start + hi], base_cells, out=block)
+            block += offsets[lo:hi, None]
+            block += code[None, :]
+            w = None if weights is None else np.tile(weights, hi - lo)
+            part = np.bincount(block.ravel(), weights=w, minlength=n_cells)
+            counts = part if counts is None else counts + part
+    if counts is None:  # no rows (an empty partition)
+        counts = np.zeros(n_cells, dtype=np.int64)
+    return counts
+
+
+def _extension_tables(engine, columns, bases, cards, given):
+    """:func:`_extension_counts` of every base over one engine's rows (a partition's, for a Dask engine)."""
+    chunks = _chunk_source(engine, columns)
+    return [_extension_counts(chunks, spec, cards, given) for spec in bases]
 
 
 _WORKSPACE: dict[str, np.ndarray] = {}
