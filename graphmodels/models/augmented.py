@@ -27,12 +27,14 @@ from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import augmented_naive_bayes, feature_parents, orient_forest
 from .base import BaseClassifier
-from .export import class_network
+from .export import class_conditional_networks, class_network
 from .inference import forest_log_likelihood
 from .registry import register_model
 from .tables import ConditionalTables, column_states
 
 if TYPE_CHECKING:
+    from collections.abc import Hashable
+
     from ..estimators.parameters import Estimator
     from ..stats.counting import CountingEngine
     from .bayesnet import DiscreteBayesianNetwork
@@ -640,6 +642,71 @@ class ChowLiu(BaseClassifier, ConditionalTables):
                 own = own[0].reshape(shape)
             table[c] = np.broadcast_to(own, (*cards, r))
         return (self.class_name_, *(columns[p] for p in parents)), table
+
+    def to_bayesian_networks(self) -> tuple[np.ndarray, dict[Hashable, DiscreteBayesianNetwork]]:
+        """The fitted multinet: the class prior and one Bayesian network per class.
+
+        The model is ``P(y, x) = P(y) P_y(x)`` with a tree (or forest) of its
+        own for each class, so it is not one Bayesian network (the classes'
+        trees may orient an edge both ways), but each ``P_y`` is one: a
+        :class:`~graphmodels.models.DiscreteBayesianNetwork` over the
+        attributes whose arcs are ``structures_[c]`` and whose CPTs are
+        ``log_tables_[c]``. With the prior, ``P(y = c) P_c(x)`` normalized
+        over the classes is :meth:`predict_proba`, also with unobserved
+        attributes (summed out of each class's network).
+
+        Returns
+        -------
+        class_prior : ndarray of shape (n_classes,)
+            ``P(y)`` in ``classes_`` order: ``exp(class_log_prior_)``, or, for
+            ``estimator="discriminative"``, the prior with each class's
+            normalizer folded in (see Notes).
+        networks : dict
+            Each class label (an entry of ``classes_``; a numpy scalar as
+            the Python scalar) to the network ``P(x | y = c)``. Its
+            variables are the attributes in column order, named as the
+            columns (``str`` of a name that is not a string), their states
+            ``encoder_.levels_`` as strings (the discretizer's interval
+            labels for a cut column, ``"<missing>"`` for missing cells): the
+            codes of ``encoder_`` are the network's codes.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If two columns' names print alike (``0`` and ``"0"``).
+
+        See Also
+        --------
+        graphmodels.models.export.class_conditional_networks : the construction.
+        graphmodels.models.write_bif : write one class's network in BIF.
+
+        Notes
+        -----
+        With ``estimator="discriminative"`` the tables are unnormalized
+        log-potentials; each class's forest is turned into CPTs with the same
+        product up to a constant ``Z_c``, and ``Z_c`` moves into the prior:
+        ``P(y = c) ∝ exp(class_log_prior_[c]) Z_c``. The product ``P(y)
+        P_y(x)`` is then the model's joint exactly.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("car", return_X_y=True)
+        >>> model = gm.ChowLiu().fit(X, y)
+        >>> prior, networks = model.to_bayesian_networks()
+        >>> sorted(networks["good"].graph.edges) == sorted(model.structures_[1].edges)
+        True
+        >>> codes = model.encoder_.transform(X.head(1))
+        >>> joint = np.log(prior) + [networks[c].log_likelihood_codes(codes)[0] for c in model.classes_]
+        >>> np.allclose(np.exp(joint - np.logaddexp.reduce(joint)), model.predict_proba(X.head(1)))
+        True
+        """
+        self._check_fitted()
+        tables = [[table[0] for table in per_class] for per_class in self.log_tables_]
+        return class_conditional_networks(self, self.feature_parents_, tables, self.class_log_prior_)
 
 
 def _label_key(label):

@@ -1,4 +1,4 @@
-"""Fitted models as one :class:`~graphmodels.models.DiscreteBayesianNetwork` (or Markov network).
+"""Fitted models as :class:`~graphmodels.models.DiscreteBayesianNetwork` or Markov networks.
 
 The classifiers that are one Bayesian network over the class (or the labels)
 and the attributes offer ``to_bayesian_network()``, written once here:
@@ -21,20 +21,26 @@ written as strings (the discretizer's interval labels for cut columns,
 posterior of the class given the attributes is the model's
 ``predict_proba``, also when attributes are unobserved (summed out).
 
-Models that are not one network do not have the method (``hasattr(model,
-"to_bayesian_network")`` is False): the Chow-Liu multinet
-(:class:`~graphmodels.models.ChowLiu`: one tree per class, each class's
-``P(x | y)`` a network of its own), the ensembles (AODE, AnDE,
-:class:`~graphmodels.models.MultiDimensionalAODE`: averages of networks),
+The models that are not one Bayesian network do not have that method
+(``hasattr(model, "to_bayesian_network")`` is False); these export what
+they exactly are, with the same names and codes:
+
+* the Chow-Liu multinet (:class:`~graphmodels.models.ChowLiu`: one tree per
+  class) is one network per class: ``to_bayesian_networks()``
+  (:func:`class_conditional_networks`) gives the class prior ``P(y)`` and,
+  for each class label, the network ``P(x | y = c)`` over the attributes.
+
+The other models that are not one network, the ensembles (AODE, AnDE,
+:class:`~graphmodels.models.MultiDimensionalAODE`),
 :class:`~graphmodels.models.HyperforestClassifier` and
-:class:`~graphmodels.models.KikuchiBayes` (decomposable or region-based
-models over hyperedges, not directed families).
+:class:`~graphmodels.models.KikuchiBayes`, export nothing yet.
 
 The density :class:`~graphmodels.models.HyperforestDensity` is one Markov
 network over the attributes, exactly: its ``to_markov_network()``
 (:func:`clique_network`) gives it, one factor per clique of its junction
-forest, to be written in the UAI format as ``MARKOV``
-(:func:`~graphmodels.models.write_uai`).
+forest. Every Markov network here can be written in the UAI format as
+``MARKOV`` (:func:`~graphmodels.models.write_uai`); every Bayesian network
+in BIF, XMLBIF or UAI ``BAYES``.
 """
 
 from __future__ import annotations
@@ -57,6 +63,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "UNSEEN_STATE",
+    "class_conditional_networks",
     "class_network",
     "clique_network",
     "latent_tree_network",
@@ -211,13 +218,20 @@ def class_network(
 
 
 def _normalized_potentials(
-    parents: list[tuple[int, ...]], tables: list[np.ndarray], prior: np.ndarray, owner: str
+    parents: list[tuple[int, ...]],
+    tables: list[np.ndarray],
+    prior: np.ndarray,
+    owner: str,
+    *,
+    normalize_prior: bool = True,
 ) -> tuple[np.ndarray, list[np.ndarray]]:
     """Log CPTs with the joint of log-potentials (``prior + sum of tables``), structure unchanged.
 
     Leaves first, each family is normalized over its child and its log-normalizer,
     a function of the class and the attribute parents, is added to the table of the
     parent whose family holds the other parents (the prior when there is none).
+    With ``normalize_prior=False`` the prior is returned with the normalizers added
+    but not normalized itself (for one class of a multinet, normalized with the others).
     """
     graph = nx.DiGraph()
     graph.add_nodes_from(range(len(parents)))
@@ -256,8 +270,9 @@ def _normalized_potentials(
         order = [0] + [1 + parents[i].index(v) for v in target if v in parents[i]]
         shape = [table.shape[0]] + [table.shape[1 + parents[i].index(v)] if v in parents[i] else 1 for v in target]
         tables[host] = tables[host] + np.transpose(log_norm, order).reshape(shape)
-    with np.errstate(divide="ignore"):
-        prior = prior - logsumexp(prior)
+    if normalize_prior:
+        with np.errstate(divide="ignore"):
+            prior = prior - logsumexp(prior)
     return prior, tables
 
 
@@ -486,3 +501,99 @@ def clique_network(
         array = np.asarray(table, dtype=np.float64)
         factors.append((tuple(names[p] for p in clique), _exp(array[0] if array.ndim == len(clique) + 1 else array)))
     return DiscreteMarkovNetwork(cardinalities, factors, name=owner)
+
+
+def _label(value: Any) -> Hashable:
+    """A class label as a dict key: a numpy scalar becomes the Python scalar."""
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def class_conditional_networks(
+    model: BaseClassifier,
+    feature_parents: np.ndarray | Sequence[Sequence[int]],
+    log_tables: Sequence[Sequence[np.ndarray]],
+    class_log_prior: np.ndarray,
+) -> tuple[np.ndarray, dict[Hashable, DiscreteBayesianNetwork]]:
+    """The networks of a Bayesian multinet: the class prior and one forest network per class.
+
+    ``P(y, x) = P(y) P_y(x)``, each ``P_y`` a network over the attributes
+    whose arcs are that class's forest, each attribute with at most one
+    parent.
+
+    Parameters
+    ----------
+    model : BaseClassifier
+        The fitted model: its ``classes_``, ``encoder_`` and ``estimator_`` are read.
+    feature_parents : array_like of int, shape (n_classes, n_features)
+        Each class's parent of each attribute (its position in
+        ``encoder_.columns_``), ``-1`` for a root.
+    log_tables : sequence (one per class) of sequence of ndarray
+        ``log_tables[c][j]`` of shape ``(r_parent, r_j)``, ``(1, r_j)`` for a
+        root: ``log P(x_j | y = c, x_parent)``.
+    class_log_prior : ndarray of shape (n_classes,)
+
+    Returns
+    -------
+    class_prior : ndarray of shape (n_classes,)
+        ``P(y)``, in ``classes_`` order.
+    networks : dict
+        Each class label (an entry of ``classes_``, a numpy scalar as the
+        Python scalar) to a :class:`~graphmodels.models.DiscreteBayesianNetwork`
+        over the attributes, in column order: ``P(x | y = c)``, its arcs
+        the class's forest and its CPTs the class's tables.
+
+    Raises
+    ------
+    ValueError
+        If two columns' names print alike (``0`` and ``"0"``).
+
+    Notes
+    -----
+    With ``estimator="discriminative"`` the tables are log-potentials fitted
+    to the conditional likelihood and ``P(y, x) ∝ exp(prior_y + sum of class
+    y's tables)``. Each class's forest is turned into CPTs of the same
+    structure as :func:`class_network` does it (each family normalized over
+    its child, leaves first, its normalizer multiplied into its parent's
+    table), and the constant left at the roots, ``log Z_y``, is added to
+    ``prior_y`` before the prior is normalized: ``P(y) P_y(x)`` is then the
+    model's joint exactly, so the posterior and the marginalization of
+    unobserved cells are the model's. A forest always allows it.
+
+    Examples
+    --------
+    >>> import graphmodels as gm
+    >>> X, y = gm.datasets.load("car", return_X_y=True)
+    >>> prior, networks = gm.ChowLiu().fit(X, y).to_bayesian_networks()  # calls this function
+    >>> sorted(networks), prior.round(3).tolist()
+    (['acc', 'good', 'unacc', 'vgood'], [0.222, 0.04, 0.7, 0.038])
+    """
+    owner = type(model).__name__
+    encoder = model.encoder_
+    names = _variable_names(list(encoder.columns_), owner, "to_bayesian_networks")
+    states = {name: state_names(levels) for name, levels in zip(names, encoder.levels_)}
+    n_classes = len(model.classes_)
+    parents_per_class = np.asarray(feature_parents, dtype=np.int64).reshape(n_classes, len(names))
+    prior = np.array(class_log_prior, dtype=np.float64)
+    discriminative = isinstance(model.estimator_, Discriminative)
+    per_class = []
+    for c in range(n_classes):
+        families: list[tuple[int, ...]] = [(int(p),) if p >= 0 else () for p in parents_per_class[c]]
+        # A leading axis of one stratum, where _normalized_potentials takes the class axis:
+        # (1, r_parent, r_j), or (1, r_j) for a root.
+        tables = []
+        for family, table in zip(families, log_tables[c]):
+            array = np.asarray(table, dtype=np.float64)
+            tables.append(array[None] if family else array[None, 0])
+        if discriminative:
+            log_norm, tables = _normalized_potentials(families, tables, prior[c : c + 1], owner, normalize_prior=False)
+            prior[c] = log_norm[0]
+        per_class.append((families, tables))
+    if discriminative:
+        with np.errstate(divide="ignore"):
+            prior = prior - logsumexp(prior)
+    networks: dict[Hashable, DiscreteBayesianNetwork] = {}
+    for label, (families, tables) in zip(model.classes_, per_class):
+        parents = {name: tuple(names[p] for p in family) for name, family in zip(names, families)}
+        cpts = {name: _exp(table[0]) for name, table in zip(names, tables)}
+        networks[_label(label)] = DiscreteBayesianNetwork(parents, dict(states), cpts, name=owner)
+    return _exp(prior), networks
