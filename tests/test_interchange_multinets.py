@@ -16,11 +16,15 @@ import graphmodels as gm
 from graphmodels._special import logsumexp
 from graphmodels.estimators import Discriminative
 from graphmodels.models import (
+    AODE,
+    AnDE,
     ChowLiu,
     DiscreteBayesianNetwork,
     read_bif,
+    read_uai,
     read_xmlbif,
     write_bif,
+    write_uai,
     write_xmlbif,
 )
 from graphmodels.models.export import state_names
@@ -209,3 +213,154 @@ def test_chow_liu_networks_written_in_bif_and_xmlbif(tmp_path):
 def test_chow_liu_networks_unfitted():
     with pytest.raises(gm.models.NotFittedError):
         ChowLiu().to_bayesian_networks()
+
+
+# ---------------------------------------------------------------- AODE / AnDE: the members
+
+
+def _train_codes(model, X, y):
+    codes = encoded(model, X)
+    labels = {label: c for c, label in enumerate(model.classes_)}
+    return codes, np.array([labels[v] for v in y])
+
+
+def _ensemble_posterior(model, networks, X_train, y_train, codes):
+    """The model's rule, written out: the average of the qualifying members' joints, level by level.
+
+    A set S qualifies for (row, class y) when every super-parent is observed and its value x_S
+    was counted at least `frequency_threshold` times in training (N[x_S], or N[y, x_S] with
+    frequency="attribute-class"); where none does, the level below decides. Counts are taken
+    from the training rows directly.
+    """
+    train, train_y = _train_codes(model, X_train, y_train)
+    n_classes = len(model.classes_)
+    top = max(len(key) for key in networks)
+    columns = list(model.encoder_.columns_)
+    joints = {}  # each member's log P_S(y, x_observed), (n_rows, n_classes), hidden attributes summed out
+    for key, bn in networks.items():
+        cards = list(bn.cardinalities.values())
+        joints[key] = np.column_stack(
+            [log_marginals(bn.log_likelihood_codes, cards, with_class(codes, c)) for c in range(n_classes)]
+        )
+    scores = np.empty((len(codes), n_classes))
+    for r, row in enumerate(codes):
+        for c in range(n_classes):
+            for m in range(top, -1, -1):
+                qualifying = []
+                for key in (k for k in networks if len(k) == m):
+                    positions = [columns.index(name) for name in key]
+                    if (row[positions] < 0).any():
+                        continue
+                    match = (train[:, positions] == row[positions]).all(axis=1)
+                    if model.frequency == "attribute-class":
+                        match &= train_y == c
+                    if m and match.sum() < model.frequency_threshold:
+                        continue
+                    qualifying.append(joints[key][r, c])
+                if qualifying:
+                    scores[r, c] = logsumexp(qualifying) - np.log(len(qualifying))
+                    break
+    return np.exp(scores - logsumexp(scores, axis=1, keepdims=True))
+
+
+ENSEMBLES = {
+    "aode": lambda: AODE(),
+    "aode-rare": lambda: AODE(frequency_threshold=85),  # row 5 of "mixed" falls back to naive Bayes
+    "aode-attribute-class": lambda: AODE(frequency="attribute-class", frequency_threshold=25),
+    "a2de": lambda: AnDE(n=2),
+    "a2de-attribute-class": lambda: AnDE(n=2, frequency="attribute-class", frequency_threshold=10),
+    "a3de": lambda: AnDE(n=3, frequency_threshold=5),
+}
+
+
+@pytest.mark.parametrize("dataset", ["car", "mixed"])
+@pytest.mark.parametrize("key", list(ENSEMBLES))
+def test_member_networks_average_is_predict_proba(key, dataset):
+    X, y = _data(dataset)
+    model = ENSEMBLES[key]().fit(X, y)
+    networks = model.member_networks(fallback=True)
+    n = model.n if isinstance(model, AnDE) else 1
+    assert [len(k) for k in networks] == sorted((len(k) for k in networks), reverse=True)
+    assert sum(len(k) == n for k in networks) == len(model.ranked_superparents())
+    assert () in networks
+    rows = _test_rows(X, seed=3)
+    codes = encoded(model, rows)
+    assert (codes < 0).any()  # unobserved super-parents are left out, other attributes summed out
+    expected = _ensemble_posterior(model, networks, X, y, codes)
+    np.testing.assert_allclose(expected, model.predict_proba(rows), rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("make", [lambda: AODE(frequency_threshold=0), lambda: AnDE(n=2, frequency_threshold=0)])
+def test_member_networks_plain_average_on_observed_rows(make):
+    # Every member qualifies on rows without unseen values: the plain average of their joints.
+    X, y = gm.datasets.load("car", return_X_y=True)
+    model = make().fit(X, y)
+    members = model.member_networks()
+    assert all(len(key) == len(next(iter(members))) for key in members)
+    codes = encoded(model, X.iloc[::97])
+    joint = np.stack(
+        [
+            np.column_stack([bn.log_likelihood_codes(with_class(codes, c)) for c in range(len(model.classes_))])
+            for bn in members.values()
+        ]
+    )
+    average = logsumexp(joint, axis=0)
+    posterior = np.exp(average - logsumexp(average, axis=1, keepdims=True))
+    np.testing.assert_allclose(posterior, model.predict_proba(X.iloc[::97]), rtol=0, atol=1e-9)
+
+
+def test_member_network_structure_and_tables():
+    X, y = _mixed_frame(4)
+    aode = AODE().fit(X, y)
+    bn = aode.member_network("b")
+    assert bn.variables == ["label", "a", "b", "c", "num"]
+    assert sorted(bn.graph.edges) == sorted(aode.member_structure("b").edges)
+    assert bn.parents == {"label": (), "a": ("label", "b"), "b": ("label",), "c": ("label", "b"), "num": ("label", "b")}
+    # P(y) P(b | y) is the fitted joint P(y, b); P(a | y, b) the fitted pair table.
+    joint = bn.cpts["label"][:, None] * bn.cpts["b"]
+    np.testing.assert_allclose(np.log(joint), aode.superparent_log_joint_[1], atol=1e-12)
+    offsets = aode.offsets_
+    pair = aode.pair_log_tables_[:, offsets[1] : offsets[2], offsets[0] : offsets[1]]
+    np.testing.assert_allclose(np.log(bn.cpts["a"]), pair, atol=1e-12)
+    # The fallback: naive Bayes.
+    nb = aode.member_network(())
+    assert all(nb.parents[v] == ("label",) for v in X.columns)
+    np.testing.assert_allclose(np.log(nb.cpts["label"]), aode.class_log_prior_, atol=1e-12)
+
+    a2de = AnDE(n=2).fit(X, y)
+    bn = a2de.member_network(("num", "a"))  # any order: the chain follows the column order
+    assert bn.parents["a"] == ("label",) and bn.parents["num"] == ("label", "a")
+    assert bn.parents["c"] == ("label", "a", "num")
+    assert sorted(bn.graph.edges) == sorted(a2de.member_structure(("a", "num")).edges)
+    s = [tuple(sp) for sp in a2de.superparents_[2].tolist()].index((0, 3))
+    start, end = a2de.superparent_offsets_[2][s : s + 2]
+    joint = bn.cpts["label"][:, None, None] * bn.cpts["a"][:, :, None] * bn.cpts["num"]
+    np.testing.assert_allclose(
+        np.log(joint).reshape(len(a2de.classes_), -1), a2de.superparent_log_joint_[2][:, start:end], atol=1e-12
+    )
+    assert list(a2de.member_networks(fallback=True))[-5:] == [("a",), ("b",), ("c",), ("num",), ()]
+
+
+def test_member_network_errors():
+    X, y = _mixed_frame(5)
+    with pytest.raises(gm.models.NotFittedError):
+        AODE().member_networks()
+    aode = AODE().fit(X, y)
+    with pytest.raises(ValueError, match=r"`superparents` must have at most 1 column name: .* got \('a', 'b'\)"):
+        aode.member_network(("a", "b"))
+    with pytest.raises(ValueError, match=r"must name fitted columns, got 'z'"):
+        aode.member_network("z")
+    with pytest.raises(ValueError, match=r"names a column twice"):
+        AnDE(n=2).fit(X, y).member_network(("a", "a"))
+
+
+def test_member_networks_written_in_bif_xmlbif_and_uai():
+    X, y = _mixed_frame(6)
+    for bn in AnDE(n=2).fit(X, y).member_networks(fallback=True).values():
+        for back in (read_bif(write_bif(bn)), read_xmlbif(write_xmlbif(bn))):
+            assert back.variables == bn.variables and back.parents == bn.parents and back.states == bn.states
+            for v in bn.variables:
+                np.testing.assert_allclose(back.cpts[v], bn.cpts[v], rtol=1e-15, atol=0)
+        back = read_uai(write_uai(bn))
+        grid = np.array(list(itertools.product(*(range(r) for r in bn.cardinalities.values()))))[::7]
+        np.testing.assert_allclose(back.log_likelihood_codes(grid), bn.log_likelihood_codes(grid), atol=1e-12)

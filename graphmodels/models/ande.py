@@ -243,6 +243,26 @@ class AnDE(_SuperParentEnsemble):
         top = len(self.superparents_) - 1  # min(n, p): the members' level; those below serve the fallback
         return self.superparents_[top], self.superparent_counts_[top], self.superparent_offsets_[top]
 
+    def _member_levels(self):
+        return self.superparents_
+
+    def _member_tables(self, positions):
+        m = len(positions)
+        subsets = self.superparents_[m]
+        s = int(np.flatnonzero((subsets == np.asarray(positions, dtype=np.int64)).all(axis=1))[0])
+        start, end = (int(v) for v in self.superparent_offsets_[m][s : s + 2])
+        n_classes = len(self.classes_)
+        offsets = self.offsets_
+        shape = [int(r) for r in np.diff(offsets)[list(positions)]]
+        log_joint = self.superparent_log_joint_[m][:, start:end].reshape(n_classes, *shape)
+        chosen = set(positions)
+        tables = [
+            self.log_tables_[m][:, start:end, offsets[k] : offsets[k + 1]].reshape(n_classes, *shape, -1)
+            for k in range(len(offsets) - 1)
+            if k not in chosen
+        ]
+        return log_joint, tables
+
     def _check_size(self, cards, n_classes, top):
         """Raise before counting when the tables of levels ``0 .. top`` exceed ``max_cells`` in all."""
         # Elementary symmetric polynomials e_m(r): the number of joint values of all size-m

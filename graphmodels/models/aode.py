@@ -15,11 +15,13 @@ from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import augmented_naive_bayes, class_node, superparent_network
 from .augmented import _log, family_log_tables
 from .base import BaseClassifier
+from .export import superparent_member_network
 from .inference import forest_log_likelihood
 from .registry import register_model
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
+    from .bayesnet import DiscreteBayesianNetwork
 
 __all__ = ["AODE"]
 
@@ -65,6 +67,14 @@ class _SuperParentEnsemble(BaseClassifier):
 
     def _superparent_tables(self) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
         """The members' super-parent sets: positions (L, n), counts ``N[y, x_S]`` (C, configurations), offsets (L + 1,)."""
+        raise NotImplementedError
+
+    def _member_levels(self) -> list[np.ndarray]:
+        """The super-parent sets of every level ``m = 0 .. n``: positions, shape (C(p, m), m)."""
+        raise NotImplementedError
+
+    def _member_tables(self, positions: tuple[int, ...]) -> tuple[np.ndarray, list[np.ndarray]]:
+        """``log P(y, x_S)`` (n_classes, r_S...) and each other attribute's ``log P(x_k | y, x_S)``."""
         raise NotImplementedError
 
     def _class_and_features(self) -> tuple[Hashable, list[Hashable]]:
@@ -150,6 +160,160 @@ class _SuperParentEnsemble(BaseClassifier):
             )
         cardinalities = {node: c for node, c in self.structure_.nodes(data="cardinality") if c is not None}
         return superparent_network(class_variable, features, names, cardinalities=cardinalities)
+
+    def member_network(self, superparents: Hashable | Sequence[Hashable]) -> DiscreteBayesianNetwork:
+        """One member of the ensemble as a :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+
+        The member with super-parents ``S``, ``P(y, x_S) prod_{k not in S}
+        P(x_k | y, x_S)``, with the model's fitted tables as CPTs; its arcs
+        are those of :meth:`member_structure`. A set of fewer super-parents
+        gives a member of the fallback (see :meth:`member_networks`): ``()``
+        is the naive Bayes network the model falls back to last.
+
+        Parameters
+        ----------
+        superparents : column name, or tuple of column names
+            At most as many distinct fitted columns as each member has
+            super-parents (``n`` of an :class:`AnDE`; 1 for :class:`AODE`,
+            where a bare column name also does), in any order.
+
+        Returns
+        -------
+        DiscreteBayesianNetwork
+            Variables: the class (named ``class_name_``, states
+            ``classes_``), then every attribute in column order, named as
+            the columns (``str`` of a name that is not a string), states
+            ``encoder_.levels_`` as strings; the codes of ``encoder_`` are
+            the network's codes. The joint ``P(y, x_S)`` is written as the
+            CPTs ``P(y)``, then each super-parent given the class and the
+            super-parents before it in column order (see
+            :func:`~graphmodels.models.export.superparent_member_network`).
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If `superparents` names a column the model was not fitted on,
+            names one twice, or has too many names; if two variables' names
+            print alike.
+
+        See Also
+        --------
+        member_networks : every member, and how the model combines them.
+        graphmodels.models.write_bif : write the network in BIF.
+
+        Examples
+        --------
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("car", return_X_y=True)
+        >>> bn = gm.AODE().fit(X, y).member_network("safety")
+        >>> bn.parents["safety"], bn.parents["doors"]
+        (('class',), ('class', 'safety'))
+        """
+        self._check_fitted()
+        columns = list(self.encoder_.columns_)
+        size = len(self._member_levels()) - 1
+        if isinstance(superparents, (tuple, list)) and superparents not in columns:
+            names = tuple(superparents)
+        else:
+            names = (superparents,)
+        unknown = [name for name in names if name not in columns]
+        if unknown:
+            raise ValueError(f"`superparents` must name fitted columns, got {unknown[0]!r} (columns: {columns}).")
+        if len(set(names)) != len(names):
+            raise ValueError(f"`superparents` names a column twice: {superparents!r}.")
+        if len(names) > size:
+            raise ValueError(
+                f"`superparents` must have at most {size} column name{'s' if size != 1 else ''}: each member of "
+                f"this {type(self).__name__} has {size}, got {superparents!r}."
+            )
+        positions = tuple(sorted(columns.index(name) for name in names))
+        log_joint, tables = self._member_tables(positions)
+        return superparent_member_network(self, positions, log_joint, tables)
+
+    def member_networks(self, *, fallback: bool = False) -> dict[tuple[Hashable, ...], DiscreteBayesianNetwork]:
+        """Every member of the ensemble as a :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+
+        The model is not one network but an average of networks, one per
+        super-parent set; this gives them all, as :meth:`member_network`
+        gives one.
+
+        Parameters
+        ----------
+        fallback : bool, default=False
+            Also give the members of the levels below, which the model falls
+            back to (``n - 1`` super-parents, down to naive Bayes, ``()``).
+
+        Returns
+        -------
+        dict
+            Each super-parent set (a tuple of column names in column order,
+            as :meth:`ranked_superparents` gives them) to its member's
+            network: the sets of ``n`` columns in column order of their
+            positions (that of ``superparents_`` for :class:`AnDE`), then,
+            with `fallback`, those of each level below, from ``n - 1`` down
+            to ``()``.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+
+        See Also
+        --------
+        member_network, member_structure
+
+        Notes
+        -----
+        The model's joint of a row ``x`` and a class ``y`` is the average of
+        the members' joints ``P_S(y, x)`` over the super-parent sets ``S`` that
+        qualify: every super-parent observed (a cell coded as a state unseen
+        in training, or missing with ``missing`` other than ``"value"``, is
+        unobserved) and its value ``x_S`` counted at least
+        ``frequency_threshold`` times in training (``N[x_S]``, the sum over
+        the classes of ``superparent_counts_``, or ``N[y, x_S]`` with
+        ``frequency="attribute-class"``, so that the sets may differ between
+        classes). Where no set qualifies, the row (and class) takes the
+        average of the level below, by the same rule, down to naive Bayes.
+        The posterior is that average normalized over the classes.
+
+        An unobserved attribute that is not a super-parent is summed out of
+        each member (its CPT drops out), as the model does; a member whose
+        super-parent is unobserved is left out of the average, which is not
+        what summing the super-parent out of that member's network would
+        give. For rows with every super-parent observed the average of the
+        networks' joints is the model's, to rounding.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("car", return_X_y=True)
+        >>> model = gm.AODE(frequency_threshold=0).fit(X, y)
+        >>> members = model.member_networks()
+        >>> list(members)[:2]
+        [('buying',), ('maint',)]
+        >>> codes = model.encoder_.transform(X.head(1))
+        >>> joint = np.array(
+        ...     [[bn.log_likelihood_codes(np.hstack([[[c]], codes]))[0] for c in range(4)] for bn in members.values()]
+        ... )
+        >>> average = np.logaddexp.reduce(joint, axis=0)
+        >>> np.allclose(np.exp(average - np.logaddexp.reduce(average)), model.predict_proba(X.head(1)))
+        True
+        """
+        self._check_fitted()
+        columns = list(self.encoder_.columns_)
+        levels = self._member_levels()
+        order = [len(levels) - 1, *(range(len(levels) - 2, -1, -1) if fallback else [])]
+        networks = {}
+        for m in order:
+            for subset in levels[m]:
+                positions = tuple(int(i) for i in subset)
+                log_joint, tables = self._member_tables(positions)
+                key = tuple(columns[i] for i in positions)
+                networks[key] = superparent_member_network(self, positions, log_joint, tables)
+        return networks
 
     def ranked_superparents(self, max_members: int | None = None) -> list[tuple[Hashable, ...]]:
         """The members' super-parent sets, the most informative about the class first.
@@ -329,6 +493,23 @@ class AODE(_SuperParentEnsemble):
         cards = [counts.shape[1] for counts in self.superparent_counts_]
         starts = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
         return np.arange(p).reshape(p, 1), np.concatenate(self.superparent_counts_, axis=1), starts
+
+    def _member_levels(self):
+        p = len(self.superparent_counts_)
+        return [np.zeros((1, 0), dtype=np.int64), np.arange(p).reshape(p, 1)]
+
+    def _member_tables(self, positions):
+        if not positions:  # the naive Bayes fallback
+            return self.class_log_prior_, [table[:, 0, :] for table in self.nb_log_tables_]
+        (i,) = positions
+        offsets = self.offsets_
+        rows = slice(offsets[i], offsets[i + 1])
+        tables = [
+            self.pair_log_tables_[:, rows, offsets[k] : offsets[k + 1]]
+            for k in range(len(self.superparent_counts_))
+            if k != i
+        ]
+        return self.superparent_log_joint_[i], tables
 
     def _frequent(self, codes):
         """Boolean (n_rows, n_classes, p): may attribute i be a superparent for class y?"""

@@ -28,12 +28,19 @@ they exactly are, with the same names and codes:
 * the Chow-Liu multinet (:class:`~graphmodels.models.ChowLiu`: one tree per
   class) is one network per class: ``to_bayesian_networks()``
   (:func:`class_conditional_networks`) gives the class prior ``P(y)`` and,
-  for each class label, the network ``P(x | y = c)`` over the attributes.
+  for each class label, the network ``P(x | y = c)`` over the attributes;
+* the ensembles :class:`~graphmodels.models.AODE` and
+  :class:`~graphmodels.models.AnDE` average networks:
+  ``member_network(superparents)`` and ``member_networks()``
+  (:func:`superparent_member_network`) give each member ``P(y, x)``, one network
+  over the class and the attributes, and the model's ``P(y, x)`` is their
+  average over the members that qualify for the row (see
+  :meth:`~graphmodels.models.AODE.member_networks`).
 
-The other models that are not one network, the ensembles (AODE, AnDE,
-:class:`~graphmodels.models.MultiDimensionalAODE`),
-:class:`~graphmodels.models.HyperforestClassifier` and
-:class:`~graphmodels.models.KikuchiBayes`, export nothing yet.
+The other models that are not one network,
+:class:`~graphmodels.models.HyperforestClassifier`,
+:class:`~graphmodels.models.KikuchiBayes` and
+:class:`~graphmodels.models.MultiDimensionalAODE`, export nothing yet.
 
 The density :class:`~graphmodels.models.HyperforestDensity` is one Markov
 network over the attributes, exactly: its ``to_markov_network()``
@@ -69,6 +76,7 @@ __all__ = [
     "latent_tree_network",
     "multidimensional_network",
     "state_names",
+    "superparent_member_network",
 ]
 
 #: Extra state of a latent variable under another latent that stands for its child
@@ -597,3 +605,86 @@ def class_conditional_networks(
         cpts = {name: _exp(table[0]) for name, table in zip(names, tables)}
         networks[_label(label)] = DiscreteBayesianNetwork(parents, dict(states), cpts, name=owner)
     return _exp(prior), networks
+
+
+def superparent_member_network(
+    model: BaseClassifier,
+    superparents: Sequence[int],
+    log_joint: np.ndarray,
+    child_log_tables: Sequence[np.ndarray],
+) -> DiscreteBayesianNetwork:
+    """The network of one member of an averaged n-dependence ensemble (AODE, AnDE).
+
+    The member with super-parents ``S`` is ``P(y, x) = P(y, x_S) prod_{k not
+    in S} P(x_k | y, x_S)``; its DAG is
+    :func:`~graphmodels.structures.superparent_network`'s.
+
+    Parameters
+    ----------
+    model : BaseClassifier
+        The fitted model: its ``classes_``, ``class_name_`` and ``encoder_`` are read.
+    superparents : sequence of int
+        Positions of the super-parents in ``encoder_.columns_``, increasing;
+        empty for naive Bayes.
+    log_joint : ndarray of shape (n_classes, r_S[0], ..., r_S[-1])
+        ``log P(y, x_S)``, summing to 1 (in probability) over all cells;
+        shape ``(n_classes,)`` without super-parents.
+    child_log_tables : sequence of ndarray
+        For each attribute ``k`` not in ``S``, in column order, ``log P(x_k |
+        y, x_S)`` of shape ``(n_classes, r_S[0], ..., r_S[-1], r_k)``.
+
+    Returns
+    -------
+    DiscreteBayesianNetwork
+        Variables: the class, then every attribute in column order. The
+        joint ``P(y, x_S)`` is written as a chain of CPTs: ``P(y)`` (the
+        class is a root), then each super-parent given the class and the
+        super-parents before it in column order; every other attribute has
+        the class and then the super-parents, in column order, as parents.
+
+    Raises
+    ------
+    ValueError
+        If two variables' names print alike (``0`` and ``"0"``).
+
+    Notes
+    -----
+    The chain's CPTs are the joint's own conditionals, so their product is
+    ``P(y, x_S)`` (up to rounding); a configuration of probability 0 gets a
+    uniform conditional (any would do: it has probability 0).
+
+    Examples
+    --------
+    >>> import graphmodels as gm
+    >>> X, y = gm.datasets.load("car", return_X_y=True)
+    >>> bn = gm.AnDE(n=2).fit(X, y).member_network(("safety", "buying"))  # calls this function
+    >>> bn.parents["buying"], bn.parents["safety"], bn.parents["doors"]
+    (('class',), ('class', 'buying'), ('class', 'buying', 'safety'))
+    """
+    owner = type(model).__name__
+    encoder = model.encoder_
+    names = _variable_names([model.class_name_, *encoder.columns_], owner, "member_network")
+    class_name, features = names[0], names[1:]
+    chosen = [int(i) for i in superparents]
+    states = {class_name: state_names(model.classes_)}
+    states.update({name: state_names(levels) for name, levels in zip(features, encoder.levels_)})
+    joint = _exp(log_joint).reshape(len(model.classes_), *(int(encoder.cardinalities_[i]) for i in chosen))
+    parents: dict[str, tuple[str, ...]] = {class_name: ()}
+    cpts: dict[str, np.ndarray] = {class_name: joint.reshape(joint.shape[0], -1).sum(axis=1)}
+    for t, i in enumerate(chosen):
+        upto = joint.sum(axis=tuple(range(t + 2, joint.ndim)))  # P(y, x_S[0], ..., x_S[t])
+        given = upto.sum(axis=-1, keepdims=True)
+        with np.errstate(divide="ignore", invalid="ignore"):
+            conditional = np.where(given > 0, upto / given, 1.0 / upto.shape[-1])
+        parents[features[i]] = (class_name, *(features[s] for s in chosen[:t]))
+        cpts[features[i]] = conditional
+    children = [k for k in range(len(features)) if k not in set(chosen)]
+    if len(children) != len(child_log_tables):
+        raise ValueError(
+            f"{owner}: {len(children)} attributes are not super-parents, got {len(child_log_tables)} child tables."
+        )
+    for k, table in zip(children, child_log_tables):
+        parents[features[k]] = (class_name, *(features[s] for s in chosen))
+        cpts[features[k]] = _exp(table)
+    ordered = {name: parents[name] for name in names}
+    return DiscreteBayesianNetwork(ordered, states, cpts, name=owner)
