@@ -20,6 +20,9 @@ from graphmodels.models import (
     AnDE,
     ChowLiu,
     DiscreteBayesianNetwork,
+    DiscreteMarkovNetwork,
+    HyperforestClassifier,
+    KikuchiBayes,
     read_bif,
     read_uai,
     read_xmlbif,
@@ -364,3 +367,138 @@ def test_member_networks_written_in_bif_xmlbif_and_uai():
         back = read_uai(write_uai(bn))
         grid = np.array(list(itertools.product(*(range(r) for r in bn.cardinalities.values()))))[::7]
         np.testing.assert_allclose(back.log_likelihood_codes(grid), bn.log_likelihood_codes(grid), atol=1e-12)
+
+
+# ---------------------------------------------------------------- HyperforestClassifier: one Markov network
+
+
+@pytest.mark.parametrize(
+    "dataset, treewidth", [("iris", 1), ("car", 2), ("tic-tac-toe", 1), ("tic-tac-toe", 2), ("mixed", 2)]
+)
+@pytest.mark.parametrize("representation", ["joint", "shared", "free"])
+def test_hyperforest_markov_network_posterior_is_predict_proba(representation, dataset, treewidth):
+    X, y = _data(dataset)
+    model = HyperforestClassifier(representation=representation, treewidth=treewidth).fit(X, y)
+    mn = model.to_markov_network()
+    assert isinstance(mn, DiscreteMarkovNetwork) and mn.name == "HyperforestClassifier"
+    assert mn.variables == [str(y.name) if y.name is not None else "class", *map(str, X.columns)]
+    assert list(mn.cardinalities.values()) == [len(model.classes_), *model.encoder_.cardinalities_]
+    # The factors are normalized conditionals (and P(y)): the product sums to 1.
+    assert mn.log_partition() == pytest.approx(0.0, abs=1e-9)
+    rows = _test_rows(X, seed=1)
+    codes = encoded(model, rows)
+    assert (codes < 0).any()
+    posterior = class_posterior(factor_product(mn), list(mn.cardinalities.values()), codes, len(model.classes_))
+    np.testing.assert_allclose(posterior, model.predict_proba(rows), rtol=0, atol=1e-9)
+    # The MARKOV file holds the same network.
+    back = read_uai(write_uai(mn))
+    assert [scope for scope, _ in back.factors] == [
+        tuple(str(mn.variables.index(v)) for v in scope) for scope, _ in mn.factors
+    ]
+    for (_, table), (_, mine) in zip(back.factors, mn.factors):
+        np.testing.assert_array_equal(table, mine)
+
+
+def test_hyperforest_markov_network_factors():
+    X, y = _mixed_frame(7)
+    n_classes = 3
+    shared = HyperforestClassifier(representation="shared").fit(X, y)
+    mn = shared.to_markov_network()
+    assert mn.factors[0][0] == ("label",)
+    np.testing.assert_allclose(np.log(mn.factors[0][1]), shared.class_log_prior_, atol=1e-12)
+    assert all(scope[-1] == "label" for scope, _ in mn.factors)
+    assert len(mn.factors) == 1 + len(shared.networks_[0]["cliques"])
+
+    free = HyperforestClassifier(representation="free").fit(X, y)
+    mn = free.to_markov_network()
+    assert len(mn.factors) == 1 + sum(len(network["cliques"]) for network in free.networks_)
+    k = 1
+    for c, network in enumerate(free.networks_):
+        for clique, table in zip(network["cliques"], network["log_tables"]):
+            scope, factor = mn.factors[k]
+            assert scope == (*(str(X.columns[p]) for p in clique), "label")
+            other = [d for d in range(n_classes) if d != c]
+            np.testing.assert_array_equal(factor[..., other], 1.0)  # acts in class c only
+            np.testing.assert_allclose(np.log(factor[..., c]), table[0], atol=1e-12)
+            k += 1
+
+    joint = HyperforestClassifier(representation="joint").fit(X, y)
+    mn = joint.to_markov_network()
+    assert len(mn.factors) == len(joint.networks_[0]["cliques"])
+    assert set(mn.graph.nodes) == {"label", *X.columns}
+
+
+def test_hyperforest_markov_network_sums_to_one_by_enumeration():
+    X, y = _mixed_frame(8, n=120)
+    for representation in ["joint", "shared", "free"]:
+        mn = HyperforestClassifier(representation=representation).fit(X, y).to_markov_network()
+        grid = np.array(list(itertools.product(*(range(r) for r in mn.cardinalities.values()))))
+        assert np.exp(factor_product(mn)(grid)).sum() == pytest.approx(1.0, abs=1e-12)
+
+
+def test_hyperforest_markov_network_unfitted():
+    with pytest.raises(gm.models.NotFittedError):
+        HyperforestClassifier().to_markov_network()
+
+
+# ---------------------------------------------------------------- KikuchiBayes: one stage's product
+
+
+def _stage_posterior(model, stage, codes):
+    mn = model.to_markov_network(stage)
+    return class_posterior(factor_product(mn), list(mn.cardinalities.values()), codes, len(model.classes_))
+
+
+@pytest.mark.parametrize("dataset", ["iris", "car", "tic-tac-toe", "mixed"])
+def test_kikuchi_map_network_posterior_is_predict_proba(dataset):
+    X, y = _data(dataset)
+    model = KikuchiBayes(averaging=False).fit(X, y)
+    rows = _test_rows(X, seed=1, unseen=False)
+    codes = encoded(model, rows)
+    assert (codes >= 0).all()
+    np.testing.assert_allclose(_stage_posterior(model, None, codes), model.predict_proba(rows), rtol=0, atol=1e-9)
+
+
+@pytest.mark.parametrize("dataset", ["iris", "car", "mixed"])
+def test_kikuchi_averaged_stage_networks_are_predict_proba(dataset):
+    X, y = _data(dataset)
+    model = KikuchiBayes(averaging=True).fit(X, y)
+    rows = _test_rows(X, seed=2, unseen=False)
+    codes = encoded(model, rows)
+    weights = model.path_["weight"].to_numpy()
+    assert (weights > 0).sum() > 1  # there is an average
+    average = sum(w * _stage_posterior(model, s, codes) for s, w in enumerate(weights) if w > 0)
+    np.testing.assert_allclose(average / weights.sum(), model.predict_proba(rows), rtol=0, atol=1e-9)
+
+
+def test_kikuchi_network_factors_are_potentials_to_counting_numbers():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    model = KikuchiBayes(averaging=False).fit(X, y)
+    mn = model.to_markov_network()
+    assert mn.variables == ["class", *X.columns] and mn.name == "KikuchiBayes"
+    regions = {r: c for r, c in model.stage_counting_numbers_[model.map_step_].items() if c}
+    assert [scope for scope, _ in mn.factors] == [tuple(map(str, r)) for r in regions]
+    assert any(c < 0 for c in regions.values())  # negative exponents occur
+    for (_, table), (region, c) in zip(mn.factors, regions.items()):
+        assert (table > 0).all()
+        potential = model.potential(region)["probability"].to_numpy().reshape(table.shape)
+        np.testing.assert_allclose(np.log(table), c * np.log(potential), atol=1e-12)
+    back = read_uai(write_uai(mn))
+    for (_, table), (_, mine) in zip(back.factors, mn.factors):
+        np.testing.assert_array_equal(table, mine)
+
+
+def test_kikuchi_network_stage_errors():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    model = KikuchiBayes(averaging=False).fit(X, y)
+    last = len(model.path_) - 1
+    assert last != model.map_step_
+    with pytest.raises(ValueError, match=rf"the tables of stage {last} were not kept.*averaging=True"):
+        model.to_markov_network(last)
+    for stage in [-1, last + 1, 1.5, True]:
+        with pytest.raises(ValueError, match=r"`stage` must be a row of path_"):
+            model.to_markov_network(stage)
+    averaged = KikuchiBayes(averaging=True).fit(X, y)
+    assert len(averaged.to_markov_network(last).factors) > 0
+    with pytest.raises(gm.models.NotFittedError):
+        KikuchiBayes().to_markov_network()

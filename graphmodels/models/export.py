@@ -22,8 +22,8 @@ posterior of the class given the attributes is the model's
 ``predict_proba``, also when attributes are unobserved (summed out).
 
 The models that are not one Bayesian network do not have that method
-(``hasattr(model, "to_bayesian_network")`` is False); these export what
-they exactly are, with the same names and codes:
+(``hasattr(model, "to_bayesian_network")`` is False); each exports what it
+exactly is, with the same names and codes:
 
 * the Chow-Liu multinet (:class:`~graphmodels.models.ChowLiu`: one tree per
   class) is one network per class: ``to_bayesian_networks()``
@@ -35,12 +35,22 @@ they exactly are, with the same names and codes:
   (:func:`superparent_member_network`) give each member ``P(y, x)``, one network
   over the class and the attributes, and the model's ``P(y, x)`` is their
   average over the members that qualify for the row (see
-  :meth:`~graphmodels.models.AODE.member_networks`).
+  :meth:`~graphmodels.models.AODE.member_networks`);
+* :class:`~graphmodels.models.HyperforestClassifier` is one Markov network
+  over the attributes and the class, for each representation: its
+  ``to_markov_network()`` (:func:`classifier_markov_network`) has partition
+  function 1 and its normalized product is the model's ``P(y, x)``;
+* :class:`~graphmodels.models.KikuchiBayes` multiplies region tables raised
+  to counting numbers, which is not a normalized joint: its
+  ``to_markov_network(stage)`` is that product as a Markov network, whose
+  conditional ``P(y | x)`` is the model's posterior at that stage of its
+  path (kMAP at the MAP stage; kBMA averages the stages' posteriors).
 
-The other models that are not one network,
-:class:`~graphmodels.models.HyperforestClassifier`,
-:class:`~graphmodels.models.KikuchiBayes` and
-:class:`~graphmodels.models.MultiDimensionalAODE`, export nothing yet.
+The Markov networks of classifiers have the class as their first variable,
+then the attributes in column order, as the Bayesian networks do (a Markov
+network holds cardinalities, not state labels: the codes are those of
+``encoder_`` and ``classes_``). :class:`~graphmodels.models.MultiDimensionalAODE`
+exports nothing yet.
 
 The density :class:`~graphmodels.models.HyperforestDensity` is one Markov
 network over the attributes, exactly: its ``to_markov_network()``
@@ -72,6 +82,7 @@ __all__ = [
     "UNSEEN_STATE",
     "class_conditional_networks",
     "class_network",
+    "classifier_markov_network",
     "clique_network",
     "latent_tree_network",
     "multidimensional_network",
@@ -688,3 +699,54 @@ def superparent_member_network(
         cpts[features[k]] = _exp(table)
     ordered = {name: parents[name] for name in names}
     return DiscreteBayesianNetwork(ordered, states, cpts, name=owner)
+
+
+def classifier_markov_network(
+    model: BaseClassifier,
+    factors: Sequence[tuple[Sequence[int], np.ndarray]],
+) -> DiscreteMarkovNetwork:
+    """A Markov network over the class and the attributes of a classifier, from log-factors.
+
+    Parameters
+    ----------
+    model : BaseClassifier
+        The fitted model: its ``classes_``, ``class_name_`` and ``encoder_`` are read.
+    factors : sequence of (sequence of int, ndarray)
+        Each factor's scope, as positions in the model's coding of a row
+        (``0 .. n_features - 1`` the columns of ``encoder_``, ``n_features``
+        the class), and its log-table, one axis per scope entry in that
+        order (``-inf`` for a factor value 0).
+
+    Returns
+    -------
+    DiscreteMarkovNetwork
+        Variables: the class (named ``class_name_``, ``str`` of a name that
+        is not a string, with ``len(classes_)`` states), then the columns in
+        order, with the cardinalities of ``encoder_``; codes are those of
+        ``classes_`` and ``encoder_``. Factors: ``exp`` of the log-tables,
+        in the order given.
+
+    Raises
+    ------
+    ValueError
+        If two variables' names print alike (``0`` and ``"0"``).
+
+    Examples
+    --------
+    >>> import numpy as np, pandas as pd
+    >>> import graphmodels as gm
+    >>> rng = np.random.default_rng(0)
+    >>> X = pd.DataFrame(rng.integers(0, 2, size=(200, 3)), columns=["a", "b", "c"])
+    >>> model = gm.models.HyperforestClassifier(representation="joint").fit(X, X["a"] ^ X["b"])
+    >>> mn = model.to_markov_network()  # calls this function
+    >>> mn.variables, round(mn.log_partition(), 12)
+    (['class', 'a', 'b', 'c'], 0.0)
+    """
+    owner = type(model).__name__
+    encoder = model.encoder_
+    names = _variable_names([model.class_name_, *encoder.columns_], owner, "to_markov_network")
+    by_position = [*names[1:], names[0]]
+    cardinalities = {names[0]: len(model.classes_)}
+    cardinalities.update({name: int(r) for name, r in zip(names[1:], encoder.cardinalities_)})
+    network_factors = [(tuple(by_position[int(q)] for q in scope), _exp(table)) for scope, table in factors]
+    return DiscreteMarkovNetwork(cardinalities, network_factors, name=owner)

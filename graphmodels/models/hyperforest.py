@@ -49,7 +49,7 @@ from ..learners.trees import canonical_order
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.hyperedges import SCORES, hyperedge_weights
 from .base import BaseClassifier, BaseDensity
-from .export import clique_network
+from .export import classifier_markov_network, clique_network
 from .inference import clique_tree_log_likelihood, clique_tree_sample
 from .registry import register_model
 from .tables import clique_potentials, column_states, find_variables, potential_frame
@@ -670,6 +670,97 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
             np.column_stack([_network_log_likelihood(codes, network)[:, 0] for network in self.networks_])
             + self.class_log_prior_[None, :]
         )
+
+    def to_markov_network(self) -> DiscreteMarkovNetwork:
+        """The fitted classifier as one :class:`~graphmodels.models.DiscreteMarkovNetwork` over ``(y, x)``.
+
+        Every representation is one normalized Markov network over the class
+        and the attributes, whose product is the model's joint ``P(y, x)``:
+
+        * ``"joint"``: one factor per clique of the junction forest of
+          ``networks_[0]`` (over attributes and the class), its conditional
+          ``P(residual | separator)`` (its joint for a root clique), as
+          :meth:`HyperforestDensity.to_markov_network`;
+        * ``"shared"``: the factor ``P(y)``, then one factor per clique,
+          over the clique and the class: ``P(residual | y, separator)``;
+        * ``"free"``: the factor ``P(y)``, then, class by class, one factor
+          per clique of that class's forest (``structures_[c]``), over the
+          clique and the class: class ``c``'s conditional ``P_c(residual |
+          separator)`` where ``y = c`` and 1 for the other classes, so that
+          each class's factors act in that class only.
+
+        The partition function is 1 (``log_partition()`` is 0 to rounding),
+        the network's normalized probability of ``(y, x)`` is the model's
+        joint, and its conditional of the class
+        given the attributes is :meth:`predict_proba`, also with unobserved
+        attributes (summed out, as the model does).
+
+        Returns
+        -------
+        DiscreteMarkovNetwork
+            Variables: the class (named ``class_name_``, ``len(classes_)``
+            states in ``classes_`` order), then the attributes in column
+            order (named as the columns, ``str`` of a name that is not a
+            string, with the cardinalities of ``encoder_``, whose codes are
+            the network's: the states are ``encoder_.levels_``, the
+            discretizer's interval labels for a cut column, ``"<missing>"``
+            for missing cells).
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If two variables' names print alike (``0`` and ``"0"``).
+
+        See Also
+        --------
+        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.models.export.classifier_markov_network : the construction.
+
+        Notes
+        -----
+        For ``"free"`` the class joins every factor, so the network's graph
+        is the union of the classes' Markov networks with the class linked
+        to every attribute: a multinet written as one network. Its per-class
+        distribution ``P(x | y = c)`` is the network with the class fixed at
+        ``c``.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("car", return_X_y=True)
+        >>> model = gm.HyperforestClassifier(representation="free").fit(X, y)
+        >>> mn = model.to_markov_network()
+        >>> mn.variables[0], round(mn.log_partition(), 9)
+        ('class', 0.0)
+        >>> codes = model.encoder_.transform(X.head(1))
+        >>> joint = mn.log_likelihood_codes(np.hstack([np.arange(4)[:, None], np.repeat(codes, 4, axis=0)]))
+        >>> np.allclose(np.exp(joint - np.logaddexp.reduce(joint)), model.predict_proba(X.head(1)))
+        True
+        """
+        self._check_fitted()
+        n_classes, class_position = len(self.classes_), len(self.encoder_.columns_)
+        factors: list[tuple[tuple[int, ...], np.ndarray]] = []
+        if self.representation_ == "joint":
+            network = self.networks_[0]
+            factors.extend(
+                (tuple(clique), table[0]) for clique, table in zip(network["cliques"], network["log_tables"])
+            )
+            return classifier_markov_network(self, factors)
+        factors.append(((class_position,), self.class_log_prior_))
+        if self.representation_ == "shared":
+            network = self.networks_[0]
+            for clique, table in zip(network["cliques"], network["log_tables"]):
+                factors.append(((*clique, class_position), np.moveaxis(table, 0, -1)))
+            return classifier_markov_network(self, factors)
+        for c, network in enumerate(self.networks_):
+            for clique, table in zip(network["cliques"], network["log_tables"]):
+                gated = np.zeros((*table.shape[1:], n_classes))  # log 1 for the other classes
+                gated[..., c] = table[0]
+                factors.append(((*clique, class_position), gated))
+        return classifier_markov_network(self, factors)
 
 
 def _fitted_weights(model):

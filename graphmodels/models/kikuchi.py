@@ -21,11 +21,14 @@ from ..learners.kikuchi import DEFAULT_PRIOR_STRENGTH, kikuchi_bayes_path
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.regions import cluster_variation_regions, region_graph
 from .base import ESTIMATOR_CONSTRAINT, BaseClassifier
+from .export import classifier_markov_network
 from .registry import register_model
 from .tables import column_states, find_variables, potential_frame
 
 if TYPE_CHECKING:
     import networkx as nx
+
+    from .markovnet import DiscreteMarkovNetwork
 
 __all__ = ["KikuchiBayes", "DEFAULT_PRIOR_STRENGTH"]
 
@@ -287,6 +290,109 @@ class KikuchiBayes(BaseClassifier):
         if not 0 <= step < len(self.stage_counting_numbers_):
             raise ValueError(f"`step` must be in 0..{len(self.stage_counting_numbers_) - 1}, got {step}.")
         return region_graph(self.stage_counting_numbers_[step])
+
+    def to_markov_network(self, stage: int | None = None) -> DiscreteMarkovNetwork:
+        """One stage's Kikuchi approximation as a :class:`~graphmodels.models.DiscreteMarkovNetwork`.
+
+        The model scores a row by ``prod_R P(x_R, y)^{c_R}`` over the regions
+        ``R`` of a stage of its path with their counting numbers ``c_R``
+        (Lemma 1 of Jakulin & Rish, 2006). That product is a Markov network
+        over the class and the attributes with one factor per region of
+        nonzero counting number, the region's smoothed joint
+        (``potential(region)``) raised to ``c_R``. Negative counting numbers give factors with negative
+        exponents; every table is > 0 (the prior of eq. 4 leaves no zero
+        cell).
+
+        The product is not a normalized joint distribution (the Kikuchi
+        approximation is normalized over the class only): the network's
+        normalized ``P(y, x)`` is not the data's, and its partition function
+        is not 1. Its conditional ``P(y | x)`` is exactly the model's
+        posterior at that stage; with ``averaging=False`` (kMAP) that of the
+        default stage, ``map_step_``, is :meth:`predict_proba`. With
+        ``averaging=True`` (kBMA) :meth:`predict_proba` is the average of the
+        stages' posteriors weighted by ``path_["weight"]``: the network of
+        each stage of positive weight gives one term.
+
+        Parameters
+        ----------
+        stage : int, optional
+            A row of ``path_``; by default ``map_step_``. Its regions'
+            tables must have been kept: those of ``map_step_`` always, with
+            ``averaging=True`` those of every stage of positive weight.
+
+        Returns
+        -------
+        DiscreteMarkovNetwork
+            Variables: the class (named ``class_name_``, ``len(classes_)``
+            states in ``classes_`` order), then every attribute in column
+            order (named as the columns, ``str`` of a name that is not a
+            string, with the cardinalities of ``encoder_``, whose codes are
+            the network's; attributes in no region have no factor). Factors:
+            the regions of ``stage_counting_numbers_[stage]`` of nonzero
+            counting number, in that order, each over its attributes in
+            column order and then the class.
+
+        Raises
+        ------
+        NotFittedError
+            If the model is not fitted.
+        ValueError
+            If `stage` is not a row of ``path_``, or the model did not keep
+            the tables of its regions; if two variables' names print alike.
+
+        See Also
+        --------
+        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        region_graph : the region graph of a stage, with its counting numbers.
+
+        Notes
+        -----
+        An attribute value unseen in training (code -1) is taken out of each
+        region's table separately (the region's marginal, the submodel of
+        the smaller region), not summed out of the product: the network's
+        conditional with that attribute summed out is not the model's
+        posterior for such a row. With every attribute observed it is.
+
+        Examples
+        --------
+        >>> import numpy as np, pandas as pd
+        >>> rng = np.random.default_rng(0)
+        >>> X = pd.DataFrame(rng.integers(0, 2, size=(300, 3)), columns=["a", "b", "c"])
+        >>> model = KikuchiBayes(max_region_size=3, averaging=False).fit(X, X["a"] ^ X["b"])
+        >>> mn = model.to_markov_network()
+        >>> mn.variables, [scope for scope, _ in mn.factors]
+        (['class', 'a', 'b', 'c'], [('a', 'b', 'class')])
+        >>> codes = model.encoder_.transform(X.head(1))
+        >>> joint = mn.log_likelihood_codes(np.hstack([[[0], [1]], np.repeat(codes, 2, axis=0)]))
+        >>> np.allclose(np.exp(joint - np.logaddexp.reduce(joint)), model.predict_proba(X.head(1)))
+        True
+        """
+        self._check_fitted()
+        stage = self.map_step_ if stage is None else stage
+        n_stages = len(self.stage_counting_numbers_)
+        if isinstance(stage, bool) or not isinstance(stage, numbers.Integral) or not 0 <= int(stage) < n_stages:
+            raise ValueError(f"`stage` must be a row of path_, an integer in 0..{n_stages - 1}, got {stage!r}.")
+        stage = int(stage)
+        position = {name: j for j, name in enumerate(self.encoder_.columns_)}
+        position[self.class_name_] = len(self.encoder_.columns_)
+        factors = []
+        for region, counting_number in self.stage_counting_numbers_[stage].items():
+            if counting_number == 0:
+                continue
+            if region not in self.region_log_tables_:
+                kept = self._prediction_stages()
+                raise ValueError(
+                    f"KikuchiBayes.to_markov_network: the tables of stage {stage} were not kept (region {region!r}); "
+                    f"this model keeps those of the stages it predicts with, {kept}"
+                    + (
+                        " (refit with averaging=True to keep every stage of positive weight)."
+                        if not self.averaging
+                        else "."
+                    )
+                )
+            table = self.region_log_tables_[region][(slice(0, -1),) * (len(region) - 1)]  # no marginal slots
+            factors.append((tuple(position[v] for v in region), counting_number * table))
+        return classifier_markov_network(self, factors)
 
     @property
     def interactions_(self) -> list[tuple[Hashable, ...]]:
