@@ -36,7 +36,11 @@ Models that are not one Bayesian network have no ``to_bayesian_network()``
 and raise ``TypeError`` here: the Chow-Liu multinet (``ChowLiu``: one tree
 per class), the ensembles (``AODE``, ``AnDE``, ``MultiDimensionalAODE``:
 averages of networks), ``HyperforestClassifier`` and ``KikuchiBayes``
-(decomposable or region-based models over hyperedges).
+(decomposable or region-based models over hyperedges). The message says what
+they export instead: each class's network (``ChowLiu.to_bayesian_networks()``)
+and each member's (``member_networks()`` of ``AODE``, ``AnDE``), which these
+functions take one at a time, and a Markov network
+(``to_markov_network()``), which :func:`graphmodels.models.write_uai` writes.
 
 Examples
 --------
@@ -101,6 +105,15 @@ _WHY_NOT = {
     "KikuchiBayes": "a region-based (Kikuchi) approximation, not one normalized network",
 }
 
+#: What those models export instead.
+_INSTEAD = {
+    "ChowLiu": "export each class's network of model.to_bayesian_networks() instead",
+    "AODE": "export each member's network of model.member_networks() instead",
+    "AnDE": "export each member's network of model.member_networks() instead",
+    "HyperforestClassifier": "its exact Markov network, model.to_markov_network(), can be written by write_uai",
+    "KikuchiBayes": "its Markov network, model.to_markov_network(), can be written by write_uai",
+}
+
 
 def _exportable() -> list[str]:
     return [cls.__name__ for cls in registered_models().values() if hasattr(cls, "to_bayesian_network")]
@@ -117,8 +130,9 @@ def _as_network(source: Any, caller: str) -> DiscreteBayesianNetwork:
     if isinstance(source, BaseModel):
         name = type(source).__name__
         why = f" ({_WHY_NOT[name]})" if name in _WHY_NOT else ""
+        instead = f"; {_INSTEAD[name]}" if name in _INSTEAD else ""
         raise TypeError(
-            f"{caller}: {name} has no to_bayesian_network(){why}, so it cannot be exported; "
+            f"{caller}: {name} has no to_bayesian_network(){why}, so it cannot be exported{instead}; "
             f"a DiscreteBayesianNetwork can, and so can the fitted models {exportable}."
         )
     raise TypeError(

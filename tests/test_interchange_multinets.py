@@ -502,3 +502,17 @@ def test_kikuchi_network_stage_errors():
     assert len(averaged.to_markov_network(last).factors) > 0
     with pytest.raises(gm.models.NotFittedError):
         KikuchiBayes().to_markov_network()
+
+
+# ---------------------------------------------------------------- errors point to the methods
+
+
+def test_write_uai_of_a_model_points_to_its_export():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    X, y = X.iloc[:300], y.iloc[:300]
+    with pytest.raises(TypeError, match=r"got ChowLiu; write each network of model.to_bayesian_networks\(\)"):
+        write_uai(ChowLiu().fit(X, y))
+    with pytest.raises(TypeError, match=r"got AnDE; write each network of model.member_networks\(\)"):
+        write_uai(AnDE().fit(X, y))
+    with pytest.raises(TypeError, match=r"got KikuchiBayes; write model.to_markov_network\(\)"):
+        write_uai(KikuchiBayes().fit(X, y))

@@ -401,6 +401,14 @@ def test_models_that_are_not_one_network_are_refused(export, make):
         export(model)
     for exportable in ["NaiveBayes", "TAN", "KDB", "HierarchicalNaiveBayes", "MultiDimensionalTAN"]:
         assert exportable in str(info.value)
+    # The message names what the model exports instead, and the model has it.
+    instead = {
+        "ChowLiu": "to_bayesian_networks",
+        "AODE": "member_networks",
+        "HyperforestClassifier": "to_markov_network",
+        "KikuchiBayes": "to_markov_network",
+    }[name]
+    assert f"model.{instead}()" in str(info.value) and callable(getattr(model, instead))
 
 
 @pytest.mark.parametrize("export", [to_pgmpy, to_pyagrum])

@@ -312,7 +312,9 @@ def write_uai(
     network : DiscreteBayesianNetwork or DiscreteMarkovNetwork
         A fitted model that is one network gives it by ``model.to_bayesian_network()`` (the
         classifiers of :mod:`graphmodels.models.export`) or ``model.to_markov_network()``
-        (:class:`HyperforestDensity`).
+        (:class:`HyperforestDensity`, :class:`HyperforestClassifier`, :class:`KikuchiBayes`);
+        the models that are several networks give them by ``to_bayesian_networks()``
+        (:class:`ChowLiu`) or ``member_networks()`` (:class:`AODE`, :class:`AnDE`).
     path_or_file : str, os.PathLike, file object or None, default=None
         Where to write; a path ending in ``.gz`` is gzip-compressed. With None, the text is
         returned.
@@ -379,6 +381,10 @@ def write_uai(
             hint = "; write model.to_bayesian_network()"
         elif hasattr(network, "to_markov_network"):
             hint = "; write model.to_markov_network()"
+        elif hasattr(network, "to_bayesian_networks"):
+            hint = "; write each network of model.to_bayesian_networks()"
+        elif hasattr(network, "member_networks"):
+            hint = "; write each network of model.member_networks()"
         raise TypeError(
             f"`network` must be a DiscreteBayesianNetwork or a DiscreteMarkovNetwork, got {type(network).__name__}"
             f"{hint}."
