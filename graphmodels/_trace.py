@@ -28,7 +28,7 @@ import numpy as np
 if TYPE_CHECKING:
     import pandas as pd
 
-__all__ = ["BASE_COLUMNS", "Trace", "combine_traces", "new_trace", "root_rows", "traced", "with_roots"]
+__all__ = ["BASE_COLUMNS", "Trace", "combine_traces", "new_trace", "root_rows", "traced"]
 
 #: The columns every trace starts with.
 BASE_COLUMNS = ("step", "action", "item", "score", "reason")
@@ -48,14 +48,25 @@ class Trace:
     integers : iterable of str, optional
         Those of `columns` that hold integers or nothing (pandas' nullable
         ``Int64``, rather than floats with NaN).
+    leading : iterable of str, optional
+        Columns that come right after ``step`` (``class`` for a model that
+        runs one search per class).
     """
 
     __slots__ = ("rows", "columns", "integers")
 
-    def __init__(self, *columns: str, integers: Iterable[str] = ()) -> None:
+    def __init__(self, *columns: str, integers: Iterable[str] = (), leading: Iterable[str] = ()) -> None:
         self.rows: list[dict[str, Any]] = []
-        self.columns = BASE_COLUMNS + tuple(c for c in columns if c not in BASE_COLUMNS)
+        first = tuple(leading)
+        self.columns = ("step", *first, *BASE_COLUMNS[1:]) + tuple(
+            c for c in columns if c not in BASE_COLUMNS and c not in first
+        )
         self.integers = tuple(integers)
+
+    def label(self, start: int, **values: Any) -> None:
+        """Set `values` on the rows from `start` on (the rows a search added: its class, say)."""
+        for row in self.rows[start:]:
+            row.update(values)
 
     def __len__(self) -> int:
         return len(self.rows)
@@ -70,12 +81,14 @@ class Trace:
 
     def extend(self, frame: pd.DataFrame, **values: Any) -> None:
         """Append the rows of another trace (renumbered), with `values` as extra columns."""
-        for record in frame.to_dict("records"):
-            row = {str(name): value for name, value in record.items()}
+        names = [str(c) for c in frame.columns]
+        # Column by column (DataFrame.to_dict("records") is several times slower).
+        columns = [frame[c].tolist() for c in frame.columns]
+        for cells in zip(*columns):
+            row = dict(zip(names, cells))
             row.update(values)
             row["step"] = len(self.rows)
             self.rows.append(row)
-        names = [str(c) for c in frame.columns]
         self.columns += tuple(c for c in names + list(values) if c not in self.columns)
         self.integers += tuple(c for c in names if str(frame[c].dtype) == "Int64" and c not in self.integers)
 
@@ -136,14 +149,6 @@ def root_rows(record: Trace, directed: Any, key: Mapping[Hashable, float], reaso
     for node, is_root in directed.nodes(data="root"):
         if is_root:
             record.add("root", node, float(key[node]), reason, **values)
-
-
-def with_roots(frame: pd.DataFrame, directed: Any, key: Mapping[Hashable, float], reason: str) -> pd.DataFrame:
-    """`frame` (a spanning-tree trace) followed by the :func:`root_rows` of the forest `directed` oriented from it."""
-    record = Trace()
-    record.extend(frame)
-    root_rows(record, directed, key, reason)
-    return record.frame()
 
 
 def combine_traces(parts: Sequence[tuple[pd.DataFrame, Mapping[str, Any]]]) -> pd.DataFrame:

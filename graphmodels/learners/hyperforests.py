@@ -174,13 +174,18 @@ def max_hyperforest(
     >>> sorted(sorted(h) for h in max_hyperforest(w, 2).maximal_hyperedges)
     [['a', 'b', 'c']]
     """
+    record = new_trace(trace, "max_hyperforest", "run", "base", "gain", integers=["run"])
+    return traced(_max_hyperforest(weights, k, algorithm, n_starts, nodes, node_attributes, record), record)
+
+
+def _max_hyperforest(weights, k, algorithm, n_starts, nodes, node_attributes, record):
+    """:func:`max_hyperforest`, recording into `record` (a Trace or None)."""
     if algorithm not in HYPERFOREST_ALGORITHMS:
         raise ValueError(f"Unknown algorithm {algorithm!r}; valid: {sorted(HYPERFOREST_ALGORITHMS)}.")
     if not isinstance(k, (int, np.integer)) or isinstance(k, bool) or k < 0:
         raise ValueError(f"`k` must be a non-negative integer, got {k!r}.")
     if not isinstance(n_starts, (int, np.integer)) or n_starts < 1:
         raise ValueError(f"`n_starts` must be a positive integer, got {n_starts!r}.")
-    record = new_trace(trace, "max_hyperforest", "run", "base", "gain", integers=["run"])
     if not isinstance(weights, HyperedgeWeights):
         if nodes is None:
             nodes = list(dict.fromkeys(v for h in weights for v in sorted(h, key=str)))
@@ -193,12 +198,9 @@ def max_hyperforest(
             f"Width k={k} needs weights of hyperedges of up to {k + 1} nodes; they stop at {weights.max_size}."
         )
     if k == 0 or n < 2:
-        return traced(Hyperforest([], weights.nodes, node_attributes=node_attributes), record)
+        return Hyperforest([], weights.nodes, node_attributes=node_attributes)
     maximal = HYPERFOREST_ALGORITHMS[algorithm](weights, k, n_starts, record)
-    forest = Hyperforest(
-        [[weights.nodes[i] for i in h] for h in maximal], weights.nodes, node_attributes=node_attributes
-    )
-    return traced(forest, record)
+    return Hyperforest([[weights.nodes[i] for i in h] for h in maximal], weights.nodes, node_attributes=node_attributes)
 
 
 # ----------------------------------------------------------------------------- incremental

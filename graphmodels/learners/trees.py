@@ -307,6 +307,11 @@ def chow_liu_tree(
     if criterion not in ("ml", "mdl"):
         raise ValueError(f"Unknown criterion {criterion!r}; valid: ['ml', 'mdl'].")
     record = new_trace(trace, "chow_liu_tree", "cycle")
+    return traced(_chow_liu_tree(data, variables, algorithm, stratum, criterion, record), record)
+
+
+def _chow_liu_tree(data, variables, algorithm, stratum, criterion, record):
+    """:func:`chow_liu_tree` (arguments checked), recording into `record` (a Trace or None)."""
     engine = as_engine(data)
     if stratum is None:
         positions = feature_positions(engine, variables)
@@ -330,7 +335,7 @@ def chow_liu_tree(
         if record is not None:
             _dropped_pairs(record, engine, positions, weights, keep, "MDL weight <= 0: not worth its parameters")
     complete = _weighted_graph(engine, positions, weights, keep=keep)
-    return traced(_spanning_tree(complete, "weight", algorithm, record), record)
+    return _spanning_tree(complete, "weight", algorithm, record)
 
 
 def _augmented(engine, class_pos, positions, forest, record=None):

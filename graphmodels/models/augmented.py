@@ -19,10 +19,10 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 
-from .._trace import combine_traces, with_roots
+from .._trace import Trace, root_rows
 from .._validation import Options
 from ..estimators.selection import class_prior_cells, family_cells
-from ..learners.trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, tan_structure, tie_safe
+from ..learners.trees import SPANNING_TREE_ALGORITHMS, _chow_liu_tree, fan_structure, tan_structure, tie_safe
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import augmented_naive_bayes, feature_parents, orient_forest
@@ -515,19 +515,18 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         engine.one_way_counts(features, given=class_name)
         if len(features) > 1:
             engine.pairwise_counts(features, given=class_name)
-        traces = []
+        # One record for every class's search (each row labelled with its class), one DataFrame at the end.
+        record = Trace("cycle", leading=["class"]) if self.trace else None
         for c, label in enumerate(self.classes_):
             if len(features) > 1:
-                kwargs = dict(algorithm=self.algorithm, stratum=(class_name, c), criterion=self.criterion)
-                if self.trace:
-                    tree, steps = chow_liu_tree(engine, features, trace=True, **kwargs)
-                else:
-                    tree = chow_liu_tree(engine, features, **kwargs)
+                first = 0 if record is None else len(record)
+                tree = _chow_liu_tree(engine, features, self.algorithm, (class_name, c), self.criterion, record)
                 entropies = {n: tie_safe(entropy_of_counts(engine.counts([class_name, n])[c])) for n in features}
                 oriented = orient_forest(tree, root_key=entropies.__getitem__)
-                if self.trace:
+                if record is not None:
                     reason = "highest entropy of its tree in the class: the arcs point away from it"
-                    traces.append((with_roots(steps, oriented, entropies, reason), {"class": label}))
+                    root_rows(record, oriented, entropies, reason)
+                    record.label(first, **{"class": label})
             else:
                 oriented = nx.DiGraph()
                 oriented.add_nodes_from(features)
@@ -544,8 +543,8 @@ class ChowLiu(BaseClassifier, ConditionalTables):
             parents_per_class.append(parents)
         self.structure_ = structure
         self.feature_parents_ = np.array(parents_per_class).reshape(len(self.classes_), len(features))
-        if self.trace:
-            self.trace_ = combine_traces(traces)
+        if record is not None:
+            self.trace_ = record.frame()
         self._fit_selected_tables(engine)
 
     _selects_estimator = True

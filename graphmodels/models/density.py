@@ -6,8 +6,8 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
-from .._trace import with_roots
-from ..learners.trees import chow_liu_tree, tie_safe
+from .._trace import Trace, root_rows
+from ..learners.trees import _chow_liu_tree, tie_safe
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import orient_forest
@@ -102,15 +102,13 @@ class ChowLiuTree(BaseDensity, ConditionalTables):
 
     def _fit(self, engine):
         names = engine.names
-        if self.trace:
-            tree, steps = chow_liu_tree(engine, algorithm=self.algorithm, trace=True)
-        else:
-            tree = chow_liu_tree(engine, algorithm=self.algorithm)
+        record = Trace("cycle") if self.trace else None
+        tree = _chow_liu_tree(engine, None, self.algorithm, None, "ml", record)
         entropies = {name: tie_safe(entropy_of_counts(engine.counts([name]))) for name in names}
         self.structure_ = orient_forest(tree, root_key=entropies.__getitem__)
-        if self.trace:
-            reason = "highest entropy of its tree: the arcs point away from it"
-            self.trace_ = with_roots(steps, self.structure_, entropies, reason)
+        if record is not None:
+            root_rows(record, self.structure_, entropies, "highest entropy of its tree: the arcs point away from it")
+            self.trace_ = record.frame()
         position = {name: i for i, name in enumerate(names)}
         self.parents_ = np.full(len(names), -1, dtype=np.int64)
         for u, v in self.structure_.edges:

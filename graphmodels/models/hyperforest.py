@@ -40,11 +40,11 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-from .._trace import combine_traces
+from .._trace import Trace
 from .._validation import Interval, Options
 from ..estimators.parameters import Dirichlet, Estimator
 from ..estimators.selection import LeaveOneOutSelection, class_prior_cells, family_cells
-from ..learners.hyperforests import HYPERFOREST_ALGORITHMS, max_hyperforest
+from ..learners.hyperforests import HYPERFOREST_ALGORITHMS, _max_hyperforest
 from ..learners.trees import canonical_order
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.hyperedges import SCORES, hyperedge_weights
@@ -176,18 +176,26 @@ def _learn(engine, names, model, *, given=None, per_stratum=False, class_name=No
         engine, names, k=model.treewidth, score=model.criterion, given=given, per_stratum=per_stratum
     )
     attributes = _node_attributes(engine, names, class_name)
-    kwargs = dict(algorithm=model.algorithm, n_starts=model.n_starts, node_attributes=attributes)
-    if not model.trace:
-        if per_stratum:
-            return [max_hyperforest(w, model.treewidth, **kwargs) for w in weights], weights
-        return max_hyperforest(weights, model.treewidth, **kwargs), weights
-    # Traced: `model.trace_` gets the search's steps (one search per class for the free structure).
+    # Traced, `model.trace_` gets the search's steps (one search per class for the free structure).
+    record = None
+    if model.trace:
+        record = Trace("run", "base", "gain", integers=["run"], leading=["class"] if per_stratum else [])
+
+    def learn(w):
+        return _max_hyperforest(w, model.treewidth, model.algorithm, model.n_starts, None, attributes, record)
+
     if per_stratum:
-        results = [max_hyperforest(w, model.treewidth, trace=True, **kwargs) for w in weights]
-        model.trace_ = combine_traces([(steps, {"class": label}) for (_, steps), label in zip(results, model.classes_)])
-        return [forest for forest, _ in results], weights
-    forest, model.trace_ = max_hyperforest(weights, model.treewidth, trace=True, **kwargs)
-    return forest, weights
+        result = []
+        for w, label in zip(weights, model.classes_):
+            first = 0 if record is None else len(record)
+            result.append(learn(w))
+            if record is not None:
+                record.label(first, **{"class": label})
+    else:
+        result = learn(weights)
+    if record is not None:
+        model.trace_ = record.frame()
+    return result, weights
 
 
 class _CliquePotentials:
