@@ -45,6 +45,14 @@ MISSING_LABEL = "<missing>"
 _MISSING_POLICIES = ("value", "error")
 
 
+def is_dask_collection(obj: Any) -> bool:
+    """True for a Dask collection (a ``dask.dataframe`` DataFrame or Series, a ``dask.array``).
+
+    Told by the module of its type, so that graphmodels never imports Dask to ask.
+    """
+    return type(obj).__module__.split(".")[0] == "dask"
+
+
 def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
     """Return `X` as a DataFrame, keeping a DataFrame's columns and index.
 
@@ -66,7 +74,8 @@ def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
     Raises
     ------
     TypeError
-        If `X` is not table-like (a scalar, a string, None).
+        If `X` is not table-like (a scalar, a string, None) or is a Dask
+        collection (whose rows are not in memory).
     ValueError
         If `X` is not two-dimensional (a Series, a 1-D or 3-D array), its
         columns (a dict of sequences) have different lengths, or it has
@@ -79,6 +88,12 @@ def as_frame(X: pd.DataFrame | ArrayLike, *, name: str = "X") -> pd.DataFrame:
     >>> as_frame({"colour": "red", "size": 1}).shape
     (1, 2)
     """
+    if is_dask_collection(X):
+        raise TypeError(
+            f"`{name}` is a Dask collection ({type(X).__name__}), and this needs the rows in memory. The count-based "
+            "models fit from a Dask DataFrame and predict on one (model.fit(X, y), model.predict_proba(X)); for "
+            f"anything else compute it first ({name}.compute())."
+        )
     if hasattr(X, "tocsr") or type(X).__module__.startswith("scipy.sparse"):
         raise TypeError(
             f"Sparse input is not supported for `{name}`: graphmodels reads categorical "

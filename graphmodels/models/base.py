@@ -64,7 +64,15 @@ from numpy.typing import ArrayLike
 from .._special import logsumexp
 from .._validation import Boolean, InstanceOf, Interval, Options, Predicate, validate_params
 from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, make_discretizer
-from ..data.encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, _has_column_names, as_frame
+from ..data.encoding import (
+    MISSING_LABEL,
+    UNKNOWN,
+    LabelEncoder,
+    TableEncoder,
+    _has_column_names,
+    as_frame,
+    is_dask_collection,
+)
 from ..data.weights import check_sample_weight
 from ..estimators.discriminative import Discriminative, fit_discriminative_tables
 from ..estimators.parameters import get_estimator
@@ -74,7 +82,7 @@ from ..estimators.selection import (
     RememberedPseudoCounts,
     leave_one_out_scores,
 )
-from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
+from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine, InMemoryRowsRequired
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -169,12 +177,15 @@ def training_counts(
 
     Parameters
     ----------
-    X : DataFrame or 2-D array-like of shape (n_rows, n_features)
-        Discrete attributes.
+    X : DataFrame or 2-D array-like of shape (n_rows, n_features), or a Dask DataFrame
+        Discrete attributes. A ``dask.dataframe.DataFrame`` stays on its
+        cluster: one pass learns the states, and the counting engine is a
+        :class:`~graphmodels.stats.DaskCountingEngine`.
     y : 1-D array-like of shape (n_rows,), optional
-        Class labels (omit for a density estimator).
+        Class labels (omit for a density estimator). With a Dask `X`: a Dask
+        Series partitioned as `X`, or the name of a column of `X`.
     sample_weight : array-like of shape (n_rows,), optional
-        Non-negative frequency weights.
+        Non-negative frequency weights (not with a Dask `X`).
     missing : {"value", "error"}, default="value"
         Missing cells as a state of their own, or refused.
     max_cells : int, default=10_000_000
@@ -202,6 +213,8 @@ def training_counts(
     ValueError
         For no rows, rows and labels of different lengths, or weights that
         sum to zero.
+    TypeError
+        For a Dask `X` with in-memory `y` or `sample_weight`, or the reverse.
     InvalidParameterError
         For a `missing` or `max_cells` outside its rule.
 
@@ -220,6 +233,10 @@ def training_counts(
         {"missing": missing, "max_cells": max_cells},
         {"missing": [MISSING_CONSTRAINT], "max_cells": [MAX_CELLS_CONSTRAINT]},
     )
+    if is_dask_collection(X):
+        return _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer)
+    if is_dask_collection(y):
+        raise TypeError("`y` is a Dask Series but `X` is not a Dask DataFrame; give both as Dask or both in memory.")
     frame = as_frame(X)
     if frame.shape[0] == 0:
         raise ValueError("`X` has 0 rows; at least one row is needed to fit.")
@@ -248,10 +265,7 @@ def training_counts(
     else:
         assert labels is not None and y_codes is not None
         classes = labels.classes_
-        name = getattr(y, "name", None)
-        class_name = (
-            name if name is not None and name not in names else (CLASS_NODE if CLASS_NODE not in names else "__class__")
-        )
+        class_name = _class_name(names, getattr(y, "name", None))
         table = np.empty((codes.shape[0], codes.shape[1] + 1), dtype=encoder.code_dtype(len(classes)))
         table[:, :-1] = codes
         table[:, -1] = y_codes
@@ -265,6 +279,39 @@ def training_counts(
     if engine.total <= 0:
         raise ValueError("`sample_weight` sums to zero; give at least one row a positive weight.")
     return TrainingCounts(engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape), binner)
+
+
+def _class_name(names, name):
+    """The class variable's name: `y`'s own name unless an attribute has it, else ``"class"``."""
+    if name is not None and name not in names:
+        return name
+    return CLASS_NODE if CLASS_NODE not in names else "__class__"
+
+
+def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer):
+    """:func:`training_counts` of a Dask DataFrame: one pass learns the states, the engine counts on the workers."""
+    from ..stats.dask_counting import dask_training_data
+
+    if sample_weight is not None:
+        raise TypeError(
+            "`sample_weight` is not supported with a Dask DataFrame `X`; repeat the rows, or fit in memory."
+        )
+    data = dask_training_data(
+        X, y, missing=missing, max_cells=max_cells, discretizer=discretizer, class_name=_class_name
+    )
+    _warn_identifier_columns(data.encoder, data.n_rows)
+    names = data.columns
+    feature_names = np.asarray(names, dtype=object) if all(isinstance(c, str) for c in names) else None
+    return TrainingCounts(
+        data.engine,
+        data.encoder,
+        data.classes,
+        data.class_name,
+        feature_names,
+        missing,
+        (data.n_rows, len(names)),
+        data.discretizer,
+    )
 
 
 def fit_discretizer(discretizer: Any, frame: pd.DataFrame, labels: Any, sample_weight: Any) -> tuple[pd.DataFrame, Any]:
@@ -519,6 +566,12 @@ class BaseModel:
         selection), ``penalty_`` (None when ``penalty="auto"`` kept the
         generative tables) and, for ``penalty="auto"``, ``penalty_selection_``.
         """
+        if engine.distributed:
+            raise InMemoryRowsRequired(
+                'estimator="discriminative" refits the tables by L-BFGS over every training row, which a Dask '
+                "DataFrame keeps on its workers. Pass a generative estimator (the default 'leave-one-out', or "
+                "'bdeu-auto'), or fit on in-memory data (X.compute())."
+            )
         self.estimator_ = discriminative.generative
         self._fit_selected_tables(engine)
         generative = self.estimator_
@@ -566,11 +619,9 @@ class BaseModel:
         if not isinstance(selection, LeaveOneOutSelection):
             self._fit_tables(engine, selection)
             return
-        codes, weights = engine.rows()
-        if len(codes) > MAX_SELECTION_ROWS:
-            # A fixed seed: the same rows give the same choice, whatever random_state is.
-            keep = np.sort(np.random.default_rng(0).choice(len(codes), MAX_SELECTION_ROWS, replace=False))
-            codes, weights = codes[keep], weights[keep]
+        # At most MAX_SELECTION_ROWS rows, drawn with a fixed seed: the same rows give the same
+        # choice, whatever random_state is, and a Dask engine gathers the same sample from its partitions.
+        codes, weights = engine.sample_rows(MAX_SELECTION_ROWS, seed=0)
         scores = []
         remembered = [RememberedPseudoCounts(candidate) for candidate in selection.candidates]
         families = None
@@ -602,6 +653,22 @@ class BaseModel:
 
     def _training_families(self, engine, codes, estimator):
         raise NotImplementedError
+
+    def _fit_engine(self, engine):
+        """``self._fit(engine)``; a fit that needs rows a Dask engine does not give says so, naming the model."""
+        try:
+            self._fit(engine)  # type: ignore[attr-defined]  # each model kind declares _fit
+        except InMemoryRowsRequired as error:
+            raise InMemoryRowsRequired(
+                f"{type(self).__name__} cannot be fitted from a Dask DataFrame: {error}"
+            ) from None
+
+    def _lazy(self, X, method, n_columns, dtype):
+        """`method` applied to each partition of the Dask DataFrame `X`: a lazy dask array."""
+        self._check_fitted()
+        from ..stats.dask_counting import lazy_rows
+
+        return lazy_rows(X, method, n_columns, dtype)
 
     def _new_discretizer(self):
         """The ``discretizer`` hyperparameter with ``"auto"`` resolved (:func:`fit_discretizer` copies it)."""
@@ -796,9 +863,12 @@ class BaseClassifier(BaseModel):
             Numeric columns with many distinct values are cut into intervals
             by the model's ``discretizer`` (see its class); every other value
             is a state. Missing cells are a state of their own
-            (``missing="value"``).
+            (``missing="value"``). A Dask DataFrame is counted on its cluster
+            (:class:`~graphmodels.stats.DaskCountingEngine`), with the same
+            result as its computed rows, for the models that fit from counts.
         y : 1-D array-like of shape (n_rows,)
-            Class labels, any hashable values.
+            Class labels, any hashable values; with a Dask `X`, a Dask Series
+            partitioned as `X` or the name of a column of `X`.
         sample_weight : array-like of shape (n_rows,), optional
             Non-negative frequency weights: a weight of 2 counts a row twice.
             Their sum is the sample size N wherever N matters (priors, FAN's
@@ -851,7 +921,7 @@ class BaseClassifier(BaseModel):
             self.classes_ = counts.classes
             self.class_name_ = counts.class_name
             self._resolve_estimator()
-            self._fit(counts.engine)
+            self._fit_engine(counts.engine)
         return self
 
     @property
@@ -861,6 +931,8 @@ class BaseClassifier(BaseModel):
 
     def joint_log_likelihood(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """``log P(x, y)`` for every row and class, shape (n_rows, n_classes)."""
+        if is_dask_collection(X):
+            return self._lazy(X, self.joint_log_likelihood, self.n_classes_, np.float64)
         return self._joint_log_likelihood(self._encode_new(X))
 
     def _joint_log_likelihood(self, codes):
@@ -879,7 +951,13 @@ class BaseClassifier(BaseModel):
         return self._joint_log_likelihood(codes)
 
     def predict_log_proba(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
-        """Log of the class posterior, shape (n_rows, n_classes), columns in ``classes_`` order."""
+        """Log of the class posterior, shape (n_rows, n_classes), columns in ``classes_`` order.
+
+        On a Dask DataFrame: a lazy dask array, computed partition by partition (as are
+        :meth:`predict_proba`, :meth:`predict` and :meth:`joint_log_likelihood`).
+        """
+        if is_dask_collection(X):
+            return self._lazy(X, self.predict_log_proba, self.n_classes_, np.float64)
         joint = self._class_log_scores(self._encode_new(X))
         with np.errstate(divide="ignore"):
             norm = logsumexp(joint, axis=1, keepdims=True)
@@ -901,10 +979,14 @@ class BaseClassifier(BaseModel):
 
     def predict_proba(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Class posterior probabilities, shape (n_rows, n_classes); rows sum to 1."""
+        if is_dask_collection(X):
+            return self._lazy(X, self.predict_proba, self.n_classes_, np.float64)
         return np.exp(self.predict_log_proba(X))
 
     def predict(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Most probable class of each row (ties: the first in ``classes_``)."""
+        if is_dask_collection(X):
+            return self._lazy(X, self.predict, None, self.classes_.dtype)
         log_proba = self.predict_log_proba(X)
         return self.classes_[np.argmax(log_proba, axis=1)]
 
@@ -968,14 +1050,17 @@ class BaseDensity(BaseModel):
         with self._fitting():
             self._set_training_attributes(counts)
             self._resolve_estimator()
-            self._fit(counts.engine)
+            self._fit_engine(counts.engine)
         return self
 
     def score_samples(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Log-likelihood ``log P(x)`` of each row (nats), shape (n_rows,).
 
-        Cells with states unseen in training are summed out.
+        Cells with states unseen in training are summed out. On a Dask DataFrame: a
+        lazy dask array, computed partition by partition.
         """
+        if is_dask_collection(X):
+            return self._lazy(X, self.score_samples, None, np.float64)
         return self._log_likelihood(self._encode_new(X))
 
     def score(self, X: pd.DataFrame | ArrayLike, y: Any = None) -> float:

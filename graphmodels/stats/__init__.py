@@ -1,6 +1,14 @@
 """The counting engine and the information measures computed from it."""
 
-from .counting import DEFAULT_MAX_CELLS, CountingEngine, OneWayCounts, PairwiseCounts, TableTooLargeError
+from .counting import (
+    DEFAULT_MAX_CELLS,
+    CountingEngine,
+    InMemoryRowsRequired,
+    OneWayCounts,
+    PairwiseCounts,
+    TableTooLargeError,
+)
+from .dask_counting import DaskCountingEngine
 from .hyperedges import HyperedgeWeights, SubsetEntropies, hyperedge_weights, subset_entropies
 from .information import (
     as_engine,
@@ -25,6 +33,8 @@ __all__ = [
     "PairwiseCounts",
     "OneWayCounts",
     "TableTooLargeError",
+    "InMemoryRowsRequired",
+    "DaskCountingEngine",
     "DEFAULT_MAX_CELLS",
     "as_engine",
     "entropy",
