@@ -120,6 +120,16 @@ def test_numeric_columns_are_cut_as_in_memory(client, tmp_path, discretizer):
         assert fitted.discretizer_.cut_points_.keys() == memory.discretizer_.cut_points_.keys()
 
 
+@pytest.mark.parametrize("discretizer", ["auto", "equal-frequency"])
+def test_integer_columns_and_integer_classes(client, tmp_path, discretizer):
+    # Integer columns are summarised by one bincount per partition (values and their weight per class).
+    frame = gm.datasets.load("iris").sample(frac=1.0, random_state=1).reset_index(drop=True)
+    numbers = (frame.drop(columns="class") * 10).round().astype(np.int64)
+    frame = numbers.assign(**{"class": pd.factorize(frame["class"], sort=True)[0]})
+    memory, fitted = _fit_both("nb", frame, _uneven(frame, [70, 30, 50]), tmp_path, discretizer=discretizer)
+    assert fitted.discretizer_.cut_points_.keys() == memory.discretizer_.cut_points_.keys() != set()
+
+
 def test_missing_cells_and_states_that_differ_across_partitions(client, tmp_path):
     rng = np.random.default_rng(3)
     n = 600
