@@ -559,3 +559,11 @@ def test_draw_network_dispatches_results_and_drawing_errors():
         draw_stability(result, layout={"a": (0, 0)})
     with pytest.raises(ValueError, match="unknown status"):
         draw_structure_difference(diff, colors={"new": "red"})
+
+
+def test_models_whose_search_reads_rows_are_refitted_on_rows():
+    from graphmodels.evaluation.stability import _refits_on_rows
+
+    assert _refits_on_rows(gm.HierarchicalNaiveBayes(), 100)
+    assert not _refits_on_rows(gm.SelectiveKDB(), 2000) and _refits_on_rows(gm.SelectiveKDB(), 2001)
+    assert not _refits_on_rows(gm.TAN(), 10**6)

@@ -30,6 +30,7 @@ from numpy.typing import ArrayLike
 from .._validation import Boolean, Interval, Options, Predicate, validate_params
 from ..data.encoding import MISSING_LABEL, as_frame
 from ..data.weights import check_sample_weight
+from ..estimators.selection import MAX_SELECTION_ROWS
 from ..models.base import (
     RANDOM_STATE_CONSTRAINTS,
     BaseClassifier,
@@ -38,6 +39,7 @@ from ..models.base import (
     training_counts,
 )
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
+from ..models.selective_kdb import SelectiveKDB
 from ..stats.counting import CountingEngine
 from ..structures.comparison import EdgeStability, structure_frequencies
 from .splits import RepeatedStratifiedKFold
@@ -165,11 +167,23 @@ def _categorical_frame(frame, encoder):
     return pd.DataFrame(columns, index=frame.index)
 
 
-#: Models whose structure search holds rows out (an internal cross-validation), so that a row of
-#: weight 2 is not two rows: always refitted on the resampled rows, with the reason.
+#: Models whose structure search looks at rows, not only at counts, so that a row of weight 2 is
+#: not two rows: refitted on the resampled rows (rows repeated as drawn) when the condition on the
+#: number of rows holds, with the reason.
 ROW_REFITS = {
-    HierarchicalNaiveBayes: "its search scores each candidate latent variable by cross-validation over the rows",
+    HierarchicalNaiveBayes: (
+        lambda n_rows: True,
+        "its search scores each candidate latent variable by cross-validation over the rows",
+    ),
+    SelectiveKDB: (
+        lambda n_rows: n_rows > MAX_SELECTION_ROWS,
+        "beyond 2,000 rows it selects its attributes by leave-one-out on a sample of the rows",
+    ),
 }
+
+
+def _refits_on_rows(estimator, n_rows):
+    return any(isinstance(estimator, cls) and condition(n_rows) for cls, (condition, _) in ROW_REFITS.items())
 
 
 class _Refits:
@@ -177,7 +191,7 @@ class _Refits:
 
     def __init__(self, estimator, frame, y, sample_weight, reuse_counts):
         self.estimator = estimator
-        self.reuse_counts = reuse_counts and not isinstance(estimator, tuple(ROW_REFITS))
+        self.reuse_counts = reuse_counts and not _refits_on_rows(estimator, len(frame))
         reuse_counts = self.reuse_counts
         full = clone_model(estimator)
         full.fit(frame, y, sample_weight=sample_weight)  # checks the model; fits its discretizer on every row
@@ -286,7 +300,9 @@ def edge_stability(
         themselves (rows repeated as drawn), the naive way: slower, and only there to check
         and to time the shared counting (``benchmarks/bench_stability.py``). A
         :class:`~graphmodels.HierarchicalNaiveBayes`, whose search cross-validates over the
-        rows (so that a weight of 2 is not two rows), is always refitted on the rows.
+        rows (so that a weight of 2 is not two rows), is always refitted on the rows, and a
+        :class:`~graphmodels.SelectiveKDB` beyond 2,000 rows, whose selection scores a sample of
+        the rows.
 
     Returns
     -------
@@ -322,9 +338,12 @@ def edge_stability(
     **Exactness of the shared counting.** A resample's weighted counts of the shared codes are
     the counts of its repeated rows, and every state of every column is kept (with count 0 when
     a resample lacks it) on both paths (the naive refits see Categorical columns of all the
-    states), so both give the same structures. Two cases can still differ, as they would with
-    ``fit`` itself: a class absent from a resample (a refit on the resampled rows has one class
-    fewer), and a column whose missing cells are all absent (its "missing" state too).
+    states), so both give the same structures (tested for every registered model). Two cases
+    can still differ, as they would with ``fit`` itself: a class absent from a resample (a refit
+    on the resampled rows has one class fewer), and a column whose missing cells are all absent
+    (its "missing" state too). Only the structures are kept: the parameters of the refits may
+    differ where an estimator chooses itself on a subsample of the rows (``"bdeu-auto"`` beyond
+    2,000 rows).
 
     References
     ----------
