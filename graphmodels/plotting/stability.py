@@ -159,8 +159,8 @@ def _settle(ax, frame):
     Lines are bent and hulls padded in screen units: with the scale measured before the
     legend took its room, the bends of long arcs would leave the axes.
     """
-    figure = ax.figure
-    if getattr(figure, "get_layout_engine", lambda: None)() is not None:
+    figure = getattr(ax.figure, "figure", ax.figure)  # the root figure of a subfigure
+    if figure.get_layout_engine() is not None:
         figure.draw_without_rendering()
     ppu_x, ppu_y = _points_per_unit(ax)
     if frame["equal"]:
