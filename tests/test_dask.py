@@ -207,6 +207,8 @@ def test_other_unsupported_inputs_say_so(client):
         gm.NaiveBayes().fit(X, y, sample_weight=np.ones(len(frame)))
     with pytest.raises(TypeError, match="dask Series partitioned as `X` or the name of a column"):
         gm.NaiveBayes().fit(X, frame["class"])
+    with pytest.raises(ValueError, match="`y` must be partitioned as `X`"):
+        gm.NaiveBayes().fit(X, dd.from_pandas(frame["class"], npartitions=2))
     with pytest.raises(TypeError, match="Dask Series but `X` is not"):
         gm.NaiveBayes().fit(frame.drop(columns="class"), y)
     with pytest.raises(TypeError, match="Dask collection"):

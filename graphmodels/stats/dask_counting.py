@@ -527,13 +527,14 @@ def dask_training_data(
             if getattr(y, "ndim", 1) != 1:
                 raise TypeError("`y` must be one column of labels (a dask Series or a column name), got a DataFrame.")
             y_name = getattr(y, "name", None)
-            try:
-                frame = X.assign(**{_CLASS_COLUMN: y})
-            except Exception as error:
+            # Dask aligns `y` to `X` by index; a `y` cut into other partitions would be joined row by
+            # row to another layout (missing labels, extra rows), so the partitions must match.
+            frame = X.assign(**{_CLASS_COLUMN: y}) if y.npartitions == X.npartitions else None
+            if frame is None or frame.npartitions != X.npartitions:
                 raise ValueError(
-                    "`y` must be partitioned as `X` (for instance frame['class'] beside "
-                    "frame.drop(columns='class')), or be the name of a column of `X`: " + str(error)
-                ) from error
+                    f"`y` must be partitioned as `X` ({X.npartitions} partitions, got {y.npartitions}), for "
+                    "instance frame['class'] beside frame.drop(columns='class'); or pass the name of a column of `X`."
+                )
             class_column = _CLASS_COLUMN
         elif isinstance(y, Hashable) and not isinstance(y, (bool, np.ndarray)) and y in list(X.columns):
             class_column = y
