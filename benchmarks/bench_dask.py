@@ -18,8 +18,9 @@ time, and fits from ``dd.read_parquet(folder)``.
   equal: ``predict_proba`` of the first 20,000 rows, to 1e-12.
 
 Run ``python benchmarks/bench_dask.py`` (writes the ``dask`` section of benchmarks/RESULTS.md;
-``--quick`` for 10^5 and 10^6 rows, printed only). The 10^8 point runs only when the 10^7 Dask
-fits project it under 20 minutes (``--max-rows`` overrides).
+``--quick`` for 10^5 and 10^6 rows, printed only; ``--render-only`` rewrites the section from the
+measured points kept in benchmarks/results/dask.json). The 10^8 point runs only when the 10^7
+Dask fits project it under 20 minutes (``--max-rows`` overrides).
 """
 
 from __future__ import annotations
@@ -50,6 +51,8 @@ FLAT_TARGET = 1.5  # time per row at 10^8 / at 10^7
 RATIO_TARGET = 3.0  # Dask time per row / in-memory time per row, at 10^7
 WORKER_GIB_TARGET = 2.0
 PROJECTION_LIMIT_S = 20 * 60
+#: The measured points, from which --render-only rewrites the section.
+RAW = Path(__file__).resolve().parent / "results" / "dask.json"
 
 
 def make_partition(seed, n_rows):
@@ -179,17 +182,38 @@ def parquet_factory(n_rows, folder):
 
 
 # ---------------------------------------------------------------------------------- report
+def power(rows):
+    """10^k for a power of ten, else the number."""
+    k = int(round(np.log10(rows)))
+    return f"10^{k}" if 10**k == rows else f"{rows:,}"
+
+
 def per_row_us(seconds, rows):
     return seconds / rows * 1e6
 
 
-def report(memory, dask_points, parquet, skipped, started, load_start, total_s):
+def render(raw):
+    """The markdown section from the raw results (what ``--render-only`` rewrites)."""
+    return report(
+        raw["memory"],
+        raw["dask"],
+        raw["parquet"],
+        raw["skipped"],
+        raw["started"],
+        tuple(raw["load_start"]),
+        raw["total_s"],
+        load_end=tuple(raw["load_end"]),
+        versions=raw["versions"],
+    )
+
+
+def report(memory, dask_points, parquet, skipped, started, load_start, total_s, *, load_end, versions):
     rows = []
     for point in memory:
         rows.append(
             {
                 "engine": "in memory (1 process)",
-                "rows": f"{point['rows']:.0e}",
+                "rows": power(point["rows"]),
                 "NB fit": common.fmt_seconds(point["nb"]),
                 "TAN fit": common.fmt_seconds(point["tan"]),
                 "NB µs/row": f"{per_row_us(point['nb'], point['rows']):.2f}",
@@ -204,7 +228,7 @@ def report(memory, dask_points, parquet, skipped, started, load_start, total_s):
         rows.append(
             {
                 "engine": f"Dask, {point['label']} ({point['partitions']} partitions)",
-                "rows": f"{point['rows']:.0e}",
+                "rows": power(point["rows"]),
                 "NB fit": common.fmt_seconds(point["nb"]),
                 "TAN fit": common.fmt_seconds(point["tan"]),
                 "NB µs/row": f"{per_row_us(point['nb'], point['rows']):.2f}",
@@ -237,9 +261,18 @@ def report(memory, dask_points, parquet, skipped, started, load_start, total_s):
     peak = max(largest["worker_peaks_gib"])
     verdict = "meets" if peak < WORKER_GIB_TARGET else "misses"
     lines.append(
-        f"- Peak worker memory at {largest['rows']:.0e} rows: **{peak:.2f} GiB** ({verdict} the target of "
-        f"under {WORKER_GIB_TARGET:.0f} GiB per worker; the limit was 2 GiB, so a worker past it is restarted)."
+        f"- Peak worker memory at {power(largest['rows'])} rows: **{peak:.2f} GiB** ({verdict} the target of "
+        f"under {WORKER_GIB_TARGET:.0f} GiB per worker; the limit was 2 GiB, so a worker past it is restarted). "
+        "It does not grow with the rows: a worker holds one partition and one table at a time, so it is the "
+        "same at any number of partitions; the in-memory process needs the whole table."
     )
+    if 10**6 in by_rows and 10**7 in by_rows:
+        flat = ", ".join(
+            f"{name.upper()} {per_row_us(by_rows[10**6][name], 10**6):.2f} -> "
+            f"{per_row_us(by_rows[10**7][name], 10**7):.2f} µs"
+            for name in ("nb", "tan")
+        )
+        lines.append(f"- Dask time per row from 10^6 to 10^7 rows: {flat}.")
     if skipped:
         lines.append(f"- {skipped}")
     # Extrapolation from the largest point measured.
@@ -247,9 +280,9 @@ def report(memory, dask_points, parquet, skipped, started, load_start, total_s):
     nb_row = largest["nb"] / largest["rows"]
     hours_here = (tan_row * 1e10) / 3600
     lines.append(
-        f"- Extrapolation to 10^10 rows from {largest['rows']:.0e}: TAN takes {tan_row * 1e6:.2f} µs per row on "
+        f"- Extrapolation to 10^10 rows from {power(largest['rows'])}: TAN takes {tan_row * 1e6:.2f} µs per row on "
         f"these 2 workers, so 10^10 rows would take about {hours_here:.0f} hours here "
-        f"({nb_row * 1e10 / 3600:.0f} hours for NB); time per row is flat in the number of rows (each query is "
+        f"({nb_row * 1e10 / 3600:.0f} hours for NB); time per row stays flat as the rows grow (each query is "
         "one pass; the tree of table additions grows by one level per factor 8 of partitions), so on W worker "
         f"cores it is about {hours_here * 2:.0f} / W hours ({hours_here * 2 / 100:.1f} hours on 100 cores), "
         "each worker still holding one partition at a time (peak as above)."
@@ -257,14 +290,14 @@ def report(memory, dask_points, parquet, skipped, started, load_start, total_s):
     parquet_note = ""
     if parquet:
         parquet_note = (
-            f"\n\nParquet: {parquet['rows']:.0e} rows written as {parquet['partitions']} files "
+            f"\n\nParquet: {power(parquet['rows'])} rows written as {parquet['partitions']} files "
             f"({parquet['size_mib']:.0f} MiB, snappy, written in {parquet['write_s']:.0f} s one partition at a "
             "time), fitted from `dd.read_parquet(folder)`; each pass of the engine reads the files again."
         )
-    return f"""## Dask backend: NB and TAN from a Dask DataFrame, 10^6 to 10^8 rows x 50 attributes
+    return f"""## Dask backend: NB and TAN from a Dask DataFrame, 10^6 to {power(largest["rows"])} rows x 50 attributes
 
 Produced by `python benchmarks/bench_dask.py` ({total_s / 60:.1f} min; started {started}, load average at start
-{load_start}, at end {common.load_average()}; dask {_version("dask")}, distributed {_version("distributed")}).
+{load_start}, at end {load_end}; dask {versions["dask"]}, distributed {versions["distributed"]}).
 50 attributes of 5 states and a 2-state class, int8 columns, partitions of {PARTITION_ROWS:,} rows each generated
 on the workers from its own seed (`dd.from_map`), never gathered; a 2-worker `LocalCluster` (processes, one
 thread each, `memory_limit="2GiB"`), fresh for each point. Default settings (`estimator="leave-one-out"`,
@@ -298,6 +331,7 @@ def main():
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--quick", action="store_true", help="10^5 and 10^6 rows, printed only")
     parser.add_argument("--max-rows", type=float, default=None, help="run the 10^8 point (1e8) or not (1e7)")
+    parser.add_argument("--render-only", action="store_true", help=f"rewrite the section from {RAW.name}")
     parser.add_argument("--in-memory", type=int, default=None, help=argparse.SUPPRESS)
     parser.add_argument("--folder", default=None, help=argparse.SUPPRESS)
     parser.add_argument("--partition-rows", type=int, default=None, help=argparse.SUPPRESS)
@@ -307,6 +341,10 @@ def main():
         PARTITION_ROWS = args.partition_rows
     if args.in_memory is not None:
         print(json.dumps(in_memory(args.in_memory, args.folder)))
+        return
+    if args.render_only:
+        common.write_section("dask", render(json.loads(RAW.read_text())))
+        print(f"wrote {common.RESULTS}")
         return
     sizes = [10**6, 10**7]
     parquet_rows = 10**7
@@ -347,7 +385,20 @@ def main():
                 f"(10 x {largest['nb'] + largest['tan']:.0f} s), over the {PROJECTION_LIMIT_S // 60} min budget; "
                 "the extrapolation below starts from 10^7."
             )
-    body = report(memory, dask_points, parquet, skipped, started, load_start, time.perf_counter() - begin)
+    raw = {
+        "memory": memory,
+        "dask": dask_points,
+        "parquet": parquet,
+        "skipped": skipped,
+        "started": started,
+        "load_start": load_start,
+        "load_end": common.load_average(),
+        "total_s": time.perf_counter() - begin,
+        "versions": {"dask": _version("dask"), "distributed": _version("distributed")},
+    }
+    if not args.quick:
+        RAW.write_text(json.dumps(raw, indent=1) + "\n")
+    body = render(raw)
     print(body)
     if not args.quick:
         common.write_section("dask", body)
