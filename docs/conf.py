@@ -35,6 +35,7 @@ extensions = [
     "sphinx.ext.mathjax",
     "sphinx.ext.viewcode",
     "numpydoc",
+    "sphinx_gallery.gen_gallery",
 ]
 
 templates_path = ["_templates"]
@@ -43,6 +44,25 @@ exclude_patterns = ["_build"]
 default_role = "py:obj"
 html_theme = "alabaster"
 html_static_path = []
+
+# The tutorial gallery: sphinx-gallery runs every script of examples/tutorials/ (each under a minute,
+# no network) and writes its page, figures included, into docs/tutorials/ (generated, not committed).
+sphinx_gallery_conf = {
+    "examples_dirs": "../examples/tutorials",
+    "gallery_dirs": "tutorials",
+    "filename_pattern": r"plot_",  # execute every tutorial
+    "download_all_examples": False,
+    "image_scrapers": ("matplotlib",),
+    "matplotlib_animations": True,
+    "within_subsection_order": "FileNameSortKey",
+    "remove_config_comments": True,
+    "show_memory": False,
+    "reset_modules_order": "both",
+    "abort_on_example_error": False,
+    "only_warn_on_example_error": False,
+    "first_notebook_cell": None,
+    "show_signature": False,
+}
 
 # autosummary writes one stub page per public name into api/generated/ (not committed).
 autosummary_generate = True
