@@ -3,12 +3,14 @@
 Layers inside the package: ``_common`` (colours, labels, layouts, geometry; draws
 nothing) <- one module per drawing (``network``, ``hyperforests``, ``latent_trees``,
 ``multidimensional``, ``interactions``, ``region_graph``, ``kikuchi_path``, ``stability``) and
-``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type) <- ``svg``
+``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type) and
+``animation`` (:func:`animate`, a learning trace replayed through the drawings) <- ``svg``
 (drawings as inline SVG text, for notebooks and HTML pages) <- ``notebook`` (:func:`show`: the
 notebook display of any structure or model).
 """
 
 from ._common import grid_layout, network_layout
+from .animation import animate, animation_widget
 from .dispatch import draw_network
 from .export import to_dot, to_graphml
 from .hyperforests import draw_hyperforest, draw_junction_tree
@@ -38,6 +40,8 @@ __all__ = [
     "draw_stability",
     "draw_structure_difference",
     "multidimensional_layout",
+    "animate",
+    "animation_widget",
     "to_graphml",
     "to_dot",
     "draw_svg",
