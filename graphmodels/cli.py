@@ -6,6 +6,7 @@
     graphmodels fit DATA [--target NAME] [--model tan] [--draw out.png] [--save model.json]
     graphmodels compare DATA [--target NAME] [--models nb tan ...] [--out DIR] [--quiet]
     graphmodels report DATA --out report.html [--target NAME] [--models nb tan ...] [--folds K] [--quiet]
+    graphmodels animate DATA --out tan.gif [--model tan] [--target NAME] [--interval MS] [--max-frames N]
     graphmodels --version
 
 ``DATA`` is a CSV file (optionally compressed: ``.gz``, ``.bz2``, ``.xz``,
@@ -30,7 +31,7 @@ them).
   model keeps them, so it predicts raw rows.
 * **Output paths** (``--draw`` ending in ``.png``, ``.pdf`` or ``.svg``;
   ``--save`` in ``.json`` or ``.npz``; ``compare --out`` a directory;
-  ``report --out`` a file ending in ``.html`` or ``.htm``) are checked
+  ``report --out`` a file ending in ``.html`` or ``.htm``; ``animate --out`` in ``.gif``) are checked
   before any work: their directory must exist and be writable.
 * **Messages**: results go to stdout; notes, warnings and progress to
   stderr. ``compare`` shows its progress when stderr is a terminal and the
@@ -64,6 +65,8 @@ _DRAWING_FORMATS = (".png", ".pdf", ".svg")
 _MODEL_FORMATS = (".json", ".npz")
 #: File name endings of ``report --out``.
 _REPORT_FORMATS = (".html", ".htm")
+#: File name endings of ``animate --out`` (matplotlib's Pillow writer).
+_ANIMATION_FORMATS = (".gif",)
 
 #: Delimiters tried when a file read with commas gives a single column, and how they are named.
 _SNIFFED = ";\t|"
@@ -509,6 +512,38 @@ def _cmd_report(args: argparse.Namespace) -> None:
     print(f"report on {name} ({len(X)} rows, {len(result.cv_summary)} models) saved to {args.out} ({size:,.0f} kB)")
 
 
+def _cmd_animate(args: argparse.Namespace) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .plotting import animate
+    from .plotting.animation import REPLAYS
+
+    model = _model(args.model, args.discretizer)
+    animated = tuple(cls for classes in REPLAYS for cls in classes)
+    if not any(isinstance(model, cls) for cls in animated):
+        from .models import CLASSIFIERS
+
+        names = [key for key, cls in CLASSIFIERS.items() if issubclass(cls, animated)]
+        raise CommandError(f"model {args.model!r} has no structure search to animate; choose from: {', '.join(names)}")
+    _check_output_file(args.out, "--out", _ANIMATION_FORMATS)
+    name, X, y = _load_data(args.data, args.target, args.sep)
+    model.set_params(trace=True).fit(X, y)
+    anim = animate(model, interval=args.interval, max_frames=args.max_frames)
+    figure = anim._fig  # type: ignore[attr-defined]  # FuncAnimation keeps its figure there
+    try:
+        anim.save(args.out, writer="pillow", dpi=args.dpi)
+    finally:
+        plt.close(figure)
+    n_frames = len(anim.frames)  # type: ignore[attr-defined]
+    print(
+        f"{type(model).__name__} on {name}: a trace of {len(model.trace_)} steps, {n_frames} frames "
+        f"({args.interval} ms each) saved to {args.out}"
+    )
+
+
 # ----------------------------------------------------------------------------------------------
 # parser
 # ----------------------------------------------------------------------------------------------
@@ -661,6 +696,30 @@ def _parser() -> argparse.ArgumentParser:
         help="use a sample of at most N rows, stratified by class (default: every row); the page says so",
     )
     rep.add_argument("--quiet", action="store_true", help="no progress on stderr")
+
+    ani = commands.add_parser(
+        "animate",
+        help="animate a model's structure search as a GIF",
+        description="Fit one model with trace=True and save its structure search, one frame per step and a "
+        "last frame with the final structure, as an animated GIF (graphmodels.plotting.animate).",
+    )
+    _add_data_options(ani)
+    ani.add_argument(
+        "--model",
+        default="tan",
+        metavar="NAME",
+        help="a model with a structure search, e.g. tan (default), fan, kdb, chow-liu, hyperforest, kikuchi-bayes, hnb",
+    )
+    ani.add_argument("--out", metavar="FILE", required=True, help="the GIF to write; its directory is checked first")
+    ani.add_argument("--interval", type=_int_at_least(1), default=800, metavar="MS", help="ms per frame (default: 800)")
+    ani.add_argument(
+        "--max-frames",
+        type=_int_at_least(2),
+        default=200,
+        metavar="N",
+        help="the most frames; a longer search leaves out rejected steps first (default: 200)",
+    )
+    ani.add_argument("--dpi", type=_int_at_least(10), default=80, help="resolution of the GIF (default: 80)")
     return parser
 
 
@@ -684,7 +743,13 @@ def main(argv: Sequence[str] | None = None) -> int:
         args = parser.parse_args(argv)
     except SystemExit as done:  # --help, --version, or a usage error already written
         return done.code if isinstance(done.code, int) else (0 if done.code is None else 2)
-    handlers = {"datasets": _cmd_datasets, "fit": _cmd_fit, "compare": _cmd_compare, "report": _cmd_report}
+    handlers = {
+        "datasets": _cmd_datasets,
+        "fit": _cmd_fit,
+        "compare": _cmd_compare,
+        "report": _cmd_report,
+        "animate": _cmd_animate,
+    }
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning
         try:
