@@ -179,6 +179,10 @@ def test_engine_tables_equal_the_in_memory_engine(client):
     np.testing.assert_array_equal(
         engine.pairwise_counts(given="class").table, memory.engine.pairwise_counts(given="class").table
     )
+    # counted by the states pass, from each distinct (value, class) pair's weight
+    np.testing.assert_array_equal(
+        engine.one_way_counts(given="class").table, memory.engine.one_way_counts(given="class").table
+    )
     stratum = engine.stratum("class", 1)
     np.testing.assert_array_equal(stratum.counts(["buying"]), memory.engine.stratum("class", 1).counts(["buying"]))
     assert stratum.total == memory.engine.stratum("class", 1).total

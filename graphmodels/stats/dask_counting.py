@@ -35,7 +35,7 @@ import pandas as pd
 
 from ..data.discretize import EqualFrequencyDiscretizer, MDLDiscretizer, _is_numeric, make_discretizer
 from ..data.encoding import LabelEncoder, TableEncoder, is_dask_collection
-from .counting import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_CELLS, CountingEngine, InMemoryRowsRequired
+from .counting import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_CELLS, CountingEngine, InMemoryRowsRequired, OneWayCounts
 
 __all__ = ["DaskCountingEngine", "DaskTrainingData", "dask_training_data", "lazy_rows"]
 
@@ -317,12 +317,15 @@ def _pick_rows(part, spec, local, partition_info=None):
 # ---------------------------------------------------------------------------------- the states pass
 def _column_summary(series, numeric_counts, labels, limit):
     """What one partition says about one column: its distinct values, missing cells, categories,
-    and (for a numeric column a discretizer may cut) the weight of each (value, class) pair.
+    the weight of each (value, class) pair (``"joint"``, missing values included: the one-way
+    tables given the class, once the states are known), and for a numeric column a discretizer
+    may cut, the same weights over the non-missing values as floats (``"value_counts"``).
 
     `labels` is ``(codes, values)`` of the partition's class labels (``pd.factorize``), or None.
     """
+    codes, label_values = labels if labels is not None else (np.zeros(len(series), dtype=np.intp), [None])
     if isinstance(series.dtype, np.dtype) and series.dtype.kind in "iu" and len(series):
-        summary = _integer_summary(series.to_numpy(), numeric_counts, labels)
+        summary = _integer_summary(series.to_numpy(), numeric_counts, codes, label_values, labels is not None)
         if summary is not None:
             return summary
     summary: dict[str, Any] = {"missing": int(series.isna().sum())}
@@ -333,53 +336,60 @@ def _column_summary(series, numeric_counts, labels, limit):
         summary["too_many"] = True
         return summary
     summary["values"] = list(values)
+    known = codes >= 0
+    pairs = pd.DataFrame({"value": series.to_numpy(dtype=object)[known], "label": codes[known]})
+    joint = pairs.groupby(["value", "label"], dropna=False, sort=False).size()
+    summary["joint"] = _relabel(joint, label_values)
     if numeric_counts:
         floats = series.to_numpy(dtype=np.float64, na_value=np.nan)
-        present = ~np.isnan(floats)
+        present = ~np.isnan(floats) & known
         keys = pd.DataFrame({"value": floats[present]})
         if labels is not None:
-            codes, label_values = labels
-            known = codes[present] >= 0
-            keys = keys[known]
-            keys["label"] = np.asarray(label_values, dtype=object)[codes[present][known]]
+            keys["label"] = np.asarray(label_values, dtype=object)[codes[present]]
         summary["value_counts"] = keys.groupby(list(keys.columns), sort=False).size()
     return summary
+
+
+def _relabel(counts, label_values):
+    """`counts` indexed by (value, label code) re-indexed by (value, label)."""
+    values = counts.index.get_level_values(0)
+    labels = np.asarray(label_values, dtype=object)[counts.index.get_level_values(1).to_numpy(dtype=np.intp)]
+    index = pd.MultiIndex.from_arrays([values, labels], names=["value", "label"])
+    return pd.Series(counts.to_numpy(), index=index)
 
 
 #: Widest range of an integer column counted by one bincount in the states pass.
 _INTEGER_RANGE = 1 << 16
 
 
-def _integer_summary(array, numeric_counts, labels):
+def _integer_summary(array, numeric_counts, codes, label_values, has_labels):
     """:func:`_column_summary` of a numpy integer column by one bincount (None for a wide range)."""
     low, high = int(array.min()), int(array.max())
     if high - low >= _INTEGER_RANGE:
         return None
     shifted = array.astype(np.int64) - low
-    if not numeric_counts:
-        present = np.flatnonzero(np.bincount(shifted, minlength=high - low + 1))
-        return {"missing": 0, "values": list(array.dtype.type(present + low))}
-    if labels is None:
-        counts = np.bincount(shifted, minlength=high - low + 1)[:, None]
-        label_values = None
-    else:
-        codes, label_values = labels
-        known = codes >= 0
-        k = len(label_values)
-        counts = np.bincount(shifted[known] * k + codes[known], minlength=(high - low + 1) * k).reshape(-1, k)
+    known = codes >= 0
+    k = len(label_values)
+    counts = np.bincount(shifted[known] * k + codes[known], minlength=(high - low + 1) * k).reshape(-1, k)
     values = np.flatnonzero(counts.sum(axis=1)) + low
     cells = np.nonzero(counts)
-    keys = {"value": (cells[0] + low).astype(np.float64)}
-    if label_values is not None:
-        keys["label"] = np.asarray(label_values, dtype=object)[cells[1]]
-    index = pd.MultiIndex.from_arrays(list(keys.values()), names=list(keys)) if len(keys) > 1 else None
-    if index is None:
-        index = pd.Index(keys["value"], name="value")
-    return {
+    labels = np.asarray(label_values, dtype=object)[cells[1]]
+    summary = {
         "missing": 0,
         "values": list(array.dtype.type(values)),
-        "value_counts": pd.Series(counts[cells], index=index),
+        "joint": pd.Series(
+            counts[cells],
+            index=pd.MultiIndex.from_arrays([array.dtype.type(cells[0] + low), labels], names=["value", "label"]),
+        ),
     }
+    if numeric_counts:
+        floats = (cells[0] + low).astype(np.float64)
+        if has_labels:
+            index = pd.MultiIndex.from_arrays([floats, labels], names=["value", "label"])
+        else:
+            index = pd.Index(floats, name="value")
+        summary["value_counts"] = pd.Series(counts[cells], index=index)
+    return summary
 
 
 def _union(first, second):
@@ -416,17 +426,19 @@ def _merge_summaries(*parts, limit):
             column["mixed_categories"] = column.get("mixed_categories") or summary.get("mixed_categories")
             if column.get("too_many") or summary.get("too_many"):
                 column["too_many"] = True
-                column.pop("values", None)
-                column.pop("value_counts", None)
+                for key in ("values", "value_counts", "joint"):
+                    column.pop(key, None)
                 continue
             column["values"] = _union(column["values"], summary["values"])
-            if "value_counts" in column:
-                counts = pd.concat([column["value_counts"], summary["value_counts"]])
-                column["value_counts"] = counts.groupby(level=list(range(counts.index.nlevels)), sort=False).sum()
+            for key in ("value_counts", "joint"):
+                if key in column:
+                    counts = pd.concat([column[key], summary[key]])
+                    levels = list(range(counts.index.nlevels))
+                    column[key] = counts.groupby(level=levels, sort=False, dropna=False).sum()
             if len(column["values"]) > limit:
                 column["too_many"] = True
-                column.pop("values", None)
-                column.pop("value_counts", None)
+                for key in ("values", "value_counts", "joint"):
+                    column.pop(key, None)
     merged["classes"] = (
         None if classes[0] is None else pd.concat(classes).groupby(level=0, sort=False, dropna=False).sum()
     )
@@ -617,17 +629,70 @@ def dask_training_data(
         max_cells=int(max_cells),
         chunk_size=int(chunk_size),
     )
-    seeded = {}
+    seeded: dict[Any, Any] = {}
     if class_counts is not None:
         table = np.asarray(class_counts, dtype=np.float64)
         table.flags.writeable = False
         seeded[(len(names) - 1,)] = table
+    one_way = _one_way_from_summaries(columns, summary["columns"], meta, spec, n_rows)
+    if one_way is not None:
+        # The tables one_way_counts(given=class) would count in a pass: already counted by the states pass.
+        seeded[("one-way", one_way.variables, None if class_column is None else len(names) - 1)] = one_way
     engine = DaskCountingEngine(
         frame, spec, n_rows=n_rows, partition_rows=summary["n_rows"], seeded=seeded, split_every=split_every
     )
     return DaskTrainingData(
         engine, encoder, fitted, classes, None if class_column is None else names[-1], list(columns), n_rows
     )
+
+
+def _one_way_from_summaries(columns, summaries, meta, spec, n_rows):
+    """The one-way tables of every attribute (per class), from the states pass's (value, class) weights.
+
+    Each distinct value is coded as a partition's cells are (discretizer, then encoder), so the
+    table is the one a pass would count; None when a column has no weights (too many values) or
+    a value does not code (then the pass counts it).
+    """
+    if not columns or any("joint" not in summary for summary in summaries):
+        return None
+    joints = [summary["joint"] for summary in summaries]
+    length = max(len(joint) for joint in joints)
+    cells = {}
+    for column, summary, joint in zip(columns, summaries, joints):
+        categories = summary.get("categories") if not summary.get("mixed_categories") else None
+        series = _column_series(list(joint.index.get_level_values(0)), meta[column].dtype, categories)
+        cells[column] = series.iloc[np.resize(np.arange(len(series)), length)].reset_index(drop=True)
+    small = pd.DataFrame(cells)
+    if spec.discretizer is not None:
+        small = spec.discretizer.transform(small)
+    codes = spec.encoder.transform(small)
+    cards = np.asarray(spec.encoder.cardinalities_, dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
+    n_strata = 1 if spec.labels is None else len(spec.labels.classes_)
+    table = np.zeros((n_strata, int(offsets[-1])))
+    for j, joint in enumerate(joints):
+        column_codes = codes[: len(joint), j].astype(np.int64)
+        if (column_codes < 0).any():
+            return None
+        if spec.labels is None:
+            strata = np.zeros(len(joint), dtype=np.int64)
+        else:
+            strata = spec.labels.transform(pd.Series(list(joint.index.get_level_values(1)), dtype=object))
+        np.add.at(table, (strata, offsets[j] + column_codes), joint.to_numpy(dtype=np.float64))
+    if not np.all(np.add.reduceat(table.sum(axis=0), offsets[:-1]) == n_rows):  # every row once per column
+        return None
+    table.flags.writeable = False
+    return OneWayCounts(tuple(range(len(columns))), cards, offsets, table)
+
+
+def _column_series(values, dtype, categories=None):
+    """`values` (missing ones included) as a column of `dtype`, as a partition holds them."""
+    if categories is not None:
+        return pd.Series(pd.Categorical(values, categories=categories))
+    try:
+        return pd.Series(values, dtype=dtype)
+    except (TypeError, ValueError):
+        return pd.Series(values, dtype=object)
 
 
 def _distinct_series(values, dtype, has_missing, categories=None):
