@@ -267,6 +267,57 @@ def _layered(graph, max_row_width=None):
     return pos
 
 
+#: Nodes from which a drawing counts as large: its default layout flows the layers into rows
+#: shaped to the page (:func:`_flowed_layered`), its figure is at most :data:`LARGE_FIGURE` inches
+#: and its labels are at least :data:`MIN_FONT_SIZE` points.
+LARGE_GRAPH = 40
+
+#: Largest figure (width, height in inches) made for a large drawing.
+LARGE_FIGURE = (16.0, 12.0)
+
+#: Smallest label size (points) of a large drawing; below it, a warning suggests `top_k` or more room.
+MIN_FONT_SIZE = 5.0
+
+#: Inches per slot of a new figure (a row's neighbours are 1 slot apart along x, rows 1 along y).
+SLOT_INCHES = (1.3, 1.05)
+
+
+def _page_row_width(n, aspect):
+    """Nodes per row so that `n` nodes in rows fill a page `aspect` (width / height) wide."""
+    columns = math.sqrt(max(n, 1) * aspect * SLOT_INCHES[1] / SLOT_INCHES[0])
+    return int(min(max(round(columns), 3), max(n, 1)))
+
+
+def _flowed_layered(graph, width):
+    """The layered layout of a large graph, its layers flowed into rows of `width` nodes.
+
+    The nodes are taken layer by layer (as :func:`network_layout`'s ``"layered"``
+    orders them: depth in the spanning forest, pre-order within a depth) and
+    written row by row like the words of a text, so that a deep tree does not
+    make a tall, mostly empty drawing; a parent comes before its children, which
+    are on its row or one of the next ones. The class sits above, centred.
+    """
+    order = {node: i for i, node in enumerate(graph.nodes)}
+    top = _class_nodes(graph)[:1]
+    rest = [n for n in graph.nodes if n not in set(top)]
+    roots, children = _spanning_forest(graph, rest, order)
+    depth = _depths(roots, children)
+    flow = sorted(_preorder(roots, children), key=depth.__getitem__)  # stable: pre-order within a depth
+    width = max(min(int(width), len(flow)), 1)
+    offset = 1 if top else 0
+    pos = {}
+    for k, node in enumerate(flow):
+        row, column = divmod(k, width)
+        # The last row centred under the others; odd rows shifted by a quarter slot, so that an arc to
+        # the row below does not run through the node right under its start.
+        in_row = min(width, len(flow) - row * width)
+        shift = (width - in_row) / 2 + (0.25 if row % 2 else -0.25)
+        pos[node] = (float(column + shift), -float(row + offset))
+    for node in top:
+        pos[node] = ((width - 1) / 2, 0.0)
+    return pos
+
+
 def _normalized(pos, edges):
     """Scale raw positions so that the median edge (or nearest-neighbour gap) is 1.5 slots."""
     nodes = list(pos)
@@ -597,12 +648,22 @@ def format_label(name: Hashable, max_length: int = 24, line_length: int = 8) -> 
     >>> format_label("a" * 30)
     'aaaaaaaaaaaaaaaaaaaaaaa…'
     """
-    text = " ".join(str(name).split("\n")).replace("\r", " ")
+    text = _one_line(name)
     if len(text) > max_length:
         text = text[: max_length - 1] + "…"
+    return _wrap(text, line_length)
+
+
+def _one_line(name):
+    return " ".join(str(name).split("\n")).replace("\r", " ")
+
+
+def _wrap(text, line_length, ellipsis_breaks=False):
+    """`text` broken after ``-``, ``_``, ``.``, ``/`` and spaces (and ``…`` if asked) into lines of about
+    `line_length`, at most three."""
     if len(text) <= line_length:
         return text
-    tokens = re.findall(r"[^-_./\s]*[-_./\s]*", text)
+    tokens = re.findall(r"[^-_./\s…]*[-_./\s…]*" if ellipsis_breaks else r"[^-_./\s]*[-_./\s]*", text)
     lines, current = [], ""
     for token in filter(None, tokens):
         if current and len(current) + len(token.rstrip()) > line_length:
@@ -615,6 +676,159 @@ def format_label(name: Hashable, max_length: int = 24, line_length: int = 8) -> 
     if len(lines) > 3:
         lines = lines[:2] + ["".join(lines[2:])]
     return "\n".join(lines)
+
+
+_SEPARATORS = "-_./ "
+
+
+def _tokens(text):
+    """`text` cut after each run of separators: ``"Mean_Acc1298_X"`` -> ``["Mean_", "Acc1298_", "X"]``."""
+    return [t for t in re.findall(r"[^-_./\s]*[-_./\s]*", text) if t]
+
+
+def _middle_cut(text, max_length, tail_share):
+    """`text` cut to `max_length` characters by an ellipsis inside it, keeping `tail_share` of them at the end."""
+    if len(text) <= max_length:
+        return text
+    keep = max_length - 1
+    tail = min(max(round(keep * tail_share), 0), keep)
+    return text[: keep - tail] + "…" + (text[-tail:] if tail else "")
+
+
+def _without_common_tokens(texts):
+    """Each text with the tokens that all of `texts` have at the same place replaced by ``…`` (runs of them by
+    one), the first token kept."""
+    token_lists = [_tokens(t) for t in texts]
+    common = set.intersection(*(set(enumerate(tokens)) for tokens in token_lists)) if token_lists else set()
+    out = []
+    for tokens in token_lists:
+        parts, elided = [], False
+        for k, token in enumerate(tokens):
+            if (k, token) in common and k > 0:
+                elided = True
+                continue
+            if elided:
+                parts[-1] = parts[-1].rstrip(_SEPARATORS) + "…"
+            parts.append(token)
+            elided = False
+        if elided:
+            parts[-1] = parts[-1].rstrip(_SEPARATORS) + "…"
+        out.append("".join(parts))
+    return out
+
+
+def format_labels(names: Sequence[Hashable], max_length: int = 24, line_length: int = 8) -> list[str]:
+    """Labels of `names` as :func:`format_label` writes them, but never two alike.
+
+    Names of at most `max_length` characters are written as they are
+    (wrapped). Longer names are cut with an ellipsis at the end, as
+    :func:`format_label` does, when that leaves every label distinct;
+    otherwise (long names with a common prefix, such as
+    ``Mean_Acc1298_Mean_Mem40_Centroid``, ``Mean_Acc1298_Std_Mem40_Centroid``
+    and ``Mean_Acc1298_Mean_Mem40_Rolloff``) the tokens (pieces ending in
+    ``-``, ``_``, ``.``, ``/`` or a space) that every long name has at the
+    same place, but the first, are replaced by ``…`` (``Mean…Mean…Centroid``), and what
+    is still too long is cut in the middle, keeping most of the end, where
+    such names differ. Labels that still
+    agree get the next way of cutting (more of the start kept), and as a
+    last resort a number (``~2``).
+
+    Parameters
+    ----------
+    names : sequence of hashable
+        The node names, in order.
+    max_length : int, default=24
+        Longest label, in characters, before wrapping.
+    line_length : int, default=8
+        Preferred length of one line.
+
+    Returns
+    -------
+    list of str
+        One label per name, pairwise distinct when the names' texts are.
+
+    See Also
+    --------
+    format_label : one label on its own.
+
+    Examples
+    --------
+    >>> names = ["Mean_Acc1298_Mean_Mem40_Centroid", "Mean_Acc1298_Mean_Mem40_Rolloff"]
+    >>> names += ["Mean_Acc1298_Std_Mem40_Centroid", "Std_Acc1298_Mean_Mem40_Flux", "BH_LowPeakAmp"]
+    >>> [label.replace("\\n", " ") for label in format_labels(names, line_length=80)]
+    ['Mean…Mean…Centroid', 'Mean…Mean…Rolloff', 'Mean…Std…Centroid', 'Std…Mean…Flux', 'BH_LowPeakAmp']
+    """
+    texts = [_one_line(name) for name in names]
+    plain = [t if len(t) <= max_length else t[: max_length - 1] + "…" for t in texts]
+    long = [i for i, t in enumerate(texts) if len(t) > max_length]
+    if len(set(plain)) == len(set(texts)) or not long:
+        return [_wrap(t, line_length) for t in plain]
+    labels = list(plain)
+    condensed = dict(zip(long, _without_common_tokens([texts[i] for i in long])))
+    # Cut in the middle, most of the room for the end; the labels still alike get more of the start.
+    for i in long:
+        labels[i] = _middle_cut(condensed[i], max_length, 0.7)
+    for share in (0.5, 0.3, 0.9, 1.0, 0.0):
+        clashing = _clashes(labels, texts)
+        if not clashing:
+            break
+        for i in clashing:
+            if i in condensed:
+                labels[i] = _middle_cut(condensed[i], max_length, share)
+    for i in _clashes(labels, texts):
+        if i in condensed:
+            labels[i] = f"{labels[i]}~{i}"
+    return [_wrap(t, line_length, True) for t in labels]
+
+
+def _clashes(labels, texts):
+    """Indices of labels equal to another label whose name's text differs."""
+    owners: dict[str, set[str]] = {}
+    for label, text in zip(labels, texts):
+        owners.setdefault(label, set()).add(text)
+    return [i for i, label in enumerate(labels) if len(owners[label]) > 1]
+
+
+#: What `top_k` does with the edges it leaves out: drawn light and thin, or not drawn.
+FADED_MODES = ("fade", "hide")
+
+#: Alpha and line width (points) of a faded edge.
+FADED_ALPHA = 0.15
+FADED_WIDTH = 0.5
+
+
+def _check_top_k(top_k, faded):
+    """`top_k` as an int (or None), after checking it and `faded`."""
+    if faded not in FADED_MODES:
+        raise ValueError(f"`faded` must be one of {list(FADED_MODES)}, got {faded!r}.")
+    if top_k is None:
+        return None
+    if isinstance(top_k, bool) or not isinstance(top_k, numbers.Integral) or top_k < 1:
+        raise ValueError(f"`top_k` must be None or an integer >= 1, got {top_k!r}.")
+    return int(top_k)
+
+
+def _strongest(weights, top_k, grouped=None):
+    """Which items are drawn in full: the `top_k` of largest weight (ties in the given order).
+
+    `weights` holds a number or None per item (None ranks last); items with
+    ``grouped[i]`` true are one group that is faded as a whole (the class arcs
+    of a classifier), unless every item is grouped, when they are ranked as the
+    others would be. Returns ``(strong, n_ranked)``: one bool per item, and how
+    many items were ranked.
+    """
+    n = len(weights)
+    if top_k is None:
+        return [True] * n, n
+    grouped = [False] * n if grouped is None or all(grouped) else list(grouped)
+    ranked = [i for i in range(n) if not grouped[i]]
+
+    def key(i):
+        w = weights[i]
+        return (0, -float(w), i) if _is_number(w) else (1, 0.0, i)
+
+    chosen = set(sorted(ranked, key=key)[:top_k])
+    return [i in chosen for i in range(n)], len(ranked)
 
 
 #: Line width range (points) of each edge ``kind``, scaled by ``weight``.

@@ -54,12 +54,17 @@ def _latent_tree(tree_or_model, ax, options):
 
 
 #: Options of :func:`draw_network` that only some drawings take (the others are every drawing's).
-_OWN_OPTIONS = ("max_members", "show_cut_points")
+_OWN_OPTIONS = ("max_members", "show_cut_points", "top_k", "faded")
 
 
 def _common_options(options):
     """`options` without those of :data:`_OWN_OPTIONS`: what :func:`draw_graph` and the like take."""
     return {key: value for key, value in options.items() if key not in _OWN_OPTIONS}
+
+
+def _strongest_options(options):
+    """The `top_k` and `faded` of `options`, for the drawings that take them."""
+    return {"top_k": options["top_k"], "faded": options["faded"]}
 
 
 def _multidimensional(graph_or_model, ax, options):
@@ -152,6 +157,7 @@ def _superparent_members(model, ax, options):
             **_common_options(options),
             "title": _superparent_title(member.graph["superparents"]),
             "legend": options["legend"] and index == 0,  # the same legend for every member: once
+            **_strongest_options(options),
         }
         draw_graph(member, target, **drawing_options)
     return axes
@@ -223,9 +229,10 @@ def _generic(graph_or_model, ax, options):
     drawing = _graph_drawing(graph)
     if drawing is not None:
         return drawing(graph, ax, options)
+    strongest = _strongest_options(options)
     if options["show_cut_points"] and isinstance(graph_or_model, BaseModel):
-        return draw_graph(graph_or_model, ax, **_common_options(options), show_cut_points=True)
-    return draw_graph(graph, ax, **_common_options(options))
+        return draw_graph(graph_or_model, ax, **_common_options(options), **strongest, show_cut_points=True)
+    return draw_graph(graph, ax, **_common_options(options), **strongest)
 
 
 def draw_network(
@@ -243,6 +250,8 @@ def draw_network(
     max_row_width: int | None = None,
     show_cut_points: bool = False,
     max_members: int = 6,
+    top_k: int | None = None,
+    faded: str = "fade",
 ) -> Axes | np.ndarray:
     """Draw any learned structure, with the drawing made for its type.
 
@@ -316,6 +325,13 @@ def draw_network(
         (:meth:`~graphmodels.models.AODE.member_structure`) and drawn, each
         titled by its super-parents (``"super-parents: a, b"``); AnDE on 60
         attributes has 1770 pairs. Other drawings ignore it.
+    top_k : int, optional
+        In the generic drawing (and the members of AODE and AnDE): draw the
+        `top_k` edges of largest ``weight`` in full and the rest as `faded`
+        says, the class arcs of a classifier faded as one group (see
+        :func:`~graphmodels.plotting.draw_graph`). Other drawings ignore it.
+    faded : {"fade", "hide"}, default="fade"
+        The edges left out by `top_k`: drawn light and thin, or not drawn.
 
     Returns
     -------
@@ -330,8 +346,9 @@ def draw_network(
     TypeError
         For anything that is neither a graph, a hyperforest nor a model.
     ValueError
-        For an unknown layout name or a layout dict missing nodes, or a
-        `max_members` that is not an integer >= 1.
+        For an unknown layout name or a layout dict missing nodes, a
+        `max_members` that is not an integer >= 1, a `top_k` that is not an
+        integer >= 1 or an unknown `faded`.
 
     See Also
     --------
@@ -362,6 +379,8 @@ def draw_network(
         "max_row_width": max_row_width,
         "max_members": int(max_members),
         "show_cut_points": show_cut_points,
+        "top_k": top_k,
+        "faded": faded,
     }
     if isinstance(graph_or_model, EdgeStability):
         return draw_stability(graph_or_model, ax, layout=layout, title=title, legend=legend)

@@ -18,16 +18,27 @@ from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
 
 from ._common import (
+    FADED_ALPHA,
+    FADED_WIDTH,
     KIND_COLORS,
+    LARGE_FIGURE,
+    LARGE_GRAPH,
+    MIN_FONT_SIZE,
     ROLE_COLORS,
+    SLOT_INCHES,
     _bend,
     _check_bool,
+    _check_top_k,
     _edge_widths,
+    _flowed_layered,
     _is_number,
     _kind,
+    _page_row_width,
     _role,
+    _strongest,
     as_graph,
-    format_label,
+    format_label,  # noqa: F401  (imported from here by callers and tests)
+    format_labels,
     network_layout,
     scatter_nodes,
 )
@@ -109,6 +120,8 @@ def draw_graph(
     max_label_length: int = 24,
     max_row_width: int | None = None,
     show_cut_points: bool = False,
+    top_k: int | None = None,
+    faded: str = "fade",
 ) -> Axes:
     """Draw a graph of roles and kinds: class on top, attribute forest below, arcs by kind and weight.
 
@@ -121,6 +134,12 @@ def draw_graph(
     are thin, light and dashed; augmenting arcs (``kind="augmenting"``) bold
     and dark blue; other edges (e.g. of a Chow-Liu tree) solid blue. Within
     each kind the line width grows with ``weight`` (mutual information).
+
+    A large graph (40 nodes or more) drawn with the default layout has its
+    layers flowed into rows shaped to the page (the figure's, or `ax`'s), a
+    new figure of at most 16 x 12 inches, labels kept distinct (see
+    :func:`format_labels`) and at least 5 points (a warning says when they
+    would have to be smaller); `top_k` shows its strongest arcs.
 
     Parameters
     ----------
@@ -147,29 +166,51 @@ def draw_graph(
     legend : bool, default=True
         Show which colour is which role and which line which arc kind.
     max_label_length : int, default=24
-        Longer node names are truncated with an ellipsis (see
-        :func:`format_label`).
+        Longer node names are truncated with an ellipsis, so that no two
+        labels are alike (see :func:`format_labels`).
     max_row_width : int, optional
-        Passed to :func:`network_layout`.
+        Passed to :func:`network_layout`. For a large graph with the default
+        layout: nodes per row of the flowed layers (by default chosen from
+        the number of nodes and the shape of the page).
     show_cut_points : bool, default=False
         For a fitted model whose ``discretizer_`` cut numeric columns: a
         second line under each such node with its cut points
         (``2.45 | 4.75``, explained in the legend), so that a figure says
         what the states are.
+    top_k : int, optional
+        Draw only the `top_k` edges of largest ``weight`` in full and the
+        others as `faded` says (edges without a weight rank last, ties in
+        graph order); the legend says ``"k strongest of N arcs"``. The class
+        arcs of a classifier (``kind="class"``, one from the class to every
+        attribute) are one group that is always faded, not ranked, unless
+        every edge is a class arc (naive Bayes), when they are ranked. A
+        `top_k` of at least the number of ranked edges draws them all in
+        full. Weight labels (`show_weights`) are written on full edges only.
+    faded : {"fade", "hide"}, default="fade"
+        The edges left out by `top_k`: drawn light (alpha 0.15) and thin
+        (0.5 points), or not drawn.
 
     Returns
     -------
     matplotlib.axes.Axes
         Nodes are its one ``PathCollection`` (gid ``"nodes"``, offsets in
         graph order); each edge is a ``FancyArrowPatch`` with gid
-        ``"edge:class"``, ``"edge:augmenting"`` or ``"edge"``.
+        ``"edge:class"``, ``"edge:augmenting"`` or ``"edge"`` (faded edges
+        too, with alpha 0.15).
 
     Raises
     ------
     TypeError
         If `graph_or_model` is neither a graph nor a fitted model.
     ValueError
-        For an unknown layout name or a layout dict missing nodes.
+        For an unknown layout name or a layout dict missing nodes, a `top_k`
+        that is not an integer >= 1, or an unknown `faded`.
+
+    Warns
+    -----
+    UserWarning
+        When the labels of a large graph would need a font below 5 points to
+        fit: they are drawn at 5 points and may overlap.
 
     See Also
     --------
@@ -189,11 +230,24 @@ def draw_graph(
     3
     """
     graph = as_graph(graph_or_model)
+    top_k = _check_top_k(top_k, faded)
+    large = graph.number_of_nodes() >= LARGE_GRAPH
     if isinstance(layout, dict):
         missing = [n for n in graph.nodes if n not in layout]
         if missing:
             raise ValueError(f"`layout` has no position for {len(missing)} node(s), e.g. {missing[0]!r}.")
         pos = {n: (float(layout[n][0]), float(layout[n][1])) for n in graph.nodes}
+    elif large and (layout is None or layout == "layered"):
+        network_layout(nx.empty_graph(0), "layered", max_row_width=max_row_width)  # checks `max_row_width`
+        if max_row_width is None:
+            if ax is None:
+                aspect = LARGE_FIGURE[0] / LARGE_FIGURE[1]
+            else:
+                box = ax.get_position()
+                fig_w, fig_h = ax.figure.get_size_inches()  # type: ignore[union-attr]
+                aspect = box.width * fig_w / (box.height * fig_h)
+            max_row_width = _page_row_width(graph.number_of_nodes(), aspect)
+        pos = _flowed_layered(graph, max_row_width)
     elif layout is None or isinstance(layout, str):
         pos = network_layout(graph, layout, max_row_width=max_row_width)
     else:
@@ -208,8 +262,9 @@ def draw_graph(
             xy = np.array(list(pos.values()))
             # Room for the wider labels when cut points are written under the names.
             stretch = 1.45 if cut_points else 1.0
-            width = float(np.clip(1.3 * stretch * (np.ptp(xy[:, 0]) + 1.6), 5.0, 30.0))
-            height = float(np.clip(1.05 * stretch * (np.ptp(xy[:, 1]) + 1.6) + 0.6, 3.0, 20.0))
+            most = LARGE_FIGURE if large else (30.0, 20.0)
+            width = float(np.clip(SLOT_INCHES[0] * stretch * (np.ptp(xy[:, 0]) + 1.6), 5.0, most[0]))
+            height = float(np.clip(SLOT_INCHES[1] * stretch * (np.ptp(xy[:, 1]) + 1.6) + 0.6, 3.0, most[1]))
         else:
             width, height = 5.0, 3.0
         _, ax = plt.subplots(figsize=(width, height), layout="constrained")
@@ -226,10 +281,21 @@ def draw_graph(
     ax.set_xlim(xy[:, 0].min() - pad, xy[:, 0].max() + pad)
     ax.set_ylim(xy[:, 1].min() - pad, xy[:, 1].max() + pad)
     labels = [
-        format_label(node, max_label_length) + (f"\n{_cut_points_text(cut_points[node])}" if node in cut_points else "")
-        for node in nodes
+        name + (f"\n{_cut_points_text(cut_points[node])}" if node in cut_points else "")
+        for node, name in zip(nodes, format_labels(nodes, max_label_length))
     ]
     auto_size, auto_font = _auto_sizes(ax, pos, labels)
+    if large and font_size is None and auto_font < MIN_FONT_SIZE:
+        import warnings
+
+        warnings.warn(
+            f"The labels of {len(nodes)} nodes need a font below {MIN_FONT_SIZE:g} points to fit; drawn at "
+            f"{MIN_FONT_SIZE:g} points, they may overlap. Give a larger `ax` (figure), a smaller "
+            "`max_label_length`, or show the strongest arcs only with `top_k`.",
+            UserWarning,
+            stacklevel=2,
+        )
+        auto_font = MIN_FONT_SIZE
     node_size = auto_size if node_size is None else float(node_size)
     font_size = auto_font if font_size is None else float(font_size)
     radius = math.sqrt(node_size) / 2
@@ -266,23 +332,28 @@ def draw_graph(
     clearance = max(1.3 * radius / points_per_x, 0.2)
     screen = xy * [1.0, 1.0 / aspect]  # x units, equally long on screen both ways
     bounds = ((x0, x1), (y0 / aspect, y1 / aspect))
-    for (u, v, data), width in zip(edges, _edge_widths(edges)):
+    strong, n_ranked = _strongest(
+        [data.get("weight") for _, _, data in edges], top_k, [_kind(data) == "class" for _, _, data in edges]
+    )
+    for (u, v, data), width, full in zip(edges, _edge_widths(edges), strong):
         kind = _kind(data)
+        if not full and faded == "hide":
+            continue
         others = np.delete(screen, [index[u], index[v]], axis=0)
         rad = _bend(screen[index[u]], screen[index[v]], others, clearance, bounds) if u != v else 0.0
         patch = FancyArrowPatch(
             pos[u],
             pos[v],
             arrowstyle="-|>" if directed else "-",
-            mutation_scale=8 + 1.5 * width,
+            mutation_scale=(8 + 1.5 * width) if full else 6,
             shrinkA=radius + 1,
             shrinkB=radius + 1,
-            linewidth=width,
+            linewidth=width if full else FADED_WIDTH,
             linestyle="--" if kind == "class" else "-",
             color=KIND_COLORS[kind],
-            alpha=(0.35 if many else 0.55) if kind == "class" else 0.9,
+            alpha=((0.35 if many else 0.55) if kind == "class" else 0.9) if full else FADED_ALPHA,
             connectionstyle=f"arc3,rad={rad}",
-            zorder=1 if kind == "class" else 2,
+            zorder=(1 if kind == "class" else 2) if full else 0.5,
             gid="edge" if kind is None else f"edge:{kind}",
         )
         # The limits are set above and an edge lies between its nodes: neither the data limits nor a
@@ -291,7 +362,7 @@ def draw_graph(
         patch.set_in_layout(False)
         ax.add_artist(patch)
         weight = data.get("weight")
-        if show_weights and _is_number(weight) and (show_weights is True or show_weights == kind):
+        if full and show_weights and _is_number(weight) and (show_weights is True or show_weights == kind):
             (ux, uy), (vx, vy) = pos[u], pos[v]
             mid = ((ux + vx) / 2 + rad * (vy - uy) / 2 / aspect, (uy + vy) / 2 - rad * (vx - ux) / 2 * aspect)
             ax.text(
@@ -330,6 +401,16 @@ def draw_graph(
             handles.append(Line2D([], [], color=KIND_COLORS["augmenting"], linewidth=3, label="augmenting arc"))
         if cut_points:
             handles.append(Line2D([], [], linestyle="", label="a | b: cut points"))
+        if top_k is not None:
+            shown, what = sum(strong), ("arcs" if directed else "edges")
+            note = f"{shown} strongest of {n_ranked} {what} shown"
+            if shown < n_ranked:
+                note += "; the rest hidden" if faded == "hide" else "; the rest faded"
+            if n_ranked < len(edges):
+                note += "; class arcs hidden" if faded == "hide" else "; class arcs faded"
+            handles.append(
+                Line2D([], [], color=KIND_COLORS[None], alpha=FADED_ALPHA, linewidth=FADED_WIDTH, label=note)
+            )
         if handles:
             ax.legend(
                 handles=handles,
