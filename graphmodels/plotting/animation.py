@@ -390,8 +390,10 @@ class _Animator:
         elif len(nodes) > 2:
             closed = np.vstack([xy, xy[:1]])
             ax.plot(closed[:, 0], closed[:, 1], color=color, linestyle=style, linewidth=2.5, zorder=6, gid="step")
+        drawn = [c.get_sizes() for c in ax.collections if c.get_gid() == "nodes" and len(c.get_sizes())]
+        ring = 1.5 * float(drawn[0].max()) if drawn else 600.0  # just around the drawn nodes
         ax.scatter(
-            xy[:, 0], xy[:, 1], s=600, facecolors="none", edgecolors=color, linewidths=2.5, zorder=7, gid="step_nodes"
+            xy[:, 0], xy[:, 1], s=ring, facecolors="none", edgecolors=color, linewidths=2.5, zorder=7, gid="step_nodes"
         )
 
     def draw(self, k: int) -> list[Any]:
