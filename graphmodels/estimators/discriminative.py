@@ -60,6 +60,7 @@ import pandas as pd
 from numpy.typing import ArrayLike
 
 from .._special import logsumexp
+from .._threads import one_blas_thread
 from . import selection as _selection  # noqa: F401  (registers "leave-one-out", the default `generative`)
 from .parameters import ESTIMATORS, Estimator, get_estimator
 
@@ -362,7 +363,9 @@ class _Problem:
 def _minimize(problem, start, max_iter, gtol=1e-6):
     from scipy.optimize import minimize
 
-    result = minimize(problem, start, jac=True, method="L-BFGS-B", options={"maxiter": max_iter, "gtol": gtol})
+    # L-BFGS-B's BLAS calls are tiny: one thread (see graphmodels/_threads.py).
+    with one_blas_thread():
+        result = minimize(problem, start, jac=True, method="L-BFGS-B", options={"maxiter": max_iter, "gtol": gtol})
     return result.x
 
 

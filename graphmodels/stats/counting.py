@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike
 if TYPE_CHECKING:
     from typing_extensions import Self
 
+from .._threads import one_blas_thread
 from ..data.encoding import TableEncoder
 from ..data.weights import check_sample_weight as _check_sample_weight
 
@@ -669,9 +670,12 @@ def _one_hot_gram(codes, offsets, width, weights):
     flat = np.arange(0, n * width, width)[:, None] + (codes + offsets[:-1])
     known = codes >= 0
     one_hot.reshape(-1)[flat[known] if not known.all() else flat.ravel()] = 1
-    if weights is None:
-        return (one_hot.T @ one_hot).astype(np.float64)
-    return (one_hot.T @ (one_hot * weights.astype(dtype)[:, None])).astype(np.float64)
+    # One BLAS thread: a chunk's product is small, and on a busy machine OpenBLAS's threads
+    # wait for each other (see graphmodels/_threads.py).
+    with one_blas_thread():
+        if weights is None:
+            return (one_hot.T @ one_hot).astype(np.float64)
+        return (one_hot.T @ (one_hot * weights.astype(dtype)[:, None])).astype(np.float64)
 
 
 def _small_integers(weights):

@@ -1,0 +1,46 @@
+"""BLAS on one thread for the small dense products of the hot paths, where threadpoolctl allows.
+
+The counting engine's one-hot Gram products and scipy's L-BFGS-B make many
+small BLAS calls. Extra BLAS threads gain little on them, and on a machine
+with more runnable processes than cores each hand-off between OpenBLAS
+threads waits for a time slice: all pairwise tables of TAN's 30 shared data
+sets took 6.7 s with two threads and 1.8 s with one at load 5 on 2 cores
+(``benchmarks/RESULTS.md``). threadpoolctl (installed with scikit-learn) is
+optional: without it nothing changes.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from typing import Any
+
+__all__ = ["one_blas_thread"]
+
+_controller: Any = None
+
+
+def one_blas_thread() -> contextlib.AbstractContextManager[Any]:
+    """A context in which BLAS runs on one thread (a no-op without threadpoolctl).
+
+    Returns
+    -------
+    context manager
+
+    Examples
+    --------
+    >>> import numpy as np
+    >>> with one_blas_thread():
+    ...     float((np.ones((3, 2)).T @ np.ones((3, 2)))[0, 0])
+    3.0
+    """
+    global _controller
+    if _controller is None:
+        try:
+            from threadpoolctl import ThreadpoolController
+        except ImportError:  # an optional speed-up
+            _controller = False
+        else:
+            _controller = ThreadpoolController()  # inspects the loaded libraries once (~1 ms)
+    if _controller is False:
+        return contextlib.nullcontext()
+    return _controller.limit(limits=1, user_api="blas")
