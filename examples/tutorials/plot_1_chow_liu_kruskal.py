@@ -13,7 +13,8 @@ when it would close a cycle.
 
 With ``trace=True`` a model records every step of that search in ``trace_``. This tutorial
 reads the trace of TAN on the car data set: the weights, the order of the steps, a rejected
-edge and the cycle it would have closed, and drawings of the forest as it grows.
+edge and the cycle it would have closed, and drawings of the forest as it grows, as panels
+and as an animation.
 
 References: C. K. Chow and C. N. Liu (1968), Approximating discrete probability distributions
 with dependence trees, *IEEE Trans. Information Theory* 14(3). N. Friedman, D. Geiger and
@@ -33,7 +34,7 @@ import pandas as pd
 
 import graphmodels as gm
 from graphmodels.learners import tan_structure
-from graphmodels.plotting import draw_network
+from graphmodels.plotting import animate, draw_network
 
 pd.set_option("display.width", 120)
 X, y = gm.datasets.load("car", return_X_y=True)
@@ -116,6 +117,15 @@ for ax, step in zip(axes.flat, steps.itertuples()):
 for ax in axes.flat[len(steps) :]:
     ax.axis("off")
 fig.suptitle("Kruskal's algorithm on I(Xi; Xj | class) for car")
+
+# %%
+# The same story as an animation
+# ------------------------------
+# :func:`~graphmodels.plotting.animate` turns a traced model into a matplotlib animation, one
+# frame per step of its trace, drawn with the model's own drawing (class arcs included) and a
+# caption naming the step. In a notebook, the animation shows itself; ``anim.save("tan.gif")``
+# writes a file.
+anim = animate(model, interval=900)
 
 # %%
 # Once five edges are accepted the six attributes form one tree, and every later candidate is
