@@ -251,6 +251,8 @@ def test_widget_has_a_slider_over_the_frames(tan):
     box = animation_widget(tan, **SMALL)
     slider = next(w for w in box.children[0].children if isinstance(w, widgets.IntSlider))
     assert slider.max == len(tan.trace_)
+    slider.value = 5  # draws frame 5 in the figure the output shows
+    assert box.figure.axes[0].get_title(loc="left").startswith("TAN\nstep 6/16")
 
 
 # ----------------------------------------------------------------------------- command line

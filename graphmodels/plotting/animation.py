@@ -600,7 +600,7 @@ def animation_widget(model: BaseModel, **options: Any) -> Any:
     -------
     ipywidgets.VBox
         A ``Play`` button and an ``IntSlider`` over the frames, above an ``Output`` showing the
-        frame chosen.
+        frame chosen; ``frames`` and ``figure`` as attributes.
 
     Raises
     ------
@@ -614,13 +614,26 @@ def animation_widget(model: BaseModel, **options: Any) -> Any:
     import matplotlib.pyplot as plt
     from IPython.display import display
 
-    interval = options.pop("interval", 800)
-    anim = animate(model, **options)
-    figure = anim._fig  # type: ignore[attr-defined]  # FuncAnimation keeps its figure there
-    anim.pause()
-    draw = anim._func  # type: ignore[attr-defined]
-    plt.close(figure)
-    n_frames = len(anim.frames)  # type: ignore[attr-defined]
+    interval = _check_positive_int(options.pop("interval", 800), "interval", 1)
+    settings = {
+        "class_label": None,
+        "layout": None,
+        "max_frames": 200,
+        "ax": None,
+        "figsize": (7.0, 5.0),
+        "title": None,
+        "legend": True,
+        "caption_size": 9.0,
+    }
+    options.pop("repeat_delay", None)  # a slider does not repeat
+    for name in settings:
+        if name in options:
+            settings[name] = options.pop(name)
+    animator = _animator(model, **settings, draw_options=options)
+    figure = animator.ax.figure
+    draw = animator.draw
+    plt.close(figure)  # type: ignore[arg-type]  # shown through the output widget only
+    n_frames = len(animator.frames)
     slider = widgets.IntSlider(value=0, min=0, max=n_frames - 1, description="frame", continuous_update=False)
     play = widgets.Play(value=0, min=0, max=n_frames - 1, interval=interval)
     widgets.jslink((play, "value"), (slider, "value"))
@@ -635,5 +648,6 @@ def animation_widget(model: BaseModel, **options: Any) -> Any:
     slider.observe(show, names="value")
     show(0)
     box = widgets.VBox([widgets.HBox([play, slider]), output])
-    box.animation = anim
+    box.frames = animator.frames
+    box.figure = figure
     return box
