@@ -183,3 +183,146 @@ def test_large_drawing_row_width_follows_the_axes():
         return len(np.unique(np.round(xy[1:, 0], 6)))
 
     assert columns(wide) > columns(tall)
+
+
+# ---------------------------------------------------------------------------
+# top_k / faded in draw_hyperforest, draw_interactions and draw_region_graph
+
+
+def _alphas(artists):
+    return [a.get_alpha() for a in artists]
+
+
+def _hulls(ax):
+    return [p for p in ax.patches if p.get_gid() == "hyperedge"]
+
+
+def _regions(ax):
+    return [p for p in ax.patches if (p.get_gid() or "").startswith("region:")]
+
+
+def _region_texts(ax):
+    return [t for t in ax.texts if t.get_gid() == "region"]
+
+
+def _forest():
+    from graphmodels.structures import random_hypertree
+
+    return random_hypertree(10, 2, random_state=0)
+
+
+def _kikuchi():
+    import pandas as pd
+
+    import graphmodels as gm
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame(rng.integers(0, 2, size=(300, 5)), columns=["a", "b", "c", "d", "e"])
+    y = ((X["a"] ^ X["b"]) + X["c"] + X["d"] >= 2).map({False: "no", True: "yes"})
+    return gm.KikuchiBayes(max_region_size=3).fit(X, y)
+
+
+@pytest.mark.parametrize("k", [1, 2])
+def test_hyperforest_top_k_draws_k_hulls_in_full(k):
+    from graphmodels.plotting import draw_hyperforest
+
+    forest = _forest()
+    plain = _alphas(_hulls(draw_hyperforest(forest, ax=Figure().subplots())))
+    assert len(plain) > k and all(a is None for a in plain)
+    alphas = _alphas(_hulls(draw_hyperforest(forest, ax=Figure().subplots(), top_k=k)))
+    assert len(alphas) == len(plain)
+    assert alphas.count(None) == k and alphas.count(FADED_ALPHA) == len(plain) - k
+    hidden = _hulls(draw_hyperforest(forest, ax=Figure().subplots(), top_k=k, faded="hide"))
+    assert len(hidden) == k and all(p.get_alpha() is None for p in hidden)
+    # Without weights, the largest hyperedges are the strongest.
+    full = [p for p in _hulls(draw_hyperforest(forest, ax=Figure().subplots(), top_k=k)) if p.get_alpha() is None]
+    sizes = sorted((len(h) for h in forest.maximal_hyperedges if len(h) >= 2), reverse=True)
+    assert sorted((len(p.get_label().split(",")) for p in full), reverse=True) == sizes[:k]
+
+
+def test_hyperforest_top_k_of_a_model_ranks_by_its_weights():
+    import pandas as pd
+
+    import graphmodels as gm
+    from graphmodels.plotting import draw_hyperforest
+
+    rng = np.random.default_rng(1)
+    X = pd.DataFrame(rng.integers(0, 3, size=(200, 5)), columns=list("abcde"))
+    X["b"] = X["a"]
+    model = gm.HyperforestDensity().fit(X)
+    weights = model.weights_
+    shown = [h for h in model.structure_.maximal_hyperedges if len(h) >= 2]
+    best = max(shown, key=lambda h: weights.get(h))
+    full = [p for p in _hulls(draw_hyperforest(model, ax=Figure().subplots(), top_k=1)) if p.get_alpha() is None]
+    assert [set(p.get_label().split(",")) for p in full] == [set(map(str, best))]
+
+
+def test_hyperforest_factor_view_top_k():
+    from graphmodels.plotting import draw_hyperforest
+
+    forest = _forest()
+    n = len(forest.maximal_hyperedges)
+    ax = draw_hyperforest(forest, view="factor", ax=Figure().subplots(), top_k=2)
+    (factors,) = [c for c in ax.collections if c.get_gid() == "factors"]
+    alphas = [round(float(a), 6) for a in factors.get_facecolors()[:, 3]]
+    assert len(alphas) == n and alphas.count(1.0) == 2 and alphas.count(FADED_ALPHA) == n - 2
+    ax = draw_hyperforest(forest, view="factor", ax=Figure().subplots(), top_k=2, faded="hide")
+    (factors,) = [c for c in ax.collections if c.get_gid() == "factors"]
+    assert len(factors.get_offsets()) == 2
+
+
+def test_interactions_top_k_draws_the_first_regions_in_full():
+    from graphmodels.plotting import draw_interactions
+
+    model = _kikuchi()
+    plain = _regions(draw_interactions(model, ax=Figure().subplots()))
+    assert len(plain) >= 3
+    default = _regions(draw_interactions(model, ax=Figure().subplots(), top_k=None, faded="fade"))
+    assert _alphas(default) == _alphas(plain) and [p.get_gid() for p in default] == [p.get_gid() for p in plain]
+    faded = _regions(draw_interactions(model, ax=Figure().subplots(), top_k=2))
+    assert len(faded) == len(plain)
+    assert [p.get_alpha() == FADED_ALPHA for p in faded] == [False] * 2 + [True] * (len(plain) - 2)
+    assert [p.get_label() for p in faded[:2]] == [p.get_label() for p in plain[:2]]
+    hidden = _regions(draw_interactions(model, ax=Figure().subplots(), top_k=2, faded="hide"))
+    assert [p.get_label() for p in hidden] == [p.get_label() for p in plain[:2]]
+    assert len(_regions(draw_interactions(model, ax=Figure().subplots(), top_k=10**6))) == len(plain)
+
+
+def test_region_graph_top_k_fades_or_hides_the_rest():
+    from graphmodels.plotting import draw_region_graph
+
+    model = _kikuchi()
+    plain = _region_texts(draw_region_graph(model, ax=Figure().subplots()))
+    n = len(plain)
+    assert n >= 3 and all(t.get_alpha() is None for t in plain)
+    faded = _region_texts(draw_region_graph(model, ax=Figure().subplots(), top_k=2))
+    assert len(faded) == n and _alphas(faded).count(None) == 2 and _alphas(faded).count(FADED_ALPHA) == n - 2
+    ax = draw_region_graph(model, ax=Figure().subplots(), top_k=2, faded="hide")
+    assert len(_region_texts(ax)) == 2
+    (regions,) = [c for c in ax.collections if c.get_gid() == "regions"]
+    assert len(regions.get_offsets()) == 2
+
+
+def test_draw_network_passes_top_k_to_kikuchi_drawings():
+    from graphmodels.structures import cluster_variation_regions
+
+    model = _kikuchi()
+    n = len(_regions(draw_network(model, Figure().subplots())))
+    assert len(_regions(draw_network(model, Figure().subplots(), top_k=1, faded="hide"))) == 1
+    faded = _regions(draw_network(model, Figure().subplots(), top_k=1))
+    assert _alphas(faded).count(FADED_ALPHA) == n - 1
+    graph = cluster_variation_regions([("a", "b", "y"), ("b", "c", "y"), ("c", "d", "y")])
+    ax = draw_network(graph, Figure().subplots(), top_k=1)
+    assert _alphas(_region_texts(ax)).count(None) == 1
+
+
+@pytest.mark.parametrize("bad", [0, -1, 1.5, True, "3"])
+def test_invalid_top_k_raises_in_hyperforest_and_kikuchi_drawings(bad):
+    from graphmodels.plotting import draw_hyperforest, draw_interactions, draw_region_graph
+
+    model = _kikuchi()
+    for draw, what in ((draw_hyperforest, _forest()), (draw_interactions, model), (draw_region_graph, model)):
+        with pytest.raises(ValueError, match="top_k"):
+            draw(what, ax=Figure().subplots(), top_k=bad)
+        with pytest.raises(ValueError, match="faded"):
+            draw(what, ax=Figure().subplots(), top_k=1, faded="dim")

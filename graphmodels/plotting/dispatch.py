@@ -45,7 +45,12 @@ __all__ = ["draw_network", "MODEL_DRAWINGS"]
 def _interactions(model, ax, options):
     layout = options["layout"]
     return draw_interactions(
-        model, layout if isinstance(layout, dict) else None, ax=ax, title=options["title"], legend=options["legend"]
+        model,
+        layout if isinstance(layout, dict) else None,
+        ax=ax,
+        title=options["title"],
+        legend=options["legend"],
+        **_strongest_options(options),
     )
 
 
@@ -81,7 +86,9 @@ def _junction_tree(graph, ax, options):
 
 
 def _region_graph(graph, ax, options):
-    return draw_region_graph(graph, ax=ax, title=options["title"], legend=options["legend"])
+    return draw_region_graph(
+        graph, ax=ax, title=options["title"], legend=options["legend"], **_strongest_options(options)
+    )
 
 
 def _members(model, ax, options):
@@ -329,9 +336,14 @@ def draw_network(
         In the generic drawing (and the members of AODE and AnDE): draw the
         `top_k` edges of largest ``weight`` in full and the rest as `faded`
         says, the class arcs of a classifier faded as one group (see
-        :func:`~graphmodels.plotting.draw_graph`). Other drawings ignore it.
+        :func:`~graphmodels.plotting.draw_graph`); for a KikuchiBayes and a
+        region graph, the `top_k` strongest regions (earlier along the
+        search path; see :func:`~graphmodels.plotting.draw_interactions`,
+        :func:`~graphmodels.plotting.draw_region_graph`). Other drawings
+        ignore it.
     faded : {"fade", "hide"}, default="fade"
-        The edges left out by `top_k`: drawn light and thin, or not drawn.
+        The edges (regions) left out by `top_k`: drawn light and thin, or
+        not drawn.
 
     Returns
     -------

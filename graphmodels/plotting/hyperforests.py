@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any
 
 import matplotlib
@@ -28,7 +28,10 @@ from matplotlib.path import Path
 
 from ..structures.hyperforests import Hyperforest
 from ._common import (
+    FADED_ALPHA,
+    FADED_WIDTH,
     KIND_COLORS,
+    _check_top_k,
     _circular,
     _component_packed,
     _depths,
@@ -38,6 +41,7 @@ from ._common import (
     _sizes,
     _spacing,
     _spanning_forest,
+    _strongest,
     _tidy_positions,
     format_label,
     hyperedge_outline,
@@ -88,6 +92,27 @@ def _hyperedge_colors(forest, min_size, cmap):
     for i, h in enumerate(shown):
         colors[h] = cmap(i % cmap.N) if listed else cmap(i / max(len(shown) - 1, 1))
     return colors
+
+
+def _hyperedge_weights(forest):
+    """Maximal hyperedge -> weight (None if unknown) of a fitted model's candidate weights, else None."""
+    try:
+        weights = forest.weights_
+    except AttributeError:  # a bare Hyperforest, or a model loaded without its weights
+        return None
+    if not isinstance(weights, Mapping):  # one mapping per class
+        return None
+    return weights
+
+
+def _strong_hyperedges(model, hyperedges, top_k):
+    """Hyperedge -> drawn in full: the `top_k` heaviest, or (without weights) the largest, ties in order."""
+    weights = None if isinstance(model, Hyperforest) else _hyperedge_weights(model)
+    if weights is not None:
+        values = [weights.get(h) for h in hyperedges]
+    else:
+        values = [float(len(h)) for h in hyperedges]
+    return dict(zip(hyperedges, _strongest(values, top_k)[0]))
 
 
 def _in_node_order(forest, nodes):
@@ -264,6 +289,8 @@ def draw_hyperforest(
     font_size: float | None = None,
     title: str | None = None,
     random_state: int | None = 0,
+    top_k: int | None = None,
+    faded: str = "fade",
 ) -> Axes:
     """Draw a hyperforest: its Markov network with shaded hyperedges, or its factor graph.
 
@@ -319,6 +346,19 @@ def draw_hyperforest(
     title : str, optional
     random_state : int, optional, default=0
         Seed of the default and ``"spring"`` layouts.
+    top_k : int, optional
+        Draw only the `top_k` heaviest hyperedges in full and the others as
+        `faded` says: in the primal view the shaded hyperedges (those of at
+        least `min_size` nodes), in the factor view the factors (and their
+        edges). A fitted model ranks them by the candidate hyperedge weight
+        its structure was chosen by (``weights_``, the ML or MDL weight);
+        a bare Hyperforest carries no weights (nor does a model loaded from
+        disk, or one with a structure per class), so they rank by size,
+        larger first, ties in the order of ``maximal_hyperedges``. A
+        `top_k` of at least their number draws them all in full.
+    faded : {"fade", "hide"}, default="fade"
+        The hyperedges left out by `top_k`: drawn light (patch or factor
+        alpha 0.15, outline 0.5 points), or not drawn.
 
     Returns
     -------
@@ -337,8 +377,8 @@ def draw_hyperforest(
         a dict.
     ValueError
         For an unknown `view` or `layout`, ``"bipartite"`` in the primal
-        view, `pos` missing a node, or `hyperedge_alpha` / `min_size` out of
-        range.
+        view, `pos` missing a node, `hyperedge_alpha` / `min_size` out of
+        range, a `top_k` that is not an integer >= 1, or an unknown `faded`.
 
     See Also
     --------
@@ -358,7 +398,9 @@ def draw_hyperforest(
     >>> [len(c.get_offsets()) for c in ax.collections if c.get_gid() in ("variables", "factors")]
     [6, 4]
     """
+    model = forest
     forest = _as_hyperforest(forest)
+    top_k = _check_top_k(top_k, faded)
     if view not in VIEWS:
         raise ValueError(f"Unknown view {view!r}; valid: {list(VIEWS)}.")
     if not isinstance(hyperedge_alpha, numbers.Real) or not 0 <= hyperedge_alpha <= 1:
@@ -395,7 +437,10 @@ def draw_hyperforest(
     radius = math.sqrt(node_size) / 2 / ppu  # data units
 
     if view == "primal":
-        _draw_hulls(ax, forest, positions, colors, radius, spacing, hyperedge_alpha)
+        strong = _strong_hyperedges(model, list(colors), top_k)
+        if faded == "hide":
+            colors = {h: c for h, c in colors.items() if strong[h]}
+        _draw_hulls(ax, forest, positions, colors, radius, spacing, hyperedge_alpha, strong)
         segments = [(positions[u], positions[v]) for u, v in graph.edges]
         ax.add_collection(
             LineCollection(segments, colors=KIND_COLORS[None], linewidths=1.3, alpha=0.85, zorder=2, gid="edges"),
@@ -407,10 +452,22 @@ def draw_hyperforest(
         return ax
 
     factors = list(forest.maximal_hyperedges)
+    strong = _strong_hyperedges(model, factors, top_k)
+    if faded == "hide":
+        factors = [h for h in factors if strong[h]]
     fxy = np.array([positions[h] for h in factors], dtype=float).reshape(-1, 2)
-    segments = [(positions[u], positions[v]) for u, v in graph.edges]
+    drawn = set(factors)
+    edges = [(u, v) for u, v in graph.edges if (u if u in strong else v) in drawn]
+    segments = [(positions[u], positions[v]) for u, v in edges]
+    if top_k is None:
+        edge_colors: Any = "#7a7a7a"
+    else:
+        edge_colors = [to_rgba("#7a7a7a", 0.8 if strong[u if u in strong else v] else FADED_ALPHA) for u, v in edges]
     ax.add_collection(
-        LineCollection(segments, colors="#7a7a7a", linewidths=1.0, alpha=0.8, zorder=2, gid="edges"), autolim=False
+        LineCollection(
+            segments, colors=edge_colors, linewidths=1.0, alpha=0.8 if top_k is None else None, zorder=2, gid="edges"
+        ),
+        autolim=False,
     )
     _draw_variables(
         ax, variables, xy, [forest.node_attributes[v] for v in variables], labels, node_size, font_size, "variables"
@@ -420,8 +477,12 @@ def draw_hyperforest(
         fxy[:, 1],
         s=0.45 * node_size,
         marker="s",
-        c=[colors.get(h, _GREY) for h in factors],
-        edgecolors="#333333",
+        c=[colors.get(h, _GREY) for h in factors]
+        if top_k is None
+        else [to_rgba(colors.get(h, _GREY), 1.0 if strong[h] else FADED_ALPHA) for h in factors],
+        edgecolors="#333333"
+        if top_k is None
+        else [to_rgba("#333333", 1.0 if strong[h] else FADED_ALPHA) for h in factors],
         linewidths=0.8,
         zorder=3,
         gid="factors",
@@ -458,9 +519,10 @@ def _factor_positions(forest, pos):
     return filled
 
 
-def _draw_hulls(ax, forest, positions, colors, radius, spacing, alpha):
-    """One padded hull per coloured hyperedge, largest first, beneath edges and nodes."""
+def _draw_hulls(ax, forest, positions, colors, radius, spacing, alpha, strong=None):
+    """One padded hull per coloured hyperedge, largest first, beneath edges and nodes (faded unless `strong`)."""
     for i, (h, color) in enumerate(colors.items()):
+        full = strong is None or strong[h]
         pad = 1.3 * radius + 0.06 * spacing * (1 + i % 3)  # staggered, so shared borders stay apart
         outline = hyperedge_outline([positions[v] for v in h], pad)
         path = Path(np.vstack([outline, outline[:1]]), closed=True)
@@ -468,8 +530,9 @@ def _draw_hulls(ax, forest, positions, colors, radius, spacing, alpha):
             path,
             facecolor=to_rgba(color, alpha),
             edgecolor=to_rgba(color, min(1.0, alpha + 0.55)),
-            linewidth=1.2,
-            zorder=1,
+            linewidth=1.2 if full else FADED_WIDTH,
+            alpha=None if full else FADED_ALPHA,
+            zorder=1 if full else 0.5,
             gid="hyperedge",
             label=_set_label(forest, h, line_length=10**9),
         )

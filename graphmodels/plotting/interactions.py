@@ -22,15 +22,19 @@ from matplotlib.patches import Circle, PathPatch
 from matplotlib.path import Path
 
 from ._common import (
+    FADED_ALPHA,
+    FADED_WIDTH,
     _bend,
     _check_bool,
     _check_pos,
     _check_step,
+    _check_top_k,
     _fitted_kikuchi,
     _frame,
     _model_attributes,
     _sizes,
     _spacing,
+    _strongest,
     format_label,
     network_layout,
     region_style,
@@ -263,6 +267,8 @@ def draw_interactions(
     gap: float | None = None,
     legend: bool = True,
     title: str | None = None,
+    top_k: int | None = None,
+    faded: str = "fade",
 ) -> Axes:
     """Draw the interactions (regions) of a Kikuchi-Bayes model as in Figure 2 of [1]_.
 
@@ -334,6 +340,16 @@ def draw_interactions(
         A legend (right of the axes) with the count of regions of each size,
         titled with the class, which every region also holds.
     title : str, optional
+    top_k : int, optional
+        Draw only the `top_k` strongest regions in full and the others as
+        `faded` says. The path records no gain per region, so strength is
+        the order in which the regions were added along the search path
+        (``path_["region"]``), or the order of a given list: earlier is
+        stronger. A `top_k` of at least the number of regions draws them
+        all in full.
+    faded : {"fade", "hide"}, default="fade"
+        The regions left out by `top_k`: drawn light (alpha 0.15) and thin
+        (0.5 points), or not drawn (the legend still counts them).
 
     Returns
     -------
@@ -356,7 +372,8 @@ def draw_interactions(
         If a region does not hold the class, `class_name` is missing (list
         of regions) or differs from the model's, `step` is out of range,
         `pos` lacks an attribute (the message names it) or `attributes` lacks
-        one of a region.
+        one of a region, `top_k` is not an integer >= 1, or `faded` is
+        unknown.
 
     See Also
     --------
@@ -379,6 +396,7 @@ def draw_interactions(
     ['region:2', 'region:2', 'region:3', 'region:4']
     """
     regions, class_name, found = _regions_of(model_or_regions, class_name, step)
+    top_k = _check_top_k(top_k, faded)
     _check_bool(labels, "labels")
     _check_bool(legend, "legend")
     if label_func is not None and not callable(label_func):
@@ -446,9 +464,13 @@ def draw_interactions(
         gap = reach / widest
 
     counts = {}
-    for region in regions:
+    # No gain per region is recorded: earlier along the path (or in the list) is stronger.
+    strong, _ = _strongest([float(-i) for i in range(len(regions))], top_k)
+    for region, full in zip(regions, strong):
         size = len(region) + 1
         counts[size] = counts.get(size, 0) + 1
+        if not full and faded == "hide":
+            continue
         color, style = region_style(size)
         name = ",".join(str(v) for v in region + (class_name,))
         if size == 2:
@@ -457,8 +479,9 @@ def draw_interactions(
                 radius + max(0.45 * radius, 1.5 * linewidth / ppu),
                 fill=False,
                 edgecolor=color,
-                linewidth=linewidth,
-                zorder=3.5,
+                linewidth=linewidth if full else FADED_WIDTH,
+                alpha=None if full else FADED_ALPHA,
+                zorder=3.5 if full else 0.5,
                 gid="region:2",
                 label=name,
             )
@@ -469,12 +492,12 @@ def draw_interactions(
                 path,
                 fill=False,
                 edgecolor=color,
-                linewidth=linewidth,
+                linewidth=linewidth if full else FADED_WIDTH,
                 linestyle=style,
                 capstyle="round",
                 joinstyle="round",
-                alpha=0.95,
-                zorder=2 - 0.01 * min(size, 50),
+                alpha=0.95 if full else FADED_ALPHA,
+                zorder=(2 - 0.01 * min(size, 50)) if full else 0.5,
                 gid=f"region:{size}",
                 label=name,
             )

@@ -11,19 +11,23 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 from matplotlib.collections import LineCollection
+from matplotlib.colors import to_rgba
 from matplotlib.patches import Patch
 
 from ._common import (
+    FADED_ALPHA,
     _auto_row_width,
     _check_bool,
     _check_pos,
     _check_step,
+    _check_top_k,
     _fitted_kikuchi,
     _fitting_font_size,
     _frame,
     _model_attributes,
     _points_per_unit,
     _slots,
+    _strongest,
 )
 
 if TYPE_CHECKING:
@@ -264,6 +268,8 @@ def draw_region_graph(
     max_row_width: int | None = None,
     legend: bool = True,
     title: str | None = None,
+    top_k: int | None = None,
+    faded: str = "fade",
 ) -> Axes:
     """Draw a region graph of the cluster variation method as a Hasse diagram.
 
@@ -307,6 +313,18 @@ def draw_region_graph(
     legend : bool, default=True
         Which tint is which sign, with counts.
     title : str, optional
+    top_k : int, optional
+        Draw only the `top_k` strongest regions in full and the others as
+        `faded` says. No gain per region is recorded, so for a model the
+        strength is the order in which the regions were added along the
+        search path (``path_["region"]``; earlier is stronger), the regions
+        that are not on the path (intersections) ranking last; for a bare
+        region graph, larger regions first, ties in graph order. An edge is
+        drawn in full when both its regions are.
+    faded : {"fade", "hide"}, default="fade"
+        The regions left out by `top_k` (and their edges): drawn light
+        (alpha 0.15), or not drawn (then left out of the ``"regions"``
+        collection, the edges and the legend counts).
 
     Returns
     -------
@@ -324,7 +342,8 @@ def draw_region_graph(
         raises NotFittedError).
     ValueError
         If a node is not a region or has no counting number, `step` is out
-        of range, or `pos` misses a region.
+        of range, `pos` misses a region, `top_k` is not an integer >= 1, or
+        `faded` is unknown.
 
     See Also
     --------
@@ -349,6 +368,7 @@ def draw_region_graph(
     ['a, b c = 1', 'b c = -1', 'b, c c = 1']
     """
     graph, class_name, order, ranks = _as_region_graph(graph_or_model, class_name, step)
+    top_k = _check_top_k(top_k, faded)
     _check_bool(legend, "legend")
     if label_func is not None and not callable(label_func):
         raise TypeError(f"`label_func` must be callable (variable -> text), got {type(label_func).__name__}.")
@@ -409,19 +429,42 @@ def draw_region_graph(
         font_size = _fitting_font_size(texts, 0.9 * slot_x * ppu_x, 0.75 * slot_y * ppu_y)
     font_size = float(font_size)
 
-    segments = [(positions[u], positions[v]) for u, v in graph.edges]
-    ax.add_collection(LineCollection(segments, colors="#7a7a7a", linewidths=1.1, zorder=1, gid="edges"), autolim=False)
-    signs = [int(np.sign(graph.nodes[r]["counting_number"])) for r in regions]
+    if order is not None:  # earlier along the path is stronger; intersections rank last
+        weights = [-float(order[frozenset(r)]) if frozenset(r) in order else None for r in regions]
+    else:
+        weights = [float(len(r)) for r in regions]
+    strong = dict(zip(regions, _strongest(weights, top_k)[0]))
+    shown = [r for r in regions if strong[r] or faded == "fade"]
+    edges = [(u, v) for u, v in graph.edges if u in shown and v in shown] if faded == "hide" else list(graph.edges)
+    segments = [(positions[u], positions[v]) for u, v in edges]
+    edge_alpha = [1.0 if strong[u] and strong[v] else FADED_ALPHA for u, v in edges]
+    ax.add_collection(
+        LineCollection(
+            segments,
+            colors=[to_rgba("#7a7a7a", a) for a in edge_alpha] if top_k is not None else "#7a7a7a",
+            linewidths=1.1,
+            zorder=1,
+            gid="edges",
+        ),
+        autolim=False,
+    )
+    index = {r: i for i, r in enumerate(regions)}
+    keep = [index[r] for r in shown]
+    signs = [int(np.sign(graph.nodes[regions[i]]["counting_number"])) for i in keep]
+    fulls = [strong[regions[i]] for i in keep]
+    texts, xy = [texts[i] for i in keep], xy[keep].reshape(-1, 2)
     ax.scatter(
         xy[:, 0],
         xy[:, 1],
         s=font_size**2,
-        c=[SIGN_COLORS[s] for s in signs],
+        c=[to_rgba(SIGN_COLORS[s], 1.0 if full else FADED_ALPHA) for s, full in zip(signs, fulls)]
+        if top_k is not None
+        else [SIGN_COLORS[s] for s in signs],
         edgecolors="none",
         zorder=2,
         gid="regions",
     )
-    for text, (x, y), sign in zip(texts, xy, signs):
+    for text, (x, y), sign, full in zip(texts, xy, signs, fulls):
         ax.text(
             x,
             y,
@@ -430,13 +473,15 @@ def draw_region_graph(
             va="center",
             fontsize=font_size,
             linespacing=1.05,
-            zorder=4,
+            zorder=4 if full else 3,
             gid="region",
+            alpha=None if full else FADED_ALPHA,
             bbox={
                 "boxstyle": "round,pad=0.35",
                 "facecolor": SIGN_COLORS[sign],
                 "edgecolor": _SIGN_EDGES[sign],
                 "linewidth": 1.0,
+                **({} if full else {"alpha": FADED_ALPHA}),
             },
         )
     if legend:
