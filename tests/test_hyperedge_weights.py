@@ -175,3 +175,26 @@ def test_joint_entropies_derived_from_the_class_conditional_pass(monkeypatch):
     derived = subset_entropies(engine, reordered, 3)
     for h in [("y",), ("x0", "y"), ("x1", "x3", "y"), ("x2", "x4")]:
         assert derived.entropy(h) == pytest.approx(entropy(engine, list(h)), abs=1e-10)
+
+
+@pytest.mark.parametrize("given", [None, "c"])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_gram_counts_equal_bincount_counts(given, k, monkeypatch):
+    """The one-hot Gram path gives the weights of the per-base bincount path (issue 18)."""
+    import graphmodels.stats.hyperedges as module
+    from graphmodels.stats.information import as_engine
+
+    rng = np.random.default_rng(k)
+    cards = [2, 3, 4, 3, 2, 5, 3]
+    frame = pd.DataFrame({f"v{i}": rng.integers(0, cards[i % 7], 400) for i in range(8)})
+    frame["c"] = rng.integers(0, 3, 400)
+    if given is None:
+        frame = frame.drop(columns="c")
+    results = []
+    for gram in (False, True):
+        monkeypatch.setattr(module, "_USE_GRAM", gram)
+        results.append(module.hyperedge_weights(as_engine(frame), k=k, given=given))
+    for s in range(1, k + 2):
+        a, b = results[0].weights_of_size(s)[1], results[1].weights_of_size(s)[1]
+        np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-12)
+    assert module._gram_fits(np.array(cards), k + 1, 3, 400) == (k >= 1)

@@ -366,6 +366,8 @@ def _xlogx_sums(engine, positions, cards, size, given_pos, r_y):
     columns = list(positions) + ([] if given_pos is None else [given_pos])
     # n log n of integer counts by table lookup (unweighted rows).
     xlogx = _xlogx_lookup(engine)
+    if _USE_GRAM and not engine.distributed and xlogx is not None and _gram_fits(cards, size, r_y, engine.n_rows):
+        return (*_gram_xlogx_sums(engine, columns, cards, size, r_y, xlogx), None)
     bases = []
     for base in itertools.combinations(range(n), size - 1):
         start = base[-1] + 1 if base else 0
@@ -399,6 +401,94 @@ def _xlogx_sums(engine, positions, cards, size, given_pos, r_y):
             marginal[t : t + n_ext] = np.add.reduceat(rows_values, starts)
         t += n_ext
     return sums, marginal, None
+
+
+# Counting by one-hot Gram products: on for the in-memory, unweighted case.
+_USE_GRAM = True
+# Largest float32 Gram stack (base cells x columns x columns) of one base.
+_GRAM_ELEMENTS = 1 << 24
+# Mean cardinality above which the Gram products cost more than bincounts.
+_GRAM_MAX_MEAN_CARD = 8.0
+
+
+def _gram_fits(cards, size, r_y, n_rows):
+    """Whether the one-hot Gram products count the `size`-subset tables (exact, within memory, cheaper)."""
+    if size < 2 or len(cards) < size or n_rows >= 1 << 24:  # float32 sums of 0/1 are exact below 2^24
+        return False
+    if float(np.mean(cards)) > _GRAM_MAX_MEAN_CARD:
+        return False
+    base_cells = r_y * math.prod(int(c) for c in np.sort(cards)[::-1][: size - 2])
+    columns = int(np.sum(cards))
+    # The one-hot table (float32) and its per-base reordered copy stay under 512 MiB each.
+    return base_cells * columns * columns <= _GRAM_ELEMENTS and n_rows * columns <= 1 << 27
+
+
+def _gram_xlogx_sums(engine, columns, cards, size, r_y, xlogx):
+    """``sum n log n`` of every `size`-subset table by one-hot Gram products.
+
+    For each (size-2)-subset base (with the stratum as its fastest digit),
+    the rows are grouped by the base's cell, and within each cell the Gram
+    matrix ``X^T X`` of the one-hot codes of the later variables counts the
+    two-variable extensions (c, d) of the base at once: block (c, d) of the
+    Gram matrix of cell j is the count table of ``base + {c, d}`` in cell j.
+    Counts are sums of 0/1 products below 2^24, exact in float32; the
+    products run on one BLAS thread. Same return values (lexicographic
+    subset order) as the bincount path of :func:`_xlogx_sums`.
+    """
+    from .._threads import one_blas_thread
+
+    n = len(cards)
+    codes = np.concatenate([np.asarray(c) for c, _ in engine.iter_chunks(columns)], axis=0)
+    m = codes.shape[0]
+    cards = np.asarray(cards, dtype=np.int64)
+    offsets = np.concatenate([[0], np.cumsum(cards)])
+    onehot = np.zeros((m, int(offsets[-1])), dtype=np.float32)
+    rows = np.arange(m)
+    for i in range(n):
+        onehot[rows, offsets[i] + codes[:, i].astype(np.int64)] = 1.0
+    stratum = codes[:, n].astype(np.int64) if r_y > 1 else np.zeros(m, dtype=np.int64)
+    n_tables = math.comb(n, size)
+    sums = np.zeros((n_tables, r_y))
+    marginal = np.zeros(n_tables)
+    t = 0
+    with one_blas_thread():
+        for base in itertools.combinations(range(n), size - 2):
+            start = base[-1] + 1 if base else 0
+            n_later = n - start
+            if n_later < 2:
+                continue
+            code = stratum.copy()
+            stride = r_y
+            for i in base:
+                code += codes[:, i].astype(np.int64) * stride
+                stride *= int(cards[i])
+            n_cells = stride
+            order = np.argsort(code, kind="stable")
+            bounds = np.concatenate([[0], np.cumsum(np.bincount(code, minlength=n_cells))])
+            later = onehot[order, int(offsets[start]) :]
+            width = later.shape[1]
+            gram = np.zeros((n_cells, width, width), dtype=np.float32)
+            for j in range(n_cells):
+                lo, hi = bounds[j], bounds[j + 1]
+                if hi > lo:
+                    block = later[lo:hi]
+                    np.matmul(block.T, block, out=gram[j])
+            counts = gram.astype(np.int64).reshape(n_cells // r_y, r_y, width, width)
+            starts = offsets[start:n] - offsets[start]
+            upper = np.triu_indices(n_later, k=1)
+            n_pairs = len(upper[0])
+            per_stratum = xlogx[counts].sum(axis=0)  # (r_y, width, width)
+            blocks = np.add.reduceat(np.add.reduceat(per_stratum, starts, axis=2), starts, axis=1)
+            sums[t : t + n_pairs] = blocks[:, upper[0], upper[1]].T
+            if r_y == 1:
+                marginal[t : t + n_pairs] = sums[t : t + n_pairs, 0]
+            else:
+                pooled = xlogx[counts.sum(axis=1)].sum(axis=0)
+                blocks = np.add.reduceat(np.add.reduceat(pooled, starts, axis=1), starts, axis=0)
+                marginal[t : t + n_pairs] = blocks[upper]
+            t += n_pairs
+    assert t == n_tables
+    return sums, marginal
 
 
 def _extension_counts(chunks, spec, cards, given):
