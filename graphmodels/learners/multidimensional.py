@@ -369,6 +369,78 @@ def _scores_with_each_parent(pairs, i, criterion, ess, n):
     return scores
 
 
+def _bdeu_cells(counts, a_index, a_values):
+    """``gammaln(a + counts) - gammaln(a)`` elementwise, ``a = a_values[a_index]`` (broadcast to `counts`).
+
+    Integral counts (the usual case) are looked up in one table per distinct
+    ``a`` -- the same values scipy gives, without one ``gammaln`` per cell.
+    """
+    top = float(counts.max()) if counts.size else 0.0
+    if counts.size and top <= 4 * counts.size + 1024 and counts.min() >= 0:
+        integral = counts.astype(np.int64)
+        if (integral == counts).all():
+            steps = np.arange(int(top) + 1, dtype=float)
+            lookup = (gammaln(a_values[:, None] + steps[None, :]) - gammaln(a_values)[:, None]).ravel()
+            integral += a_index * (int(top) + 1)
+            return lookup[integral]
+    a = a_values[a_index]
+    return gammaln(a + counts) - gammaln(a)
+
+
+def _pair_scores(pairs, criterion, ess, n):
+    """``score(X_i | stratum variables, X_j)`` for every pair at once: a (p, p) matrix ``[j, i]``.
+
+    The same family scores as :func:`_scores_with_each_parent` for every
+    column ``i``, from one pass over the pairwise block matrix (sums within
+    blocks by ``np.add.reduceat``); the diagonal is -inf.
+    """
+    offsets = pairs.offsets
+    starts = offsets[:-1]
+    cards = np.asarray(pairs.cardinalities, dtype=np.int64)
+    table = pairs.table  # (q, K, K): rows the parent j's states, columns the child i's
+    q = table.shape[0]
+    totals = np.add.reduceat(table, starts, axis=2)  # (q, K, p)
+    if criterion in ("bic", "aic"):
+        cells = np.add.reduceat(xlogy(table, table), starts, axis=2) - xlogy(totals, totals)
+        per_pair = np.add.reduceat(cells.sum(axis=0), starts, axis=0)
+        per_parameter = (np.log(n) / 2.0 if n > 0 else 0.0) if criterion == "bic" else 1.0
+        scores = per_pair - per_parameter * q * cards[:, None] * (cards[None, :] - 1)
+    else:
+        block_of = np.repeat(np.arange(len(cards)), cards)
+        a_parent = np.repeat(ess / (q * cards), cards)  # per row of the K axis
+        distinct, index = np.unique(cards, return_inverse=True)
+        # a_cell of row k (parent block j) and column l (child block i): a_parent[k] / r_i
+        a_values = ((ess / (q * distinct))[:, None] / distinct[None, :]).ravel()
+        a_index = (index[block_of][:, None] * len(distinct) + index[block_of][None, :])[None, :, :]
+        cells = _bdeu_cells(table, a_index, a_values).sum(axis=0)  # (K, K)
+        cells = np.add.reduceat(np.add.reduceat(cells, starts, axis=1), starts, axis=0)
+        per_row = gammaln(a_parent)[None, :, None] - gammaln(a_parent[None, :, None] + totals)
+        scores = np.add.reduceat(per_row.sum(axis=0), starts, axis=0) + cells
+    scores[np.diag_indices_from(scores)] = -np.inf
+    return scores
+
+
+def _alone_scores(one, criterion, ess, n):
+    """``score(X_i | stratum variables)`` for every variable of a :class:`OneWayCounts` at once."""
+    offsets = one.offsets
+    starts = offsets[:-1]
+    cards = np.asarray(one.cardinalities, dtype=np.int64)
+    table = one.table  # (q, K)
+    q = table.shape[0]
+    totals = np.add.reduceat(table, starts, axis=1)  # (q, p)
+    if criterion in ("bic", "aic"):
+        log_likelihood = np.add.reduceat(xlogy(table, table).sum(axis=0), starts) - xlogy(totals, totals).sum(axis=0)
+        if criterion == "aic":
+            return log_likelihood - q * (cards - 1)
+        penalty = (np.log(n) / 2.0 if n > 0 else 0.0) * q * (cards - 1)
+        return log_likelihood - penalty
+    a_parent = ess / q
+    a_values = a_parent / cards.astype(float)
+    a_index = np.repeat(np.arange(len(cards)), cards)[None, :]
+    cells = np.add.reduceat(_bdeu_cells(table, a_index, a_values).sum(axis=0), starts)
+    return (gammaln(a_parent) - gammaln(a_parent + totals)).sum(axis=0) + cells
+
+
 @overload
 def bridge_and_feature_forest(
     engine: CountingEngine,
@@ -487,24 +559,29 @@ def bridge_and_feature_forest(
     best_with = np.full((p, p), -np.inf)  # [parent j, child i]
     set_with = np.empty((p, p), dtype=object)
     empty = np.zeros(p)
-    for parents in _parent_set_candidates(classes, int(max_parents)):
+    candidates = list(_parent_set_candidates(classes, int(max_parents)))
+    index_with = np.zeros((p, p), dtype=np.int64)  # [parent j, child i] -> candidate set
+    for c, parents in enumerate(candidates):
         given = list(parents) if parents else None
-        pairs = engine.pairwise_counts(features, given=given) if p > 1 else None
         one = engine.one_way_counts(features, given=given)
-        for i in range(p):
-            alone = _score(one.block(i), criterion, equivalent_sample_size, n)
-            if not parents:
-                empty[i] = alone
-            if alone > best_alone[i] + 1e-9 * max(1.0, abs(alone)):
-                best_alone[i], set_alone[i] = alone, parents
-            if pairs is None:
-                continue
-            with_parent = _scores_with_each_parent(pairs, i, criterion, equivalent_sample_size, n)
-            tolerance = 1e-9 * np.maximum(1.0, np.abs(np.where(np.isfinite(with_parent), with_parent, 0.0)))
-            better = with_parent > best_with[:, i] + tolerance
-            best_with[better, i] = with_parent[better]
-            for j in np.flatnonzero(better):
-                set_with[j, i] = parents
+        alone = _alone_scores(one, criterion, equivalent_sample_size, n)
+        if not parents:
+            empty = alone.copy()
+        # Strictly better only: smaller and earlier sets come first and keep ties.
+        better = alone > best_alone + 1e-9 * np.maximum(1.0, np.abs(alone))
+        best_alone[better] = alone[better]
+        for i in np.flatnonzero(better):
+            set_alone[i] = parents
+        if p < 2:
+            continue
+        pairs = engine.pairwise_counts(features, given=given)
+        with_parent = _pair_scores(pairs, criterion, equivalent_sample_size, n)
+        tolerance = 1e-9 * np.maximum(1.0, np.abs(np.where(np.isfinite(with_parent), with_parent, 0.0)))
+        better = with_parent > best_with + tolerance
+        best_with[better] = with_parent[better]
+        index_with[better] = c
+    for j, i in zip(*np.nonzero(np.isfinite(best_with))):
+        set_with[j, i] = candidates[index_with[j, i]]
     gains = nx.DiGraph()
     gains.add_nodes_from(range(p))
     for j, i in zip(*np.nonzero(np.isfinite(best_with))):
