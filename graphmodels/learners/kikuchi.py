@@ -337,8 +337,16 @@ class _CandidatePool:
         search, model = self.search, self.model
         class_df = search.class_df
         corrected, moved = [], []
+        # A candidate sharing no attribute with the model has no covered
+        # sub-region but the class alone (the root's closure lies inside the
+        # model's attributes): its changes are always {S: +1, class: -1}.
+        touched = 0
+        for region in model.maximal:
+            touched |= region
+        masks = self.masks
         for b in which:
-            change = model.changes(self.masks[b])
+            mask = masks[b]
+            change = model.changes(mask) if mask & touched else {mask: 1, 0: -1}
             old = self.changes[b]
             if change == old:
                 continue
@@ -438,13 +446,23 @@ class _CandidatePool:
         if self.deltas is not None:
             self._ensure_deltas(usable)
         width = math.prod(self.shape)
-        if self.deltas is None or len(usable) * width <= _DIRECT_ELEMENTS:
+        if len(usable) * width <= _DIRECT_ELEMENTS:
             for start in range(0, len(usable), self.block):
                 score(np.arange(start, min(start + self.block, len(usable))))
         else:
             current = float(search.conditional_log_likelihood(model.scores))
             gradient = search.gradient(model.scores).ravel()
-            if 2 * len(usable) >= len(self.masks) and self.has_delta.all():
+            if self.deltas is None:
+                # Too many candidates to keep their deltas: the same bound from
+                # deltas recomputed block by block, then exact scores (deltas
+                # recomputed again) only for candidates that can still win.
+                slope = np.concatenate(
+                    [
+                        self._deltas(usable[i : i + self.block]).reshape(-1, width) @ gradient
+                        for i in range(0, len(usable), self.block)
+                    ]
+                )
+            elif 2 * len(usable) >= len(self.masks) and self.has_delta.all():
                 slope = (self.deltas.reshape(len(self.masks), -1) @ gradient)[usable]
             else:
                 slope = np.concatenate(
