@@ -48,18 +48,27 @@ def one(n_cols):
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # MiB (Linux: KiB)
     path = model.path_
     posts = [float(v) for v in path["log_posterior"]] if isinstance(path, pd.DataFrame) else []
-    print(json.dumps({"n_cols": n_cols, "seconds": seconds, "peak_mib": rss, "stages": len(posts),
-                      "best_log_posterior": max(posts) if posts else None}))
+    print(
+        json.dumps(
+            {
+                "n_cols": n_cols,
+                "seconds": seconds,
+                "peak_mib": rss,
+                "stages": len(posts),
+                "best_log_posterior": max(posts) if posts else None,
+            }
+        )
+    )
 
 
 def run(n_cols):
     try:
-        out = subprocess.run([sys.executable, __file__, "--one", str(n_cols)], capture_output=True, text=True,
-                             timeout=LIMIT_S)
+        out = subprocess.run(
+            [sys.executable, __file__, "--one", str(n_cols)], capture_output=True, text=True, timeout=LIMIT_S
+        )
         return json.loads(out.stdout.strip().splitlines()[-1])
     except subprocess.TimeoutExpired:
-        return {"n_cols": n_cols, "seconds": float("inf"), "peak_mib": None, "stages": None,
-                "best_log_posterior": None}
+        return {"n_cols": n_cols, "seconds": float("inf"), "peak_mib": None, "stages": None, "best_log_posterior": None}
 
 
 def main():

@@ -24,7 +24,10 @@ def reference():
     try:
         source = subprocess.run(
             ["git", "show", f"{REFERENCE_COMMIT}:graphmodels/learners/kikuchi.py"],
-            cwd=ROOT, capture_output=True, text=True, check=True,
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            check=True,
         ).stdout
     except (OSError, subprocess.CalledProcessError):
         pytest.skip("the reference commit is not available")
