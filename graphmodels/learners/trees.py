@@ -8,6 +8,8 @@ networkx's own Kruskal and Prim implementations.
 
 from __future__ import annotations
 
+import heapq
+import itertools
 import math
 from collections.abc import Hashable, Iterable
 from operator import itemgetter
@@ -81,7 +83,8 @@ def _spanning_tree(graph: nx.Graph, weight: str, algorithm: str, record: Trace |
     ``graph.edges(data=True)`` stably sorted by decreasing weight, as
     ``kruskal_mst_edges`` sorts them) with a union-find, so that the rejected
     edges can be recorded; it accepts exactly the edges networkx accepts.
-    Prim's steps are the edges networkx's own generator yields, in order.
+    Prim goes over its frontier as networkx's ``prim_mst_edges`` does, recording the edges it
+    pops and discards as rejected.
     The tree is assembled as ``maximum_spanning_tree`` assembles it.
     """
     if record is None:
@@ -150,18 +153,46 @@ def _forest_paths(graph, edges):
 
 
 def _traced_prim(graph, weight, record, values):
-    visited = set()
-    edges = []
-    for u, v, d in nx.maximum_spanning_edges(graph, algorithm="prim", weight=weight, data=True):
-        if u not in visited:
-            visited.add(u)
-            record.add("start", u, math.nan, "Prim grows a tree from here", cycle=None, **values)
-        visited.add(v)
-        edges.append((u, v, d))
-        record.add("accept", (u, v), float(d.get(weight, 1)), "heaviest edge leaving the tree", cycle=None, **values)
-    for node in graph:
-        if node not in visited:
-            record.add("start", node, math.nan, "no candidate edge: a tree of its own", cycle=None, **values)
+    """Prim's steps, by networkx's ``prim_mst_edges`` (maximum) written out to record the rejected edges.
+
+    The same start vertices (``set(graph).pop()``), the same frontier heap and
+    tie-breaking counter, so the same accepted edges as networkx's generator
+    (tested); an edge popped from the frontier whose far end joined the tree
+    since it was pushed is recorded as ``"reject"`` with the cycle it would
+    close in the tree.
+    """
+    nodes = set(graph)
+    counter = itertools.count()
+    edges, rejected = [], []
+    while nodes:
+        u = nodes.pop()
+        record.add("start", u, math.nan, "Prim grows a tree from here", cycle=None, **values)
+        visited = {u}
+        frontier: list[Any] = []
+        for v, d in graph.adj[u].items():
+            heapq.heappush(frontier, (-d.get(weight, 1), next(counter), u, v, d))
+        while nodes and frontier:
+            w, _, a, b, d = heapq.heappop(frontier)
+            if b in visited or b not in nodes:
+                if b in visited:
+                    rejected.append(record.add("reject", (a, b), float(-w), "", **values))
+                continue
+            edges.append((a, b, d))
+            record.add("accept", (a, b), float(-w), "heaviest edge leaving the tree", cycle=None, **values)
+            visited.add(b)
+            nodes.discard(b)
+            for c, d2 in graph.adj[b].items():
+                if c not in visited:
+                    heapq.heappush(frontier, (-d2.get(weight, 1), next(counter), b, c, d2))
+    if rejected:
+        # The tree only grows, so the path joining a rejected edge's ends then is their path in
+        # the final forest (paths in a forest are unique).
+        path = _forest_paths(graph, edges)
+        for row in rejected:
+            a, b = row["item"]
+            cycle = path(a, b)
+            row["cycle"] = cycle
+            row["reason"] = f"closes a cycle of {len(cycle)} edges"
     return edges
 
 
