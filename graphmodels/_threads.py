@@ -4,8 +4,10 @@ The counting engine's one-hot Gram products and scipy's L-BFGS-B make many
 small BLAS calls. Extra BLAS threads gain little on them, and on a machine
 with more runnable processes than cores each hand-off between OpenBLAS
 threads waits for a time slice: TAN's fits on one fold of each of the 30
-shared data sets took 6.7 s with two BLAS threads and 1.8 s with one, at load
-5 on 2 cores (measured on 2026-11-25 while this module was written).
+shared data sets took 6.7 s with BLAS's own threads and 1.8 s with one at
+load 5 on 2 cores (measured while this module was written); on the idle
+machine the wall clock is the same and the CPU time half
+(``benchmarks/bench_blas_threads.py``, RESULTS.md).
 threadpoolctl (installed with scikit-learn) is optional: without it nothing
 changes.
 """
