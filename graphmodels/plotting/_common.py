@@ -7,7 +7,6 @@ module, so the package has no import circle (``tests/test_plotting_layers.py``).
 
 from __future__ import annotations
 
-import contextlib
 import json
 import math
 import numbers
@@ -20,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 
+from .._threads import one_blas_thread
 from ..models.base import BaseModel
 from ..models.kikuchi import KikuchiBayes
 from ..structures.hyperforests import Hyperforest
@@ -358,23 +358,9 @@ def _component_packed(graph, layout_one):
     return pos
 
 
-def _one_blas_thread():
-    """BLAS limited to one thread while in the block, when threadpoolctl is installed (else no change).
-
-    networkx's Kamada-Kawai minimizes with scipy's L-BFGS-B, whose BLAS calls
-    are tiny: threads gain nothing, and on a machine busier than its cores
-    each hand-off waits for a time slice (a 40-node layout took 0.86 s
-    instead of 0.016 s with load 6 on 2 cores).
-    """
-    try:
-        from threadpoolctl import threadpool_limits
-    except ImportError:  # an optional speed-up: scikit-learn installs it
-        return contextlib.nullcontext()
-    return threadpool_limits(limits=1, user_api="blas")
-
-
 def _kamada_kawai(graph, max_row_width=None):
-    with _one_blas_thread():
+    # networkx's Kamada-Kawai minimizes with scipy's L-BFGS-B, whose BLAS calls are tiny.
+    with one_blas_thread():
         return _component_packed(graph, lambda sub: nx.kamada_kawai_layout(sub, weight=None))
 
 
