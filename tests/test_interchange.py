@@ -93,10 +93,9 @@ def evidence_of(model, bn, X):
 # ---------------------------------------------------------------- data
 
 
-def _mixed_frame(seed):
+def _mixed_frame(seed, n=240):
     """Strings with dependencies, one numeric column (cut by the default discretizer), missing cells."""
     rng = np.random.default_rng(seed)
-    n = 240
     y = rng.integers(3, size=n)
     a = np.where(rng.random(n) < 0.7, y % 2, rng.integers(2, size=n))
     b = np.where(rng.random(n) < 0.6, (a + y) % 3, rng.integers(3, size=n))

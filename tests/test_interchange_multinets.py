@@ -11,6 +11,7 @@ import itertools
 import numpy as np
 import pandas as pd
 import pytest
+from test_interchange import _data, _mixed_frame  # the same test data as the one-network exports
 
 import graphmodels as gm
 from graphmodels._special import logsumexp
@@ -86,31 +87,6 @@ def encoded(model, X):
 
 
 # ---------------------------------------------------------------- data
-
-
-def _mixed_frame(seed, n=240):
-    """Strings with dependencies, one numeric column (cut by the default discretizer), missing cells."""
-    rng = np.random.default_rng(seed)
-    y = rng.integers(3, size=n)
-    a = np.where(rng.random(n) < 0.7, y % 2, rng.integers(2, size=n))
-    b = np.where(rng.random(n) < 0.6, (a + y) % 3, rng.integers(3, size=n))
-    c = np.where(rng.random(n) < 0.5, b, rng.integers(4, size=n))
-    X = pd.DataFrame(
-        {
-            "a": [f"a{v}" for v in a],
-            "b": [f"b{v}" for v in b],
-            "c": [f"c{v}" for v in c],
-            "num": np.round(rng.normal(size=n) + 1.5 * y, 3),
-        }
-    )
-    X.loc[rng.random(n) < 0.05, "c"] = np.nan  # "<missing>" is a state of c
-    return X, pd.Series([f"k{v}" for v in y], name="label")
-
-
-def _data(name):
-    if name == "mixed":
-        return _mixed_frame(0)
-    return gm.datasets.load(name, return_X_y=True)
 
 
 def _test_rows(X, seed, unseen=True):
