@@ -87,11 +87,14 @@ def weights_difference(X, y, criterion, representation, k):
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--results", default=str(common.RESULTS))
+    parser.add_argument("--sets", nargs="+", help="only these data sets (default: connect-4, letter, splice)")
     args = parser.parse_args()
     header = common.machine_markdown()
     rows = []
     data = {}
     for name, criterion, representation, k in CONFIGS:
+        if args.sets and name not in args.sets:
+            continue
         if name not in data:
             data[name] = load(name)
         if data[name] is None:
