@@ -458,3 +458,24 @@ def test_chow_liu_mdl_forests_are_the_mdl_free_hyperforests_of_width_1(name):
         # Equal total weight (tic-tac-toe's symmetric squares tie, and the two break ties apart).
         assert len(ours) == len(theirs)
         assert sum(mdl_weight(*e) for e in ours) == pytest.approx(sum(mdl_weight(*e) for e in theirs), abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    "estimator", ["hierarchical", "bdeu-auto", "bdeu(5)", "marginal-smoothing(5)", "leave-one-out"]
+)
+def test_chow_liu_with_tan_trees_in_every_class_is_tan(estimator):
+    # When every class's tree is TAN's tree, oriented alike, the multinet is TAN: each class's table
+    # is the slice of the family table over the class, smoothed with every class's rows as TAN's is
+    # (per-class tables backed off to P_y(x_j) alone, or BDeu spread over one class, would differ).
+    rng = np.random.default_rng(11)
+    n = 600
+    y = rng.integers(2, size=n)
+    a = np.where(rng.random(n) < 0.8, 2 * y + rng.integers(2, size=n), rng.integers(4, size=n))
+    b = np.where(rng.random(n) < 0.85, (a >= 2).astype(int), rng.integers(2, size=n))
+    X = pd.DataFrame({"a": a, "b": b})
+    tan = gm.TAN(estimator=estimator).fit(X, y)
+    chow_liu = gm.ChowLiu(criterion="ml", estimator=estimator).fit(X, y)
+    assert [sorted(tree.edges) for tree in chow_liu.structures_] == [[("a", "b")]] * 2
+    assert ("a", "b") in tan.structure_.edges
+    assert chow_liu.estimator_ == tan.estimator_
+    np.testing.assert_allclose(chow_liu.predict_proba(X), tan.predict_proba(X), rtol=1e-12)
