@@ -9,9 +9,10 @@ from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
+from .._memory import check_cells, describe_variables
 from .._special import logsumexp
 from .._validation import Interval, Options
-from ..stats.counting import DEFAULT_MAX_CELLS, TableTooLargeError
+from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import augmented_naive_bayes
 from .aode import _FREQUENCY_MODES, _SuperParentEnsemble
 from .augmented import _log
@@ -73,7 +74,8 @@ class AnDE(_SuperParentEnsemble):
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         The largest number of cells the model's tables may hold *in all*
-        (see Notes); more raises ``ValueError`` before anything is counted.
+        (see Notes); more raises :class:`~graphmodels.stats.TableTooLargeError` (a
+        ``ValueError``) before anything is counted.
 
     Attributes
     ----------
@@ -194,7 +196,7 @@ class AnDE(_SuperParentEnsemble):
         n_classes = int(engine.cardinalities[-1])
         cards = np.asarray(engine.cardinalities[:-1], dtype=np.int64)
         top = min(int(self.n), p)
-        self._check_size(cards, n_classes, top)
+        self._check_size(cards, n_classes, top, engine.names[:-1])
         self.structure_ = augmented_naive_bayes(
             class_name, features, cardinalities=dict(zip(names, engine.cardinalities))
         )
@@ -263,7 +265,7 @@ class AnDE(_SuperParentEnsemble):
         ]
         return log_joint, tables
 
-    def _check_size(self, cards, n_classes, top):
+    def _check_size(self, cards, n_classes, top, names):
         """Raise before counting when the tables of levels ``0 .. top`` exceed ``max_cells`` in all."""
         # Elementary symmetric polynomials e_m(r): the number of joint values of all size-m
         # subsets, exactly (Python integers), without enumerating the subsets.
@@ -274,15 +276,18 @@ class AnDE(_SuperParentEnsemble):
         width = int(cards.sum())
         # Per joint value of a subset: K conditional cells, log P(y, x_S) and N[y, x_S], for each class.
         total = n_classes * (width + 2) * sum(symmetric)
-        if total > self.max_cells:
-            largest = n_classes * math.prod(sorted(cards.tolist(), reverse=True)[:top]) * width
-            raise TableTooLargeError(
-                f"AnDE with `n`={self.n} needs {total:,} cells of tables in all, more than "
-                f"max_cells={self.max_cells:,}: the {math.comb(len(cards), top):,} super-parent subsets of "
-                f"{top} of the {len(cards)} attributes have {symmetric[top]:,} joint values, each with a table of "
-                f"{n_classes} classes x {width} attribute states (the largest subset's block {largest:,} cells), "
-                f"plus the levels below for the fallback. Lower `n`, merge rare states or raise max_cells."
-            )
+        largest = sorted(range(len(cards)), key=lambda i: -int(cards[i]))[:top]
+        block = n_classes * math.prod(int(cards[i]) for i in largest) * width
+        check_cells(
+            total,
+            self.max_cells,
+            what=f"tables for n={self.n} (the {math.comb(len(cards), top):,} super-parent subsets of {top} "
+            f"of the {len(cards)} attributes have {symmetric[top]:,} joint values, each with a table of {n_classes} "
+            f"classes x {width} attribute states, the largest block, over "
+            f"{describe_variables([names[i] for i in largest], cards[largest])}, {block:,} cells; plus the levels "
+            "below for the fallback)",
+            fix=f"lower n (now {self.n}), merge rare states",
+        )
 
     def _joint_log_likelihood(self, codes):
         n_rows, p = codes.shape

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 
+from .._memory import check_cells, describe_variables
 from .._trace import Trace, root_rows
 from .._validation import Options
 from ..estimators.selection import class_prior_cells, family_cells
@@ -309,6 +310,9 @@ class TAN(_AugmentedNaiveBayes):
         :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
+        Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
+        a larger one raises :class:`~graphmodels.stats.TableTooLargeError` before allocating it,
+        naming the columns and the value of `max_cells` at which it fits.
 
     Attributes
     ----------
@@ -390,6 +394,9 @@ class FAN(TAN):
         :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
+        Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
+        a larger one raises :class:`~graphmodels.stats.TableTooLargeError` before allocating it,
+        naming the columns and the value of `max_cells` at which it fits.
 
     Attributes
     ----------
@@ -458,6 +465,9 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
+        Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
+        a larger one raises :class:`~graphmodels.stats.TableTooLargeError` before allocating it,
+        naming the columns and the value of `max_cells` at which it fits.
 
     Attributes
     ----------
@@ -638,13 +648,13 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         parents = sorted({int(p) for p in self.feature_parents_[:, j] if p >= 0})
         cards = [int(self.encoder_.cardinalities_[p]) for p in parents]
         n_classes, r = len(self.classes_), int(self.encoder_.cardinalities_[j])
-        cells = n_classes * math.prod(cards) * r
-        if cells > self.max_cells:
-            raise ValueError(
-                f"ChowLiu.cpd: the table of {columns[j]!r} given the class and its parents in every class's tree "
-                f"({[columns[p] for p in parents]}) would have {cells} cells, more than max_cells={self.max_cells}; "
-                "read log_tables_[class][j] for one class's table."
-            )
+        check_cells(
+            n_classes * math.prod(cards) * r,
+            self.max_cells,
+            what=f"ChowLiu.cpd table of {columns[j]!r} ({r} states) given the class ({n_classes} states) and its "
+            f"parents in every class's tree ({describe_variables([columns[p] for p in parents], cards)})",
+            fix="read log_tables_[class][j] for one class's table",
+        )
         table = np.empty((n_classes, *cards, r))
         for c in range(n_classes):
             own = self.log_tables_[c][j][0]  # (r_parent or 1, r)

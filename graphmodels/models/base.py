@@ -17,9 +17,15 @@ The contract every model follows (checked for every registered model by
 * numeric columns are handled by ``discretizer=`` (default ``"auto"``: cut
   points fitted inside ``fit``, kept in ``discretizer_``, applied at
   prediction; ``None`` keeps every column categorical);
-* ``max_cells`` is the largest table (product of cardinalities) the model
-  may allocate: a table the model needs beyond it raises ``ValueError``,
-  and a structure search leaves out candidates beyond it;
+* ``max_cells`` is the largest table (product of cardinalities, or any
+  array over candidates or parameters) the model may allocate, in float64
+  cells: a table the model needs beyond it raises
+  :class:`~graphmodels.stats.TableTooLargeError` (a ``ValueError`` and a
+  ``MemoryError``) before it is allocated, its message naming the model,
+  the columns, the size in cells and bytes, and what would make it fit
+  (``max_cells`` of at least that size, a smaller ``k``, ``n``,
+  ``treewidth`` or ``max_parents``, or coarser bins); a structure search
+  leaves out candidates beyond it;
 * fitted attributes end in ``_`` and exist only after a successful ``fit``
   (a failed fit leaves the model unfitted); an unfitted model raises
   :class:`NotFittedError`;
@@ -82,7 +88,7 @@ from ..estimators.selection import (
     RememberedPseudoCounts,
     leave_one_out_scores,
 )
-from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine, InMemoryRowsRequired
+from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine, InMemoryRowsRequired, TableTooLargeError
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -162,6 +168,10 @@ class TrainingCounts:
     def n_features(self) -> int:
         """Number of attributes (columns of `X`)."""
         return len(self.encoder.columns_)
+
+
+#: Float64 cells of L-BFGS-B's work array per parameter: ``2 m + 5`` with ``m = 10`` corrections.
+_LBFGS_CELLS_PER_PARAMETER = 25
 
 
 def training_counts(
@@ -524,10 +534,16 @@ class BaseModel:
 
     @contextlib.contextmanager
     def _fitting(self):
-        """Clear the previous fit; if fitting fails, leave the model unfitted (not half fitted)."""
+        """Clear the previous fit; if fitting fails, leave the model unfitted (not half fitted).
+
+        A :class:`~graphmodels.stats.TableTooLargeError` gets the model's name in front of its message.
+        """
         self._reset_fitted_state()
         try:
             yield
+        except TableTooLargeError as error:
+            self._reset_fitted_state()
+            raise error.for_model(type(self).__name__) from None
         except BaseException:
             self._reset_fitted_state()
             raise
@@ -575,8 +591,17 @@ class BaseModel:
         self.estimator_ = discriminative.generative
         self._fit_selected_tables(engine)
         generative = self.estimator_
-        codes, weights = engine.rows()
         tables, owners = self._family_tables()
+        # L-BFGS-B's work array holds (2 m + 5) numbers per parameter (m = 10 corrections): the
+        # largest array of the fit, checked before the rows are read.
+        n_parameters = len(self.class_log_prior_) + sum(int(np.size(table)) for table in tables)
+        engine.check_cells(
+            _LBFGS_CELLS_PER_PARAMETER * n_parameters,
+            what=f"L-BFGS work array of the discriminative fit ({n_parameters:,} parameters: the class prior and "
+            f"{len(tables)} family tables, the largest of {max((int(np.size(t)) for t in tables), default=0):,} cells)",
+            fix="fit smaller tables (fewer parents, coarser bins) or pass a generative estimator",
+        )
+        codes, weights = engine.rows()
         fit = fit_discriminative_tables(
             self.class_log_prior_,
             tables,

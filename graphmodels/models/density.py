@@ -52,6 +52,9 @@ class ChowLiuTree(BaseDensity, ConditionalTables):
         keeps every value as a state. See :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
+        Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
+        a larger one raises :class:`~graphmodels.stats.TableTooLargeError` before allocating it,
+        naming the columns and the value of `max_cells` at which it fits.
 
     Attributes
     ----------

@@ -20,13 +20,14 @@ sum over the other labels must not enumerate all their configurations).
 from __future__ import annotations
 
 import math
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 
 import networkx as nx
 import numpy as np
 from networkx.algorithms.approximation import treewidth_min_fill_in
 from numpy.typing import ArrayLike
 
+from .._memory import DEFAULT_MAX_CELLS, check_cells, describe_variables
 from .._special import logsumexp
 
 __all__ = ["log_marginals", "junction_tree_of_scopes", "brute_force_log_marginals"]
@@ -110,7 +111,9 @@ def log_marginals(
     cardinalities: Sequence[int],
     n_rows: int,
     *,
-    max_cells: int = 10_000_000,
+    max_cells: int = DEFAULT_MAX_CELLS,
+    names: Sequence[Hashable] | None = None,
+    fix: str = "bound the number of parents more tightly",
 ) -> tuple[list[np.ndarray], np.ndarray]:
     """Log marginals of ``exp(sum of log factors)`` for every variable and row.
 
@@ -124,6 +127,11 @@ def log_marginals(
     n_rows : int
     max_cells : int, default=10_000_000
         The largest clique table (states of one row) allowed.
+    names : sequence, optional
+        The variables' names, for the error message (positions otherwise).
+    fix : str, optional
+        What besides a larger `max_cells` would shrink the cliques, for the
+        error message (the caller's parameter: ``"lower k"``).
 
     Returns
     -------
@@ -134,9 +142,11 @@ def log_marginals(
 
     Raises
     ------
+    TableTooLargeError
+        If a clique of the junction tree would exceed `max_cells` states
+        (checked before any clique table is allocated).
     ValueError
-        If a clique of the junction tree would exceed `max_cells` states, or
-        a factor's shape does not match its scope.
+        If a factor's shape does not match its scope.
 
     Examples
     --------
@@ -157,9 +167,12 @@ def log_marginals(
     largest = max((math.prod(cards[v] for v in b) for b in bags.values()), default=1)
     if largest > max_cells:
         widest = max(bags.values(), key=lambda b: math.prod(cards[v] for v in b))
-        raise ValueError(
-            f"Exact inference needs a clique of {len(widest)} variables with {largest:,} joint states, "
-            f"more than max_cells={max_cells:,}; bound the number of parents more tightly."
+        labels = list(range(len(cards))) if names is None else list(names)
+        check_cells(
+            largest,
+            max_cells,
+            what=f"clique table of exact inference over {describe_variables([labels[v] for v in widest], [cards[v] for v in widest])}",
+            fix=fix,
         )
     # Each factor goes to the smallest bag that holds its scope.
     assigned: dict[frozenset, list[tuple[tuple[int, ...], np.ndarray]]] = {bag: [] for bag in bags}
@@ -243,6 +256,7 @@ def brute_force_log_marginals(
 ) -> tuple[list[np.ndarray], np.ndarray]:
     """The same as :func:`log_marginals` by enumerating every joint configuration (tests, tiny problems)."""
     cards = [int(r) for r in cardinalities]
+    check_cells(n_rows * math.prod(cards), DEFAULT_MAX_CELLS, what="brute-force joint table", fix="use log_marginals")
     full = np.zeros([n_rows] + cards)
     for scope, table in factors:
         scope, table = _sorted_factor(scope, table, n_rows)

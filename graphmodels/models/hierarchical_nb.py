@@ -69,6 +69,9 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
         :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
+        Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
+        a larger one raises :class:`~graphmodels.stats.TableTooLargeError` before allocating it,
+        naming the columns and the value of `max_cells` at which it fits.
 
     Attributes
     ----------

@@ -327,6 +327,9 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         keeps every value as a state. See :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
+        Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
+        a larger one raises :class:`~graphmodels.stats.TableTooLargeError` before allocating it,
+        naming the columns and the value of `max_cells` at which it fits.
     pseudo_count : float, optional
         Deprecated alias of ``estimator=Dirichlet(pseudo_count)``.
 
@@ -511,6 +514,9 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
+        Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
+        a larger one raises :class:`~graphmodels.stats.TableTooLargeError` before allocating it,
+        naming the columns and the value of `max_cells` at which it fits.
     pseudo_count : float, optional
         Deprecated alias of ``estimator=Dirichlet(pseudo_count)``.
 

@@ -83,7 +83,7 @@ class KDB(BaseClassifier, ConditionalTables):
         Largest table the model may allocate: a candidate parent whose
         family table would exceed it is left out of the structure, and
         summing out unseen cells whose cliques would exceed it raises
-        ``ValueError``.
+        :class:`~graphmodels.stats.TableTooLargeError` (a ``ValueError``) naming `k`.
 
     Attributes
     ----------
@@ -284,7 +284,17 @@ class KDB(BaseClassifier, ConditionalTables):
             picked = moved[tuple(codes[:, members[a]] for a in known_axes)] if known_axes else moved[None]
             factors.append(((0, *(variable[members[a]] for a in hidden_axes)), picked))
         cardinalities = [n_classes] + [self.log_tables_[j].shape[-1] for j in hidden]
-        marginals, _ = log_marginals(factors, cardinalities, n_rows, max_cells=self.max_cells)
+        kept = self._kept_columns()
+        names = [self.class_name_, *(self.encoder_.columns_[kept[j]] for j in hidden)]
+        k = "max_k" if "max_k" in self._param_names() else "k"  # SelectiveKDB's bound is max_k
+        marginals, _ = log_marginals(
+            factors,
+            cardinalities,
+            n_rows,
+            max_cells=self.max_cells,
+            names=names,
+            fix=f"lower {k} (now {getattr(self, k)})",
+        )
         return marginals[0]
 
     def _kept_columns(self):

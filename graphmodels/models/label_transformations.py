@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .._memory import TableTooLargeError
 from .._special import logsumexp
 from .._validation import InstanceOf, Interval, Options, Predicate
 from .augmented import NaiveBayes
@@ -462,10 +463,13 @@ class ClassifierChain(BaseMultiLabelClassifier):
     def _check_label_vectors(self):
         n_vectors = self._n_label_vectors()
         if n_vectors > self.max_label_vectors:
-            raise ValueError(
+            raise TableTooLargeError(
                 f"Exact inference would enumerate {n_vectors} label vectors (the product of the labels' "
                 f"cardinalities {[len(v) for v in self.classes_]}), more than `max_label_vectors`="
-                f"{self.max_label_vectors}; raise `max_label_vectors` or use inference='greedy'."
+                f"{self.max_label_vectors}; raise `max_label_vectors` or use inference='greedy'.",
+                cells=n_vectors,
+                limit=self.max_label_vectors,
+                parameter="max_label_vectors",
             )
 
     def _fit_multilabel(self, frame, label_codes, sample_weight):

@@ -169,7 +169,7 @@ class DiscreteMarkovNetwork:
         if not self.variables:
             return float(np.log(math.prod(float(t) for _, t in self.factors)))
         cards = [self.cardinalities[v] for v in self.variables]
-        _, log_z = log_marginals(self._log_factors(), cards, 1, max_cells=max_cells)
+        _, log_z = log_marginals(self._log_factors(), cards, 1, max_cells=max_cells, names=self.variables, fix="")
         return float(log_z[0])
 
     def log_likelihood_codes(self, codes: ArrayLike, *, max_cells: int = 10_000_000) -> np.ndarray:

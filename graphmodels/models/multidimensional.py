@@ -221,7 +221,14 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier, ConditionalTables):
                 evidence = self._evidence_factors(codes[rows], variable)
                 for k, (parents, tables) in enumerate(zip(self.class_parents_, self.class_log_tables_)):
                     prior = [(pa + (j,), table[None]) for j, (pa, table) in enumerate(zip(parents, tables))]
-                    marginals, _ = log_marginals(evidence + prior, cards, len(rows), max_cells=self.max_cells)
+                    marginals, _ = log_marginals(
+                        evidence + prior,
+                        cards,
+                        len(rows),
+                        max_cells=self.max_cells,
+                        names=[*self.label_names_, *(self.encoder_.columns_[i] for i in hidden)],
+                        fix=f"lower max_parents (now {self.max_parents})",
+                    )
                     for j in range(m):
                         out[k][j][rows] = marginals[j]
         return out
@@ -517,6 +524,9 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         keeps every value as a state. See :mod:`graphmodels.data.discretize`.
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
+        Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
+        a larger one raises :class:`~graphmodels.stats.TableTooLargeError` before allocating it,
+        naming the columns and the value of `max_cells` at which it fits.
 
     Attributes
     ----------

@@ -150,7 +150,7 @@ class SelectiveKDB(KDB):
         Largest table the model may allocate: a candidate parent whose
         family table would exceed it is left out of the structure, and
         summing out unseen cells whose cliques would exceed it raises
-        ``ValueError``.
+        :class:`~graphmodels.stats.TableTooLargeError` (a ``ValueError``) naming `max_k`.
 
     Attributes
     ----------

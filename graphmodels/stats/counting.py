@@ -27,6 +27,7 @@ from numpy.typing import ArrayLike
 if TYPE_CHECKING:
     from typing_extensions import Self
 
+from .._memory import DEFAULT_MAX_CELLS, TableTooLargeError, check_cells, describe_variables
 from .._threads import one_blas_thread
 from ..data.encoding import TableEncoder
 from ..data.weights import check_sample_weight as _check_sample_weight
@@ -40,19 +41,12 @@ __all__ = [
     "DEFAULT_MAX_CELLS",
 ]
 
-#: Default largest number of cells of one table (80 MB of float64).
-DEFAULT_MAX_CELLS = 10_000_000
-
 #: Rows per chunk; float32 one-hot products are exact up to 2**24 per cell.
 DEFAULT_CHUNK_SIZE = 1 << 16
 
 
 #: Cells of one chunk's one-hot matrix (64 MB of float32).
 _ONE_HOT_CELLS = 1 << 24
-
-
-class TableTooLargeError(ValueError):
-    """A requested table would exceed the engine's cell limit."""
 
 
 class InMemoryRowsRequired(TypeError):
@@ -260,17 +254,29 @@ class CountingEngine:
         """Number of states of one variable."""
         return int(self.cardinalities[self.position(variable)])
 
-    def check_table_size(self, positions: Sequence[int], *, n_tables: int = 1, what: str = "table") -> int:
-        """Raise :class:`TableTooLargeError` if the table would exceed ``max_cells``."""
+    def check_table_size(
+        self, positions: Sequence[int], *, n_tables: int = 1, what: str = "table", fix: str | None = None
+    ) -> int:
+        """The cells of the table over `positions` (times `n_tables`), checked against ``max_cells``.
+
+        Call it before allocating the table. `fix` says what besides a larger
+        ``max_cells`` would make it fit (``"lower k="``); by default, fewer states.
+
+        Raises
+        ------
+        TableTooLargeError
+            If the table would exceed ``max_cells``; the message names the
+            variables and their numbers of states.
+        """
         cells = math.prod(int(self.cardinalities[p]) for p in positions) * n_tables
-        if cells > self.max_cells:
-            described = ", ".join(f"{self.names[p]!r} ({int(self.cardinalities[p])} states)" for p in positions)
-            raise TableTooLargeError(
-                f"The {what} over {described} would have {cells:,} cells, more than "
-                f"max_cells={self.max_cells:,}. Merge rare states, discretize more coarsely, "
-                "or raise max_cells."
-            )
-        return cells
+        described = describe_variables([self.names[p] for p in positions], self.cardinalities[list(positions)])
+        return self.check_cells(cells, what=f"{what} over {described}", fix=fix)
+
+    def check_cells(self, cells: int, *, what: str, fix: str | None = None) -> int:
+        """:func:`graphmodels._memory.check_cells` with this engine's ``max_cells`` (before allocating `cells`)."""
+        if fix is None:
+            return check_cells(cells, self.max_cells, what=what)
+        return check_cells(cells, self.max_cells, what=what, fix=fix)
 
     def iter_chunks(
         self, positions: Iterable[int] | None = None, *, chunk_size: int | None = None
@@ -496,14 +502,12 @@ class CountingEngine:
         if cached is not None:
             return cached
         width = int(offsets[-1])
-        if width * n_strata > self.max_cells:
-            raise TableTooLargeError(
-                f"The one-way tables of {len(positions)} variables"
-                f"{'' if not given_positions else f' given {[self.names[p] for p in given_positions]}'} would have "
-                f"{width * n_strata:,} cells, more than max_cells={self.max_cells:,}. "
-                f"The variables with the most states: {self._widest(positions + given_positions)}. "
-                "Merge rare states or raise max_cells."
-            )
+        self.check_cells(
+            width * n_strata,
+            what=f"one-way tables of {len(positions)} variables"
+            f"{'' if not given_positions else f' given {[self.names[p] for p in given_positions]}'} "
+            f"(the variables with the most states: {self._widest(positions + given_positions)})",
+        )
         table = self._one_way_table(positions, given_positions, offsets, n_strata)
         table.flags.writeable = False
         result = OneWayCounts(positions, cards, offsets, table)
@@ -535,15 +539,12 @@ class CountingEngine:
         if cached is not None:
             return cached
         width = int(offsets[-1])
-        cells = width * width * n_strata
-        if cells > self.max_cells:
-            described = self._widest(positions)
-            raise TableTooLargeError(
-                f"The pairwise tables of {len(positions)} variables ({width} states in all"
-                f"{'' if not given_positions else f', {n_strata} strata of {[self.names[p] for p in given_positions]}'}) "
-                f"would have {cells:,} cells, more than max_cells={self.max_cells:,}. "
-                f"The variables with the most states: {described}. Merge rare states or raise max_cells."
-            )
+        self.check_cells(
+            width * width * n_strata,
+            what=f"pairwise tables of {len(positions)} variables ({width} states in all"
+            f"{'' if not given_positions else f', {n_strata} strata of {[self.names[p] for p in given_positions]}'}; "
+            f"the variables with the most states: {self._widest(positions)})",
+        )
         table = self._pairwise_table(positions, given_positions, offsets, n_strata)
         table.flags.writeable = False
         result = PairwiseCounts(positions, cards, offsets, table)

@@ -35,7 +35,14 @@ import pandas as pd
 
 from ..data.discretize import EqualFrequencyDiscretizer, MDLDiscretizer, _is_numeric, make_discretizer
 from ..data.encoding import LabelEncoder, TableEncoder, is_dask_collection
-from .counting import DEFAULT_CHUNK_SIZE, DEFAULT_MAX_CELLS, CountingEngine, InMemoryRowsRequired, OneWayCounts
+from .counting import (
+    DEFAULT_CHUNK_SIZE,
+    DEFAULT_MAX_CELLS,
+    CountingEngine,
+    InMemoryRowsRequired,
+    OneWayCounts,
+    TableTooLargeError,
+)
 
 __all__ = ["DaskCountingEngine", "DaskTrainingData", "dask_training_data", "lazy_rows"]
 
@@ -585,9 +592,10 @@ def dask_training_data(
                 if _is_numeric(meta[column])
                 else " Merge rare states first"
             )
-            raise ValueError(
+            raise TableTooLargeError(
                 f"Column {column!r} has more than max_cells={limit:,} distinct values; a Dask fit learns every "
-                f"column's states (and a discretizer's counts per distinct value) before counting.{hint}, or drop it."
+                f"column's states (and a discretizer's counts per distinct value) before counting.{hint}, or drop it.",
+                limit=limit,
             )
         if missing == "error" and column_summary["missing"]:
             raise ValueError(
