@@ -23,6 +23,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .._memory import DEFAULT_MAX_CELLS, check_cells
 from .._special import xlogy
 from .weights import check_sample_weight
 
@@ -196,7 +197,7 @@ class _BaseDiscretizer(_ParamsMixin):
     def _validate_params(self):  # pragma: no cover - overridden
         raise NotImplementedError
 
-    def _fit_column(self, values, y_codes, weights):  # pragma: no cover - overridden
+    def _fit_column(self, values, y_codes, weights, name=None):  # pragma: no cover - overridden
         raise NotImplementedError
 
     def _fit_frame(self, X, y_codes, sample_weight=None):
@@ -222,7 +223,7 @@ class _BaseDiscretizer(_ParamsMixin):
             observed = values[~np.isnan(values)]
             if np.unique(observed).size < self.min_distinct:
                 continue
-            cuts = self._fit_column(values, column_codes, column_weights)
+            cuts = self._fit_column(values, column_codes, column_weights, name)
             cut_points[name] = np.asarray(cuts, dtype=np.float64)
         self.feature_names_in_ = np.asarray(X.columns, dtype=object)
         self.n_features_in_ = X.shape[1]
@@ -432,7 +433,7 @@ class EqualFrequencyDiscretizer(_BaseDiscretizer):
         """
         return self._fit_frame(X, None, sample_weight)
 
-    def _fit_column(self, values, y_codes, weights):
+    def _fit_column(self, values, y_codes, weights, name=None):
         present = ~np.isnan(values)
         observed = values[present]
         probs = np.arange(1, self.n_bins) / self.n_bins
@@ -455,7 +456,7 @@ def _entropy_rows(counts):
     return -xlogy(p, p).sum(axis=-1) / np.log(2)
 
 
-def _mdl_cut_points(values, y_codes, n_classes, weights=None):
+def _mdl_cut_points(values, y_codes, n_classes, weights=None, *, max_cells=DEFAULT_MAX_CELLS, name=None):
     """Fayyad–Irani recursive MDL cut points for one column (missing values dropped).
 
     Parameters
@@ -468,6 +469,10 @@ def _mdl_cut_points(values, y_codes, n_classes, weights=None):
         Number of classes.
     weights : numpy.ndarray of shape (n,), optional
         Frequency weights (a row of weight 2 counts twice).
+    max_cells : int, default=10_000_000
+        Largest (n_distinct, n_classes) table of class counts.
+    name : hashable, optional
+        The column's name, for the error message.
 
     Returns
     -------
@@ -478,6 +483,12 @@ def _mdl_cut_points(values, y_codes, n_classes, weights=None):
     values, y_codes = values[keep], y_codes[keep]
     weights = None if weights is None else weights[keep]
     uniq, inv = np.unique(values, return_inverse=True)
+    check_cells(
+        uniq.size * n_classes,
+        max_cells,
+        what=f"MDL discretizer's class counts of column {name!r} ({uniq.size:,} distinct values x {n_classes:,} classes)",
+        fix=f"cut column {name!r} without the classes (discretizer='equal-frequency') or merge classes",
+    )
     # class counts per distinct value, shape (n_distinct, n_classes)
     counts = np.bincount(inv * n_classes + y_codes, weights=weights, minlength=uniq.size * n_classes).reshape(
         uniq.size, n_classes
@@ -543,6 +554,10 @@ class MDLDiscretizer(_BaseDiscretizer):
     min_distinct : int, default=2
         Only numeric columns with at least this many distinct non-missing training values
         are discretized (>= 1); others pass through unchanged.
+    max_cells : int, default=10_000_000
+        Largest table of class counts per distinct value (distinct values x classes) of one
+        column; a larger one raises :class:`~graphmodels.stats.TableTooLargeError` naming the
+        column, before it is allocated.
 
     Attributes
     ----------
@@ -597,11 +612,13 @@ class MDLDiscretizer(_BaseDiscretizer):
     ['(-inf, inf)']
     """
 
-    def __init__(self, *, min_distinct: int = 2) -> None:
+    def __init__(self, *, min_distinct: int = 2, max_cells: int = DEFAULT_MAX_CELLS) -> None:
         self.min_distinct = min_distinct
+        self.max_cells = max_cells
 
     def _validate_params(self):
         _check_int_param(self.min_distinct, "min_distinct", 1)
+        _check_int_param(self.max_cells, "max_cells", 1)
 
     def fit(self, X: pd.DataFrame | np.ndarray, y: ArrayLike, sample_weight: ArrayLike | None = None) -> MDLDiscretizer:
         """Learn Fayyad–Irani MDL cut points from training data.
@@ -626,6 +643,8 @@ class MDLDiscretizer(_BaseDiscretizer):
         ValueError
             If ``y`` is None, has missing labels, or its length differs from ``X``'s rows;
             if ``min_distinct < 1``; or if a numeric column holds infinities.
+        TableTooLargeError
+            If a column's distinct values x classes exceed `max_cells` (a ValueError too).
         """
         if y is None:
             raise ValueError("MDLDiscretizer is supervised: `y` (class labels) is required, got None.")
@@ -644,8 +663,8 @@ class MDLDiscretizer(_BaseDiscretizer):
         del self._n_classes
         return self
 
-    def _fit_column(self, values, y_codes, weights):
-        return _mdl_cut_points(values, y_codes, self._n_classes, weights)
+    def _fit_column(self, values, y_codes, weights, name=None):
+        return _mdl_cut_points(values, y_codes, self._n_classes, weights, max_cells=self.max_cells, name=name)
 
 
 # ----------------------------------------------------------------------------------------------

@@ -48,6 +48,7 @@ from __future__ import annotations
 
 import gzip
 import itertools
+import math
 import os
 import re
 from importlib import resources
@@ -55,6 +56,7 @@ from typing import IO, Any
 
 import numpy as np
 
+from .._memory import DEFAULT_MAX_CELLS, check_cells, describe_variables
 from ._interchange import number, write_output
 from .bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
 
@@ -283,7 +285,7 @@ def _check_distribution(values, child, line, atol):
         raise ValueError(f"BIF line {line}: probabilities of {child!r} sum to {total!r}, not 1: {list(values)}.")
 
 
-def _build_cpt(child, block, variables, atol):
+def _build_cpt(child, block, variables, atol, max_cells=DEFAULT_MAX_CELLS):
     states = {v: s for v, (s, _) in variables.items()}
     line = block["line"]
     for v in (child,) + block["parents"]:
@@ -294,7 +296,14 @@ def _build_cpt(child, block, variables, atol):
         raise ValueError(f"BIF line {line}: probability block of {child!r} repeats a variable: {(child,) + parents}.")
     r = len(states[child])
     pcards = tuple(len(states[q]) for q in parents)
-    n_configs = int(np.prod(pcards, dtype=np.int64))
+    # Python integers: a product of many parents' states must not overflow before the check.
+    n_configs = math.prod(pcards)
+    check_cells(
+        n_configs * r,
+        max_cells,
+        what=f"table of {child!r} ({r} states) given {describe_variables(parents, pcards) or 'nothing'} (BIF line {line})",
+        fix="check the file",
+    )
     table = np.full((n_configs, r), np.nan)
     if block["table"] is not None:
         if block["rows"] or block["default"] is not None:
@@ -386,7 +395,10 @@ def _read_source(source):
 
 
 def read_bif(
-    source: str | os.PathLike[str] | bytes | bytearray | IO[Any], *, atol: float = SUM_TOLERANCE
+    source: str | os.PathLike[str] | bytes | bytearray | IO[Any],
+    *,
+    atol: float = SUM_TOLERANCE,
+    max_cells: int = DEFAULT_MAX_CELLS,
 ) -> DiscreteBayesianNetwork:
     """Read a Bayesian network in the Interchange Format (BIF).
 
@@ -399,6 +411,10 @@ def read_bif(
     atol : float, default=1e-6
         Tolerance of the check that every distribution sums to 1; the CPTs are
         then renormalized exactly.
+    max_cells : int, default=10_000_000
+        Largest conditional table (parent configurations x states) to build: a
+        ``default`` row fills every configuration, so a short file can describe a
+        huge table.
 
     Returns
     -------
@@ -412,6 +428,8 @@ def read_bif(
         On malformed text, an unknown state or variable, a probability row of
         the wrong length or not summing to 1, a missing probability block or
         row, or a cycle; the message gives the line number where there is one.
+    TableTooLargeError
+        If a table would exceed `max_cells` (a ValueError too), before it is allocated.
     TypeError
         If `source` has an unsupported type.
 
@@ -453,7 +471,7 @@ def read_bif(
     for v, (_, line) in variables.items():
         if v not in blocks:
             raise ValueError(f"BIF line {line}: variable {v!r} has no probability block (missing CPT).")
-    cpts = {v: _build_cpt(v, blocks[v], variables, atol) for v in variables}
+    cpts = {v: _build_cpt(v, blocks[v], variables, atol, max_cells) for v in variables}
     return DiscreteBayesianNetwork(
         {v: blocks[v]["parents"] for v in variables},
         {v: states for v, (states, _) in variables.items()},

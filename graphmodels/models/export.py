@@ -69,6 +69,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 
+from .._memory import DEFAULT_MAX_CELLS, check_cells, describe_variables
 from .._special import logsumexp
 from ..estimators.discriminative import Discriminative
 from .bayesnet import DiscreteBayesianNetwork
@@ -386,6 +387,13 @@ def latent_tree_network(
             config[unseen] = n_states
             labels.append(UNSEEN_STATE)
         states[latent] = labels
+        check_cells(
+            len(labels) * config.size,
+            getattr(model, "max_cells", DEFAULT_MAX_CELLS),
+            what=f"{owner}.to_bayesian_network table of latent {name!r} ({len(labels)} states) over its children "
+            f"{describe_variables([first, second], config.shape)}",
+            fix="",
+        )
         members = np.stack([config == s for s in range(len(labels))]).astype(np.float64)  # (states, r_a, r_b)
         sizes = members.sum(axis=(1, 2))
         if np.any(sizes == 0):

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .._memory import DEFAULT_MAX_CELLS, check_cells, describe_variables
 from ..structures.hyperforests import random_hypertree
 from ..structures.multidimensional import multidimensional_classifier
 from .bayesnet import DiscreteBayesianNetwork
@@ -27,6 +29,7 @@ def random_hypertree_network(
     noise: tuple[float, float] = (0.05, 0.3),
     random_state: int | np.random.Generator | None = None,
     names: Sequence[str] | None = None,
+    max_cells: int = DEFAULT_MAX_CELLS,
 ) -> tuple[DiscreteBayesianNetwork, Hyperforest]:
     """A random Markov network of tree-width k over discrete variables, ready to sample.
 
@@ -57,6 +60,9 @@ def random_hypertree_network(
     random_state : None, int or numpy Generator
     names : sequence of str, optional
         Variable names (default ``x0, x1, ...``).
+    max_cells : int, default=10_000_000
+        Largest conditional table (``cardinality ** (k + 1)`` cells) to draw;
+        a larger one raises :class:`~graphmodels.stats.TableTooLargeError` first.
 
     Returns
     -------
@@ -81,6 +87,12 @@ def random_hypertree_network(
     low, high = noise
     if not 0 <= low <= high < 1:
         raise ValueError(f"`noise` must be a range (low, high) with 0 <= low <= high < 1, got {noise!r}.")
+    check_cells(
+        int(cardinality) ** int(k) * max(int(k), int(cardinality)),
+        max_cells,
+        what=f"conditional table of a variable with k={k} parents of cardinality={cardinality} states",
+        fix="lower k or cardinality",
+    )
     names = [f"x{i}" for i in range(n_variables)] if names is None else [str(v) for v in names]
     rng = np.random.default_rng(random_state)
     hypertree = random_hypertree(n_variables, k, random_state=rng, nodes=names)
@@ -131,6 +143,7 @@ def random_multidimensional_network(
     feature_cardinality: int = 3,
     noise: tuple[float, float] = (0.05, 0.3),
     random_state: int | np.random.Generator | None = None,
+    max_cells: int = DEFAULT_MAX_CELLS,
 ) -> tuple[DiscreteBayesianNetwork, nx.DiGraph]:
     """A random multi-dimensional Bayesian network classifier (MDBNC), ready to sample.
 
@@ -152,6 +165,9 @@ def random_multidimensional_network(
     class_cardinality, feature_cardinality : int, default=2 and 3
     noise : (float, float), default=(0.05, 0.3)
     random_state : None, int or numpy Generator, default=None
+    max_cells : int, default=10_000_000
+        Largest conditional table to draw; a larger one raises
+        :class:`~graphmodels.stats.TableTooLargeError` before any table is drawn.
 
     Returns
     -------
@@ -187,6 +203,13 @@ def random_multidimensional_network(
             family = family + (features[int(rng.integers(i))],)
         parents[f] = family
     cards = {c: class_cardinality for c in classes} | {f: feature_cardinality for f in features}
+    widest = max(parents, key=lambda v: math.prod(cards[p] for p in parents[v]) * cards[v])
+    check_cells(
+        math.prod(cards[p] for p in parents[widest]) * cards[widest],
+        max_cells,
+        what=f"conditional table of {widest!r} given {describe_variables(parents[widest], [cards[p] for p in parents[widest]]) or 'nothing'}",
+        fix="lower max_parents, class_cardinality or feature_cardinality",
+    )
     cpts = {v: _noisy_function_table(rng, [cards[p] for p in parents[v]], cards[v], noise) for v in parents}
     states = {v: [str(s) for s in range(cards[v])] for v in parents}
     network = DiscreteBayesianNetwork(parents, states, cpts, name="random-mdbnc")

@@ -602,7 +602,7 @@ def _column_summary(X: pd.DataFrame, counts: TrainingCounts, discretizer: str | 
     engine = counts.engine
     names = list(engine.names)
     information = pairwise_mutual_information(engine, names)[-1, :-1]
-    method = {
+    method: dict[type, str] = {
         MDLDiscretizer: "MDL (Fayyad & Irani)",
         EqualFrequencyDiscretizer: "equal frequency",
     }

@@ -43,6 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
+from .._memory import check_cells
 from .._special import xlogy
 from .information import as_engine
 
@@ -183,7 +184,8 @@ def subset_entropies(
         A conditioning variable (the class): entropies are also computed
         within each of its states, and jointly with it.
     max_candidates : int, default=20_000_000
-        Refuse (``ValueError``) to compute more subsets than this.
+        Refuse (:class:`~graphmodels.stats.TableTooLargeError`, a ``ValueError``) to compute more
+        subsets than this.
 
     Returns
     -------
@@ -192,7 +194,10 @@ def subset_entropies(
     Raises
     ------
     TableTooLargeError
-        If the largest table would exceed the engine's ``max_cells``.
+        If the largest table, or an array over the candidates of the largest
+        size (``C(n, max_size) x max(max_size, n_classes)`` cells), would
+        exceed the engine's ``max_cells``; or if there are more than
+        `max_candidates` candidates.
 
     Examples
     --------
@@ -217,13 +222,23 @@ def subset_entropies(
     n = len(positions)
     max_size = int(min(max_size, n)) if n else 1
     n_candidates = sum(math.comb(n, s) for s in range(1, max_size + 1))
-    if n_candidates > max_candidates:
-        raise ValueError(
-            f"{n_candidates:,} candidate hyperedges of up to {max_size} of {n} variables exceed "
-            f"max_candidates={max_candidates:,}; lower the tree-width or select variables."
-        )
+    fewer = "lower the tree-width (treewidth= of the hyperforest models, k= of hyperedge_weights) or select variables"
+    check_cells(
+        n_candidates,
+        max_candidates,
+        what=f"list of candidate hyperedges of up to {max_size} of {n} variables",
+        fix=fewer,
+        parameter="max_candidates",
+    )
     cards = engine.cardinalities[positions].astype(np.int64)
     r_y = 1 if given_pos is None else int(engine.cardinalities[given_pos])
+    # The largest arrays over the candidates: the subsets of the top size (their members, and one
+    # sum per class), and the learners' gains of attaching each node to each subset one smaller.
+    engine.check_cells(
+        max(math.comb(n, max_size) * max(max_size, r_y), math.comb(n, max_size - 1) * n),
+        what=f"arrays over the {math.comb(n, max_size):,} candidate hyperedges of {max_size} of {n} variables",
+        fix=fewer,
+    )
     # Guard the largest table of each size before counting anything.
     for s in range(1, max_size + 1):
         largest = [positions[i] for i in np.argsort(-cards, kind="stable")[:s]]
