@@ -1,0 +1,250 @@
+"""Memory guards (issue 18): a fit that cannot fit in ``max_cells`` says so before it allocates.
+
+Every guard raises :class:`~graphmodels.stats.TableTooLargeError` (a ``ValueError`` and a
+``MemoryError``) naming the model, the columns by name, the size and the parameter that would make
+it fit; raising that parameter to the size it names makes that table fit.
+"""
+
+import time
+import tracemalloc
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import graphmodels as gm
+from graphmodels._memory import TableTooLargeError as _Private
+from graphmodels._memory import check_cells, format_bytes
+from graphmodels.data import MDLDiscretizer
+from graphmodels.models import read_bif
+from graphmodels.models.factors import log_marginals
+from graphmodels.models.registry import model_class, registered_models
+from graphmodels.models.synthetic import random_hypertree_network, random_multidimensional_network
+from graphmodels.stats import CountingEngine, TableTooLargeError
+
+# The wide columns look like identifiers to training_counts, which warns.
+pytestmark = pytest.mark.filterwarnings("ignore:Column\\(s\\) that look like identifiers")
+
+#: The models whose tables grow with the cardinalities of the columns (the multi-label wrappers
+#: take a `base` model instead, and Kikuchi-Bayes leaves out the regions beyond max_cells).
+GUARDED = [name for name in registered_models() if name not in {"binary-relevance", "label-powerset"}]
+GUARDED = [name for name in GUARDED if name not in {"classifier-chain", "kikuchi-bayes", "nb"}]
+#: Those whose tables are one per column (times the classes), which fit 10^5 states.
+ONE_WAY = {"md-nb", "md-aode"}
+
+
+def _wide_frame(rng, n_states, n_rows=40):
+    """Two categorical columns with `n_states` declared states each (most never seen), two narrow ones."""
+    states = [f"s{i}" for i in range(n_states)]
+    X = pd.DataFrame(
+        {
+            "wide": pd.Categorical(rng.choice(states[:10], n_rows), categories=states),
+            "wide2": pd.Categorical(rng.choice(states[:10], n_rows), categories=states),
+            "a": rng.choice(["x", "y", "z"], n_rows),
+            "b": rng.choice(["x", "y"], n_rows),
+        }
+    )
+    y = rng.choice(["p", "q"], n_rows)
+    Y = pd.DataFrame({"l1": rng.choice(["0", "1"], n_rows), "l2": rng.choice(["0", "1"], n_rows)})
+    return X, y, Y
+
+
+def _fit(model, X, y, Y):
+    kind = getattr(type(model), "_model_kind", "classifier")
+    if kind == "density":
+        return model.fit(X)
+    return model.fit(X, Y if kind == "multilabel" else y)
+
+
+def _params(name):
+    return {"ande": {"n": 2}, "kdb": {"k": 2}, "skdb": {"max_k": 2}}.get(name, {})
+
+
+# ---------------------------------------------------------------------------- the shared check
+def test_check_cells_message_and_classes():
+    assert check_cells(100, 100, what="table") == 100
+    with pytest.raises(TableTooLargeError) as caught:
+        check_cells(1_200, 100, what="table over 'a' (30 states), 'b' (40 states)", fix="lower k")
+    error = caught.value
+    assert isinstance(error, ValueError) and isinstance(error, MemoryError)
+    assert TableTooLargeError is _Private  # one class, re-exported by graphmodels.stats
+    assert (error.cells, error.limit, error.parameter, error.model) == (1_200, 100, "max_cells", None)
+    message = str(error)
+    for part in ("'a' (30 states)", "1,200 cells", "(9.6 kB)", "max_cells=100", "lower k", "at least 1,200"):
+        assert part in message
+    named = error.for_model("TAN")
+    assert str(named).startswith("TAN: The table over 'a'") and named.model == "TAN"
+    assert named.for_model("BinaryRelevance") is named  # the innermost model's name only
+
+
+@pytest.mark.parametrize(
+    ("n_bytes", "text"),
+    [(0, "0 B"), (999, "999 B"), (1_536, "1.5 kB"), (8 * 10**10, "80.0 GB"), (10**19, "10000.0 PB")],
+)
+def test_format_bytes(n_bytes, text):
+    assert format_bytes(n_bytes) == text
+
+
+def test_engine_names_the_columns():
+    engine = CountingEngine(np.zeros((3, 3), dtype=np.int64), [30, 1, 40], names=["a", "b", "c"], max_cells=100)
+    with pytest.raises(TableTooLargeError, match=r"'a' \(30 states\), 'c' \(40 states\) would have 1,200 cells"):
+        engine.counts(["a", "c"])
+    assert engine._cache == {}
+
+
+# ---------------------------------------------------------------------------- every learner
+@pytest.mark.parametrize("name", [name for name in GUARDED if name not in ONE_WAY])
+def test_twenty_thousand_states_fail_fast_under_the_default_budget(name):
+    # Two columns of 20,000 states: a pairwise table or hyperedge of them has 4 x 10^8 cells (3.2 GB) or more.
+    X, y, Y = _wide_frame(np.random.default_rng(0), 20_000)
+    model = model_class(name)(**_params(name))
+    tracemalloc.start()
+    start = time.perf_counter()
+    try:
+        with pytest.raises(TableTooLargeError) as caught:
+            _fit(model, X, y, Y)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert time.perf_counter() - start < 10
+    assert peak < 50e6  # the encoding of the columns' 40,000 levels, nothing of the tables
+    message = str(caught.value)
+    assert message.startswith(f"{type(model).__name__}: ")
+    assert "'wide'" in message and "max_cells=10,000,000" in message and "raise max_cells to at least" in message
+    assert caught.value.cells > caught.value.limit == 10_000_000
+    assert not [attribute for attribute in vars(model) if attribute.endswith("_")]  # left unfitted
+
+
+@pytest.mark.parametrize("name", GUARDED)
+def test_raising_max_cells_to_the_named_size_fits(name):
+    X, y, Y = _wide_frame(np.random.default_rng(1), 60)
+    model = model_class(name)(max_cells=200, **_params(name))
+    with pytest.raises(TableTooLargeError) as caught:
+        _fit(model, X, y, Y)
+    suggested = [caught.value.cells]
+    # Each table fits once max_cells is the size named; the next larger table, if any, says so in turn.
+    for _ in range(5):
+        model.set_params(max_cells=suggested[-1])
+        try:
+            _fit(model, X, y, Y)
+            break
+        except TableTooLargeError as error:
+            assert error.cells > suggested[-1]
+            suggested.append(error.cells)
+    else:
+        pytest.fail(f"{name} did not fit at max_cells={suggested}")
+    assert model.n_rows_ == 40
+
+
+@pytest.mark.parametrize("name", ["nb", "kikuchi-bayes", *sorted(ONE_WAY)])
+def test_one_table_per_column_fits_wide_columns(name):
+    # One table per column (classes x 20,000 cells) fits the default budget; Kikuchi-Bayes leaves
+    # out the regions that would not fit, and never counts them.
+    X, y, Y = _wide_frame(np.random.default_rng(2), 20_000)
+    model = model_class(name)()
+    tracemalloc.start()
+    try:
+        _fit(model, X, y, Y)
+        _, peak = tracemalloc.get_traced_memory()
+    finally:
+        tracemalloc.stop()
+    assert peak < 50e6
+    assert model.predict(X.head(3)).shape[0] == 3
+
+
+def test_inner_model_is_named_once():
+    X, y, Y = _wide_frame(np.random.default_rng(3), 60)
+    with pytest.raises(TableTooLargeError, match=r"^TAN: The pairwise tables"):
+        gm.BinaryRelevance(base=gm.TAN(max_cells=500)).fit(X, Y)
+
+
+# ---------------------------------------------------------------------------- the parameters named
+def test_ande_names_n():
+    X, y, _ = _wide_frame(np.random.default_rng(4), 60)
+    with pytest.raises(TableTooLargeError, match=r"lower n \(now 2\)") as caught:
+        gm.AnDE(n=2, max_cells=100_000).fit(X, y)
+    assert "'wide' (60 states), 'wide2' (60 states)" in str(caught.value)
+    gm.AnDE(n=1, max_cells=100_000).fit(X, y)
+
+
+def test_hyperforest_candidates_name_the_treewidth():
+    # 60 binary columns: the hyperedges of 4 (tree-width 3) are 487,635 candidates.
+    rng = np.random.default_rng(5)
+    X = pd.DataFrame(rng.integers(2, size=(50, 60)), columns=[f"c{j}" for j in range(60)])
+    with pytest.raises(TableTooLargeError, match=r"candidate hyperedges of 4 of 60 variables.*treewidth="):
+        gm.HyperforestDensity(treewidth=3, max_cells=10_000).fit(X)
+    gm.HyperforestDensity(treewidth=1, max_cells=10_000).fit(X)
+
+
+def test_discriminative_fit_checks_its_work_array():
+    rng = np.random.default_rng(6)
+    X = pd.DataFrame(rng.integers(2, size=(80, 5)), columns=list("abcde"))
+    y = rng.integers(2, size=80)
+    model = gm.TAN(estimator="discriminative").fit(X, y)
+    # The class prior and the family tables; L-BFGS-B's work array holds 25 numbers per parameter.
+    tables, _ = model._family_tables()
+    n_parameters = 2 + sum(table.size for table in tables)
+    assert n_parameters == 2 + 2 * 2 + 4 * (2 * 2 * 2)  # the root's table has no parent
+    cells = 25 * n_parameters
+    model.set_params(max_cells=cells - 1)
+    with pytest.raises(
+        TableTooLargeError, match=rf"^TAN: The L-BFGS work array .*{n_parameters} parameters.* {cells:,} cells"
+    ):
+        model.fit(X, y)
+    model.set_params(max_cells=cells).fit(X, y)
+
+
+def test_mdl_discretizer_names_the_column():
+    # 200 distinct values x 100 classes: the class counts per distinct value have 20,000 cells.
+    rng = np.random.default_rng(7)
+    X = pd.DataFrame({"x": rng.permutation(200) / 7.0, "b": rng.choice(["u", "v"], 200)})
+    y = np.repeat(np.arange(100), 2)
+    with pytest.raises(TableTooLargeError, match=r"column 'x' \(200 distinct values x 100 classes\)") as caught:
+        MDLDiscretizer(max_cells=19_999).fit(X, y)
+    assert "discretizer='equal-frequency'" in str(caught.value)
+    with pytest.raises(TableTooLargeError, match=r"^NaiveBayes: The MDL discretizer's class counts of column 'x'"):
+        gm.NaiveBayes(discretizer=MDLDiscretizer(max_cells=19_999)).fit(X, y)
+    MDLDiscretizer(max_cells=20_000).fit(X, y)
+
+
+def test_classifier_chain_label_vectors_are_a_memory_guard():
+    rng = np.random.default_rng(8)
+    X = pd.DataFrame({"a": rng.choice(["x", "y"], 30)})
+    Y = pd.DataFrame({f"l{j}": rng.choice(["0", "1"], 30) for j in range(4)})
+    with pytest.raises(MemoryError, match=r"ClassifierChain: .*16 label vectors.*`max_label_vectors`=15"):
+        gm.ClassifierChain(base=gm.NaiveBayes(), inference="exact", max_label_vectors=15).fit(X, Y)
+
+
+# ---------------------------------------------------------------------------- inference, files, generators
+def test_exact_inference_names_the_clique_and_the_fix():
+    cards = [50, 60, 70]
+    factor = ((0, 1, 2), np.zeros((1, *cards)))
+    with pytest.raises(TableTooLargeError, match=r"'u' \(50 states\), 'v' \(60 states\), 'w' \(70 states\).*lower k"):
+        log_marginals([factor], cards, 1, max_cells=1_000, names=["u", "v", "w"], fix="lower k")
+    marginals, _ = log_marginals([factor], cards, 1, max_cells=210_000, names=["u", "v", "w"])
+    assert marginals[0].shape == (1, 50)
+
+
+def test_bif_default_row_cannot_describe_a_huge_table():
+    # 40 binary parents and one `default` row: 2^41 cells (17.6 TB) from a few lines of text.
+    parents = [f"p{j}" for j in range(40)]
+    text = "network big { }\n" + "".join(f"variable {v} {{ type discrete [ 2 ] {{ a, b }}; }}\n" for v in parents)
+    text += "variable c { type discrete [ 2 ] { a, b }; }\n"
+    text += "".join(f"probability ( {v} ) {{ table 0.5, 0.5; }}\n" for v in parents)
+    text += f"probability ( c | {', '.join(parents)} ) {{ default 0.5, 0.5; }}\n"
+    start = time.perf_counter()
+    with pytest.raises(
+        TableTooLargeError, match=r"table of 'c' \(2 states\) given 'p0' \(2 states\).*2,199,023,255,552"
+    ):
+        read_bif(text)
+    assert time.perf_counter() - start < 5
+    small = text.replace(", ".join(parents), ", ".join(parents[:3]))
+    assert read_bif(small, max_cells=16).cpts["c"].shape == (2, 2, 2, 2)
+
+
+def test_synthetic_networks_check_their_tables():
+    with pytest.raises(TableTooLargeError, match=r"k=30 parents of cardinality=3.*lower k or cardinality"):
+        random_hypertree_network(40, 30, cardinality=3, random_state=0)
+    random_hypertree_network(6, 2, random_state=0, max_cells=100)
+    with pytest.raises(TableTooLargeError, match=r"lower max_parents"):
+        random_multidimensional_network(4, 3, max_parents=4, class_cardinality=10, random_state=0, max_cells=1_000)
