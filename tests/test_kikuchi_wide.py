@@ -108,3 +108,101 @@ def test_untouched_changes_are_the_general_rule():
             m = (1 << combo[0]) | (1 << combo[1])
             if not m & touched:
                 assert model.changes(m) == {m: 1, 0: -1}
+
+
+# --- Pools too large to cache score deltas (_WidePool): arrays of attribute indices, slopes
+# --- from cell tables. Same paths as the reference, which kept per-candidate Python objects.
+
+
+@pytest.mark.parametrize("n, k", [(0, 0), (3, 0), (1, 1), (5, 1), (5, 2), (6, 3), (7, 4), (3, 4)])
+def test_combinations_are_itertools_order(n, k):
+    import itertools
+
+    combos = list(itertools.combinations(range(n), k))
+    expected = np.array(combos, dtype=np.int64).reshape(len(combos), k)
+    np.testing.assert_array_equal(kikuchi._combinations(n, k), expected)
+
+
+def _mixed(n_cols, n_rows, seed, n_classes=2):
+    # Columns of 2, 3 and 4 states; the class depends on x000..x003.
+    rng = np.random.default_rng(seed)
+    cards = [2 + j % 3 for j in range(n_cols)]
+    X = np.column_stack([rng.integers(0, c, n_rows) for c in cards])
+    logit = 1.0 * (X[:, 0] == 1) - 0.8 * (X[:, 1] == 0) + 0.9 * ((X[:, 2] + X[:, 3]) % 2 == 0)
+    y = (rng.random(n_rows) < 1 / (1 + np.exp(-(logit - 0.3)))).astype(int)
+    if n_classes == 3:
+        y = y + (X[:, 4] == 1) * (rng.random(n_rows) < 0.6)
+    return pd.DataFrame(X, columns=[f"x{j:03d}" for j in range(n_cols)]).assign(y=y)
+
+
+@pytest.mark.parametrize("seed", [0, 1, 2])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_vectorized_changes_are_the_models(seed, k):
+    # After random regions join the model, every candidate's changes from _WidePool are
+    # _Model.changes' (the closure walk), and their df is the sum over the changed regions.
+    rng = np.random.default_rng(seed)
+    frame = _mixed(9, 200, seed)
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(9)), 4.0)
+    model = kikuchi._Model(search)
+    pool = kikuchi._WidePool(search, model, k, 10**9)
+    for _ in range(6):
+        size = int(rng.integers(1, 5))
+        region = sum(1 << int(a) for a in rng.choice(9, size=size, replace=False))
+        if model.closure(region) is not None:  # already covered
+            continue
+        model.add(region, model.changes(region), search.log_rows(region))
+        pool.update(region)
+        pool._refresh()
+        for b in np.flatnonzero(pool.active):
+            mask = pool._mask(b)
+            assert pool._changes_dict(b) == model.changes(mask)
+            expected_df = sum(dc * search.class_df(t) for t, dc in model.changes(mask).items())
+            assert pool.delta_dfs[b] == expected_df
+        # inactive candidates are exactly those inside a region of the model
+        for b in range(len(pool.combos)):
+            assert pool.active[b] == (model.closure(pool._mask(b)) is None)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_slopes_from_cell_tables_are_the_row_products(n_classes):
+    # g . d summed over cells equals the product with the per-row score changes, and stays
+    # above it (single-precision tables come with their rounding allowance).
+    frame = _mixed(10, 300, 5, n_classes)
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(10)), 4.0)
+    model = kikuchi._Model(search)
+    for region in (0b1, 0b110, 0b1000_0001):
+        model.add(region, model.changes(region), search.log_rows(region))
+    pool = kikuchi._WidePool(search, model, 3, 10**9)
+    pool._refresh()
+    usable = np.flatnonzero(pool.active)
+    gradient = search.gradient(model.scores)
+    slopes = pool._slopes(usable, gradient)
+    exact = np.array([np.vdot(gradient, pool._deltas([b])[0]) for b in usable])
+    allowance = 2.0**-24 * pool._largest_log_p * np.abs(gradient).sum()
+    assert 0 < allowance < 1e-3
+    assert (slopes >= exact - 1e-9 * np.maximum(1, np.abs(exact))).all()
+    np.testing.assert_allclose(slopes - allowance, exact, rtol=1e-9, atol=1e-9 + allowance / 2)
+
+
+@pytest.mark.parametrize("name", ["tic-tac-toe", "car", "monk2"])
+def test_wide_pools_take_the_same_path_on_bundled_data(name, reference, monkeypatch):
+    frame, target = _frame(name)
+    engine = gm.stats.information.as_engine(frame[[c for c in frame.columns if c != target] + [target]])
+    old = reference.kikuchi_bayes_path(engine, target, trace=True)
+    monkeypatch.setattr(kikuchi, "_POOL_BYTES", 0)
+    _compare(kikuchi.kikuchi_bayes_path(engine, target, trace=True), old)
+
+
+@pytest.mark.parametrize("n_cols, n_classes, max_cells", [(24, 2, None), (16, 3, None), (16, 2, 40), (14, 3, 60)])
+def test_wide_pools_take_the_same_path_on_mixed_columns(n_cols, n_classes, max_cells, reference, monkeypatch):
+    # Columns of 2-4 states; max_cells drops some candidates, so groups of candidates sharing a
+    # prefix skip attributes; pools with only a small budget become wide ones.
+    frame = _mixed(n_cols, 500, n_cols + n_classes, n_classes)
+    engine = gm.stats.information.as_engine(frame)
+    old = reference.kikuchi_bayes_path(engine, "y", trace=True, max_cells=max_cells)
+    monkeypatch.setattr(kikuchi, "_POOL_BYTES", 2**20)
+    new = kikuchi.kikuchi_bayes_path(engine, "y", trace=True, max_cells=max_cells)
+    _compare(new, old)
+    assert len(new[0]) > 3

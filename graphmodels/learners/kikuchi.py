@@ -325,8 +325,9 @@ class _CandidatePool:
         self.shape = (n_rows,) if search.binary else (n_rows, search.n_classes)
         width = math.prod(self.shape)
         self.block = max(1, _BLOCK_ELEMENTS // max(1, width))
-        # np.empty does not touch memory: rows of candidates never scored cost nothing.
-        self.deltas = np.empty((len(masks),) + self.shape) if len(masks) * width * 8 <= _POOL_BYTES else None
+        # np.empty does not touch memory: rows of candidates never scored cost nothing. Pools whose
+        # deltas would not fit in _POOL_BYTES are _WidePool's.
+        self.deltas = np.empty((len(masks),) + self.shape)
         self.has_delta = np.zeros(len(masks), dtype=bool)
         self.changes = [None] * len(masks)
         self.delta_dfs = np.zeros(len(masks))
@@ -439,12 +440,11 @@ class _CandidatePool:
 
         def score(positions):
             chosen = usable[positions]
-            deltas = self.deltas[chosen] if self.deltas is not None else self._deltas(chosen)
+            deltas = self.deltas[chosen]
             log_likelihoods[positions] = search.conditional_log_likelihood(deltas + model.scores)
             posts[positions] = log_priors[positions] + log_likelihoods[positions]
 
-        if self.deltas is not None:
-            self._ensure_deltas(usable)
+        self._ensure_deltas(usable)
         width = math.prod(self.shape)
         if len(usable) * width <= _DIRECT_ELEMENTS:
             for start in range(0, len(usable), self.block):
@@ -452,17 +452,7 @@ class _CandidatePool:
         else:
             current = float(search.conditional_log_likelihood(model.scores))
             gradient = search.gradient(model.scores).ravel()
-            if self.deltas is None:
-                # Too many candidates to keep their deltas: the same bound from
-                # deltas recomputed block by block, then exact scores (deltas
-                # recomputed again) only for candidates that can still win.
-                slope = np.concatenate(
-                    [
-                        self._deltas(usable[i : i + self.block]).reshape(-1, width) @ gradient
-                        for i in range(0, len(usable), self.block)
-                    ]
-                )
-            elif 2 * len(usable) >= len(self.masks) and self.has_delta.all():
+            if 2 * len(usable) >= len(self.masks) and self.has_delta.all():
                 slope = (self.deltas.reshape(len(self.masks), -1) @ gradient)[usable]
             else:
                 slope = np.concatenate(
@@ -488,8 +478,378 @@ class _CandidatePool:
 
     def delta(self, mask):
         b = self.masks.index(mask)
-        if self.deltas is not None and self.has_delta[b]:
+        if self.has_delta[b]:
             return self.deltas[b].copy()
+        return self._deltas([b])[0]
+
+
+def _combinations(n, k):
+    """All ``k``-subsets of ``range(n)``, one per row of an int array, in
+    :func:`itertools.combinations` order (lexicographic)."""
+    out = np.arange(n, dtype=np.int64)[:, None] if k else np.zeros((1, 0), dtype=np.int64)
+    for _ in range(k - 1):
+        last = out[:, -1]
+        counts = n - 1 - last  # values that can follow each row's last
+        rows = np.repeat(np.arange(len(out)), counts)
+        starts = np.repeat(np.cumsum(counts) - counts, counts)
+        following = np.arange(len(rows)) - starts + np.repeat(last + 1, counts)
+        out = np.column_stack([out[rows], following])
+    return out
+
+
+class _RowCodes:
+    """States of some training rows, attributes first: ``states`` (attributes, rows) and ``codes``, the
+    states numbered in one run over all attributes (attribute ``a``'s from ``offsets[a]``)."""
+
+    def __init__(self, x, rows, offsets):
+        self.states = np.ascontiguousarray((x if rows is None else x[rows]).T)
+        self.codes = self.states + offsets[:, None]
+
+
+class _WidePool:
+    """All regions of one size, as arrays, for pools too large to cache score deltas.
+
+    Candidates are the rows of an (candidates, attributes) array of attribute
+    indices, in :func:`itertools.combinations` order, and their counting-number
+    changes an (candidates, 2**attributes) array over sub-region patterns
+    (bit ``i`` of a pattern: the candidate's ``i``-th attribute is in the
+    sub-region), so no Python object is built per candidate.
+
+    :meth:`best` bounds every candidate by ``CLL(s) + g . d`` (``g`` the
+    gradient of the conditional log-likelihood at the model's scores, ``d``
+    the candidate's score change) without forming ``d``: ``d`` is
+    ``sum_T dc_T log P(x_T, y)`` over sub-regions ``T``, and
+    ``g . log P(x_T, y) = sum_cells G_T(cell) log P_T(cell)`` with ``G_T``
+    the gradient summed over the rows of each cell of ``T``. The candidate's
+    own term needs its cell table; the terms of its proper sub-regions (only
+    regions the model covers have ``dc_T != 0``) are computed once per pass and
+    shared. Then candidates are scored exactly in the order of their bound,
+    as in :class:`_CandidatePool`.
+    """
+
+    def __init__(self, search, model, n_in_region, max_cells):
+        self.search, self.model = search, model
+        n_attributes = len(search.attributes)
+        combos = _combinations(n_attributes, n_in_region)
+        # Float products: no integer overflow; those above 2**53 exceed any max_cells anyway.
+        cells = search.cards[combos].astype(np.float64).prod(axis=1) * search.n_classes
+        keep = cells <= max_cells
+        for region in model.maximal:
+            if len(_bits(region)) >= n_in_region:
+                keep &= ~self._membership(region)[combos].all(axis=1)
+        self.combos = combos[keep]
+        n_candidates, k = self.combos.shape
+        self.k = k
+        self.active = np.ones(n_candidates, dtype=bool)
+        self.stale = np.ones(n_candidates, dtype=bool)  # changes to recompute
+        self.changes = np.zeros((n_candidates, 1 << k), dtype=np.int32)
+        self.delta_dfs = np.zeros(n_candidates)
+        self.root = model.closure(0)
+        # Candidates holding each attribute: after a region is added, only those sharing one change.
+        order = np.argsort(self.combos.ravel(), kind="stable")
+        counts = np.bincount(self.combos.ravel(), minlength=n_attributes)
+        self._holding = np.split((order // k).astype(np.int32), np.cumsum(counts)[:-1])
+        # Patterns, largest first (as _containing_submasks).
+        self._patterns = sorted(range(1 << k), key=lambda q: -bin(q).count("1"))
+        self._groups()
+        n_rows = len(search.x)
+        self.shape = (n_rows,) if search.binary else (n_rows, search.n_classes)
+        self.block = max(1, _BLOCK_ELEMENTS // max(1, math.prod(self.shape)))
+        # Log tables of the candidates' own cells are fixed for the whole search: kept, in single
+        # precision, if they fit (the bound then allows for their rounding, see _own_slopes).
+        n_eval = 1 if search.binary else search.n_classes
+        self._keep_tables = self._n_cells * n_eval * 4 <= _POOL_BYTES
+        self._tables: list[np.ndarray | None] = [None] * len(self._group_starts)
+        self._largest_log_p = 0.0
+        self._last = None
+
+    def _membership(self, mask):
+        member = np.zeros(len(self.search.attributes), dtype=bool)
+        member[list(_bits(mask))] = True
+        return member
+
+    def _positions(self, pattern):
+        return [i for i in range(self.k) if pattern >> i & 1]
+
+    def _mask(self, b, pattern=None):
+        row = self.combos[b]
+        return sum(1 << int(row[i]) for i in (range(self.k) if pattern is None else self._positions(pattern)))
+
+    # ------------------------------------------------------------- changes
+    def update(self, added):
+        """Account for the region `added` joining the model."""
+        bits = _bits(added)
+        if len(bits) >= self.k:
+            # A candidate inside `added` holds its first attribute among those of `added`.
+            first = np.concatenate([self._holding[b] for b in bits])
+            first = first[np.isin(self.combos[first, 0], bits)]
+            inside = first[self._membership(added)[self.combos[first]].all(axis=1)]
+            self.active[inside] = False
+        root = self.model.closure(0)
+        if root != self.root:
+            self.root = root
+            self.stale[:] = True
+        else:
+            for bit in bits:
+                self.stale[self._holding[bit]] = True
+
+    def _refresh(self):
+        """Recompute the counting-number changes of stale active candidates (see :meth:`_Model.changes`)."""
+        which = np.flatnonzero(self.stale & self.active)
+        self.stale[:] = False
+        if len(which) == 0:
+            return
+        model, k = self.model, self.k
+        full = (1 << k) - 1
+        touched = 0
+        for region in model.maximal:
+            touched |= region
+        # A candidate sharing no attribute with the model: {S: +1, class: -1}.
+        hit = self._membership(touched)[self.combos[which]].any(axis=1)
+        plain = which[~hit]
+        self.changes[plain] = 0
+        self.changes[plain, full] = 1
+        self.changes[plain, 0] = -1
+        chunk = max(1, _BLOCK_ELEMENTS // max(1, len(model.maximal) * k))
+        general = which[hit]
+        for start in range(0, len(general), chunk):
+            part = general[start : start + chunk]
+            self.changes[part] = self._general_changes(self.combos[part])
+        self.delta_dfs[which] = (self.changes[which] * self._class_dfs(which)).sum(axis=1)
+
+    def _pattern_cards(self, which):
+        """Joint states of each sub-region's attributes, (candidates, patterns)."""
+        combos = self.combos[which]
+        return np.stack(
+            [self.search.cards[combos[:, self._positions(q)]].prod(axis=1) for q in range(1 << self.k)], axis=1
+        )
+
+    def _class_dfs(self, which):
+        """Conditional degrees of freedom (eq. 7) of each sub-region, (candidates, patterns)."""
+        return self._pattern_cards(which) * (self.search.n_classes - 1)
+
+    def _general_changes(self, combos):
+        """Counting-number changes (candidates, patterns) of adding the candidates `combos`, vectorized
+        :meth:`_Model.changes`: a sub-region ``T`` joins the new closure when some region covers it and
+        no attribute of the candidate outside ``T`` lies in every region covering it."""
+        model, k = self.model, self.k
+        n = len(combos)
+        full = (1 << k) - 1
+        members = np.zeros((len(model.maximal), len(self.search.attributes)), dtype=bool)
+        for j, region in enumerate(model.maximal):
+            members[j, list(_bits(region))] = True
+        in_region = members[:, combos]  # (regions, candidates, k)
+        # Counting numbers of the sub-regions, looked up by a key of their attributes.
+        base = len(self.search.attributes) + 1
+        model_keys, model_counts = [], []
+        for mask, c in model.counting.items():
+            bits = _bits(mask)
+            if len(bits) <= k:
+                model_keys.append(sum((b + 1) * base**i for i, b in enumerate(bits)))
+                model_counts.append(c)
+        if not model_keys:
+            model_keys, model_counts = [-1], [0]
+        key_order = np.argsort(model_keys)
+        model_keys = np.asarray(model_keys, dtype=np.int64)[key_order]
+        model_counts = np.asarray(model_counts, dtype=np.int64)[key_order]
+        counting = np.zeros((full + 1, n), dtype=np.int64)
+        in_closure = np.zeros((full + 1, n), dtype=bool)
+        for q in range(full):
+            positions = self._positions(q)
+            keys = np.zeros(n, dtype=np.int64)
+            for i, p in enumerate(positions):
+                keys += (combos[:, p] + 1) * base**i
+            at = np.minimum(np.searchsorted(model_keys, keys), len(model_keys) - 1)
+            counting[q] = np.where(model_keys[at] == keys, model_counts[at], 0)
+            covering = in_region[:, :, positions].all(axis=2) if positions else np.ones(in_region.shape[:2], bool)
+            joins = covering.any(axis=0)
+            for i in range(k):
+                if not q >> i & 1:
+                    joins &= (covering & ~in_region[:, :, i]).any(axis=0)
+            in_closure[q] = joins
+        new = np.zeros((full + 1, n), dtype=np.int64)
+        new[full] = 1
+        changes = np.zeros((n, full + 1), dtype=np.int64)
+        changes[:, full] = 1
+        for q in self._patterns[1:]:
+            above = [u for u in range(full + 1) if u & q == q]
+            value = sum(counting[u] for u in above) - sum(new[u] for u in above if u != q)
+            new[q] = np.where(in_closure[q], value, 0)
+            changes[:, q] = np.where(in_closure[q], new[q] - counting[q], 0)
+        return changes
+
+    def _changes_dict(self, b):
+        return {self._mask(b, q): int(dc) for q, dc in enumerate(self.changes[b]) if dc}
+
+    # --------------------------------------------------------------- slopes
+    def _groups(self):
+        """Candidates sharing all attributes but the last, contiguous in combination order."""
+        combos, k = self.combos, self.k
+        n = len(combos)
+        if k > 1 and n:
+            new_prefix = np.any(combos[1:, :-1] != combos[:-1, :-1], axis=1)
+            starts = np.concatenate([[0], np.flatnonzero(new_prefix) + 1])
+        else:
+            starts = np.zeros(min(n, 1), dtype=np.int64)
+        self._group_starts = starts
+        self._group_ends = np.append(starts[1:], n)
+        self._group_of = np.repeat(np.arange(len(starts)), self._group_ends - starts)
+        self._n_cells = int(self.search.cards[combos].prod(axis=1).sum()) if n else 0
+        search = self.search
+        # Attribute a's states are numbered from _state_offsets[a] in one run over all attributes.
+        self._state_offsets = np.cumsum(search.cards) - search.cards
+        self._max_group = int((self._group_ends - starts).max()) if len(starts) else 0
+        self._rows = _RowCodes(search.x, None, self._state_offsets)
+        # Class counts only need the rows of that class: usually one class per distinct row.
+        self._class_rows = []
+        for weights in search._class_weights_t:
+            rows = np.flatnonzero(weights)
+            self._class_rows.append(
+                (_RowCodes(search.x, rows, self._state_offsets), np.tile(weights[rows], self._max_group))
+            )
+
+    def _cell_codes(self, j, rows=None):
+        """Cell of every row in every candidate of group `j`, as flat (candidates x rows) codes into the
+        group's (prefix states, sum of the last attributes' states) table, with that table's layout."""
+        search = self.search
+        rows = self._rows if rows is None else rows
+        start, end = self._group_starts[j], self._group_ends[j]
+        prefix = self.combos[start, :-1]
+        prefix_code = np.zeros(rows.codes.shape[1], dtype=np.int64)
+        for a in prefix:
+            prefix_code *= search.cards[a]
+            prefix_code += rows.states[a]
+        prefix_states = int(np.prod(search.cards[prefix])) if len(prefix) else 1
+        lasts = self.combos[start:end, -1]
+        first, last = int(lasts[0]), int(lasts[-1])
+        widths = search.cards[lasts]
+        offsets = np.cumsum(widths) - widths
+        width = int(widths.sum())
+        prefix_code *= width
+        if last - first == len(lasts) - 1:  # consecutive attributes: a view of the numbered states
+            codes = rows.codes[first : last + 1] + (prefix_code - self._state_offsets[first])
+        else:
+            codes = rows.states[lasts] + offsets[:, None] + prefix_code
+        return codes.ravel(), prefix_states, widths, offsets, width
+
+    def _log_table(self, j):
+        """``log P(cell, y)`` in evaluation space of group `j`'s cells, (evaluation columns, cells)."""
+        search = self.search
+        log_p = []
+        for rows, tiled in self._class_rows:
+            flat, prefix_states, widths, offsets, width = self._cell_codes(j, rows)
+            log_p.append(np.bincount(flat, weights=tiled[: len(flat)], minlength=prefix_states * width))
+        # Eq. (4): alpha = vartheta / (cells of the region, class included), per candidate's columns.
+        alpha = np.tile(
+            np.repeat(search.prior_strength / (prefix_states * widths * search.n_classes), widths), prefix_states
+        )
+        log_p = [np.log(counts + alpha) for counts in log_p]
+        if search.binary:
+            return (log_p[1] - log_p[0])[None, :]
+        return np.stack(log_p) - math.log(search.total + search.prior_strength)
+
+    def _own_slopes(self, which, gradient):
+        """``g . log P(x_S, y)`` of the candidates `which` (sorted), from their cell tables."""
+        search = self.search
+        columns = [gradient] if search.binary else [gradient[:, c] for c in range(gradient.shape[1])]
+        repeats = self._max_group
+        tiled = [np.tile(column, repeats) for column in columns]
+        out = np.empty(len(self.combos))
+        for j in np.unique(self._group_of[which]):
+            codes = self._cell_codes(j)
+            flat, prefix_states, widths, offsets, width = codes
+            table = self._tables[j]
+            if table is None:
+                table = self._log_table(j)
+                if self._keep_tables:
+                    table = table.astype(np.float32)
+                    self._tables[j] = table
+                    self._largest_log_p = max(self._largest_log_p, float(np.abs(table).max()))
+            total = np.zeros(prefix_states * width)
+            for column, log_p in zip(tiled, table):
+                total += np.bincount(flat, weights=column[: len(flat)], minlength=len(log_p)) * log_p
+            per_column = total.reshape(prefix_states, width).sum(axis=0)
+            out[self._group_starts[j] : self._group_ends[j]] = np.add.reduceat(per_column, offsets)
+        # Single-precision tables move each log P by at most 2**-24 |log P|, so each slope by at most
+        # 2**-24 max|log P| sum|g|: added, the bound stays an upper bound.
+        rounding = 2.0**-24 * self._largest_log_p * float(np.abs(gradient).sum())
+        return out[which] + rounding
+
+    def _slopes(self, which, gradient):
+        """``g . d`` of the candidates `which`: own cell-table terms plus shared sub-region terms."""
+        slopes = self._own_slopes(which, gradient)
+        search = self.search
+        full = (1 << self.k) - 1
+        for q in range(full):
+            dc = self.changes[which, q]
+            moved = np.flatnonzero(dc)
+            if len(moved) == 0:
+                continue
+            positions = self._positions(q)
+            subregions, inverse = np.unique(self.combos[which[moved]][:, positions], axis=0, return_inverse=True)
+            terms = np.array(
+                [float(np.vdot(gradient, search.log_rows(sum(1 << int(a) for a in attrs)))) for attrs in subregions]
+            )
+            slopes[moved] += dc[moved] * terms[inverse.ravel()]
+        return slopes
+
+    # -------------------------------------------------------------- scoring
+    def _deltas(self, which):
+        """Score changes ``sum_T dc_T log P(x_T, y)`` of the candidates `which`, (candidates, rows[, classes])."""
+        search = self.search
+        deltas = search.batch_log_rows([self._mask(b) for b in which])
+        full = (1 << self.k) - 1
+        for i, b in enumerate(which):
+            for q in range(full):
+                dc = self.changes[b, q]
+                if dc:
+                    deltas[i] += dc * search.log_rows(self._mask(b, q))
+        return deltas
+
+    def best(self, n):
+        """The best candidate as ``(mask, changes, log_likelihood, df)``, or None (see
+        :meth:`_CandidatePool.best`; the same bound, computed from cell tables)."""
+        search, model = self.search, self.model
+        self._refresh()
+        all_dfs = model.df + self.delta_dfs
+        usable = np.flatnonzero(self.active & (all_dfs < n - 1))
+        if len(usable) == 0:
+            return None
+        dfs = all_dfs[usable]
+        log_priors = -n * dfs / (n - dfs - 1)
+        posts = np.full(len(usable), -np.inf)
+        log_likelihoods = np.full(len(usable), -np.inf)
+
+        def score(positions):
+            deltas = self._deltas(usable[positions])
+            log_likelihoods[positions] = search.conditional_log_likelihood(deltas + model.scores)
+            posts[positions] = log_priors[positions] + log_likelihoods[positions]
+
+        if len(usable) * math.prod(self.shape) <= _DIRECT_ELEMENTS:
+            for start in range(0, len(usable), self.block):
+                score(np.arange(start, min(start + self.block, len(usable))))
+        else:
+            current = float(search.conditional_log_likelihood(model.scores))
+            bounds = log_priors + current + self._slopes(usable, search.gradient(model.scores))
+            bounds += _TIE_TOLERANCE * np.maximum(1.0, np.abs(bounds))  # rounding slack
+            order = np.argsort(-bounds, kind="stable")
+            step = 16
+            for start in range(0, len(order), step):
+                top = posts.max()
+                if start and bounds[order[start]] < top - _TIE_TOLERANCE * max(1.0, abs(top)):
+                    break
+                score(order[start : start + step])
+        top = posts.max()
+        # The first (in attribute-name order) of the candidates tied at the top.
+        i = int(np.flatnonzero(posts >= top - _TIE_TOLERANCE * max(1.0, abs(top)))[0])
+        b = int(usable[i])
+        self._last = b
+        return self._mask(b), self._changes_dict(b), float(log_likelihoods[i]), int(all_dfs[b])
+
+    def delta(self, mask):
+        b = self._last
+        if b is None or self._mask(b) != mask:
+            raise ValueError(f"region {mask} was not the last best candidate of this pool.")
         return self._deltas([b])[0]
 
 
@@ -757,7 +1117,7 @@ def kikuchi_bayes_path(
     size = 2
     # Pools persist across sizes and phases; each catches up with the regions
     # added since it was last used.
-    pools: dict[int, tuple[_CandidatePool, int]] = {}
+    pools: dict[int, tuple[_CandidatePool | _WidePool, int]] = {}
     added: list[int] = []
 
     def pool_of(size):
@@ -766,7 +1126,10 @@ def kikuchi_bayes_path(
             for mask in added[synced:]:
                 pool.update(mask)
         else:
-            pool = _CandidatePool(search, model, size - 1, max_cells)
+            k = size - 1
+            fits = math.comb(len(attributes), k) * len(search.x) * (1 if search.binary else search.n_classes) * 8
+            pool_class = _CandidatePool if fits <= _POOL_BYTES else _WidePool
+            pool = pool_class(search, model, k, max_cells)
         pools[size] = (pool, len(added))
         return pool
 
