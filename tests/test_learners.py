@@ -10,6 +10,7 @@ import pytest
 
 from graphmodels.learners import chow_liu_tree, fan_structure, fan_threshold, tan_structure
 from graphmodels.stats import CountingEngine, conditional_mutual_information, mutual_information
+from graphmodels.stats.scores import bdeu_family_score, pairwise_bdeu_gain
 from graphmodels.structures import feature_parents, is_augmented_naive_bayes
 
 ALGORITHMS = ["kruskal", "prim"]
@@ -128,6 +129,75 @@ def test_chow_liu_mdl_forest_equals_brute_force_over_forests(n_features, seed, r
     assert nx.is_forest(forest) and set(forest.nodes) == set(nodes)
     assert sum(weight[frozenset(e)] for e in forest.edges) == pytest.approx(best, abs=1e-12)
     assert all(w > 0 for _, _, w in forest.edges(data="weight"))
+
+
+def _forest_log_marginal_likelihood(frame, edges, ess):
+    """BDeu log marginal likelihood of the forest network over `frame`'s columns, oriented from a root per tree."""
+    graph = nx.Graph(list(edges))
+    graph.add_nodes_from(frame.columns)
+    total = 0.0
+    for component in nx.connected_components(graph):
+        root = min(component)
+        parents = {root: None, **{v: u for u, v in nx.bfs_edges(graph, root)}}
+        for child, parent in parents.items():
+            if parent is None:
+                table = frame[child].value_counts().to_numpy()[None, :]
+            else:
+                table = pd.crosstab(frame[parent], frame[child]).to_numpy()
+            # Zero cells add nothing, so crosstab's observed states are enough, but BDeu spreads the
+            # sample size over every state: pad to the full cardinalities.
+            full = np.zeros((frame[parent].nunique() if parent else 1, frame[child].nunique()))
+            full[: table.shape[0], : table.shape[1]] = table
+            total += bdeu_family_score(full, equivalent_sample_size=ess)
+    return total
+
+
+@pytest.mark.parametrize(
+    "n_features, seed, rows, ess", [(3, 1, 40, 1.0), (4, 2, 60, 4.0), (5, 3, 30, 0.5), (4, 8, 200, 8.0)]
+)
+def test_chow_liu_bdeu_forest_has_the_highest_marginal_likelihood_of_all_forests(n_features, seed, rows, ess):
+    # Brute force over every forest, each scored as a Bayesian network (Heckerman et al. 1995): the
+    # learned forest's marginal likelihood is the highest, and its weights are the edges' Bayes factors.
+    frame = _random_frame(seed, n_features).iloc[:rows].reset_index(drop=True)
+    frame = frame.apply(lambda column: pd.Series(pd.factorize(column, sort=True)[0]))
+    nodes = list(frame.columns)
+    scored = sorted((_forest_log_marginal_likelihood(frame, edges, ess), edges) for edges in _forests(nodes))
+    best = scored[-1][0]
+    forest = chow_liu_tree(frame, criterion="bdeu", equivalent_sample_size=ess)
+    assert nx.is_forest(forest) and set(forest.nodes) == set(nodes)
+    assert _forest_log_marginal_likelihood(frame, forest.edges, ess) == pytest.approx(best, abs=1e-9)
+    empty = _forest_log_marginal_likelihood(frame, [], ess)
+    for u, v, w in forest.edges(data="weight"):
+        gain = _forest_log_marginal_likelihood(frame, [(u, v)], ess) - empty
+        assert w == pytest.approx(gain / rows, abs=1e-12) and w > 0
+
+
+def test_pairwise_bdeu_gain_equals_family_scores_with_unknown_cells_and_strata():
+    rng = np.random.default_rng(3)
+    n = 300
+    a, c, y = rng.integers(0, 3, n), rng.integers(0, 4, n), rng.integers(0, 2, n)
+    b = np.where(rng.random(n) < 0.6, a % 2, rng.integers(0, 2, n))
+    c[rng.random(n) < 0.1] = -1  # unknown cells: they drop out of the pairs that read c only
+    engine = CountingEngine(np.column_stack([a, b, c, y]), [3, 2, 4, 2], names=["a", "b", "c", "y"])
+    assert engine.has_unknown
+    names = ["a", "b", "c"]
+    gains = pairwise_bdeu_gain(engine, names, equivalent_sample_size=2.0, given="y", per_stratum=True)
+    summed = pairwise_bdeu_gain(engine, names, equivalent_sample_size=2.0, given="y")
+    for s in range(2):
+        for i, j in itertools.permutations(range(3), 2):
+            table = np.asarray(engine.counts(["y", names[i], names[j]]), dtype=float)[s]
+            expected = bdeu_family_score(table, equivalent_sample_size=2.0) - bdeu_family_score(
+                table.sum(axis=0)[None], equivalent_sample_size=2.0
+            )
+            assert gains[s, i, j] == pytest.approx(expected, abs=1e-9)
+    np.testing.assert_allclose(summed, gains.sum(axis=0))
+    assert np.all(np.diagonal(gains, axis1=1, axis2=2) == 0)
+    with pytest.raises(ValueError, match="equivalent_sample_size"):
+        pairwise_bdeu_gain(engine, names, equivalent_sample_size=0.0)
+    with pytest.raises(TypeError, match="equivalent_sample_size"):
+        chow_liu_tree(engine, names, criterion="bdeu", equivalent_sample_size="4")
+    with pytest.raises(ValueError, match="per_stratum"):
+        pairwise_bdeu_gain(engine, names, per_stratum=True)
 
 
 def test_chow_liu_mdl_keeps_a_strong_edge_and_drops_noise():

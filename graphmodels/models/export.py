@@ -592,7 +592,7 @@ def class_conditional_networks(
     >>> X, y = gm.datasets.load("car", return_X_y=True)
     >>> prior, networks = gm.ChowLiu().fit(X, y).to_bayesian_networks()  # calls this function
     >>> sorted(networks), prior.round(3).tolist()
-    (['acc', 'good', 'unacc', 'vgood'], [0.222, 0.04, 0.7, 0.038])
+    (['acc', 'good', 'unacc', 'vgood'], [0.222, 0.041, 0.699, 0.038])
     """
     owner = type(model).__name__
     encoder = model.encoder_

@@ -15,12 +15,27 @@ otherwise parentless variables is the same in both directions.
 
 from __future__ import annotations
 
+import math
+from collections.abc import Hashable, Iterable
+from typing import TYPE_CHECKING
+
 import numpy as np
 from numpy.typing import ArrayLike
 
 from .._special import gammaln, xlogy
+from .counting import CountingEngine
 
-__all__ = ["FAMILY_SCORES", "family_score", "bic_family_score", "aic_family_score", "bdeu_family_score"]
+if TYPE_CHECKING:
+    import pandas as pd
+
+__all__ = [
+    "FAMILY_SCORES",
+    "family_score",
+    "bic_family_score",
+    "aic_family_score",
+    "bdeu_family_score",
+    "pairwise_bdeu_gain",
+]
 
 
 def _as_family(counts: ArrayLike) -> np.ndarray:
@@ -164,3 +179,107 @@ def family_score(
     if criterion == "bdeu":
         return bdeu_family_score(counts, equivalent_sample_size=equivalent_sample_size)
     raise ValueError(f"`criterion` must be one of {list(FAMILY_SCORES)}, got {criterion!r}.")
+
+
+def check_equivalent_sample_size(value: object) -> float:
+    """`value` as a float if it is a positive finite number, else a ``ValueError``/``TypeError`` naming it."""
+    if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)):
+        raise TypeError(f"`equivalent_sample_size` must be a number, got {type(value).__name__}.")
+    if not 0 < value < math.inf:
+        raise ValueError(f"`equivalent_sample_size` must be positive and finite, got {value!r}.")
+    return float(value)
+
+
+def pairwise_bdeu_gain(
+    data: CountingEngine | pd.DataFrame,
+    variables: Iterable[Hashable] | None = None,
+    *,
+    equivalent_sample_size: float = 1.0,
+    given: Hashable | None = None,
+    per_stratum: bool = False,
+) -> np.ndarray:
+    """BDeu gain of an arc between every pair of otherwise parentless variables, all pairs at once.
+
+    The gain of ``X_i -> X_j`` is ``BDeu(X_j | X_i) - BDeu(X_j)``
+    (:func:`bdeu_family_score` of the pair's table minus that of ``X_j``'s
+    one-way table): the log Bayes factor of the arc under the BDeu prior of
+    Heckerman, Geiger & Chickering [1]_. BDeu is score-equivalent, so the
+    gain is the same in both directions, and a maximum spanning forest of the
+    positive gains is the tree (or forest) network of highest marginal
+    likelihood [1]_. All pairwise tables come from one batch of one-hot
+    products (:meth:`CountingEngine.pairwise_counts`); the log-gamma sums run
+    over the whole block matrix. A row with an unknown cell counts in the
+    pairs that do not read it, as in
+    :func:`~graphmodels.stats.pairwise_mutual_information`.
+
+    Parameters
+    ----------
+    data : CountingEngine or DataFrame
+    variables : sequence, optional
+        Defaults to every variable except `given`.
+    equivalent_sample_size : float, default=1.0
+        The BDeu prior's equivalent sample size (> 0).
+    given : name or position, optional
+        A conditioning variable, typically the class: the gains within the
+        rows of each of its states, each stratum its own data set.
+    per_stratum : bool, default=False
+        With `given`: one matrix per state (as each class's own tree needs)
+        instead of their sum (the gain of the arc in every class's network).
+
+    Returns
+    -------
+    ndarray of shape (n_variables, n_variables), or (n_states, n_variables, n_variables) per stratum
+        Symmetric, in nats (not per row); the diagonal is 0.
+
+    Raises
+    ------
+    ValueError
+        If `equivalent_sample_size` is not positive and finite, or
+        `per_stratum` is set without `given`.
+
+    References
+    ----------
+    .. [1] Heckerman, D., Geiger, D., & Chickering, D. M. (1995). Learning
+           Bayesian networks: the combination of knowledge and statistical
+           data. *Machine Learning*, 20(3), 197-243.
+
+    Examples
+    --------
+    >>> import pandas as pd
+    >>> frame = pd.DataFrame({"a": [0, 0, 1, 1] * 5, "b": [0, 0, 1, 1] * 5, "c": [0, 1] * 10})
+    >>> gain = pairwise_bdeu_gain(frame)
+    >>> bool(gain[0, 1] > 0 > gain[0, 2])  # a and b copy each other; c is independent of both
+    True
+    """
+    from .information import as_engine
+
+    check_equivalent_sample_size(equivalent_sample_size)
+    if per_stratum and given is None:
+        raise ValueError("`per_stratum=True` needs a conditioning variable `given`.")
+    engine = as_engine(data)
+    pairs = engine.pairwise_counts(variables, given=given)
+    p = len(pairs.variables)
+    if p == 0:
+        return np.zeros((len(pairs.table), 0, 0) if per_stratum else (0, 0))
+    joint = pairs.table  # (strata, K, K)
+    starts = pairs.offsets[:-1]
+    cards = np.asarray(pairs.cardinalities, dtype=np.float64)
+    card_of = np.repeat(cards, pairs.cardinalities)  # (K,): r of the variable each state belongs to
+    a = float(equivalent_sample_size)
+    # Block (i, j) read as the family of X_j (columns) with parent X_i (rows): its own
+    # margins, since a row with an unknown cell drops out of the blocks that read it.
+    a_cell = a / np.outer(card_of, card_of)
+    cells = np.add.reduceat(np.add.reduceat(gammaln(a_cell + joint) - gammaln(a_cell), starts, axis=1), starts, axis=2)
+    parent_counts = np.add.reduceat(joint, starts, axis=2)  # (strata, K, p): n_a of block (i, j)
+    child_counts = np.add.reduceat(joint, starts, axis=1)  # (strata, p, K): n_b of block (i, j)
+    a_state = (a / card_of)[None, :, None]
+    parents = np.add.reduceat(gammaln(a_state) - gammaln(a_state + parent_counts), starts, axis=1)
+    a_child = (a / card_of)[None, None, :]
+    children = np.add.reduceat(gammaln(a_child + child_counts) - gammaln(a_child), starts, axis=2)
+    totals = np.add.reduceat(parent_counts, starts, axis=1)  # (strata, p, p)
+    # BDeu(X_j | X_i) - BDeu(X_j): the child's own term lgamma(a) - lgamma(a + m) moves to the other side.
+    gain = cells + parents - children - (gammaln(a) - gammaln(a + totals))
+    gain = (gain + np.swapaxes(gain, -1, -2)) / 2  # equal in exact arithmetic (score equivalence)
+    diagonal = np.arange(p)
+    gain[:, diagonal, diagonal] = 0.0
+    return gain if per_stratum else gain.sum(axis=0)
