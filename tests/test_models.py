@@ -128,16 +128,20 @@ def test_fan_without_strong_pairs_is_naive_bayes():
     np.testing.assert_allclose(fan.predict_proba(X), nb.predict_proba(X))
 
 
-def test_chow_liu_classifier_has_one_chow_liu_tree_per_class(random_table):
+@pytest.mark.parametrize("criterion, options", [("ml", {}), ("mdl", {}), ("bdeu", {"equivalent_sample_size": 4.0})])
+def test_chow_liu_classifier_has_one_chow_liu_tree_per_class(random_table, criterion, options):
     rng = np.random.default_rng(5)
     X, y = random_table(rng, n_rows=400)
-    model = gm.ChowLiu().fit(X, y)
+    model = gm.ChowLiu(criterion=criterion, **options).fit(X, y)
     assert len(model.structures_) == len(model.classes_)
     for label, tree in zip(model.classes_, model.structures_):
         rows = (y == label).to_numpy()
-        expected = chow_liu_tree(X[rows])
+        assert all(X[rows][c].nunique() == X[c].nunique() for c in X)  # the same states within the class
+        expected = chow_liu_tree(X[rows], criterion=criterion, **options)
         got = tree.to_undirected()
         assert {frozenset(e) for e in got.edges} == {frozenset(e) for e in expected.edges}
+    if criterion == "ml":
+        assert all(nx.is_tree(tree.to_undirected()) for tree in model.structures_)
 
 
 def test_aode_matches_formula(random_table):
