@@ -61,6 +61,13 @@ FAMILIES = {
             )
             for c, k, n in [("mdl", 1, 100), ("mdl", 2, 100), ("mdl", 2, 10), ("ml", 1, 100), ("ml", 2, 10)]
         },
+        # One hyperforest per class (Liang & Srebro's C_f) instead of one shared by the classes.
+        **{
+            f'HyperforestClassifier(representation="free", treewidth={k})': (
+                lambda k=k: gm.HyperforestClassifier(representation="free", treewidth=k)
+            )
+            for k in (1, 2)
+        },
     },
     # The floor of EmpiricalBayesBDeu's sample size: a table whose marginal likelihood peaks at a
     # tiny sample size gets near-empirical, overconfident probabilities.
@@ -136,8 +143,8 @@ def main(argv=None):
             'ChowLiu `criterion="ml"`: one spanning tree per class; `"mdl"`: each class\'s spanning '
             'forest of the MDL-penalized mutual information; `"bdeu"`: each class\'s spanning forest of the '
             "edges' BDeu log Bayes factors (Heckerman et al. 1995) at the equivalent sample size named. "
-            'Hyperforest variants: `representation="shared"` '
-            "(the default), `n_starts` as named.",
+            'Hyperforest variants: `representation="shared"` (one hyperforest, the class in every '
+            'hyperedge) unless `"free"` (one per class) is named, `n_starts` as named.',
             "",
             common.markdown_table(shown),
         ]
