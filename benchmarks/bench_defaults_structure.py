@@ -57,7 +57,9 @@ FAMILIES = {
         "TAN() (default)": lambda: gm.TAN(),
         **{
             f'HyperforestClassifier(criterion="{c}", treewidth={k}, n_starts={n})': (
-                lambda c=c, k=k, n=n: gm.HyperforestClassifier(criterion=c, treewidth=k, n_starts=n)
+                lambda c=c, k=k, n=n: gm.HyperforestClassifier(
+                    criterion=c, treewidth=k, n_starts=n, representation="shared"
+                )
             )
             for c, k, n in [("mdl", 1, 100), ("mdl", 2, 100), ("mdl", 2, 10), ("ml", 1, 100), ("ml", 2, 10)]
         },
