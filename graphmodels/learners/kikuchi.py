@@ -22,7 +22,7 @@ import functools
 import itertools
 import math
 from collections.abc import Hashable
-from typing import TYPE_CHECKING, Any, Literal, overload
+from typing import TYPE_CHECKING, Any, Literal, NamedTuple, overload
 
 import numpy as np
 
@@ -497,13 +497,17 @@ def _combinations(n, k):
     return out
 
 
-class _RowCodes:
-    """States of some training rows, attributes first: ``states`` (attributes, rows) and ``codes``, the
-    states numbered in one run over all attributes (attribute ``a``'s from ``offsets[a]``)."""
+class _GroupCells(NamedTuple):
+    """Cells of one group of a :class:`_WidePool` (candidates sharing all attributes but the last)."""
 
-    def __init__(self, x, rows, offsets):
-        self.states = np.ascontiguousarray((x if rows is None else x[rows]).T)
-        self.codes = self.states + offsets[:, None]
+    codes: np.ndarray  # cell of each (last attribute, row outside its common state)
+    picks: Any  # which of the pool's sparse rows those are (a slice or an index array)
+    prefix_code: np.ndarray  # (rows,) joint state of the shared attributes
+    prefix_states: int
+    widths: np.ndarray  # states of each last attribute
+    offsets: np.ndarray  # first column of each last attribute
+    width: int
+    common: np.ndarray  # column of each last attribute's common state
 
 
 class _WidePool:
@@ -557,10 +561,9 @@ class _WidePool:
         self.block = max(1, _BLOCK_ELEMENTS // max(1, math.prod(self.shape)))
         # Log tables of the candidates' own cells are fixed for the whole search: kept, in single
         # precision, if they fit (the bound then allows for their rounding, see _own_slopes).
-        n_eval = 1 if search.binary else search.n_classes
-        self._keep_tables = self._n_cells * n_eval * 4 <= _POOL_BYTES
+        self._keep_tables = self._n_cells * (search.n_classes - 1) * 4 <= _POOL_BYTES
         self._tables: list[np.ndarray | None] = [None] * len(self._group_starts)
-        self._largest_log_p = 0.0
+        self._largest_log_p = self._largest_reference = 0.0
         self._last = None
 
     def _membership(self, mask):
@@ -696,83 +699,107 @@ class _WidePool:
         self._group_of = np.repeat(np.arange(len(starts)), self._group_ends - starts)
         self._n_cells = int(self.search.cards[combos].prod(axis=1).sum()) if n else 0
         search = self.search
+        x = search.x
         # Attribute a's states are numbered from _state_offsets[a] in one run over all attributes.
         self._state_offsets = np.cumsum(search.cards) - search.cards
-        self._max_group = int((self._group_ends - starts).max()) if len(starts) else 0
-        self._rows = _RowCodes(search.x, None, self._state_offsets)
-        # Class counts only need the rows of that class: usually one class per distinct row.
-        self._class_rows = []
-        for weights in search._class_weights_t:
-            rows = np.flatnonzero(weights)
-            self._class_rows.append(
-                (_RowCodes(search.x, rows, self._state_offsets), np.tile(weights[rows], self._max_group))
-            )
+        # The rows of each attribute outside its most common state, attribute after attribute: the
+        # common state's cells are the prefix's totals minus the other cells, so its rows are
+        # never counted (a half to three quarters of the rows for binary attributes).
+        self._common = np.array([np.bincount(x[:, a], minlength=c).argmax() for a, c in enumerate(search.cards)])
+        attribute, rows = np.nonzero((x != self._common).T)
+        self._sparse_rows = rows
+        self._sparse_codes = self._state_offsets[attribute] + x[rows, attribute]
+        self._sparse_starts = np.concatenate([[0], np.cumsum(np.bincount(attribute, minlength=x.shape[1]))])
+        self._sparse_class_weights = [w[rows] for w in search._class_weights_t]
 
-    def _cell_codes(self, j, rows=None):
-        """Cell of every row in every candidate of group `j`, as flat (candidates x rows) codes into the
-        group's (prefix states, sum of the last attributes' states) table, with that table's layout."""
+    def _cells(self, j):
+        """Where group `j`'s rows fall: the cells, in the group's (prefix states, sum of the last
+        attributes' states) table, of the rows outside each last attribute's common state, and
+        the table's layout."""
         search = self.search
-        rows = self._rows if rows is None else rows
         start, end = self._group_starts[j], self._group_ends[j]
         prefix = self.combos[start, :-1]
-        prefix_code = np.zeros(rows.codes.shape[1], dtype=np.int64)
+        prefix_code = np.zeros(len(search.x), dtype=np.int64)
         for a in prefix:
             prefix_code *= search.cards[a]
-            prefix_code += rows.states[a]
+            prefix_code += search.x[:, a]
         prefix_states = int(np.prod(search.cards[prefix])) if len(prefix) else 1
         lasts = self.combos[start:end, -1]
         first, last = int(lasts[0]), int(lasts[-1])
         widths = search.cards[lasts]
         offsets = np.cumsum(widths) - widths
-        width = int(widths.sum())
-        prefix_code *= width
-        if last - first == len(lasts) - 1:  # consecutive attributes: a view of the numbered states
-            codes = rows.codes[first : last + 1] + (prefix_code - self._state_offsets[first])
+        if last - first == len(lasts) - 1:  # consecutive attributes: one run of the sparse rows
+            picks = slice(self._sparse_starts[first], self._sparse_starts[last + 1])
+            local = self._sparse_codes[picks] - self._state_offsets[first]
         else:
-            codes = rows.states[lasts] + offsets[:, None] + prefix_code
-        return codes.ravel(), prefix_states, widths, offsets, width
-
-    def _log_table(self, j):
-        """``log P(cell, y)`` in evaluation space of group `j`'s cells, (evaluation columns, cells)."""
-        search = self.search
-        log_p = []
-        for rows, tiled in self._class_rows:
-            flat, prefix_states, widths, offsets, width = self._cell_codes(j, rows)
-            log_p.append(np.bincount(flat, weights=tiled[: len(flat)], minlength=prefix_states * width))
-        # Eq. (4): alpha = vartheta / (cells of the region, class included), per candidate's columns.
-        alpha = np.tile(
-            np.repeat(search.prior_strength / (prefix_states * widths * search.n_classes), widths), prefix_states
+            counts = self._sparse_starts[lasts + 1] - self._sparse_starts[lasts]
+            picks = np.concatenate([np.arange(self._sparse_starts[a], self._sparse_starts[a + 1]) for a in lasts])
+            local = self._sparse_codes[picks] + np.repeat(offsets - self._state_offsets[lasts], counts)
+        width = int(widths.sum())
+        codes = prefix_code[self._sparse_rows[picks]] * width + local
+        return _GroupCells(
+            codes, picks, prefix_code, prefix_states, widths, offsets, width, offsets + self._common[lasts]
         )
-        log_p = [np.log(counts + alpha) for counts in log_p]
+
+    def _tally(self, cells, sparse_weights, weights):
+        """Sums of the row weights over the group's cells, (prefix states, width)."""
+        table = np.bincount(
+            cells.codes, weights=sparse_weights[cells.picks], minlength=cells.prefix_states * cells.width
+        )
+        table = table.reshape(cells.prefix_states, cells.width)
+        totals = np.bincount(cells.prefix_code, weights=weights, minlength=cells.prefix_states)
+        # the common states' columns are still zero
+        table[:, cells.common] = totals[:, None] - np.add.reduceat(table, cells.offsets, axis=1)
+        return table
+
+    def _log_table(self, cells):
+        """``log P(cell, y) - log P(cell, y_last)`` of one group's cells for every class ``y`` but the
+        last, (classes - 1, cells); and ``max |log P(cell, y_last)|``.
+
+        The gradient's class columns sum to zero on every row (eq. 8's softmax), so
+        ``sum_y G_y log P_y = sum_{y < last} G_y (log P_y - log P_last)``: one bincount fewer per
+        group, and the normalizer cancels. For two classes this is the evaluation space.
+        """
+        search = self.search
+        # Eq. (4): alpha = vartheta / (cells of the region, class included), per candidate's columns.
+        alpha = np.repeat(search.prior_strength / (cells.prefix_states * cells.widths * search.n_classes), cells.widths)
+        log_p = [
+            np.log(np.maximum(self._tally(cells, sparse, weights), 0.0) + alpha).ravel()
+            for sparse, weights in zip(self._sparse_class_weights, search._class_weights_t)
+        ]
         if search.binary:
-            return (log_p[1] - log_p[0])[None, :]
-        return np.stack(log_p) - math.log(search.total + search.prior_strength)
+            return (log_p[1] - log_p[0])[None, :], 0.0
+        reference = log_p[-1]
+        largest = float(np.abs(reference - math.log(search.total + search.prior_strength)).max())
+        return np.stack([values - reference for values in log_p[:-1]]), largest
 
     def _own_slopes(self, which, gradient):
         """``g . log P(x_S, y)`` of the candidates `which` (sorted), from their cell tables."""
         search = self.search
-        columns = [gradient] if search.binary else [gradient[:, c] for c in range(gradient.shape[1])]
-        repeats = self._max_group
-        tiled = [np.tile(column, repeats) for column in columns]
+        columns = [gradient] if search.binary else [gradient[:, c] for c in range(gradient.shape[1] - 1)]
+        sparse_columns = [column[self._sparse_rows] for column in columns]
         out = np.empty(len(self.combos))
         for j in np.unique(self._group_of[which]):
-            codes = self._cell_codes(j)
-            flat, prefix_states, widths, offsets, width = codes
+            cells = self._cells(j)
             table = self._tables[j]
             if table is None:
-                table = self._log_table(j)
+                table, largest = self._log_table(cells)
+                self._largest_reference = max(self._largest_reference, largest)
                 if self._keep_tables:
                     table = table.astype(np.float32)
                     self._tables[j] = table
                     self._largest_log_p = max(self._largest_log_p, float(np.abs(table).max()))
-            total = np.zeros(prefix_states * width)
-            for column, log_p in zip(tiled, table):
-                total += np.bincount(flat, weights=column[: len(flat)], minlength=len(log_p)) * log_p
-            per_column = total.reshape(prefix_states, width).sum(axis=0)
-            out[self._group_starts[j] : self._group_ends[j]] = np.add.reduceat(per_column, offsets)
-        # Single-precision tables move each log P by at most 2**-24 |log P|, so each slope by at most
-        # 2**-24 max|log P| sum|g|: added, the bound stays an upper bound.
-        rounding = 2.0**-24 * self._largest_log_p * float(np.abs(gradient).sum())
+            total = np.zeros(cells.prefix_states * cells.width)
+            for column, sparse, log_p in zip(columns, sparse_columns, table):
+                total += self._tally(cells, sparse, column).ravel() * log_p
+            per_column = total.reshape(cells.prefix_states, cells.width).sum(axis=0)
+            out[self._group_starts[j] : self._group_ends[j]] = np.add.reduceat(per_column, cells.offsets)
+        # Single-precision tables move each entry by at most 2**-24 of it, so each slope by at most
+        # 2**-24 max|table| sum|g|; and the gradient's rows sum to zero only up to rounding.
+        # Both allowed for, the bound stays an upper bound.
+        rounding = 2.0**-24 * self._largest_log_p * sum(float(np.abs(column).sum()) for column in columns)
+        if not search.binary:
+            rounding += self._largest_reference * float(np.abs(gradient.sum(axis=1)).sum())
         return out[which] + rounding
 
     def _slopes(self, which, gradient):
