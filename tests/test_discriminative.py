@@ -80,7 +80,7 @@ def test_log_linear_naive_bayes_is_logistic_regression_on_one_hot():
     X, y = _frame()
     penalty = 2.0
     model = gm.NaiveBayes(
-        estimator=Discriminative(form="log-linear", center="zero", penalty=penalty, generative="laplace")
+        estimator=Discriminative(form="log-linear", center="zero", penalty=penalty, generative="laplace", tol=1e-8)
     ).fit(X, y)
     one_hot = OneHotEncoder().fit_transform(X)
     reference = LogisticRegression(C=1.0 / penalty, tol=1e-10, max_iter=10_000).fit(one_hot, y)

@@ -170,7 +170,9 @@ class TrainingCounts:
         return len(self.encoder.columns_)
 
 
-#: Float64 cells of L-BFGS-B's work array per parameter: ``2 m + 5`` with ``m = 10`` corrections.
+#: Float64 cells per parameter of the discriminative fit's L-BFGS (``estimators.discriminative.lbfgs``):
+#: its ``2 m`` stored (step, gradient change) pairs with ``m = 10``, and the point, gradient, direction,
+#: trial point and trial gradient.
 _LBFGS_CELLS_PER_PARAMETER = 25
 
 
@@ -592,8 +594,8 @@ class BaseModel:
         self._fit_selected_tables(engine)
         generative = self.estimator_
         tables, owners = self._family_tables()
-        # L-BFGS-B's work array holds (2 m + 5) numbers per parameter (m = 10 corrections): the
-        # largest array of the fit, checked before the rows are read.
+        # L-BFGS keeps (2 m + 5) numbers per parameter (m = 10 corrections): the largest arrays of
+        # the fit, checked before the rows are read.
         n_parameters = len(self.class_log_prior_) + sum(int(np.size(table)) for table in tables)
         engine.check_cells(
             _LBFGS_CELLS_PER_PARAMETER * n_parameters,
