@@ -562,7 +562,7 @@ class _WidePool:
         # Log tables of the candidates' own cells are fixed for the whole search: kept, in single
         # precision, if they fit (the bound then allows for their rounding, see _own_slopes).
         self._keep_tables = self._n_cells * (search.n_classes - 1) * 4 <= _POOL_BYTES
-        self._tables: list[np.ndarray | None] = [None] * len(self._group_starts)
+        self._tables = [None] * len(self._group_starts)
         self._largest_log_p = self._largest_reference = 0.0
         self._last = None
 
@@ -807,6 +807,7 @@ class _WidePool:
         slopes = self._own_slopes(which, gradient)
         search = self.search
         full = (1 << self.k) - 1
+        shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
         for q in range(full):
             dc = self.changes[which, q]
             moved = np.flatnonzero(dc)
@@ -814,9 +815,11 @@ class _WidePool:
                 continue
             positions = self._positions(q)
             subregions, inverse = np.unique(self.combos[which[moved]][:, positions], axis=0, return_inverse=True)
-            terms = np.array(
-                [float(np.vdot(gradient, search.log_rows(sum(1 << int(a) for a in attrs)))) for attrs in subregions]
-            )
+            masks = [sum(1 << int(a) for a in attrs) for attrs in subregions]
+            for mask in masks:
+                if mask not in shared:
+                    shared[mask] = float(np.vdot(gradient, search.log_rows(mask)))
+            terms = np.array([shared[mask] for mask in masks])
             slopes[moved] += dc[moved] * terms[inverse.ravel()]
         return slopes
 
