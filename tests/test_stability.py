@@ -229,9 +229,12 @@ def test_cross_validation_frequencies_are_the_hand_counted_fold_fits():
     folds = gm.evaluation.RepeatedStratifiedKFold(n_splits=3, random_state=np.random.default_rng(7)).split(X, y)
     present = {}
     for train, _ in folds:
-        forest = gm.HyperforestClassifier().fit(X.iloc[train], y.iloc[train]).structure_
+        # One hyperforest, or one per class (representation="free"): their hyperedges pooled.
+        fit = gm.HyperforestClassifier().fit(X.iloc[train], y.iloc[train])
+        forests = fit.structures_ if fit.representation_ == "free" else [fit.structure_]
+        hyperedges = [h for forest in forests for h in forest.maximal_hyperedges]
         for item in result.frequencies.index:  # present: inside one of the fold's hyperedges
-            present[item] = present.get(item, 0) + any(item <= h for h in forest.maximal_hyperedges)
+            present[item] = present.get(item, 0) + any(item <= h for h in hyperedges)
     assert result.kind == "hyperedges" and result.method == "cv"
     assert {item: round(3 * f) for item, f in result.frequencies.items()} == present
     assert all(abs(3 * f - round(3 * f)) < 1e-12 for f in result.frequencies)
@@ -400,6 +403,42 @@ def test_hand_made_differences_of_every_kind():
     diff = gm.structures.structure_difference(regions_a, regions_b)
     assert diff.kind == "regions" and diff.shared == {frozenset("aby")}
     assert diff.only_a == {frozenset("bcy")} and diff.only_b == {frozenset("cy")}
+
+
+def test_per_class_hyperforests_are_compared_by_their_pooled_hyperedges():
+    # Class 0 joins {a, b, c}; class 1 joins {a, b} (inside it: not an item) and {c, d}.
+    a = (gm.structures.Hyperforest([("a", "b", "c")], "abcd"), gm.structures.Hyperforest([("a", "b"), ("c", "d")]))
+    b = (gm.structures.Hyperforest([("a", "b"), ("c", "d")]), gm.structures.Hyperforest([("d", "e")], "abcde"))
+    diff = gm.structures.structure_difference(a, b)
+    assert diff.kind == "hyperedges" and diff.labels == ("a", "b")
+    assert diff.shared == {frozenset("cd")}
+    assert diff.only_a == {frozenset("abc")} and diff.only_b == {frozenset("ab"), frozenset("de")}
+    assert diff == gm.structures.structure_difference(list(a), b)
+    # Frequencies: an item is present in a structure when one class's hyperedge holds it.
+    result = gm.structures.structure_frequencies([a, b, a[:1]])
+    assert result.kind == "hyperedges" and result.structures == (a, b, a[:1])
+    assert result.frequencies.to_dict() == {
+        frozenset("abc"): 2 / 3,
+        frozenset("cd"): 2 / 3,
+        frozenset("ab"): 1.0,
+        frozenset("de"): 1 / 3,
+    }
+    # A free model is read as its per-class hyperforests; it compares with a shared one.
+    X, y = _tiny(seed=4, n_rows=300)
+    free = gm.HyperforestClassifier(representation="free").fit(X, y)
+    shared = gm.HyperforestClassifier(representation="shared").fit(X, y)
+    diff = gm.structures.structure_difference(free, shared)
+    assert diff.labels == ("a", "b") and diff.class_name == y.name
+    by_hand = gm.structures.structure_difference(free.structures_, shared.structure_)
+    assert (diff.shared, diff.only_a, diff.only_b) == (by_hand.shared, by_hand.only_a, by_hand.only_b)
+    one_class = gm.structures.structure_difference(free.structures_[0], free.structures_[1])
+    assert one_class.kind == "hyperedges"
+    # edge_stability keeps each refit's per-class hyperforests: the frequencies of one class.
+    result = gm.evaluation.edge_stability(free, X, y, n_resamples=4, random_state=0)
+    assert all(isinstance(s, tuple) and len(s) == len(free.classes_) for s in result.structures)
+    first = gm.structures.structure_frequencies([s[0] for s in result.structures])
+    pooled = set(result.frequencies.index)
+    assert all(any(item <= other for other in pooled) for item in first.frequencies.index)
 
 
 def test_differences_of_fitted_models_and_their_errors():

@@ -41,7 +41,7 @@ from ..models.base import (
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
 from ..models.selective_kdb import SelectiveKDB
 from ..stats.counting import CountingEngine
-from ..structures.comparison import EdgeStability, structure_frequencies
+from ..structures.comparison import EdgeStability, _structure_of, structure_frequencies
 from .splits import RepeatedStratifiedKFold
 
 if TYPE_CHECKING:
@@ -267,7 +267,11 @@ def edge_stability(
     estimator : classifier or density model
         A graphmodels model whose ``structure_`` is one structure (every registered classifier
         and density estimator; see :data:`~graphmodels.structures.STRUCTURE_KINDS` for how each
-        kind of structure is counted). Not fitted or changed itself.
+        kind of structure is counted). Not fitted or changed itself. A hyperforest classifier
+        with one hyperforest per class (``representation="free"``, the default) is counted by
+        the hyperedges of its classes pooled: a hyperedge is present in a refit when it lies
+        inside a hyperedge of some class's hyperforest (``structures`` keeps each refit's
+        per-class hyperforests, for the frequencies within one class).
     X : DataFrame or 2-D array-like of shape (n_rows, n_features)
     y : 1-D array-like of shape (n_rows,), optional
         Class labels for a classifier; None for a density estimator.
@@ -407,5 +411,7 @@ def edge_stability(
             raise ValueError(f"Resample {int(np.flatnonzero(given.sum(axis=1) <= 0)[0])} has weights summing to zero.")
         resamples, name = iter(given), "given"
     refits = _Refits(estimator, frame, y, weights, reuse_counts)
-    structures = [refits.fit(resample).structure_ for resample in resamples]
+    # Each refit's structure as compared (a tuple of per-class hyperforests for the free
+    # representation), taken at once so that the refits themselves are not kept.
+    structures = [_structure_of(refits.fit(resample))[0] for resample in resamples]
     return structure_frequencies(structures, threshold=threshold, method=name, class_name=refits.counts.class_name)

@@ -7,7 +7,10 @@ Every structure the library learns is read as a set of *items* of one of four ki
 * ``"edges"``: the edges of an undirected ``nx.Graph`` (a Markov network), as
   ``frozenset({u, v})``;
 * ``"hyperedges"``: the maximal hyperedges of two or more variables of a
-  :class:`~graphmodels.structures.Hyperforest` (or the cliques of its junction tree);
+  :class:`~graphmodels.structures.Hyperforest` (or the cliques of its junction tree); a
+  classifier with one hyperforest per class (``HyperforestClassifier(representation="free")``,
+  the default) is read by its ``structures_``, their hyperedges pooled: the maximal ones among
+  the hyperedges of every class (a tuple of hyperforests is read the same way);
 * ``"regions"``: the maximal regions of two or more variables of a Kikuchi region graph
   (frozenset nodes with ``counting_number``).
 
@@ -69,14 +72,28 @@ def _describe(obj):
     return type(obj).__name__
 
 
+def _per_class_forests(obj):
+    """Whether `obj` is a non-empty tuple or list of hyperforests: one per class, read pooled."""
+    return isinstance(obj, (tuple, list)) and len(obj) > 0 and all(isinstance(s, Hyperforest) for s in obj)
+
+
 def _structure_of(obj):
-    """``(structure, class_name, what)`` of a structure or a fitted model (its ``structure_``)."""
+    """``(structure, class_name, what)`` of a structure or a fitted model (its ``structure_``).
+
+    A model with one hyperforest per class (``structures_``, and a ``structure_`` that is not one)
+    gives the tuple of its hyperforests.
+    """
     if isinstance(obj, (nx.Graph, Hyperforest)):
         return obj, None, _describe(obj)
+    if _per_class_forests(obj):
+        return tuple(obj), None, "hyperforests"
     check = getattr(obj, "_check_fitted", None)
     if callable(check) and not hasattr(obj, "structure_"):
         check()  # a graphmodels model that is not fitted: the contract's NotFittedError
     structure = getattr(obj, "structure_", None)
+    forests = getattr(obj, "structures_", None)
+    if not isinstance(structure, Hyperforest) and _per_class_forests(forests):
+        return tuple(forests), getattr(obj, "class_name_", None), _describe(obj)
     if not isinstance(structure, (nx.Graph, Hyperforest)):
         raise TypeError(
             "Expected a networkx graph, a Hyperforest or a fitted model whose `structure_` is one, "
@@ -102,6 +119,15 @@ def _latent_names(graph):
 def _read(obj) -> _Items:
     """`obj` (a structure or a fitted model) as a set of items of its kind."""
     structure, class_name, what = _structure_of(obj)
+    if isinstance(structure, tuple):  # one hyperforest per class: their hyperedges pooled
+        pooled = {h for forest in structure for h in forest.maximal_hyperedges if len(h) > 1}
+        items = frozenset(h for h in pooled if not any(h < other for other in pooled))
+        nodes: dict[Any, dict] = {}
+        for forest in structure:
+            for v in forest.nodes:
+                nodes.setdefault(v, dict(forest.node_attributes.get(v, {})))
+        source = f"{what} (hyperedges of {len(structure)} Hyperforests, one per class, pooled)"
+        return _Items("hyperedges", items, nodes, {}, class_name, source)
     if isinstance(structure, Hyperforest):
         items = frozenset(h for h in structure.maximal_hyperedges if len(h) > 1)
         nodes = {v: dict(structure.node_attributes.get(v, {})) for v in structure.nodes}
@@ -224,12 +250,16 @@ def structure_difference(a: Any, b: Any, *, labels: Sequence[str] | None = None)
 
     Parameters
     ----------
-    a, b : nx.DiGraph, nx.Graph, Hyperforest or fitted model
+    a, b : nx.DiGraph, nx.Graph, Hyperforest, tuple of Hyperforest or fitted model
         Two structures of the same kind (see :data:`STRUCTURE_KINDS`), or fitted models whose
         ``structure_`` is one. A region graph is compared by its maximal regions, a
         hyperforest by its maximal hyperedges (of two or more variables, exactly: a hyperedge
         ``{a, b}`` of one is not shared with ``{a, b, c}`` of the other), a latent tree with
-        each latent node named by the observed variables below it.
+        each latent node named by the observed variables below it. A hyperforest classifier
+        with one hyperforest per class (``representation="free"``), or a tuple of
+        hyperforests, is compared by the hyperedges of its classes pooled (the maximal ones
+        among them); compare one class with ``structure_difference(a.structures_[k],
+        b.structures_[k])``.
     labels : pair of str, optional
         Names of `a` and `b` in drawings; default ``("a", "b")``, or the class names of two
         models of different classes.
@@ -313,6 +343,8 @@ def _check_labels(labels: Any, a: Any, b: Any) -> tuple[str, str]:
             name_a != name_b
             and not isinstance(a, (nx.Graph, Hyperforest))
             and not isinstance(b, (nx.Graph, Hyperforest))
+            and not _per_class_forests(a)
+            and not _per_class_forests(b)
         ):
             return (name_a, name_b)
         return ("a", "b")
@@ -376,7 +408,10 @@ class EdgeStability:
         ``frequency``.
     structures : tuple
         The structures counted, in order (networkx graphs or hyperforests; for models, their
-        ``structure_``), e.g. for :func:`structure_difference` between two resamples.
+        ``structure_``, or the tuple of their ``structures_`` for a hyperforest classifier with
+        one hyperforest per class), e.g. for :func:`structure_difference` between two
+        resamples, or ``structure_frequencies([s[k] for s in result.structures])`` for the
+        frequencies within class ``k`` alone.
     n_resamples : int
         Number of structures.
     threshold : float
@@ -463,7 +498,8 @@ def structure_frequencies(
     Parameters
     ----------
     structures : iterable of nx.DiGraph, nx.Graph, Hyperforest or fitted models
-        At least one, all of the same kind (see :data:`STRUCTURE_KINDS`).
+        At least one, all of the same kind (see :data:`STRUCTURE_KINDS`). An element that is a
+        tuple of hyperforests (one per class) is one structure, their hyperedges pooled.
     threshold : float or "auto", default=0.5
         Default threshold of the consensus (:meth:`EdgeStability.consensus`), in [0, 1].
         ``"auto"`` (arcs and edges only) estimates it as Scutari & Nagarajan [1]_ do: the
