@@ -363,6 +363,25 @@ def _describe_hyperforest(model: Any, forest: Any) -> list[str]:
     return lines + _listed([f"  {row}" for row in rows])
 
 
+def _describe_hyperforests_per_class(model: Any, forests: list[Any]) -> list[str]:
+    """One hyperforest per class (``representation="free"``): each class's maximal hyperedges."""
+    width = max((forest.width for forest in forests), default=0)
+    lines = [
+        f"structure: one hyperforest per class over the attributes (representation free), "
+        f"{len(forests)} classes, the widest of width {width}:"
+    ]
+    for label, forest in zip(model.classes_, forests):
+        edges = [h for h in forest.maximal_hyperedges if len(h) > 1]
+        lines.append(
+            f"class {label}: hyperforest of width {forest.width}, "
+            f"{len(edges)} maximal hyperedge{'s' if len(edges) != 1 else ''} of 2 or more variables"
+            + (":" if edges else "")
+        )
+        rows = sorted((_names(h) for h in edges), key=lambda t: (-t.count(","), t))
+        lines += _listed([f"  {row}" for row in rows], limit=15)
+    return lines
+
+
 def _describe_undirected(graph: Any) -> list[str]:
     n = graph.number_of_edges()
     lines = [f"structure: Markov network with {n} edge{'s' if n != 1 else ''}" + (":" if n else "")]
@@ -393,6 +412,9 @@ def _describe(model: Any) -> list[str]:
     structure = model.structure_
     if isinstance(structure, Hyperforest):
         return _describe_hyperforest(model, structure)
+    forests = getattr(model, "structures_", None)
+    if isinstance(forests, list) and forests and all(isinstance(f, Hyperforest) for f in forests):
+        return _describe_hyperforests_per_class(model, forests)
     if isinstance(structure, nx.DiGraph) and any("counting_number" in d for _, d in structure.nodes(data=True)):
         return _describe_regions(model, structure)
     if isinstance(structure, nx.DiGraph):

@@ -112,9 +112,37 @@ def test_kikuchi_and_hyperforest_list_their_interactions():
     kikuchi = gm.KikuchiBayes().fit(X, y)
     text = kikuchi._repr_html_()
     assert "region graph:" in text and "search path" in text and " × " in text
-    forest = gm.HyperforestClassifier().fit(X, y)
+    forest = gm.HyperforestClassifier(representation="shared").fit(X, y)
     text = forest._repr_html_()
     assert "hyperforest of width" in text and "strongest interactions" in text
+
+
+def test_a_hyperforest_per_class_lists_each_class_and_its_strongest_hyperedges(tmp_path):
+    X, y = gm.datasets.load("tic-tac-toe", return_X_y=True)
+    model = gm.HyperforestClassifier(representation="free").fit(X, y)  # one hyperforest per class
+    text = model._repr_html_()
+    total = sum(len([h for h in f.maximal_hyperedges if len(h) > 1]) for f in model.structures_)
+    assert f"one hyperforest per class (2 classes): 9 variables, {total} maximal hyperedges of 2 or more in all" in text
+    for label, forest in zip(model.classes_, model.structures_):
+        assert f"class {label}, hyperforest of width {forest.width}: {{" in text
+    shown = re.search(r"<th>strongest interactions</th><td>(.*?)</td>", text).group(1).split("<br>")
+    # The heaviest hyperedges of every class, heaviest first, each with its class.
+    scored = sorted(
+        (
+            (-float(weights[h]), str(label), h)
+            for label, forest, weights in zip(model.classes_, model.structures_, model.weights_)
+            for h in forest.hyperedges
+            if len(h) > 1
+        ),
+        key=lambda item: item[:2],
+    )
+    assert len(shown) == 5
+    for line, (w, label, h) in zip(shown, scored):
+        assert line.endswith(f" in class {label}: {-w:.4g}") and line.count(",") == len(h) - 1
+    # A loaded model keeps its structures but not the candidate weights.
+    model.save(tmp_path / "model.npz")
+    loaded = gm.load_model(tmp_path / "model.npz")._repr_html_()
+    assert "class negative, hyperforest of width" in loaded and "strongest interactions" not in loaded
 
 
 def test_rows_seen_is_a_fitted_attribute():

@@ -267,6 +267,17 @@ def test_rejects_non_hyperforest(bad):
         draw_junction_tree(bad, ax=_axes())
 
 
+def test_a_model_with_one_hyperforest_per_class_names_how_to_draw_it():
+    class Free:
+        structure_ = nx.Graph([("a", "b")])
+        structures_ = [_small(), _small()]
+
+    for draw in (draw_hyperforest, draw_junction_tree):
+        with pytest.raises(TypeError, match=r"one hyperforest per class .*pass one class's, model.structures_\[k\]"):
+            draw(Free(), ax=_axes())
+    assert len(_hulls(draw_hyperforest(Free.structures_[1], ax=_axes()))) == 3
+
+
 def test_accepts_model_with_hyperforest_structure():
     class Fitted:
         structure_ = _small()

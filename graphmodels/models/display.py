@@ -209,6 +209,49 @@ def _hyperedge_weights(model: Any, forest: Any) -> list[str]:
     return [f"{hyperedge_text(forest, h)}: {w:.4g}" for w, h in scored[:TOP_INTERACTIONS]]
 
 
+def _per_class_hyperforests(model: Any) -> list[Any] | None:
+    """The hyperforest of each class of a model with one per class (``representation="free"``), else None."""
+    forests = getattr(model, "structures_", None)
+    classes = getattr(model, "classes_", None)
+    if not isinstance(forests, list) or not forests or classes is None or len(classes) != len(forests):
+        return None
+    if not all(hasattr(f, "maximal_hyperedges") and hasattr(f, "width") for f in forests):
+        return None
+    return forests
+
+
+def _per_class_rows(model: Any, forests: list[Any]) -> tuple[list[tuple[str, str | list[str]]], list[str]]:
+    """Summary rows of one hyperforest per class, and the strongest hyperedges over every class."""
+    joined = [[h for h in forest.maximal_hyperedges if len(h) > 1] for forest in forests]
+    variables = {v for forest in forests for v in forest.nodes}
+    total = sum(len(hyperedges) for hyperedges in joined)
+    text = (
+        f"one hyperforest per class ({len(forests)} classes): {len(variables)} variables, "
+        f"{total} maximal hyperedges of 2 or more in all"
+    )
+    lines = [
+        f"class {format_value(label)}, hyperforest of width {forest.width}: "
+        + (format_list(hyperedge_text(forest, h) for h in hyperedges) or "none (independent variables)")
+        for label, forest, hyperedges in zip(model.classes_, forests, joined)
+    ]
+    if len(lines) > MAX_LISTED:
+        lines = [*lines[:MAX_LISTED], f"… ({len(lines) - MAX_LISTED} more classes)"]
+    rows: list[tuple[str, str | list[str]]] = [("structure", text), ("hyperedges", lines)]
+    try:
+        weights = model.weights_
+    except (AttributeError, ValueError):
+        return rows, []  # not saved with a loaded model
+    if not isinstance(weights, list) or len(weights) != len(forests):
+        return rows, []
+    scored = []
+    for label, forest, mapping in zip(model.classes_, forests, weights):
+        for hyperedge in forest.hyperedges:
+            if len(hyperedge) > 1 and hyperedge in mapping:
+                scored.append((float(mapping[hyperedge]), format_value(label), hyperedge_text(forest, hyperedge)))
+    scored.sort(key=lambda item: (-item[0], item[1], item[2]))
+    return rows, [f"{text} in class {label}: {w:.4g}" for w, label, text in scored[:TOP_INTERACTIONS]]
+
+
 def model_summary(model: Any) -> list[tuple[str, str | list[str]]]:
     """The summary rows of a fitted model: ``(label, text or lines)``.
 
@@ -232,7 +275,11 @@ def model_summary(model: Any) -> list[tuple[str, str | list[str]]]:
         rows.append(("classes", f"{len(classes)}: {format_list(classes)}"))
     structure = getattr(model, "structure_", None)
     interaction_rows: list[str] = []
-    if structure is not None:
+    forests = _per_class_hyperforests(model)
+    if forests is not None:
+        per_class, interaction_rows = _per_class_rows(model, forests)
+        rows.extend(per_class)
+    elif structure is not None:
         for label, value in structure_rows(structure):
             if label == "strongest interactions":
                 interaction_rows = list(value)

@@ -179,7 +179,7 @@ def _hyperforest_replay(model, class_label):
     """Hyperforest models: the maximal hyperedges after each step (the winning run of the incremental search)."""
     trace = model.trace_
     title = ""
-    if getattr(model, "representation", None) == "free":
+    if getattr(model, "representation_", None) == "free":  # one search per class (also as "Cf")
         trace, index, label = _class_steps(model, trace, class_label)
         final = model.structures_[index]
         title = f"class {label}"

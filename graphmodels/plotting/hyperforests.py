@@ -72,6 +72,12 @@ def _as_hyperforest(forest: Any) -> Hyperforest:
     structure = getattr(forest, "structure_", None)
     if isinstance(structure, Hyperforest):
         return structure
+    forests = getattr(forest, "structures_", None)
+    if isinstance(forests, list) and forests and all(isinstance(f, Hyperforest) for f in forests):
+        raise TypeError(
+            f"{type(forest).__name__} has one hyperforest per class (representation='free'): pass one class's, "
+            "model.structures_[k], or draw the union of their Markov networks with draw_network(model)."
+        )
     raise TypeError(
         f"Expected a Hyperforest (graphmodels.structures.Hyperforest) or a fitted model whose "
         f"`structure_` is one, got {type(forest).__name__}."

@@ -493,6 +493,15 @@ def structure_caption(model: Any) -> str:
             f"{name}: a hyperforest with {plural(len(edges), 'maximal hyperedge')} of two or more attributes, "
             f"the largest of {largest}."
         )
+    forests = getattr(model, "structures_", None)
+    if isinstance(forests, list) and forests and all(isinstance(f, Hyperforest) for f in forests):
+        edges = [h for forest in forests for h in forest.maximal_hyperedges if len(h) > 1]
+        largest = max((len(h) for h in edges), default=1)
+        return (
+            f"{name}: one hyperforest per class ({plural(len(forests), 'class', 'classes')}), "
+            f"{plural(len(edges), 'maximal hyperedge')} of two or more attributes in all, the largest of {largest}; "
+            "drawn: the union of the classes' Markov networks."
+        )
     if isinstance(structure, nx.DiGraph) and any("counting_number" in d for _, d in structure.nodes(data=True)):
         maximal = [n for n in structure.nodes if structure.in_degree(n) == 0]
         return f"{name}: {plural(len(maximal), 'maximal region')}, {plural(len(structure), 'region')} in all."
