@@ -21,6 +21,7 @@ from PIL import Image  # noqa: E402
 import graphmodels as gm  # noqa: E402
 from graphmodels.cli import main  # noqa: E402
 from graphmodels.plotting import animate, animation_widget  # noqa: E402
+from graphmodels.plotting.animation import _hyperforest_replay  # noqa: E402
 
 SMALL = {"figsize": (3.0, 2.5)}
 
@@ -151,7 +152,10 @@ def _fitted(name, car):
         "chow-liu-tree": lambda: gm.ChowLiuTree(trace=True).fit(X),
         "hyperforest": lambda: gm.HyperforestClassifier(trace=True, n_starts=3).fit(X, y),
         "hyperforest-global": lambda: gm.HyperforestClassifier(trace=True, algorithm="global").fit(X, y),
-        "hyperforest-free": lambda: gm.HyperforestClassifier(trace=True, representation="free", n_starts=2).fit(X, y),
+        "hyperforest-shared": lambda: gm.HyperforestClassifier(trace=True, representation="shared", n_starts=3).fit(
+            X, y
+        ),
+        "hyperforest-free": lambda: gm.HyperforestClassifier(trace=True, representation="Cf", n_starts=2).fit(X, y),
         "hyperforest-density": lambda: gm.HyperforestDensity(trace=True, treewidth=2, n_starts=2).fit(X),
         "kikuchi-bayes": lambda: gm.KikuchiBayes(trace=True, max_region_size=3).fit(X, y),
         "hnb": lambda: gm.HierarchicalNaiveBayes(trace=True, random_state=0).fit(X, y),
@@ -177,6 +181,7 @@ def _same(a, b):
         "chow-liu-tree",
         "hyperforest",
         "hyperforest-global",
+        "hyperforest-shared",
         "hyperforest-free",
         "hyperforest-density",
         "kikuchi-bayes",
@@ -193,10 +198,25 @@ def test_every_supported_search_replays_to_its_final_structure(name, car):
         assert _same(anim.structures[-1], model.path_["region"].iloc[: model.map_step_ + 1])
     elif name in ("chow-liu", "hyperforest-free"):
         assert _same(last_step, model.structures_[-1])
+    elif name in ("hyperforest", "hyperforest-global"):  # the default: one hyperforest per class, the first
+        assert model.representation_ == "free"
+        assert _same(last_step, model.structures_[0])
     else:
         assert _same(last_step, model.structure_)
     for k in range(len(anim.frames)):  # every frame draws
         anim._func(k)
+
+
+def test_a_free_hyperforest_search_replays_each_class_to_its_structure(car):
+    model = _fitted("hyperforest", car)  # the default representation: one search per class
+    for k, label in enumerate(model.classes_):
+        anim = animate(model, class_label=label, max_frames=2, **SMALL)
+        assert _same(anim.structures[-1], model.structures_[k])
+        replay = _hyperforest_replay(model, label)
+        assert replay.title == f"class {label}"
+        assert _same(replay.structures[-1], model.structures_[k])
+        assert all(row["class"] == label for row in replay.rows)
+    plt.close("all")
 
 
 def test_hnb_frames_add_the_latents_in_order(car):

@@ -17,7 +17,7 @@ import pytest
 
 import graphmodels as gm
 from graphmodels import cli
-from graphmodels.cli import main
+from graphmodels.cli import _describe, main
 from graphmodels.models import CLASSIFIERS
 
 compare_module = importlib.import_module("graphmodels.evaluation.compare")
@@ -194,11 +194,20 @@ def _xy(name):
 def test_fit_summary_of_the_other_structures(capsys):
     out = _fit_output(capsys, "car", "--model", "hyperforest")
     model = CLASSIFIERS["hyperforest"]().fit(*_xy("car"))
-    maximal = [h for h in model.structure_.maximal_hyperedges if len(h) > 1]
-    assert f"structure: hyperforest of width {model.structure_.width} over the attributes" in out
-    assert f"{len(maximal)} maximal hyperedges of 2 or more variables" in out
-    for hyperedge in maximal:
-        assert "  {" + ", ".join(sorted(hyperedge)) + "}\n" in out
+    # The default representation: one hyperforest per class, each listed under its class.
+    assert model.representation_ == "free"
+    widest = max(forest.width for forest in model.structures_)
+    assert "structure: one hyperforest per class over the attributes (representation free), 4 classes, " in out
+    assert f"the widest of width {widest}:\n" in out
+    blocks = re.split(r"^class ", out.split("the widest of width")[1], flags=re.M)[1:]
+    assert len(blocks) == len(model.classes_)
+    for label, forest, block in zip(model.classes_, model.structures_, blocks):
+        maximal = [h for h in forest.maximal_hyperedges if len(h) > 1]
+        s = "s" if len(maximal) != 1 else ""
+        assert block.startswith(f"{label}: hyperforest of width {forest.width}, {len(maximal)} maximal hyperedge{s} ")
+        assert re.findall(r"^  (\{.*\})$", block, flags=re.M) == sorted(
+            ("{" + ", ".join(sorted(h)) + "}" for h in maximal), key=lambda t: (-t.count(","), t)
+        )
     out = _fit_output(capsys, "car", "--model", "kikuchi-bayes")
     assert re.search(r"structure: Kikuchi approximation with \d+ maximal regions", out)
     assert "  {class, buying, maint}" in out
@@ -206,6 +215,24 @@ def test_fit_summary_of_the_other_structures(capsys):
     assert re.search(r"^  latent L1 = \(\w+, \w+\), \d+ states$", out, flags=re.M)
     out = _fit_output(capsys, "car", "--model", "chow-liu")
     assert re.search(r"^  \w+ -> \w+   in the structures? of class(es)? [\w, ]+$", out, flags=re.M)
+
+
+@pytest.mark.parametrize("representation", ["joint", "shared"])
+def test_summary_of_one_hyperforest_lists_its_maximal_hyperedges(representation):
+    model = gm.HyperforestClassifier(representation=representation).fit(*_xy("car"))
+    lines = _describe(model)
+    maximal = [h for h in model.structure_.maximal_hyperedges if len(h) > 1]
+    over = (
+        "the attributes and the class"
+        if representation == "joint"
+        else "the attributes (one structure for every class)"
+    )
+    assert lines[0].startswith(f"structure: hyperforest of width {model.structure_.width} over {over}, ")
+    assert f"{len(maximal)} maximal hyperedges of 2 or more variables" in lines[0]
+    assert len(lines) == 1 + len(maximal)
+    for hyperedge in maximal:
+        shown = sorted(hyperedge, key=lambda n: (n != "class", str(n)))
+        assert "  {" + ", ".join(shown) + "}" in lines
 
 
 def test_fit_reports_training_accuracy_and_log_loss(capsys):

@@ -253,12 +253,17 @@ def test_pseudo_count_is_a_deprecated_alias_of_a_dirichlet_estimator():
     assert HyperforestClassifier(treewidth=2).fit(X, y).estimator_ in LeaveOneOutSelection().candidates
 
 
+@pytest.mark.parametrize("representation", ["shared", "free"])
 @pytest.mark.parametrize("duplicated", [False, True])
-def test_column_order_does_not_matter(duplicated):
+def test_column_order_does_not_matter(duplicated, representation):
     X, y = _dependent_xy(seed=3)
     if duplicated:  # exact ties between weights
         X = X.assign(copy0=X["a0"], copy1=X["a1"])
-    a = HyperforestClassifier(treewidth=2).fit(X, y)
-    b = HyperforestClassifier(treewidth=2).fit(X[X.columns[::-1]], y)
-    assert a.structure_ == b.structure_
+    a = HyperforestClassifier(treewidth=2, representation=representation).fit(X, y)
+    b = HyperforestClassifier(treewidth=2, representation=representation).fit(X[X.columns[::-1]], y)
+    if representation == "free":  # the union of the classes' Markov networks, and each class's hyperforest
+        assert {frozenset(e) for e in a.structure_.edges} == {frozenset(e) for e in b.structure_.edges}
+        assert a.structures_ == b.structures_
+    else:
+        assert a.structure_ == b.structure_
     np.testing.assert_allclose(a.predict_proba(X), b.predict_proba(X[X.columns[::-1]]), atol=1e-12)

@@ -217,6 +217,23 @@ def test_information_matrices_are_symmetric_and_match_tan(car_report):
     assert list(arcs["information"]) == sorted(arcs["information"], reverse=True)
 
 
+def test_the_default_hyperforest_is_reported_class_by_class():
+    result = _report(gm.datasets.load("car"), target="class", models=["hyperforest"])
+    model = gm.HyperforestClassifier().fit(*gm.datasets.load("car", return_X_y=True))
+    table = result.interactions["hyperforest"]
+    expected = {
+        (tuple(sorted(h, key=str)), label)
+        for label, forest in zip(model.classes_, model.structures_)
+        for h in forest.hyperedges
+        if len(h) > 1
+    }
+    assert set(zip(table["hyperedge"], table["class"])) == expected
+    n_maximal = sum(len([h for h in f.maximal_hyperedges if len(h) > 1]) for f in model.structures_)
+    assert (
+        f"HyperforestClassifier: one hyperforest per class (4 classes), {n_maximal} maximal hyperedges" in result.html
+    )
+
+
 def test_cv_table_equals_the_evaluation_helpers():
     X, y = gm.datasets.load("iris", return_X_y=True)  # numeric: cut inside every fold
     result = _report(X, y=y, models=["nb", "tan", "kikuchi-bayes"], n_splits=3, random_state=4)
