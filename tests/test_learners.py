@@ -146,7 +146,7 @@ def _forest_log_marginal_likelihood(frame, edges, ess):
                 table = pd.crosstab(frame[parent], frame[child]).to_numpy()
             # Zero cells add nothing, so crosstab's observed states are enough, but BDeu spreads the
             # sample size over every state: pad to the full cardinalities.
-            full = np.zeros((frame[parent].nunique() if parent else 1, frame[child].nunique()))
+            full = np.zeros((frame[parent].nunique() if parent is not None else 1, frame[child].nunique()))
             full[: table.shape[0], : table.shape[1]] = table
             total += bdeu_family_score(full, equivalent_sample_size=ess)
     return total
@@ -170,6 +170,26 @@ def test_chow_liu_bdeu_forest_has_the_highest_marginal_likelihood_of_all_forests
     for u, v, w in forest.edges(data="weight"):
         gain = _forest_log_marginal_likelihood(frame, [(u, v)], ess) - empty
         assert w == pytest.approx(gain / rows, abs=1e-12) and w > 0
+
+
+def test_chow_liu_bdeu_links_no_column_that_is_constant_in_the_rows():
+    # BDeu spreads its prior over every state, also those a class never takes, and then favours
+    # an edge at a column constant in the class: such pairs share no information and are not linked.
+    frame = pd.DataFrame({"a": list("xxxy"), "b": list("uuuv"), "y": list("pppq")})
+    engine = CountingEngine.from_frame(frame)
+    gains = pairwise_bdeu_gain(engine, ["a", "b"], given="y", per_stratum=True)
+    assert gains[0, 0, 1] > 0  # the artefact, within class p where a and b are constant
+    forest, steps = chow_liu_tree(engine, ["a", "b"], stratum=("y", 0), criterion="bdeu", trace=True)
+    assert list(forest.edges) == []
+    assert steps["reason"].tolist() == ["no information between them in these rows"]
+    # A class with one row: every weight is 0 in exact arithmetic (float noise is not an edge).
+    rng = np.random.default_rng(1)
+    rows = pd.DataFrame({"a": rng.integers(0, 3, 60), "b": rng.integers(0, 2, 60), "c": rng.integers(0, 4, 60)})
+    rows["y"] = ["z"] + ["w"] * 59
+    engine = CountingEngine.from_frame(rows)
+    single = engine.position("y"), int(np.flatnonzero(np.asarray(engine.counts(["y"])) == 1)[0])
+    for criterion in ("bdeu", "mdl"):
+        assert list(chow_liu_tree(engine, ["a", "b", "c"], stratum=("y", single[1]), criterion=criterion).edges) == []
 
 
 def test_pairwise_bdeu_gain_equals_family_scores_with_unknown_cells_and_strata():

@@ -17,7 +17,15 @@ from .multidimensional import (
     multidimensional_structure,
     superparent_class_arcs,
 )
-from .trees import SPANNING_TREE_ALGORITHMS, chow_liu_tree, fan_structure, fan_threshold, tan_structure
+from .trees import (
+    DEFAULT_TREE_ESS,
+    SPANNING_TREE_ALGORITHMS,
+    TREE_CRITERIA,
+    chow_liu_tree,
+    fan_structure,
+    fan_threshold,
+    tan_structure,
+)
 
 __all__ = [
     "bridge_and_feature_forest",
@@ -42,4 +50,6 @@ __all__ = [
     "kdb_ranking",
     "kdb_substructure",
     "SPANNING_TREE_ALGORITHMS",
+    "TREE_CRITERIA",
+    "DEFAULT_TREE_ESS",
 ]

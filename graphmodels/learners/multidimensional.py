@@ -35,7 +35,7 @@ import numpy as np
 
 from .._special import gammaln, xlogy
 from .._trace import combine_traces, new_trace, root_rows, traced
-from ..stats.scores import FAMILY_SCORES, family_score
+from ..stats.scores import FAMILY_SCORES, check_equivalent_sample_size, family_score
 from ..structures.forests import orient_forest
 from ..structures.multidimensional import multidimensional_classifier
 from .trees import _spanning_tree
@@ -61,8 +61,7 @@ MAX_PARENT_SET_CANDIDATES = 100_000
 def _check_criterion(criterion, equivalent_sample_size):
     if criterion not in FAMILY_SCORES:
         raise ValueError(f"`criterion` must be one of {list(FAMILY_SCORES)}, got {criterion!r}.")
-    if not (isinstance(equivalent_sample_size, (int, float, np.floating)) and equivalent_sample_size > 0):
-        raise ValueError(f"`equivalent_sample_size` must be a number > 0, got {equivalent_sample_size!r}.")
+    check_equivalent_sample_size(equivalent_sample_size)
 
 
 def _score(counts, criterion, ess, n):

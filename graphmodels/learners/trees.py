@@ -8,7 +8,6 @@ networkx's own Kruskal and Prim implementations.
 
 from __future__ import annotations
 
-import functools
 import heapq
 import itertools
 import math
@@ -37,12 +36,16 @@ __all__ = [
     "fan_threshold",
     "SPANNING_TREE_ALGORITHMS",
     "TREE_CRITERIA",
+    "DEFAULT_TREE_ESS",
 ]
 
 #: Spanning-tree algorithms, passed on to :func:`networkx.maximum_spanning_tree`.
 SPANNING_TREE_ALGORITHMS = ("kruskal", "prim")
 #: Edge weights of :func:`chow_liu_tree`: mutual information, its MDL penalty, the BDeu Bayes factor.
 TREE_CRITERIA = ("ml", "mdl", "bdeu")
+#: Default equivalent sample size of ``criterion="bdeu"``: ChowLiu's default, chosen by evidence
+#: (benchmarks/bench_defaults_structure.py --family chow-liu).
+DEFAULT_TREE_ESS = 4.0
 
 
 def _check_algorithm(algorithm):
@@ -260,7 +263,7 @@ def chow_liu_tree(
     algorithm: str = "kruskal",
     stratum: tuple[Hashable, int] | None = None,
     criterion: str = "ml",
-    equivalent_sample_size: float = 1.0,
+    equivalent_sample_size: float = DEFAULT_TREE_ESS,
     trace: bool = False,
 ) -> nx.Graph | tuple[nx.Graph, pd.DataFrame]:
     """Maximum spanning tree of the pairwise mutual information (Chow & Liu).
@@ -292,8 +295,12 @@ def chow_liu_tree(
         ``"ml"``: Chow & Liu's spanning tree. ``"mdl"``: the spanning forest
         of the MDL weights; ``"bdeu"``: of the BDeu weights (``m`` is the
         stratum's rows when `stratum` is given).
-    equivalent_sample_size : float, default=1.0
-        The BDeu prior's equivalent sample size, for ``criterion="bdeu"``.
+    equivalent_sample_size : float, default=4.0
+        The BDeu prior's equivalent sample size, for ``criterion="bdeu"``:
+        a larger one keeps more edges (the prior flattens toward a uniform
+        table, so the data's dependences weigh more, Silander et al. [4]_).
+        Pairs with no mutual information in the rows (e.g. a column
+        constant there) are never linked.
     trace : bool, default=False
         Also return the steps of the search (see Returns).
 
@@ -341,6 +348,9 @@ def chow_liu_tree(
     .. [3] Heckerman, D., Geiger, D., & Chickering, D. M. (1995). Learning
            Bayesian networks: the combination of knowledge and statistical
            data. *Machine Learning*, 20(3), 197-243.
+    .. [4] Silander, T., Kontkanen, P., & Myllymäki, P. (2007). On
+           sensitivity of the MAP Bayesian network structure to the
+           equivalent sample size parameter. *UAI 2007*, 360-367.
 
     Examples
     --------
@@ -364,35 +374,50 @@ def chow_liu_tree(
     return traced(tree, record)
 
 
-def _chow_liu_tree(data, variables, algorithm, stratum, criterion, record, equivalent_sample_size=1.0):
+def _chow_liu_tree(data, variables, algorithm, stratum, criterion, record, equivalent_sample_size=DEFAULT_TREE_ESS):
     """:func:`chow_liu_tree` (arguments checked), recording into `record` (a Trace or None)."""
     engine = as_engine(data)
-    weigh = pairwise_mutual_information
-    if criterion == "bdeu":
-        weigh = functools.partial(pairwise_bdeu_gain, equivalent_sample_size=equivalent_sample_size)
     if stratum is None:
         positions = feature_positions(engine, variables)
-        weights = weigh(engine, _names(engine, positions))
+        names = _names(engine, positions)
+        weights = pairwise_mutual_information(engine, names)
         rows = float(engine.total)
+        stratified: dict[str, Any] = {}
     else:
         variable, state = stratum
         given = engine.position(variable)
         positions = feature_positions(engine, variables, exclude=given)
-        per_state = weigh(engine, _names(engine, positions), given=engine.names[given], per_stratum=True)
-        weights = per_state[int(state)]
+        names = _names(engine, positions)
+        stratified = {"given": engine.names[given], "per_stratum": True}
+        weights = pairwise_mutual_information(engine, names, **stratified)[int(state)]
         rows = float(np.asarray(engine.counts([engine.names[given]]))[int(state)])
     keep = None
     if criterion == "bdeu":
+        gains = pairwise_bdeu_gain(engine, names, equivalent_sample_size=equivalent_sample_size, **stratified)
+        gains = gains[int(stratum[1])] if stratum is not None else gains
+        # Only pairs that share information in these rows: BDeu spreads its prior over every state,
+        # also states these rows never take, and then favours an edge at a column that is constant
+        # here (a known artefact of BDeu with unobserved states, Ueno 2010), which fits nothing.
+        informative = np.round(weights, 12) > 0
         # The log Bayes factor per row, in the units of the other criteria's weights.
-        weights = weights / rows if rows > 0 else np.zeros_like(weights)
-        keep = weights > 0
+        weights = gains / rows if rows > 0 else np.zeros_like(gains)
+        keep = informative & (np.round(weights, 12) > 0)
         if record is not None:
-            _dropped_pairs(record, engine, positions, weights, keep, "BDeu Bayes factor <= 1: the data favour no edge")
+            _dropped_pairs(record, engine, positions, weights, informative, "no information between them in these rows")
+            _dropped_pairs(
+                record,
+                engine,
+                positions,
+                weights,
+                keep | ~informative,
+                "BDeu Bayes factor <= 1: the data favour no edge",
+            )
     if criterion == "mdl":
         free = np.asarray([engine.cardinalities[p] for p in positions], dtype=np.float64) - 1.0
         penalty = math.log(rows) / (2.0 * rows) if rows > 1 else 0.0
         weights = weights - penalty * np.outer(free, free)
-        keep = weights > 0
+        # Rounded as the spanning tree's weights are: a weight that is 0 in exact arithmetic is not kept.
+        keep = np.round(weights, 12) > 0
         if record is not None:
             _dropped_pairs(record, engine, positions, weights, keep, "MDL weight <= 0: not worth its parameters")
     complete = _weighted_graph(engine, positions, weights, keep=keep)

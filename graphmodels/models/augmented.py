@@ -25,6 +25,7 @@ from .._trace import Trace, root_rows
 from .._validation import Interval, Options
 from ..estimators.selection import class_prior_cells, family_cells
 from ..learners.trees import (
+    DEFAULT_TREE_ESS,
     SPANNING_TREE_ALGORITHMS,
     TREE_CRITERIA,
     _chow_liu_tree,
@@ -461,15 +462,17 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         class's rows. ``"bdeu"``: each class's maximum spanning forest of the
         edges' BDeu log Bayes factors (Heckerman et al. [3]_), the forest of
         highest marginal likelihood: an edge is kept when the class's rows
-        favour it under the BDeu prior, which spares small classes spurious
-        edges. The default, with
+        favour it under the BDeu prior. The default, with
         ``equivalent_sample_size=4``, had the lowest mean cross-validated
         log-loss and the best average rank of the three criteria (and of
         sample sizes 0.5 to 16) over the shared UCI sets
         (``benchmarks/bench_defaults_structure.py --family chow-liu``).
     equivalent_sample_size : float, default=4.0
         The BDeu prior's equivalent sample size, for ``criterion="bdeu"``:
-        larger values ask more of the data before an edge is kept.
+        a larger one keeps more edges (see
+        :func:`~graphmodels.learners.chow_liu_tree`). Pairs with no mutual
+        information in a class's rows (e.g. a column constant in the class)
+        are never linked in that class.
     algorithm : {"kruskal", "prim"}, default="kruskal"
     trace : bool, default=False
         Record the steps of the structure searches in ``trace_``.
@@ -522,7 +525,7 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         *,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         criterion: str = "bdeu",
-        equivalent_sample_size: float = 4.0,
+        equivalent_sample_size: float = DEFAULT_TREE_ESS,
         algorithm: str = "kruskal",
         trace: bool = False,
         discretizer: Any = "auto",
@@ -622,7 +625,7 @@ class ChowLiu(BaseClassifier, ConditionalTables):
                 if (int(p), j) not in tables:
                     tables[int(p), j] = _log(estimator.conditional(self._family_counts(engine, int(p), j)))
         self.log_tables_ = [
-            [tables[int(p), j][c][None] for j, p in enumerate(parents)]
+            [tables[int(p), j][c][None].copy() for j, p in enumerate(parents)]  # not views of every class's table
             for c, parents in enumerate(self.feature_parents_)
         ]
 

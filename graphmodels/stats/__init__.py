@@ -18,13 +18,14 @@ from .information import (
     mutual_information,
     pairwise_mutual_information,
 )
-from .scores import FAMILY_SCORES, bdeu_family_score, bic_family_score, family_score
+from .scores import FAMILY_SCORES, bdeu_family_score, bic_family_score, family_score, pairwise_bdeu_gain
 
 __all__ = [
     "FAMILY_SCORES",
     "family_score",
     "bic_family_score",
     "bdeu_family_score",
+    "pairwise_bdeu_gain",
     "HyperedgeWeights",
     "SubsetEntropies",
     "hyperedge_weights",

@@ -130,8 +130,7 @@ def bdeu_family_score(counts: ArrayLike, *, equivalent_sample_size: float = 1.0)
     True
     """
     counts = _as_family(counts)
-    if not equivalent_sample_size > 0:
-        raise ValueError(f"`equivalent_sample_size` must be > 0, got {equivalent_sample_size!r}.")
+    check_equivalent_sample_size(equivalent_sample_size)
     q, r = counts.shape[-2], counts.shape[-1]
     a_parent = equivalent_sample_size / q
     a_cell = a_parent / r
