@@ -14,6 +14,12 @@ supersets), so a candidate is scored by adding ``sum_T dc_T log P(v_T)`` over
 at most ``2^(|S|-1)`` sub-regions ``T`` of ``S`` to that array — the trick of
 Caruana et al. (2004) the paper uses for its one-level lookahead — and all
 candidates of one size are scored together in batched numpy arrays.
+
+Candidates are scored exactly in the order of a concavity bound and only while
+the bound can still beat the best exact score, so the result is the exhaustive
+search's. On wide data (pools of candidates too many to keep their score
+changes, :class:`_WidePool`) the bound's slope comes from each candidate's
+cell table rather than from its rows.
 """
 
 from __future__ import annotations
@@ -525,10 +531,16 @@ class _WidePool:
     ``sum_T dc_T log P(x_T, y)`` over sub-regions ``T``, and
     ``g . log P(x_T, y) = sum_cells G_T(cell) log P_T(cell)`` with ``G_T``
     the gradient summed over the rows of each cell of ``T``. The candidate's
-    own term needs its cell table; the terms of its proper sub-regions (only
-    regions the model covers have ``dc_T != 0``) are computed once per pass and
-    shared. Then candidates are scored exactly in the order of their bound,
-    as in :class:`_CandidatePool`.
+    own term needs its cell table (candidates sharing all attributes but the
+    last are counted together, see :meth:`_cells`); the terms of its proper
+    sub-regions (only regions the model covers have ``dc_T != 0``) are computed
+    once per pass and shared. Then candidates are scored exactly in the order
+    of their bound, as in :class:`_CandidatePool`.
+
+    References
+    ----------
+    .. [1] Jakulin, A., & Rish, I. (2006). Kikuchi-Bayes: Markov networks for
+           classification. IBM Research Report.
     """
 
     def __init__(self, search, model, n_in_region, max_cells):
