@@ -12,7 +12,7 @@ from graphmodels.estimators import (
     fit_discriminative_tables,
     get_estimator,
 )
-from graphmodels.estimators.discriminative import _Problem
+from graphmodels.estimators.discriminative import _inner_folds, _merge_duplicates, _Problem, lbfgs
 
 
 def _frame(n=300, seed=0):
@@ -231,7 +231,11 @@ def test_resolved_by_name_and_by_description():
         ({"penalty_grid": []}, "penalty_grid"),
         ({"center": "one"}, "center"),
         ({"n_folds": 1}, "n_folds"),
+        ({"n_folds": "three"}, "n_folds"),
+        ({"n_folds": True}, "n_folds"),
         ({"max_iter": 0}, "max_iter"),
+        ({"tol": 0}, "tol"),
+        ({"tol": float("nan")}, "tol"),
         ({"generative": "discriminative"}, "generative"),
     ],
 )
@@ -337,3 +341,115 @@ def test_a_clear_gain_is_kept_and_no_gain_is_not():
     a, b = rng.integers(0, 2, 800), rng.integers(0, 2, 800)
     xor = np.where(rng.random(800) < 0.98, a ^ b, 1 - (a ^ b))
     assert gm.TAN(estimator="discriminative").fit(pd.DataFrame({"a": a, "b": b}), xor).penalty_ is None
+
+
+# ----------------------------------------------------------------------------- the optimizer and the path
+def _random_problem(seed, n=200, penalty=0.5, duplicates=False):
+    rng = np.random.default_rng(seed)
+    index = [rng.integers(0, 2, (n, 2)), rng.integers(0, 3, (n, 1))]
+    y = rng.integers(0, 3, n)
+    if duplicates:  # every row three times
+        index, y = [np.repeat(cells, 3, axis=0) for cells in index], np.repeat(y, 3)
+    design = family_indicators(index, [(2, 2), (3,)])
+    log_entries = np.log(rng.dirichlet(np.ones(2), size=(7, 3))[..., 0])
+    weights = rng.random(len(y)) + 0.5
+    return _Problem(design, y, weights, 3, "log-linear", np.log([0.5, 0.3, 0.2]), log_entries, penalty, "zero")
+
+
+def test_lbfgs_reaches_scipys_minimum():
+    from scipy.optimize import minimize
+
+    problem = _random_problem(seed=20, penalty=0.1)
+    start = np.zeros(3 + 7 * 3)
+    ours = lbfgs(problem, start, max_iter=1000, gtol=1e-10, ftol=0.0)
+    options = {"gtol": 1e-10, "ftol": 0.0, "maxiter": 1000}
+    theirs = minimize(problem, start, jac=True, method="L-BFGS-B", options=options).x
+    assert problem(ours)[0] == pytest.approx(problem(theirs)[0], abs=1e-12)
+    assert np.abs(problem(ours)[1]).max() <= 1e-8
+    np.testing.assert_allclose(ours, theirs, atol=1e-5)
+
+
+def test_lbfgs_on_an_ill_conditioned_quadratic_by_hand():
+    # f(x) = sum_i scale_i (x_i - i)^2 has its minimum at x_i = i whatever the scales.
+    scale = np.logspace(0, 4, 6)
+    target = np.arange(6.0)
+    x = lbfgs(lambda v: (float(scale @ (v - target) ** 2), 2 * scale * (v - target)), np.zeros(6), gtol=1e-9, ftol=0.0)
+    np.testing.assert_allclose(x, target, atol=1e-8)
+
+
+def test_lbfgs_stops_at_once_at_the_minimum_and_after_max_iter():
+    calls = []
+
+    def bowl(v):
+        calls.append(v.copy())
+        return float(v @ v), 2 * v
+
+    np.testing.assert_array_equal(lbfgs(bowl, np.zeros(3)), np.zeros(3))
+    assert len(calls) == 1  # the gradient is 0 at the start: no step
+    calls.clear()
+    lbfgs(bowl, np.ones(3), max_iter=1)
+    assert len(calls) == 2  # the start and one accepted step
+
+
+def test_merged_duplicate_rows_give_the_same_objective_and_gradient():
+    problem = _random_problem(seed=21, n=60, duplicates=True)
+    design, y, weights = _merge_duplicates(problem.design, problem.y, problem.weights)
+    assert design.shape[0] <= 60 < problem.design.shape[0]
+    assert weights.sum() == pytest.approx(problem.weights.sum())
+    merged = _Problem(design, y, weights, 3, "log-linear", problem.log_prior, problem.log_entries, 0.5, "zero")
+    v = np.random.default_rng(21).normal(size=3 + 7 * 3)
+    value, grad = problem(v)
+    merged_value, merged_grad = merged(v)
+    assert merged_value == pytest.approx(value, rel=1e-12)
+    np.testing.assert_allclose(merged_grad, grad, rtol=1e-10, atol=1e-14)
+
+
+def test_distinct_rows_are_not_merged():
+    design = family_indicators([np.array([[0], [1], [0]])], [(2,)])
+    y = np.array([0, 0, 1])  # rows 0 and 2: the same cell, another class
+    merged = _merge_duplicates(design, y, np.ones(3))
+    assert merged[0] is design and merged[1] is y
+
+
+def test_the_penalty_path_stops_once_the_held_out_loss_rises():
+    # Pure noise: the strongest penalty predicts best, and every weaker one is worse held out.
+    rng = np.random.default_rng(22)
+    X = pd.DataFrame({f"a{i}": rng.integers(0, 4, 400) for i in range(6)}).astype(str)
+    y = rng.integers(0, 2, 400)
+    grid = (100.0, 10.0, 1.0, 0.1, 0.01)
+    model = gm.NaiveBayes(estimator=Discriminative(penalty_grid=grid, generative="laplace")).fit(X, y)
+    refits = model.penalty_selection_.query("candidate == 'discriminative'")
+    assert refits["penalty"].tolist() == sorted(grid, reverse=True)
+    losses = refits["log_loss"].to_numpy()
+    tried = int(np.isfinite(losses).sum())
+    assert 2 <= tried < len(grid)  # some weaker penalties were never fitted
+    assert np.isnan(losses[tried:]).all() and np.isnan(refits["standard_error"].to_numpy()[tried:]).all()
+    # The path went down while it improved and stopped at the first penalty above the best so far.
+    assert (np.diff(losses[: tried - 1]) <= 0).all() and losses[tried - 1] > losses[: tried - 1].min()
+
+
+@pytest.mark.parametrize(
+    ("n_folds", "n_rows", "expected"),
+    [("auto", 199, 10), ("auto", 200, 3), ("auto", 5_000, 3), ("auto", 7, 7), (5, 3, 3), (4, 1000, 4)],
+)
+def test_inner_folds(n_folds, n_rows, expected):
+    assert _inner_folds(n_folds, n_rows) == expected
+
+
+def test_auto_folds_are_ten_on_a_small_sample():
+    # Below 200 rows, "auto" is the same fit as ten folds asked for by name, and not as three.
+    X, y = _frame(n=120, seed=23)
+    grid = (10.0, 1.0, 0.1)
+    scores = {
+        folds: gm.TAN(estimator=Discriminative(penalty_grid=grid, n_folds=folds)).fit(X, y).penalty_selection_
+        for folds in ("auto", 10, 3)
+    }
+    pd.testing.assert_frame_equal(scores["auto"], scores[10])
+    assert not scores["auto"]["log_loss"].equals(scores[3]["log_loss"])
+
+
+def test_new_settings_survive_a_round_trip():
+    estimator = Discriminative(n_folds=5, tol=1e-7)
+    assert get_estimator(estimator.to_dict()) == estimator
+    assert Discriminative().n_folds == "auto"
+    assert get_estimator(Discriminative().to_dict()).n_folds == "auto"
