@@ -292,9 +292,9 @@ def main(argv=None):
         # A later prefix's rows replace an earlier one's for the (implementation, set) pairs it ran.
         for i, later in enumerate(runs):
             pairs = set(zip(later["implementation"], later["dataset"]))
-            for earlier in runs[:i]:
+            for j, earlier in enumerate(runs[:i]):
                 rerun = [pair in pairs for pair in zip(earlier["implementation"], earlier["dataset"])]
-                earlier.drop(earlier.index[rerun], inplace=True)
+                runs[j] = earlier[~np.array(rerun, dtype=bool)]
         results = pd.concat(runs, ignore_index=True)
         order = {m.label: i for i, m in enumerate(implementations())}
         results = results.sort_values(
