@@ -176,22 +176,24 @@ def test_hyperforest_candidates_name_the_treewidth():
     gm.HyperforestDensity(treewidth=1, max_cells=10_000).fit(X)
 
 
-def test_discriminative_fit_checks_its_work_array():
+def test_discriminative_fit_checks_its_parameter_vector():
     rng = np.random.default_rng(6)
-    X = pd.DataFrame(rng.integers(2, size=(80, 5)), columns=list("abcde"))
+    X = pd.DataFrame(rng.integers(3, size=(80, 5)), columns=list("abcde"))
     y = rng.integers(2, size=80)
-    model = gm.TAN(estimator="discriminative").fit(X, y)
-    # The class prior and the family tables; L-BFGS-B's work array holds 25 numbers per parameter.
+    # Naive Bayes: its largest count table (every one-way table given the class, 2 x 15 cells) is
+    # smaller than its parameter vector (the class prior, 2, and the same 30 cells).
+    model = gm.NaiveBayes(estimator="discriminative").fit(X, y)
     tables, _ = model._family_tables()
     n_parameters = 2 + sum(table.size for table in tables)
-    assert n_parameters == 2 + 2 * 2 + 4 * (2 * 2 * 2)  # the root's table has no parent
-    cells = 25 * n_parameters
-    model.set_params(max_cells=cells - 1)
+    assert n_parameters == 2 + 2 * 3 * 5
+    model.set_params(max_cells=n_parameters - 1)
     with pytest.raises(
-        TableTooLargeError, match=rf"^TAN: The L-BFGS work array .*{n_parameters} parameters.* {cells:,} cells"
+        TableTooLargeError,
+        match=rf"^NaiveBayes: The parameter vector of the discriminative fit .*L-BFGS holds 25 arrays.* "
+        rf"{n_parameters:,} cells",
     ):
         model.fit(X, y)
-    model.set_params(max_cells=cells).fit(X, y)
+    model.set_params(max_cells=n_parameters).fit(X, y)
 
 
 def test_mdl_discretizer_names_the_column():

@@ -170,10 +170,10 @@ class TrainingCounts:
         return len(self.encoder.columns_)
 
 
-#: Float64 cells per parameter of the discriminative fit's L-BFGS (``estimators.discriminative.lbfgs``):
-#: its ``2 m`` stored (step, gradient change) pairs with ``m = 10``, and the point, gradient, direction,
-#: trial point and trial gradient.
-_LBFGS_CELLS_PER_PARAMETER = 25
+#: Float64 arrays the size of the parameter vector that the discriminative fit's L-BFGS
+#: (``estimators.discriminative.lbfgs``) holds: its ``2 m`` stored (step, gradient change) pairs with
+#: ``m = 10``, and the point, gradient, direction, trial point and trial gradient.
+_LBFGS_ARRAYS = 25
 
 
 def training_counts(
@@ -594,13 +594,14 @@ class BaseModel:
         self._fit_selected_tables(engine)
         generative = self.estimator_
         tables, owners = self._family_tables()
-        # L-BFGS keeps (2 m + 5) numbers per parameter (m = 10 corrections): the largest arrays of
-        # the fit, checked before the rows are read.
+        # The parameter vector is the fit's table: max_cells bounds it as it bounds every table
+        # (L-BFGS holds _LBFGS_ARRAYS arrays of its size), checked before the rows are read.
         n_parameters = len(self.class_log_prior_) + sum(int(np.size(table)) for table in tables)
         engine.check_cells(
-            _LBFGS_CELLS_PER_PARAMETER * n_parameters,
-            what=f"L-BFGS work array of the discriminative fit ({n_parameters:,} parameters: the class prior and "
-            f"{len(tables)} family tables, the largest of {max((int(np.size(t)) for t in tables), default=0):,} cells)",
+            n_parameters,
+            what=f"parameter vector of the discriminative fit (the class prior and {len(tables)} family tables, "
+            f"the largest of {max((int(np.size(t)) for t in tables), default=0):,} cells; L-BFGS holds "
+            f"{_LBFGS_ARRAYS} arrays of its size, {_LBFGS_ARRAYS * 8 * n_parameters / 2**20:,.0f} MiB)",
             fix="fit smaller tables (fewer parents, coarser bins) or pass a generative estimator",
         )
         codes, weights = engine.rows()
