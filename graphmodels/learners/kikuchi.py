@@ -740,15 +740,19 @@ class _WidePool:
         first, last = int(lasts[0]), int(lasts[-1])
         widths = search.cards[lasts]
         offsets = np.cumsum(widths) - widths
+        width = int(widths.sum())
+        # Per row, not per (attribute, row): the prefix's first column in the group's table.
+        row_start = prefix_code * width
         if last - first == len(lasts) - 1:  # consecutive attributes: one run of the sparse rows
             picks = slice(self._sparse_starts[first], self._sparse_starts[last + 1])
-            local = self._sparse_codes[picks] - self._state_offsets[first]
+            row_start -= self._state_offsets[first]
+            codes = row_start[self._sparse_rows[picks]]
+            codes += self._sparse_codes[picks]
         else:
             counts = self._sparse_starts[lasts + 1] - self._sparse_starts[lasts]
             picks = np.concatenate([np.arange(self._sparse_starts[a], self._sparse_starts[a + 1]) for a in lasts])
             local = self._sparse_codes[picks] + np.repeat(offsets - self._state_offsets[lasts], counts)
-        width = int(widths.sum())
-        codes = prefix_code[self._sparse_rows[picks]] * width + local
+            codes = row_start[self._sparse_rows[picks]] + local
         return _GroupCells(
             codes, picks, prefix_code, prefix_states, widths, offsets, width, offsets + self._common[lasts]
         )
