@@ -37,11 +37,13 @@ class TableTooLargeError(ValueError, MemoryError):
     Attributes
     ----------
     cells : int or None
-        Cells the table would have.
+        Cells the table would have (or what else `limit` counts: candidate hyperedges,
+        label vectors); the limit at which it fits.
     limit : int or None
         The limit it exceeds.
     parameter : str
-        The parameter that holds the limit (``"max_cells"``, ``"max_candidates"``).
+        The parameter that holds the limit (``"max_cells"``, ``"discretizer.max_cells"``,
+        ``"max_candidates"``, ``"max_label_vectors"``).
     model : str or None
         The model whose fit raised it, once the model has added its name.
     """

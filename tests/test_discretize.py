@@ -283,7 +283,7 @@ def test_get_set_params_roundtrip():
     assert disc.get_params() == {"min_distinct": 10, "n_bins": 3}
     assert disc.set_params(n_bins=4) is disc
     assert disc.n_bins == 4
-    assert MDLDiscretizer().get_params() == {"max_cells": 10_000_000, "min_distinct": 2}
+    assert MDLDiscretizer().get_params() == {"max_cells": None, "min_distinct": 2}
     with pytest.raises(ValueError, match="invalid parameter 'bins'"):
         disc.set_params(bins=3)
     with pytest.raises(TypeError):

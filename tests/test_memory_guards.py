@@ -167,6 +167,43 @@ def test_ande_names_n():
     gm.AnDE(n=1, max_cells=100_000).fit(X, y)
 
 
+class _Counting(Exception):
+    """Raised in place of counting: the fit got past every guard."""
+
+
+def _stop_at_counting(*args, **kwargs):
+    raise _Counting
+
+
+def test_hyperforest_candidates_are_bounded_by_the_models_max_cells(monkeypatch):
+    # 150 binary columns at tree-width 3: 20,822,900 candidate hyperedges, beyond the old fixed
+    # max_candidates=20,000,000 that no model could raise. The model's max_cells is the bound.
+    from graphmodels.stats import hyperedges
+
+    rng = np.random.default_rng(12)
+    X = pd.DataFrame(rng.integers(2, size=(30, 150)), columns=[f"c{j}" for j in range(150)])
+    with pytest.raises(TableTooLargeError, match=r"^HyperforestDensity: .*treewidth=") as caught:
+        gm.HyperforestDensity(treewidth=3).fit(X)
+    assert caught.value.parameter == "max_cells" and "max_candidates" not in str(caught.value)
+    monkeypatch.setattr(hyperedges, "_xlogx_sums", _stop_at_counting)
+    for max_cells in (caught.value.cells, 10**10):
+        with pytest.raises(_Counting):
+            gm.HyperforestDensity(treewidth=3, max_cells=max_cells).fit(X)
+
+
+def test_explicit_max_candidates_counts_candidates():
+    from graphmodels.stats import subset_entropies
+
+    frame = pd.DataFrame({name: list("xyxy") for name in "abcd"})
+    with pytest.raises(TableTooLargeError) as caught:
+        subset_entropies(frame, max_size=3, max_candidates=13)  # 4 + 6 + 4 subsets
+    error = caught.value
+    assert (error.cells, error.limit, error.parameter) == (14, 13, "max_candidates")
+    assert str(error).startswith("There would be 14 candidate hyperedges of up to 3 of 4 variables")
+    assert "raise max_candidates to at least 14" in str(error) and "cells" not in str(error)
+    assert subset_entropies(frame, max_size=3, max_candidates=14).max_size == 3
+
+
 def test_hyperforest_candidates_name_the_treewidth():
     # 60 binary columns: the hyperedges of 4 (tree-width 3) are 487,635 candidates.
     rng = np.random.default_rng(5)
@@ -203,10 +240,75 @@ def test_mdl_discretizer_names_the_column():
     y = np.repeat(np.arange(100), 2)
     with pytest.raises(TableTooLargeError, match=r"column 'x' \(200 distinct values x 100 classes\)") as caught:
         MDLDiscretizer(max_cells=19_999).fit(X, y)
-    assert "discretizer='equal-frequency'" in str(caught.value)
+    assert "(EqualFrequencyDiscretizer)" in str(caught.value)  # on its own, no discretizer= to set
     with pytest.raises(TableTooLargeError, match=r"^NaiveBayes: The MDL discretizer's class counts of column 'x'"):
         gm.NaiveBayes(discretizer=MDLDiscretizer(max_cells=19_999)).fit(X, y)
     MDLDiscretizer(max_cells=20_000).fit(X, y)
+
+
+@pytest.mark.parametrize("discretizer", ["auto", "mdl", MDLDiscretizer(min_distinct=11)])
+def test_mdl_discretizer_of_a_model_takes_the_models_max_cells(discretizer):
+    # 200 distinct values x 100 classes: the class counts have 20,000 cells, the model's
+    # budget (not the discretizer's default 10,000,000), and its message names the model's max_cells.
+    rng = np.random.default_rng(9)
+    X = pd.DataFrame({"x": rng.permutation(200) / 7.0, "b": rng.choice(["u", "v"], 200)})
+    y = np.repeat(np.arange(100), 2)
+    model = gm.NaiveBayes(discretizer=discretizer, max_cells=19_999)
+    with pytest.raises(TableTooLargeError, match=r"^NaiveBayes: The MDL discretizer's class counts") as caught:
+        model.fit(X, y)
+    error = caught.value
+    assert (error.cells, error.limit, error.parameter) == (20_000, 19_999, "max_cells")
+    assert "more than max_cells=19,999" in str(error) and "raise max_cells to at least 20,000" in str(error)
+    assert "(discretizer='equal-frequency')" in str(error)
+    assert "x" in model.set_params(max_cells=20_000).fit(X, y).discretizer_.cut_points_
+    if isinstance(discretizer, MDLDiscretizer):
+        assert discretizer.max_cells is None and not hasattr(discretizer, "cut_points_")  # the caller's, untouched
+
+
+def test_mdl_discretizer_of_a_dask_fit_takes_the_models_max_cells():
+    dd = pytest.importorskip("dask.dataframe")
+    rng = np.random.default_rng(13)
+    frame = pd.DataFrame({"x": rng.permutation(200) / 7.0, "class": np.repeat(np.arange(100), 2)})
+    ddf = dd.from_pandas(frame, npartitions=3, sort=False)
+    with pytest.raises(TableTooLargeError, match=r"more than max_cells=19,999") as caught:
+        gm.NaiveBayes(max_cells=19_999).fit(ddf, "class")
+    assert (caught.value.cells, caught.value.parameter) == (20_000, "max_cells")
+    assert "x" in gm.NaiveBayes(max_cells=20_000).fit(ddf, "class").discretizer_.cut_points_
+
+
+def test_mdl_discretizer_with_its_own_limit_names_it():
+    rng = np.random.default_rng(10)
+    X = pd.DataFrame({"x": rng.permutation(200) / 7.0})
+    y = np.repeat(np.arange(100), 2)
+    model = gm.NaiveBayes(discretizer=MDLDiscretizer(max_cells=19_999), max_cells=10**8)
+    with pytest.raises(TableTooLargeError) as caught:
+        model.fit(X, y)
+    error = caught.value
+    assert (error.cells, error.limit, error.parameter) == (20_000, 19_999, "discretizer.max_cells")
+    assert "raise discretizer.max_cells to at least 20,000" in str(error)
+    model.set_params(discretizer=MDLDiscretizer(max_cells=20_000)).fit(X, y)
+
+
+def test_mdl_discretizer_beyond_the_default_budget_fits_under_a_larger_max_cells():
+    # The reviewer's case: 3,400 distinct values x 3,000 classes = 10,200,000 cells, beyond the
+    # default budget; a model with a larger max_cells fits (3^k of the MDL rule no longer
+    # overflows a float for k > 646 classes).
+    rows = 3_400
+    X = pd.DataFrame({"num": np.random.default_rng(11).permutation(rows) / 3.0, "b": np.arange(rows) % 3})
+    y = np.arange(rows) % 3_000
+    with pytest.raises(TableTooLargeError, match=r"10,200,000 cells .* more than max_cells=10,000,000") as caught:
+        gm.NaiveBayes().fit(X, y)
+    assert caught.value.parameter == "max_cells"
+    model = gm.NaiveBayes(max_cells=caught.value.cells).fit(X, y)
+    assert list(model.discretizer_.cut_points_) == ["num"]
+
+
+def test_mdl_rule_with_many_classes_does_not_overflow():
+    # 700 classes in one column: 3.0 ** 700 overflows a float; log2(3^k - 2) is k log2(3) to
+    # every digit a float holds there.
+    X = pd.DataFrame({"x": np.arange(1_400) / 7.0})
+    y = np.arange(1_400) % 700
+    assert MDLDiscretizer().fit(X, y).cut_points_["x"].size == 0  # every value its own pair of classes: no cut
 
 
 def test_classifier_chain_label_vectors_are_a_memory_guard():
@@ -242,6 +344,18 @@ def test_bif_default_row_cannot_describe_a_huge_table():
     assert time.perf_counter() - start < 5
     small = text.replace(", ".join(parents), ", ".join(parents[:3]))
     assert read_bif(small, max_cells=16).cpts["c"].shape == (2, 2, 2, 2)
+
+
+@pytest.mark.parametrize(("n_variables", "k", "cardinality"), [(8, 3, 2), (6, 2, 3), (4, 0, 5), (5, 1, 4)])
+def test_random_hypertree_network_checks_its_largest_table_exactly(n_variables, k, cardinality):
+    # The largest table is cardinality ** (k + 1) (a variable given its k parents): 2^4 = 16 cells
+    # at k=3, not 2^3 x 3.
+    size = cardinality ** (k + 1)
+    network, _ = random_hypertree_network(n_variables, k, cardinality=cardinality, random_state=0, max_cells=size)
+    assert max(table.size for table in network.cpts.values()) == size
+    with pytest.raises(TableTooLargeError, match=rf"would have {size:,} cells") as caught:
+        random_hypertree_network(n_variables, k, cardinality=cardinality, random_state=0, max_cells=size - 1)
+    assert (caught.value.cells, caught.value.limit) == (size, size - 1)
 
 
 def test_synthetic_networks_check_their_tables():

@@ -456,7 +456,17 @@ def _entropy_rows(counts):
     return -xlogy(p, p).sum(axis=-1) / np.log(2)
 
 
-def _mdl_cut_points(values, y_codes, n_classes, weights=None, *, max_cells=DEFAULT_MAX_CELLS, name=None):
+def _mdl_cut_points(
+    values,
+    y_codes,
+    n_classes,
+    weights=None,
+    *,
+    max_cells=DEFAULT_MAX_CELLS,
+    name=None,
+    parameter="max_cells",
+    unsupervised="EqualFrequencyDiscretizer",
+):
     """Fayyad–Irani recursive MDL cut points for one column (missing values dropped).
 
     Parameters
@@ -473,6 +483,9 @@ def _mdl_cut_points(values, y_codes, n_classes, weights=None, *, max_cells=DEFAU
         Largest (n_distinct, n_classes) table of class counts.
     name : hashable, optional
         The column's name, for the error message.
+    parameter, unsupervised : str, optional
+        What the error message calls the limit and the unsupervised alternative (a model's
+        fit names its own parameters: see :func:`_for_model`).
 
     Returns
     -------
@@ -487,7 +500,8 @@ def _mdl_cut_points(values, y_codes, n_classes, weights=None, *, max_cells=DEFAU
         uniq.size * n_classes,
         max_cells,
         what=f"MDL discretizer's class counts of column {name!r} ({uniq.size:,} distinct values x {n_classes:,} classes)",
-        fix=f"cut column {name!r} without the classes (discretizer='equal-frequency') or merge classes",
+        fix=f"cut column {name!r} without the classes ({unsupervised}) or merge classes",
+        parameter=parameter,
     )
     # class counts per distinct value, shape (n_distinct, n_classes)
     counts = np.bincount(inv * n_classes + y_codes, weights=weights, minlength=uniq.size * n_classes).reshape(
@@ -523,7 +537,10 @@ def _mdl_cut_points(values, y_codes, n_classes, weights=None, *, max_cells=DEFAU
         k = int((total > 0).sum())
         k1 = int((left[j] > 0).sum())
         k2 = int((right[j] > 0).sum())
-        delta = np.log2(3.0**k - 2) - (k * ent - k1 * e_left[best] - k2 * e_right[best])
+        # log2(3^k - 2); 3.0**k overflows a float beyond k = 646 classes, where 3^k - 2 is 3^k to
+        # many more digits than a float holds.
+        log_choices = np.log2(3.0**k - 2) if k <= 600 else k * np.log2(3.0)
+        delta = log_choices - (k * ent - k1 * e_left[best] - k2 * e_right[best])
         if gain > (np.log2(n - 1) + delta) / n:
             cuts.append((uniq[lo + j] + uniq[lo + j + 1]) / 2.0)
             stack.append((lo, lo + j + 1))
@@ -554,10 +571,12 @@ class MDLDiscretizer(_BaseDiscretizer):
     min_distinct : int, default=2
         Only numeric columns with at least this many distinct non-missing training values
         are discretized (>= 1); others pass through unchanged.
-    max_cells : int, default=10_000_000
+    max_cells : int or None, default=None
         Largest table of class counts per distinct value (distinct values x classes) of one
-        column; a larger one raises :class:`~graphmodels.stats.TableTooLargeError` naming the
-        column, before it is allocated.
+        column, in float64 cells; a larger one raises
+        :class:`~graphmodels.stats.TableTooLargeError` naming the column, before it is
+        allocated. None: the ``max_cells`` of the model that fits it (``discretizer=``), so
+        that raising the model's ``max_cells`` lets it fit; 10,000,000 on its own.
 
     Attributes
     ----------
@@ -612,13 +631,20 @@ class MDLDiscretizer(_BaseDiscretizer):
     ['(-inf, inf)']
     """
 
-    def __init__(self, *, min_distinct: int = 2, max_cells: int = DEFAULT_MAX_CELLS) -> None:
+    #: The limit when ``max_cells`` is None, and how the guard's message names the limit and the
+    #: unsupervised alternative; :func:`_for_model` sets them to the model's.
+    _default_max_cells = DEFAULT_MAX_CELLS
+    _limit_name = "max_cells"
+    _unsupervised = "EqualFrequencyDiscretizer"
+
+    def __init__(self, *, min_distinct: int = 2, max_cells: int | None = None) -> None:
         self.min_distinct = min_distinct
         self.max_cells = max_cells
 
     def _validate_params(self):
         _check_int_param(self.min_distinct, "min_distinct", 1)
-        _check_int_param(self.max_cells, "max_cells", 1)
+        if self.max_cells is not None:
+            _check_int_param(self.max_cells, "max_cells", 1)
 
     def fit(self, X: pd.DataFrame | np.ndarray, y: ArrayLike, sample_weight: ArrayLike | None = None) -> MDLDiscretizer:
         """Learn Fayyad–Irani MDL cut points from training data.
@@ -664,7 +690,16 @@ class MDLDiscretizer(_BaseDiscretizer):
         return self
 
     def _fit_column(self, values, y_codes, weights, name=None):
-        return _mdl_cut_points(values, y_codes, self._n_classes, weights, max_cells=self.max_cells, name=name)
+        return _mdl_cut_points(
+            values,
+            y_codes,
+            self._n_classes,
+            weights,
+            max_cells=self._default_max_cells if self.max_cells is None else self.max_cells,
+            name=name,
+            parameter=self._limit_name,
+            unsupervised=self._unsupervised,
+        )
 
 
 # ----------------------------------------------------------------------------------------------
@@ -679,6 +714,44 @@ DISCRETIZERS: dict[str, Callable[[], Any]] = {
     "fayyad-irani": lambda: MDLDiscretizer(min_distinct=11),
     "equal-frequency": lambda: EqualFrequencyDiscretizer(n_bins=5, min_distinct=10),
 }
+
+
+def _for_model(discretizer: _BaseDiscretizer, max_cells: int) -> _BaseDiscretizer:
+    """An unfitted copy of `discretizer` for the fit of a model whose budget is `max_cells`.
+
+    An :class:`MDLDiscretizer` without a ``max_cells`` of its own takes the model's, so that
+    raising the model's ``max_cells`` is what lets its class counts fit; one with its own limit
+    keeps it. Either way, its error message names the parameter that works in the model:
+    ``max_cells``, or ``discretizer.max_cells``, and ``discretizer='equal-frequency'``.
+
+    Parameters
+    ----------
+    discretizer : MDLDiscretizer or EqualFrequencyDiscretizer
+        Never changed itself, nor fitted: a copy is made from its parameters.
+    max_cells : int
+        The model's ``max_cells``.
+
+    Returns
+    -------
+    MDLDiscretizer or EqualFrequencyDiscretizer
+        A new, unfitted discretizer with the same parameters.
+
+    Examples
+    --------
+    >>> mdl = _for_model(MDLDiscretizer(min_distinct=11), 10**8)
+    >>> mdl.get_params()
+    {'max_cells': None, 'min_distinct': 11}
+    >>> mdl._default_max_cells
+    100000000
+    """
+    copy = type(discretizer)(**discretizer.get_params())
+    if isinstance(copy, MDLDiscretizer):
+        if copy.max_cells is None:
+            copy._default_max_cells = int(max_cells)
+        else:
+            copy._limit_name = "discretizer.max_cells"
+        copy._unsupervised = "discretizer='equal-frequency'"
+    return copy
 
 
 def make_discretizer(discretizer: str | Any | None) -> Any:

@@ -69,7 +69,7 @@ from numpy.typing import ArrayLike
 
 from .._special import logsumexp
 from .._validation import Boolean, InstanceOf, Interval, Options, Predicate, validate_params
-from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, make_discretizer
+from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, _for_model, make_discretizer
 from ..data.encoding import (
     MISSING_LABEL,
     UNKNOWN,
@@ -201,7 +201,8 @@ def training_counts(
     missing : {"value", "error"}, default="value"
         Missing cells as a state of their own, or refused.
     max_cells : int, default=10_000_000
-        Largest table the counting engine may allocate.
+        Largest table the counting engine may allocate, and the MDL discretizer's
+        class counts unless it has a ``max_cells`` of its own.
     discretizer : None, str or discretizer, default=None
         Cut numeric columns first: a name of
         :data:`~graphmodels.data.DISCRETIZERS` or an unfitted
@@ -261,7 +262,7 @@ def training_counts(
             raise ValueError(f"`X` has {frame.shape[0]} rows but `y` has {len(y_codes)} labels.")
     if sample_weight is not None:
         sample_weight = check_sample_weight(sample_weight, frame.shape[0])
-    frame, binner = fit_discretizer(discretizer, frame, y_codes, sample_weight)
+    frame, binner = fit_discretizer(discretizer, frame, y_codes, sample_weight, max_cells=max_cells)
     encoder = TableEncoder(missing=missing)
     codes = encoder.fit_transform(frame)
     _warn_identifier_columns(encoder, frame.shape[0])
@@ -326,7 +327,9 @@ def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer):
     )
 
 
-def fit_discretizer(discretizer: Any, frame: pd.DataFrame, labels: Any, sample_weight: Any) -> tuple[pd.DataFrame, Any]:
+def fit_discretizer(
+    discretizer: Any, frame: pd.DataFrame, labels: Any, sample_weight: Any, *, max_cells: int = DEFAULT_MAX_CELLS
+) -> tuple[pd.DataFrame, Any]:
     """Fit a fresh copy of `discretizer` on `frame` and cut it; the one place models discretize.
 
     Parameters
@@ -340,6 +343,9 @@ def fit_discretizer(discretizer: Any, frame: pd.DataFrame, labels: Any, sample_w
     labels : array-like of shape (n_rows,) or None
         Class codes, needed by the supervised (MDL) discretizer.
     sample_weight : ndarray or None
+    max_cells : int, default=10_000_000
+        The model's ``max_cells``: the limit of an MDL discretizer's class counts
+        (distinct values x classes of a column) unless it has its own.
 
     Returns
     -------
@@ -356,7 +362,7 @@ def fit_discretizer(discretizer: Any, frame: pd.DataFrame, labels: Any, sample_w
             "`discretizer` must be a name of graphmodels.data.DISCRETIZERS, an MDLDiscretizer or an "
             f"EqualFrequencyDiscretizer, got {type(binner).__name__}; use a Pipeline for other transformers."
         )
-    binner = type(binner)(**binner.get_params())  # never refit the caller's object
+    binner = _for_model(binner, max_cells)  # never refit the caller's object
     if isinstance(binner, MDLDiscretizer):
         if labels is None:
             raise ValueError("An MDLDiscretizer needs class labels: pass `y`, or use 'equal-frequency'.")

@@ -27,6 +27,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .._memory import DEFAULT_MAX_CELLS
 from ..data.encoding import LabelEncoder, _has_column_names, align_columns, as_frame
 from ..data.weights import check_sample_weight
 from .base import BaseModel, fit_discretizer
@@ -202,7 +203,13 @@ class BaseMultiLabelClassifier(BaseModel):
             return frame
         # The label combination of each row is its class for a supervised (MDL) discretizer.
         joint = np.unique(label_codes, axis=0, return_inverse=True)[1].reshape(-1)
-        frame, self.discretizer_ = fit_discretizer(self._new_discretizer(), frame, joint, sample_weight)
+        frame, self.discretizer_ = fit_discretizer(
+            self._new_discretizer(),
+            frame,
+            joint,
+            sample_weight,
+            max_cells=getattr(self, "max_cells", DEFAULT_MAX_CELLS),
+        )
         return frame
 
     def _is_fitted(self):

@@ -88,7 +88,7 @@ def random_hypertree_network(
     if not 0 <= low <= high < 1:
         raise ValueError(f"`noise` must be a range (low, high) with 0 <= low <= high < 1, got {noise!r}.")
     check_cells(
-        int(cardinality) ** int(k) * max(int(k), int(cardinality)),
+        int(cardinality) ** (int(k) + 1),
         max_cells,
         what=f"conditional table of a variable with k={k} parents of cardinality={cardinality} states",
         fix="lower k or cardinality",
@@ -109,17 +109,24 @@ def random_hypertree_network(
 
 
 def _conditional_table(rng, cardinality, n_parents, noise):
-    """Noisy random function of all parents: table of shape (r,) * n_parents + (r,)."""
+    """Noisy random function of all parents: table of shape (r,) * n_parents + (r,).
+
+    No array is larger than the table (``r ** (n_parents + 1)`` cells), which the caller checks.
+    """
     shape = (cardinality,) * n_parents
     if n_parents == 0:
         return rng.dirichlet(np.ones(cardinality))
-    grid = np.stack(np.meshgrid(*[np.arange(cardinality)] * n_parents, indexing="ij"), axis=-1)
-    centred = grid - (cardinality - 1) / 2.0
+    centred = np.arange(cardinality) - (cardinality - 1) / 2.0
     while True:
         # A threshold function of a random weighted sum of the parents: every
         # parent matters, and pairs see part of it (unlike a parity).
         slopes = rng.choice([-1.0, 1.0], size=n_parents) * rng.uniform(0.5, 1.5, size=n_parents)
-        level = centred @ slopes + rng.uniform(-0.5, 0.5)
+        # The weighted sum over the grid of parent states, one parent's axis at a time (no grid
+        # of n_parents numbers per configuration).
+        level = np.zeros(shape)
+        for axis, slope in enumerate(slopes):
+            level += (centred * slope).reshape((cardinality,) + (1,) * (n_parents - 1 - axis))
+        level += rng.uniform(-0.5, 0.5)
         preferred = np.clip(np.round(level + (cardinality - 1) / 2.0), 0, cardinality - 1).astype(np.int64)
         # The function must change with every parent (else that edge is fake).
         if all((np.diff(preferred, axis=a) != 0).any() for a in range(n_parents)):

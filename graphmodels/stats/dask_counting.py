@@ -33,7 +33,7 @@ from typing import Any
 import numpy as np
 import pandas as pd
 
-from ..data.discretize import EqualFrequencyDiscretizer, MDLDiscretizer, _is_numeric, make_discretizer
+from ..data.discretize import EqualFrequencyDiscretizer, MDLDiscretizer, _for_model, _is_numeric, make_discretizer
 from ..data.encoding import LabelEncoder, TableEncoder, is_dask_collection
 from .counting import (
     DEFAULT_CHUNK_SIZE,
@@ -616,7 +616,7 @@ def dask_training_data(
             counts.to_numpy()
         )
 
-    fitted = _fit_discretizer(binner, columns, summary["columns"], meta, labels)
+    fitted = _fit_discretizer(binner, columns, summary["columns"], meta, labels, limit)
     encoder = _fit_encoder(columns, summary["columns"], meta, fitted, missing)
     names = list(columns)
     if class_column is None:
@@ -714,11 +714,11 @@ def _distinct_series(values, dtype, has_missing, categories=None):
         return pd.Series(cells, dtype=object)
 
 
-def _fit_discretizer(binner, columns, summaries, meta, labels):
+def _fit_discretizer(binner, columns, summaries, meta, labels, max_cells):
     """Fit `binner` column by column from the weight of each distinct (value, class) pair."""
     if binner is None:
         return None
-    binner = type(binner)(**binner.get_params())
+    binner = _for_model(binner, max_cells)
     cut_points = {}
     for column, summary in zip(columns, summaries):
         counts = summary.get("value_counts")
@@ -727,7 +727,7 @@ def _fit_discretizer(binner, columns, summaries, meta, labels):
         index = counts.index.to_frame(index=False)
         values = index["value"].to_numpy(dtype=np.float64)
         weights = counts.to_numpy(dtype=np.float64)
-        one = type(binner)(**binner.get_params())
+        one = _for_model(binner, max_cells)
         part = pd.DataFrame({column: values})
         if isinstance(binner, MDLDiscretizer):
             one.fit(part, labels.transform(pd.Series(list(index["label"]))), sample_weight=weights)

@@ -43,7 +43,7 @@ from typing import TYPE_CHECKING, Any, Literal, overload
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._memory import check_cells
+from .._memory import TableTooLargeError
 from .._special import xlogy
 from .information import as_engine
 
@@ -58,14 +58,10 @@ __all__ = [
     "subset_entropies",
     "hyperedge_weights",
     "SCORES",
-    "DEFAULT_MAX_CANDIDATES",
 ]
 
 #: Scoring metrics of the hyperedge weights.
 SCORES = ("ml", "mdl")
-
-#: Largest number of candidate hyperedges computed before refusing.
-DEFAULT_MAX_CANDIDATES = 20_000_000
 
 # Elements (rows x extensions) handled by one bincount.
 _BATCH_ELEMENTS = 1 << 22
@@ -164,13 +160,35 @@ class SubsetEntropies:
         return float(self.strata[len(combo)][rank, stratum])
 
 
+def _check_candidates(n, max_size, max_candidates, max_cells, fix):
+    """Raise :class:`TableTooLargeError` when the subsets of 1 .. `max_size` of `n` variables are too many.
+
+    The limit is `max_candidates` when given, else `max_cells` (the engine's, so the model's),
+    and the message names that parameter; the count is of candidates, not of cells.
+    """
+    n_candidates = sum(math.comb(n, s) for s in range(1, max_size + 1))
+    if max_candidates is None:
+        limit, parameter, why = int(max_cells), "max_cells", " (each holds at least one float64 cell, its entropy)"
+    else:
+        limit, parameter, why = int(max_candidates), "max_candidates", ""
+    if n_candidates <= limit:
+        return
+    raise TableTooLargeError(
+        f"There would be {n_candidates:,} candidate hyperedges of up to {max_size} of {n} variables, more than "
+        f"{parameter}={limit:,}{why}; {fix}, or raise {parameter} to at least {n_candidates:,}.",
+        cells=n_candidates,
+        limit=limit,
+        parameter=parameter,
+    )
+
+
 def subset_entropies(
     data: CountingEngine | pd.DataFrame,
     variables: Iterable[Hashable] | None = None,
     max_size: int = 2,
     *,
     given: Hashable | None = None,
-    max_candidates: int = DEFAULT_MAX_CANDIDATES,
+    max_candidates: int | None = None,
 ) -> SubsetEntropies:
     """Entropies of all subsets of up to `max_size` variables, in one batched pass per size.
 
@@ -183,9 +201,10 @@ def subset_entropies(
     given : name or position, optional
         A conditioning variable (the class): entropies are also computed
         within each of its states, and jointly with it.
-    max_candidates : int, default=20_000_000
+    max_candidates : int, optional
         Refuse (:class:`~graphmodels.stats.TableTooLargeError`, a ``ValueError``) to compute more
-        subsets than this.
+        subsets than this. By default the engine's ``max_cells`` (the model's) bounds them: each
+        candidate holds at least one float64 cell, its entropy.
 
     Returns
     -------
@@ -194,10 +213,10 @@ def subset_entropies(
     Raises
     ------
     TableTooLargeError
-        If the largest table, or an array over the candidates of the largest
-        size (``C(n, max_size) x max(max_size, n_classes)`` cells), would
-        exceed the engine's ``max_cells``; or if there are more than
-        `max_candidates` candidates.
+        If the largest table, or an array over the candidates of one size
+        (``C(n, s) x max(s, n_classes)`` cells), would exceed the engine's
+        ``max_cells``; or if there are more candidates than `max_candidates`
+        (the engine's ``max_cells`` by default).
 
     Examples
     --------
@@ -221,24 +240,21 @@ def subset_entropies(
         raise ValueError("`variables` repeat.")
     n = len(positions)
     max_size = int(min(max_size, n)) if n else 1
-    n_candidates = sum(math.comb(n, s) for s in range(1, max_size + 1))
-    fewer = "lower the tree-width (treewidth= of the hyperforest models, k= of hyperedge_weights) or select variables"
-    check_cells(
-        n_candidates,
-        max_candidates,
-        what=f"list of candidate hyperedges of up to {max_size} of {n} variables",
-        fix=fewer,
-        parameter="max_candidates",
+    fewer = (
+        "lower the tree-width (treewidth= of the hyperforest models, k= of hyperedge_weights) or select fewer columns"
     )
     cards = engine.cardinalities[positions].astype(np.int64)
     r_y = 1 if given_pos is None else int(engine.cardinalities[given_pos])
-    # The largest arrays over the candidates: the subsets of the top size (their members, and one
-    # sum per class), and the learners' gains of attaching each node to each subset one smaller.
+    # The largest arrays over the candidates: the subsets of one size (their members, and one
+    # sum per class), and the learners' gains of attaching each node to each subset of the
+    # next-to-top size.
+    size = max(range(1, max_size + 1), key=lambda s: math.comb(n, s) * max(s, r_y))
     engine.check_cells(
-        max(math.comb(n, max_size) * max(max_size, r_y), math.comb(n, max_size - 1) * n),
-        what=f"arrays over the {math.comb(n, max_size):,} candidate hyperedges of {max_size} of {n} variables",
+        max(math.comb(n, size) * max(size, r_y), math.comb(n, max_size - 1) * n),
+        what=f"arrays over the {math.comb(n, size):,} candidate hyperedges of {size} of {n} variables",
         fix=fewer,
     )
+    _check_candidates(n, max_size, max_candidates, engine.max_cells, fewer)
     # Guard the largest table of each size before counting anything.
     for s in range(1, max_size + 1):
         largest = [positions[i] for i in np.argsort(-cards, kind="stable")[:s]]
