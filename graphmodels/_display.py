@@ -37,6 +37,7 @@ __all__ = [
     "drawing_html",
     "format_value",
     "format_list",
+    "plural",
     "node_count",
     "hyperedge_text",
     "structure_rows",
@@ -117,6 +118,11 @@ def format_list(values: Sequence[Any] | Iterable[Any], limit: int = MAX_LISTED) 
     if len(values) > limit:
         shown += f", … ({len(values) - limit} more)"
     return shown
+
+
+def plural(count: int, noun: str, many: str | None = None) -> str:
+    """``"1 class"``, ``"2 classes"``, ``"1,024 rows"``: a count and its noun, plural unless the count is 1."""
+    return f"{count:,} {noun if count == 1 else (many or noun + 's')}"
 
 
 # ---------------------------------------------------------------------------- the block
@@ -307,8 +313,8 @@ def structure_rows(structure: Any) -> list[tuple[str, str | list[str]]]:
         return [
             (
                 "structure",
-                f"hyperforest of width {structure.width}: {len(structure.nodes)} variables, "
-                f"{len(joined)} maximal hyperedges of 2 or more",
+                f"hyperforest of width {structure.width}: {plural(len(structure.nodes), 'variable')}, "
+                f"{plural(len(joined), 'maximal hyperedge')} of 2 or more",
             ),
             ("hyperedges", format_list(hyperedge_text(structure, h) for h in joined) or "none (independent variables)"),
         ]

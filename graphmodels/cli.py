@@ -363,22 +363,29 @@ def _describe_hyperforest(model: Any, forest: Any) -> list[str]:
     return lines + _listed([f"  {row}" for row in rows])
 
 
-def _describe_hyperforests_per_class(model: Any, forests: list[Any]) -> list[str]:
-    """One hyperforest per class (``representation="free"``): each class's maximal hyperedges."""
-    width = max((forest.width for forest in forests), default=0)
+def _describe_hyperforests_per_class(forests: dict[Any, Any]) -> list[str]:
+    """One hyperforest per class (``representation="free"``, label -> forest): each class's maximal hyperedges.
+
+    The first :data:`~graphmodels._display.MAX_LISTED` classes are listed, as in the notebook
+    display; the line after them says how many more there are.
+    """
+    from ._display import MAX_LISTED, plural
+
+    width = max((forest.width for forest in forests.values()), default=0)
     lines = [
         f"structure: one hyperforest per class over the attributes (representation free), "
-        f"{len(forests)} classes, the widest of width {width}:"
+        f"{plural(len(forests), 'class', 'classes')}, the widest of width {width}:"
     ]
-    for label, forest in zip(model.classes_, forests):
+    for label, forest in list(forests.items())[:MAX_LISTED]:
         edges = [h for h in forest.maximal_hyperedges if len(h) > 1]
         lines.append(
             f"class {label}: hyperforest of width {forest.width}, "
-            f"{len(edges)} maximal hyperedge{'s' if len(edges) != 1 else ''} of 2 or more variables"
-            + (":" if edges else "")
+            f"{plural(len(edges), 'maximal hyperedge')} of 2 or more variables" + (":" if edges else "")
         )
         rows = sorted((_names(h) for h in edges), key=lambda t: (-t.count(","), t))
         lines += _listed([f"  {row}" for row in rows], limit=15)
+    if len(forests) > MAX_LISTED:
+        lines.append(f"... and {plural(len(forests) - MAX_LISTED, 'more class', 'more classes')}")
     return lines
 
 
@@ -407,14 +414,14 @@ def _describe(model: Any) -> list[str]:
     """A summary of `model`'s structure that fits its kind of structure."""
     import networkx as nx
 
-    from .structures import Hyperforest
+    from .structures import Hyperforest, hyperforests_by_class
 
     structure = model.structure_
     if isinstance(structure, Hyperforest):
         return _describe_hyperforest(model, structure)
-    forests = getattr(model, "structures_", None)
-    if isinstance(forests, list) and forests and all(isinstance(f, Hyperforest) for f in forests):
-        return _describe_hyperforests_per_class(model, forests)
+    forests = hyperforests_by_class(model)
+    if forests is not None:
+        return _describe_hyperforests_per_class(forests)
     if isinstance(structure, nx.DiGraph) and any("counting_number" in d for _, d in structure.nodes(data=True)):
         return _describe_regions(model, structure)
     if isinstance(structure, nx.DiGraph):

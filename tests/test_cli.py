@@ -217,6 +217,51 @@ def test_fit_summary_of_the_other_structures(capsys):
     assert re.search(r"^  \w+ -> \w+   in the structures? of class(es)? [\w, ]+$", out, flags=re.M)
 
 
+class _PerClass:
+    """The fitted attributes of HyperforestClassifier(representation="free") that the summary reads."""
+
+    def __init__(self, forests):
+        import networkx as nx
+
+        self.classes_ = np.array([f"c{i}" for i in range(len(forests))], dtype=object)
+        self.structures_ = forests
+        self.structure_ = nx.Graph()
+
+
+@pytest.mark.parametrize(
+    "n_classes, header, last",
+    [
+        (1, "1 class, the widest of width 1:", "  {a, b}"),
+        (8, "8 classes, the widest of width 1:", "  {a, b}"),
+        (9, "9 classes, the widest of width 1:", "... and 1 more class"),
+        (12, "12 classes, the widest of width 1:", "... and 4 more classes"),
+    ],
+)
+def test_summary_of_hyperforests_per_class_lists_at_most_max_listed_classes(n_classes, header, last):
+    # As the notebook display: the first MAX_LISTED (8) classes, then how many more; plurals right.
+    forests = [gm.structures.Hyperforest([("a", "b")], "abc") for _ in range(n_classes)]
+    lines = _describe(_PerClass(forests))
+    assert lines[0] == f"structure: one hyperforest per class over the attributes (representation free), {header}"
+    listed = [line for line in lines if line.startswith("class ")]
+    assert listed == [
+        f"class c{i}: hyperforest of width 1, 1 maximal hyperedge of 2 or more variables:"
+        for i in range(min(n_classes, 8))
+    ]
+    assert lines[-1] == last and len(lines) == 1 + 2 * min(n_classes, 8) + (n_classes > 8)
+
+
+def test_summary_of_hyperforests_per_class_counts_independent_classes():
+    forests = [gm.structures.Hyperforest([], "ab"), gm.structures.Hyperforest([("a", "b", "c"), ("c", "d")])]
+    lines = _describe(_PerClass(forests))
+    assert lines == [
+        "structure: one hyperforest per class over the attributes (representation free), 2 classes, the widest of width 2:",
+        "class c0: hyperforest of width 0, 0 maximal hyperedges of 2 or more variables",
+        "class c1: hyperforest of width 2, 2 maximal hyperedges of 2 or more variables:",
+        "  {a, b, c}",
+        "  {c, d}",
+    ]
+
+
 @pytest.mark.parametrize("representation", ["joint", "shared"])
 def test_summary_of_one_hyperforest_lists_its_maximal_hyperedges(representation):
     model = gm.HyperforestClassifier(representation=representation).fit(*_xy("car"))

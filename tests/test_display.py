@@ -145,6 +145,54 @@ def test_a_hyperforest_per_class_lists_each_class_and_its_strongest_hyperedges(t
     assert "class negative, hyperforest of width" in loaded and "strongest interactions" not in loaded
 
 
+class _PerClass:
+    """The fitted attributes of HyperforestClassifier(representation="free") that the summary reads."""
+
+    def __init__(self, n_classes):
+        self.classes_ = np.array([f"c{i}" for i in range(n_classes)], dtype=object)
+        self.structures_ = [Hyperforest([("a", "b")], "abc") for _ in range(n_classes)]
+        self.structure_ = nx.Graph([("a", "b")])
+
+
+@pytest.mark.parametrize(
+    "n_classes, structure, last",
+    [
+        (1, "one hyperforest per class (1 class): 3 variables, 1 maximal hyperedge of 2 or more in all", "class c0"),
+        (2, "one hyperforest per class (2 classes): 3 variables, 2 maximal hyperedges of 2 or more in all", "class c1"),
+        (
+            9,
+            "one hyperforest per class (9 classes): 3 variables, 9 maximal hyperedges of 2 or more in all",
+            "… (1 more class)",
+        ),
+        (
+            10,
+            "one hyperforest per class (10 classes): 3 variables, 10 maximal hyperedges of 2 or more in all",
+            "… (2 more classes)",
+        ),
+    ],
+)
+def test_hyperforests_per_class_summary_counts_in_the_singular_and_plural(n_classes, structure, last):
+    rows = dict(gm.models.display.model_summary(_PerClass(n_classes)))
+    assert rows["structure"] == structure
+    assert len(rows["hyperedges"]) == min(n_classes, 9) and rows["hyperedges"][-1].startswith(last)
+
+
+def test_hyperforest_summary_counts_in_the_singular_and_plural():
+    assert _display.structure_rows(Hyperforest([("a", "b")]))[0] == (
+        "structure",
+        "hyperforest of width 1: 2 variables, 1 maximal hyperedge of 2 or more",
+    )
+    assert _display.structure_rows(Hyperforest([("a", "b"), ("b", "c")]))[0][1].endswith(
+        "3 variables, 2 maximal hyperedges of 2 or more"
+    )
+    assert [_display.plural(n, "class", "classes") for n in (0, 1, 2, 1024)] == [
+        "0 classes",
+        "1 class",
+        "2 classes",
+        "1,024 classes",
+    ]
+
+
 def test_rows_seen_is_a_fitted_attribute():
     X, y = gm.datasets.load("iris", return_X_y=True)
     assert gm.NaiveBayes().fit(X, y).n_rows_ == 150

@@ -10,6 +10,7 @@ from graphmodels.structures import (
     Hyperforest,
     gyo_reduction,
     hyperforest_width,
+    hyperforests_by_class,
     is_acyclic,
     is_hyperforest,
     random_hypertree,
@@ -168,3 +169,40 @@ def test_node_attributes_reach_views():
     forest = Hyperforest([("a", "y")], node_attributes={"y": {"role": "class"}, "a": {"cardinality": 3}})
     assert forest.primal_graph().nodes["y"]["role"] == "class"
     assert forest.factor_graph().nodes["a"]["cardinality"] == 3
+
+
+class _Fitted:
+    """The fitted attributes of a classifier, as hyperforests_by_class reads them."""
+
+    def __init__(self, classes, structures, structure=None):
+        self.classes_ = classes
+        self.structures_ = structures
+        self.structure_ = nx.Graph() if structure is None else structure
+
+
+def test_hyperforests_by_class_pairs_each_hyperforest_with_its_label():
+    no, yes = Hyperforest([("a", "b")], "abc"), Hyperforest([("b", "c")], "abc")
+    forests = hyperforests_by_class(_Fitted(np.array(["no", "yes"], dtype=object), [no, yes]))
+    assert forests == {"no": no, "yes": yes} and list(forests) == ["no", "yes"]
+    # NumPy labels become Python scalars; a mapping is copied.
+    by_int = hyperforests_by_class(_Fitted(np.array([0, 1]), [no, yes]))
+    assert by_int == {0: no, 1: yes} and all(type(label) is int for label in by_int)
+    mapping = {"yes": yes}
+    assert hyperforests_by_class(mapping) == mapping and hyperforests_by_class(mapping) is not mapping
+
+
+@pytest.mark.parametrize(
+    "obj",
+    [
+        Hyperforest([("a", "b")]),  # a structure
+        _Fitted(["no", "yes"], [Hyperforest([("a", "b")])] * 2, structure=Hyperforest([("a", "b")])),  # one shared
+        _Fitted(["no", "yes"], [nx.DiGraph([("a", "b")])] * 2),  # a multinet of graphs (ChowLiu)
+        _Fitted(["no", "yes", "maybe"], [Hyperforest([("a", "b")])] * 2),  # not one per class
+        _Fitted(["no"], []),
+        {},
+        {"no": nx.Graph()},
+        object(),  # not fitted
+    ],
+)
+def test_hyperforests_by_class_is_none_for_anything_else(obj):
+    assert hyperforests_by_class(obj) is None

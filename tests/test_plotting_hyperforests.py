@@ -14,7 +14,7 @@ from matplotlib.path import Path  # noqa: E402
 
 from graphmodels.plotting import draw_hyperforest, draw_junction_tree, to_dot, to_graphml  # noqa: E402
 from graphmodels.plotting.hyperforests import hyperedge_outline  # noqa: E402
-from graphmodels.structures import Hyperforest, random_hypertree  # noqa: E402
+from graphmodels.structures import Hyperforest, hyperforests_by_class, random_hypertree  # noqa: E402
 
 
 def _axes():
@@ -269,13 +269,17 @@ def test_rejects_non_hyperforest(bad):
 
 def test_a_model_with_one_hyperforest_per_class_names_how_to_draw_it():
     class Free:
+        classes_ = np.array(["no", "yes"], dtype=object)
         structure_ = nx.Graph([("a", "b")])
         structures_ = [_small(), _small()]
 
     for draw in (draw_hyperforest, draw_junction_tree):
-        with pytest.raises(TypeError, match=r"one hyperforest per class .*pass one class's, model.structures_\[k\]"):
+        with pytest.raises(
+            TypeError, match=r"one hyperforest per class .*pass one class's, hyperforests_by_class\(model\)\[label\]"
+        ):
             draw(Free(), ax=_axes())
-    assert len(_hulls(draw_hyperforest(Free.structures_[1], ax=_axes()))) == 3
+    forests = hyperforests_by_class(Free())
+    assert len(_hulls(draw_hyperforest(forests["yes"], ax=_axes()))) == 3
 
 
 def test_accepts_model_with_hyperforest_structure():

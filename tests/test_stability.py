@@ -431,14 +431,91 @@ def test_per_class_hyperforests_are_compared_by_their_pooled_hyperedges():
     assert diff.labels == ("a", "b") and diff.class_name == y.name
     by_hand = gm.structures.structure_difference(free.structures_, shared.structure_)
     assert (diff.shared, diff.only_a, diff.only_b) == (by_hand.shared, by_hand.only_a, by_hand.only_b)
-    one_class = gm.structures.structure_difference(free.structures_[0], free.structures_[1])
+    by_class = gm.structures.hyperforests_by_class(free)
+    assert gm.structures.structure_of(free) == by_class == dict(zip(free.classes_, free.structures_))
+    one_class = gm.structures.structure_difference(by_class["no"], by_class["yes"])
     assert one_class.kind == "hyperedges"
-    # edge_stability keeps each refit's per-class hyperforests: the frequencies of one class.
+    assert gm.structures.structure_difference(by_class, shared).shared == diff.shared  # a dict: pooled too
+    # edge_stability keeps each refit's hyperforests by class label: the frequencies of one class.
     result = gm.evaluation.edge_stability(free, X, y, n_resamples=4, random_state=0)
-    assert all(isinstance(s, tuple) and len(s) == len(free.classes_) for s in result.structures)
-    first = gm.structures.structure_frequencies([s[0] for s in result.structures])
+    assert all(isinstance(s, dict) and list(s) == ["no", "yes"] for s in result.structures)
+    first = result.class_frequencies("no")
+    assert first.kind == "hyperedges" and first.n_resamples == 4
     pooled = set(result.frequencies.index)
     assert all(any(item <= other for other in pooled) for item in first.frequencies.index)
+
+
+def _rare_class(seed=0):
+    """Classes w (20 rows), z (19) and x (1): a resample or fold often lacks x. In w, b copies a; in z, c copies b."""
+    rng = np.random.default_rng(seed)
+    y = np.array(["w"] * 20 + ["z"] * 19 + ["x"])
+    a, b, c, d = (rng.integers(0, 2, 40) for _ in range(4))
+    b = np.where(y == "w", a, b)
+    c = np.where(y == "z", b, c)
+    X = pd.DataFrame({"a": a, "b": b, "c": c, "d": d}).astype(str)
+    return X, pd.Series(y, name="class")
+
+
+@pytest.mark.parametrize("reuse_counts", [True, False])
+def test_per_class_hyperforests_are_kept_by_class_label_when_a_refit_lacks_a_class(reuse_counts):
+    X, y = _rare_class()
+    n = len(X)
+    rng = np.random.default_rng(2)
+    weights = np.array([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(4)], dtype=float)
+    weights[:, -1] = [0.0, 3.0, 1.0, 1.0]  # resample 0 draws no row of class x, the others draw it
+    result = gm.evaluation.edge_stability(gm.HyperforestClassifier(), X, y, method=weights, reuse_counts=reuse_counts)
+    # Each refit by hand, on the rows repeated as drawn: its classes and hyperforests, paired.
+    fits = []
+    for w in weights:
+        rows = np.repeat(np.arange(n), w.astype(int))
+        fits.append(gm.HyperforestClassifier().fit(X.iloc[rows], y.iloc[rows]))
+    assert list(fits[0].classes_) == ["w", "z"] and list(fits[1].classes_) == ["w", "x", "z"]
+    for fit, structure in zip(fits, result.structures):
+        assert structure == dict(zip(fit.classes_, fit.structures_))
+    # Within one class: its hyperforest in each refit that has the class, never another class's.
+    for label in ("w", "z", "x"):
+        forests = [dict(zip(fit.classes_, fit.structures_))[label] for fit in fits if label in fit.classes_]
+        within = result.class_frequencies(label)
+        expected = gm.structures.structure_frequencies(forests)
+        assert within.n_resamples == len(forests) == (3 if label == "x" else 4)
+        pd.testing.assert_series_equal(within.frequencies, expected.frequencies)
+        assert within.method == "given" and within.threshold == result.threshold
+    # z's hyperforests join b and c in every refit (c copies b in z); w's never do (there b copies a).
+    assert result.class_frequencies("z").frequencies[frozenset("bc")] == 1.0
+    assert frozenset("bc") not in result.class_frequencies("w").frequencies.index
+    assert result.class_frequencies("w").frequencies[frozenset("ab")] == 1.0
+
+
+@pytest.mark.parametrize("reuse_counts", [True, False])
+def test_folds_without_a_class_have_no_hyperforest_of_it(reuse_counts):
+    X, y = _rare_class(seed=1)
+    result = gm.evaluation.edge_stability(
+        gm.HyperforestClassifier(),
+        X,
+        y,
+        method="cv",
+        n_splits=5,
+        n_resamples=5,
+        random_state=0,
+        reuse_counts=reuse_counts,
+    )
+    folds = gm.evaluation.RepeatedStratifiedKFold(n_splits=5, random_state=np.random.default_rng(0)).split(X, y)
+    for (train, _), structure in zip(folds, result.structures):
+        assert list(structure) == sorted(set(y.iloc[train]))
+    assert sum("x" not in structure for structure in result.structures) == 1  # the fold that tests x's row
+    assert result.class_frequencies("x").n_resamples == 4
+    assert result.class_frequencies("z").frequencies[frozenset("bc")] == 1.0
+
+
+def test_class_frequencies_errors():
+    X, y = _rare_class()
+    tan = gm.evaluation.edge_stability(gm.TAN(), X, y, n_resamples=2, random_state=0)
+    with pytest.raises(TypeError, match=r"one hyperforest per class .* structures\[0\] is DiGraph"):
+        tan.class_frequencies("w")
+    free = gm.evaluation.edge_stability(gm.HyperforestClassifier(), X, y, n_resamples=2, random_state=0)
+    with pytest.raises(ValueError, match=r"No structure has a hyperforest of class 'v'; the classes are \['w', "):
+        free.class_frequencies("v")
+    assert free.class_frequencies("w", threshold=0.9).threshold == 0.9
 
 
 def test_differences_of_fitted_models_and_their_errors():

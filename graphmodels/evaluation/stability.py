@@ -41,7 +41,7 @@ from ..models.base import (
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
 from ..models.selective_kdb import SelectiveKDB
 from ..stats.counting import CountingEngine
-from ..structures.comparison import EdgeStability, _structure_of, structure_frequencies
+from ..structures.comparison import EdgeStability, structure_frequencies, structure_of
 from .splits import RepeatedStratifiedKFold
 
 if TYPE_CHECKING:
@@ -202,6 +202,7 @@ class _Refits:
             warnings.simplefilter("ignore", UserWarning)
             counts = training_counts(self.frame, y, missing=full.missing, max_cells=full.max_cells)
         self.counts = counts
+        self.row_labels = None if y is None else np.asarray(y, dtype=object)
         if reuse_counts:
             codes, _ = counts.engine.rows()
             self.unique, inverse = np.unique(codes, axis=0, return_inverse=True)
@@ -238,6 +239,20 @@ class _Refits:
             return model.fit(X, sample_weight=row_weights)
         return model.fit(X, self.labels.iloc[rows], sample_weight=row_weights)
 
+    def structure(self, weights: np.ndarray) -> Any:
+        """The refit's structure as compared (:func:`structure_of`), the refit itself not kept.
+
+        One hyperforest per class: a dict keyed by class label holding the classes that the
+        resample's rows have. Fitted from shared counts, the refit also learns a structure
+        for a class without rows (from zero counts); fitted on the rows, it knows no such
+        class. Both ways give the same dict.
+        """
+        structure = structure_of(self.fit(weights))
+        if isinstance(structure, dict) and self.row_labels is not None:
+            present = set(self.row_labels[weights > 0])
+            structure = {label: forest for label, forest in structure.items() if label in present}
+        return structure
+
 
 def edge_stability(
     estimator: BaseModel,
@@ -270,8 +285,10 @@ def edge_stability(
         kind of structure is counted). Not fitted or changed itself. A hyperforest classifier
         with one hyperforest per class (``representation="free"``, the default) is counted by
         the hyperedges of its classes pooled: a hyperedge is present in a refit when it lies
-        inside a hyperedge of some class's hyperforest (``structures`` keeps each refit's
-        per-class hyperforests, for the frequencies within one class).
+        inside a hyperedge of some class's hyperforest. ``structures`` keeps each refit's
+        hyperforests as a dict of class label -> Hyperforest, of the classes the resample
+        holds; :meth:`~graphmodels.structures.EdgeStability.class_frequencies` gives the
+        frequencies within one class.
     X : DataFrame or 2-D array-like of shape (n_rows, n_features)
     y : 1-D array-like of shape (n_rows,), optional
         Class labels for a classifier; None for a density estimator.
@@ -411,7 +428,5 @@ def edge_stability(
             raise ValueError(f"Resample {int(np.flatnonzero(given.sum(axis=1) <= 0)[0])} has weights summing to zero.")
         resamples, name = iter(given), "given"
     refits = _Refits(estimator, frame, y, weights, reuse_counts)
-    # Each refit's structure as compared (a tuple of per-class hyperforests for the free
-    # representation), taken at once so that the refits themselves are not kept.
-    structures = [_structure_of(refits.fit(resample))[0] for resample in resamples]
+    structures = [refits.structure(resample) for resample in resamples]
     return structure_frequencies(structures, threshold=threshold, method=name, class_name=refits.counts.class_name)

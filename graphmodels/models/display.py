@@ -52,11 +52,13 @@ from .._display import (
     format_value,
     hyperedge_text,
     node_count,
+    plural,
     render,
     safe_html,
     structure_rows,
 )
 from ..estimators.parameters import Estimator
+from ..structures import Hyperforest, hyperforests_by_class
 
 __all__ = ["model_html", "model_summary", "parameter_table", "MAX_DRAWN_MEMBERS"]
 
@@ -189,7 +191,7 @@ def _cut_points(model: Any) -> list[str]:
         for column, points in list(cuts.items())[:MAX_LISTED]
     ]
     if len(cuts) > MAX_LISTED:
-        lines.append(f"… ({len(cuts) - MAX_LISTED} more columns)")
+        lines.append(f"… ({plural(len(cuts) - MAX_LISTED, 'more column')})")
     return lines
 
 
@@ -209,33 +211,22 @@ def _hyperedge_weights(model: Any, forest: Any) -> list[str]:
     return [f"{hyperedge_text(forest, h)}: {w:.4g}" for w, h in scored[:TOP_INTERACTIONS]]
 
 
-def _per_class_hyperforests(model: Any) -> list[Any] | None:
-    """The hyperforest of each class of a model with one per class (``representation="free"``), else None."""
-    forests = getattr(model, "structures_", None)
-    classes = getattr(model, "classes_", None)
-    if not isinstance(forests, list) or not forests or classes is None or len(classes) != len(forests):
-        return None
-    if not all(hasattr(f, "maximal_hyperedges") and hasattr(f, "width") for f in forests):
-        return None
-    return forests
-
-
-def _per_class_rows(model: Any, forests: list[Any]) -> tuple[list[tuple[str, str | list[str]]], list[str]]:
-    """Summary rows of one hyperforest per class, and the strongest hyperedges over every class."""
-    joined = [[h for h in forest.maximal_hyperedges if len(h) > 1] for forest in forests]
-    variables = {v for forest in forests for v in forest.nodes}
-    total = sum(len(hyperedges) for hyperedges in joined)
+def _per_class_rows(model: Any, forests: dict[Any, Hyperforest]) -> tuple[list[tuple[str, str | list[str]]], list[str]]:
+    """Summary rows of one hyperforest per class (label -> forest), and the strongest hyperedges over every class."""
+    joined = {label: [h for h in forest.maximal_hyperedges if len(h) > 1] for label, forest in forests.items()}
+    variables = {v for forest in forests.values() for v in forest.nodes}
+    total = sum(len(hyperedges) for hyperedges in joined.values())
     text = (
-        f"one hyperforest per class ({len(forests)} classes): {len(variables)} variables, "
-        f"{total} maximal hyperedges of 2 or more in all"
+        f"one hyperforest per class ({plural(len(forests), 'class', 'classes')}): "
+        f"{plural(len(variables), 'variable')}, {plural(total, 'maximal hyperedge')} of 2 or more in all"
     )
     lines = [
         f"class {format_value(label)}, hyperforest of width {forest.width}: "
-        + (format_list(hyperedge_text(forest, h) for h in hyperedges) or "none (independent variables)")
-        for label, forest, hyperedges in zip(model.classes_, forests, joined)
+        + (format_list(hyperedge_text(forest, h) for h in joined[label]) or "none (independent variables)")
+        for label, forest in forests.items()
     ]
     if len(lines) > MAX_LISTED:
-        lines = [*lines[:MAX_LISTED], f"… ({len(lines) - MAX_LISTED} more classes)"]
+        lines = [*lines[:MAX_LISTED], f"… ({plural(len(lines) - MAX_LISTED, 'more class', 'more classes')})"]
     rows: list[tuple[str, str | list[str]]] = [("structure", text), ("hyperedges", lines)]
     try:
         weights = model.weights_
@@ -244,7 +235,7 @@ def _per_class_rows(model: Any, forests: list[Any]) -> tuple[list[tuple[str, str
     if not isinstance(weights, list) or len(weights) != len(forests):
         return rows, []
     scored = []
-    for label, forest, mapping in zip(model.classes_, forests, weights):
+    for (label, forest), mapping in zip(forests.items(), weights):  # weights_: one per class, in classes_ order
         for hyperedge in forest.hyperedges:
             if len(hyperedge) > 1 and hyperedge in mapping:
                 scored.append((float(mapping[hyperedge]), format_value(label), hyperedge_text(forest, hyperedge)))
@@ -275,7 +266,7 @@ def model_summary(model: Any) -> list[tuple[str, str | list[str]]]:
         rows.append(("classes", f"{len(classes)}: {format_list(classes)}"))
     structure = getattr(model, "structure_", None)
     interaction_rows: list[str] = []
-    forests = _per_class_hyperforests(model)
+    forests = hyperforests_by_class(model)
     if forests is not None:
         per_class, interaction_rows = _per_class_rows(model, forests)
         rows.extend(per_class)

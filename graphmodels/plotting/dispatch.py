@@ -287,7 +287,8 @@ def draw_network(
     A hyperforest classifier with one structure per class
     (``representation="free"``) is drawn as its ``structure_``: the union of
     the classes' Markov networks, each edge holding the classes that have it
-    (draw one class with ``draw_hyperforest(model.structures_[k])``).
+    (draw one class with ``draw_hyperforest(hyperforests_by_class(model)[label])``,
+    :func:`~graphmodels.structures.hyperforests_by_class`).
 
     Parameters
     ----------

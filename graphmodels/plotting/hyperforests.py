@@ -26,7 +26,7 @@ from matplotlib.colors import ListedColormap, to_rgba
 from matplotlib.patches import PathPatch
 from matplotlib.path import Path
 
-from ..structures.hyperforests import Hyperforest
+from ..structures.hyperforests import Hyperforest, hyperforests_by_class
 from ._common import (
     FADED_ALPHA,
     FADED_WIDTH,
@@ -72,11 +72,11 @@ def _as_hyperforest(forest: Any) -> Hyperforest:
     structure = getattr(forest, "structure_", None)
     if isinstance(structure, Hyperforest):
         return structure
-    forests = getattr(forest, "structures_", None)
-    if isinstance(forests, list) and forests and all(isinstance(f, Hyperforest) for f in forests):
+    if hyperforests_by_class(forest) is not None:
         raise TypeError(
             f"{type(forest).__name__} has one hyperforest per class (representation='free'): pass one class's, "
-            "model.structures_[k], or draw the union of their Markov networks with draw_network(model)."
+            "hyperforests_by_class(model)[label] (graphmodels.structures) or model.structures_[k], or draw the "
+            "union of their Markov networks with draw_network(model)."
         )
     raise TypeError(
         f"Expected a Hyperforest (graphmodels.structures.Hyperforest) or a fitted model whose "

@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
+from .._display import plural
+
 if TYPE_CHECKING:
     from matplotlib.figure import Figure
 
@@ -90,10 +92,6 @@ def seconds_text(value: float) -> str:
     if not np.isfinite(value):
         return "–"
     return f"{value * 1000:.1f} ms" if value < 0.1 else f"{value:.2f} s"
-
-
-def plural(count: int, noun: str, many: str | None = None) -> str:
-    return f"{count:,} {noun if count == 1 else (many or noun + 's')}"
 
 
 def table(headers: Sequence[str], rows: Sequence[Sequence[str]], *, numeric: Sequence[int] = (), classes=None) -> str:
@@ -477,7 +475,7 @@ def structure_caption(model: Any) -> str:
     """A one-line account of a fitted model's structure."""
     import networkx as nx
 
-    from ..structures import Hyperforest
+    from ..structures import Hyperforest, hyperforests_by_class
 
     structure = getattr(model, "structure_", None)
     name = type(model).__name__
@@ -493,9 +491,9 @@ def structure_caption(model: Any) -> str:
             f"{name}: a hyperforest with {plural(len(edges), 'maximal hyperedge')} of two or more attributes, "
             f"the largest of {largest}."
         )
-    forests = getattr(model, "structures_", None)
-    if isinstance(forests, list) and forests and all(isinstance(f, Hyperforest) for f in forests):
-        edges = [h for forest in forests for h in forest.maximal_hyperedges if len(h) > 1]
+    forests = hyperforests_by_class(model)
+    if forests is not None:
+        edges = [h for forest in forests.values() for h in forest.maximal_hyperedges if len(h) > 1]
         largest = max((len(h) for h in edges), default=1)
         return (
             f"{name}: one hyperforest per class ({plural(len(forests), 'class', 'classes')}), "

@@ -1,6 +1,13 @@
 """Structure types and their checks, as networkx graphs."""
 
-from .comparison import STRUCTURE_KINDS, EdgeStability, StructureDifference, structure_difference, structure_frequencies
+from .comparison import (
+    STRUCTURE_KINDS,
+    EdgeStability,
+    StructureDifference,
+    structure_difference,
+    structure_frequencies,
+    structure_of,
+)
 from .forests import (
     augmented_naive_bayes,
     class_node,
@@ -13,6 +20,7 @@ from .hyperforests import (
     Hyperforest,
     gyo_reduction,
     hyperforest_width,
+    hyperforests_by_class,
     is_acyclic,
     is_hyperforest,
     random_hypertree,
@@ -45,6 +53,7 @@ __all__ = [
     "StructureDifference",
     "structure_difference",
     "structure_frequencies",
+    "structure_of",
     "ARC_KINDS",
     "arc_kind",
     "bridge_subgraph",
@@ -62,6 +71,7 @@ __all__ = [
     "Hyperforest",
     "gyo_reduction",
     "hyperforest_width",
+    "hyperforests_by_class",
     "is_acyclic",
     "is_hyperforest",
     "random_hypertree",

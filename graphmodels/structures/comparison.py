@@ -9,8 +9,9 @@ Every structure the library learns is read as a set of *items* of one of four ki
 * ``"hyperedges"``: the maximal hyperedges of two or more variables of a
   :class:`~graphmodels.structures.Hyperforest` (or the cliques of its junction tree); a
   classifier with one hyperforest per class (``HyperforestClassifier(representation="free")``,
-  the default) is read by its ``structures_``, their hyperedges pooled: the maximal ones among
-  the hyperedges of every class (a tuple of hyperforests is read the same way);
+  the default) is read by its hyperforests (:func:`~graphmodels.structures.hyperforests_by_class`),
+  their hyperedges pooled: the maximal ones among the hyperedges of every class (a dict of
+  class label -> hyperforest, or a tuple of hyperforests, is read the same way);
 * ``"regions"``: the maximal regions of two or more variables of a Kikuchi region graph
   (frozenset nodes with ``counting_number``).
 
@@ -18,8 +19,8 @@ Every structure the library learns is read as a set of *items* of one of four ki
 ``showBNDiff``); :func:`structure_frequencies` counts, over many structures of one kind, how
 often each item appears (R bnlearn's ``custom.strength``, which ``boot.strength`` feeds with
 bootstrap refits; :func:`graphmodels.evaluation.edge_stability` is that). Both take fitted
-models too: this module reads a model's ``structure_`` (and ``class_name_``) without importing
-the models layer above it, so it stays pure structure logic.
+models too: :func:`structure_of` reads a model's ``structure_`` (and ``class_name_``) without
+importing the models layer above it, so this module stays pure structure logic.
 
 The latent variables of a latent tree have arbitrary names (``L1``, ``L2``, ...) that differ
 from one fit to the next; they are matched by what they summarize: each latent node is renamed
@@ -30,7 +31,7 @@ from __future__ import annotations
 
 import itertools
 import numbers
-from collections.abc import Hashable, Iterable, Sequence
+from collections.abc import Hashable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +39,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
-from .hyperforests import Hyperforest
+from .hyperforests import Hyperforest, hyperforests_by_class
 
 __all__ = [
     "STRUCTURE_KINDS",
@@ -46,6 +47,7 @@ __all__ = [
     "EdgeStability",
     "structure_difference",
     "structure_frequencies",
+    "structure_of",
 ]
 
 #: The kinds of items a structure is compared by (see the module docstring).
@@ -72,34 +74,74 @@ def _describe(obj):
     return type(obj).__name__
 
 
-def _per_class_forests(obj):
-    """Whether `obj` is a non-empty tuple or list of hyperforests: one per class, read pooled."""
-    return isinstance(obj, (tuple, list)) and len(obj) > 0 and all(isinstance(s, Hyperforest) for s in obj)
+def _given_forests(obj):
+    """Hyperforests given as such, read pooled: a dict of class label -> Hyperforest, or a tuple or list of them."""
+    if isinstance(obj, Mapping):
+        return hyperforests_by_class(obj)
+    if isinstance(obj, (tuple, list)) and len(obj) > 0 and all(isinstance(s, Hyperforest) for s in obj):
+        return tuple(obj)
+    return None
 
 
 def _structure_of(obj):
-    """``(structure, class_name, what)`` of a structure or a fitted model (its ``structure_``).
-
-    A model with one hyperforest per class (``structures_``, and a ``structure_`` that is not one)
-    gives the tuple of its hyperforests.
-    """
+    """``(structure, class_name, what)`` of a structure or a fitted model: see :func:`structure_of`."""
     if isinstance(obj, (nx.Graph, Hyperforest)):
         return obj, None, _describe(obj)
-    if _per_class_forests(obj):
-        return tuple(obj), None, "hyperforests"
+    given = _given_forests(obj)
+    if given is not None:
+        return given, None, "hyperforests"
     check = getattr(obj, "_check_fitted", None)
     if callable(check) and not hasattr(obj, "structure_"):
         check()  # a graphmodels model that is not fitted: the contract's NotFittedError
+    by_class = hyperforests_by_class(obj)
+    if by_class is not None:
+        return by_class, getattr(obj, "class_name_", None), _describe(obj)
     structure = getattr(obj, "structure_", None)
-    forests = getattr(obj, "structures_", None)
-    if not isinstance(structure, Hyperforest) and _per_class_forests(forests):
-        return tuple(forests), getattr(obj, "class_name_", None), _describe(obj)
     if not isinstance(structure, (nx.Graph, Hyperforest)):
         raise TypeError(
             "Expected a networkx graph, a Hyperforest or a fitted model whose `structure_` is one, "
             f"got {_describe(obj)}."
         )
     return structure, getattr(obj, "class_name_", None), _describe(obj)
+
+
+def structure_of(obj: Any) -> nx.Graph | Hyperforest | dict[Hashable, Hyperforest] | tuple[Hyperforest, ...]:
+    """The structure that :func:`structure_difference` and :func:`structure_frequencies` compare.
+
+    Parameters
+    ----------
+    obj : nx.DiGraph, nx.Graph, Hyperforest, dict, tuple of Hyperforest or fitted model
+        A structure (returned as is), or a fitted model: its ``structure_``, or for a
+        classifier with one hyperforest per class (``HyperforestClassifier(representation="free")``,
+        the default) the dict of class label -> Hyperforest of
+        :func:`~graphmodels.structures.hyperforests_by_class` (its ``structure_`` is the union
+        of the classes' Markov networks, an ``nx.Graph``, not what is compared).
+
+    Returns
+    -------
+    nx.DiGraph, nx.Graph, Hyperforest, dict or tuple
+        A dict (class label -> Hyperforest) or tuple of hyperforests is compared by their
+        hyperedges pooled. A new dict or tuple; the structures themselves are not copied.
+
+    Raises
+    ------
+    TypeError
+        If `obj` is neither a structure nor a fitted model with one.
+    NotFittedError
+        For an unfitted graphmodels model.
+
+    See Also
+    --------
+    EdgeStability.structures : each refit's structure, as this function gives it.
+
+    Examples
+    --------
+    >>> import networkx as nx
+    >>> graph = nx.DiGraph([("C", "x")])
+    >>> structure_of(graph) is graph
+    True
+    """
+    return _structure_of(obj)[0]
 
 
 def _latent_names(graph):
@@ -119,14 +161,15 @@ def _latent_names(graph):
 def _read(obj) -> _Items:
     """`obj` (a structure or a fitted model) as a set of items of its kind."""
     structure, class_name, what = _structure_of(obj)
-    if isinstance(structure, tuple):  # one hyperforest per class: their hyperedges pooled
-        pooled = {h for forest in structure for h in forest.maximal_hyperedges if len(h) > 1}
+    if isinstance(structure, (dict, tuple)):  # one hyperforest per class: their hyperedges pooled
+        forests = tuple(structure.values()) if isinstance(structure, dict) else structure
+        pooled = {h for forest in forests for h in forest.maximal_hyperedges if len(h) > 1}
         items = frozenset(h for h in pooled if not any(h < other for other in pooled))
         nodes: dict[Any, dict] = {}
-        for forest in structure:
+        for forest in forests:
             for v in forest.nodes:
                 nodes.setdefault(v, dict(forest.node_attributes.get(v, {})))
-        source = f"{what} (hyperedges of {len(structure)} Hyperforests, one per class, pooled)"
+        source = f"{what} (hyperedges of {len(forests)} Hyperforests, one per class, pooled)"
         return _Items("hyperedges", items, nodes, {}, class_name, source)
     if isinstance(structure, Hyperforest):
         items = frozenset(h for h in structure.maximal_hyperedges if len(h) > 1)
@@ -250,16 +293,17 @@ def structure_difference(a: Any, b: Any, *, labels: Sequence[str] | None = None)
 
     Parameters
     ----------
-    a, b : nx.DiGraph, nx.Graph, Hyperforest, tuple of Hyperforest or fitted model
+    a, b : nx.DiGraph, nx.Graph, Hyperforest, dict or tuple of Hyperforest, or fitted model
         Two structures of the same kind (see :data:`STRUCTURE_KINDS`), or fitted models whose
         ``structure_`` is one. A region graph is compared by its maximal regions, a
         hyperforest by its maximal hyperedges (of two or more variables, exactly: a hyperedge
         ``{a, b}`` of one is not shared with ``{a, b, c}`` of the other), a latent tree with
         each latent node named by the observed variables below it. A hyperforest classifier
-        with one hyperforest per class (``representation="free"``), or a tuple of
-        hyperforests, is compared by the hyperedges of its classes pooled (the maximal ones
-        among them); compare one class with ``structure_difference(a.structures_[k],
-        b.structures_[k])``.
+        with one hyperforest per class (``representation="free"``), a dict of class label
+        -> hyperforest or a tuple of hyperforests is compared by the hyperedges of its classes
+        pooled (the maximal ones among them); compare one class by its label, with
+        ``structure_difference(hyperforests_by_class(a)[label], hyperforests_by_class(b)[label])``
+        (not by position: two fits on different rows can hold different classes).
     labels : pair of str, optional
         Names of `a` and `b` in drawings; default ``("a", "b")``, or the class names of two
         models of different classes.
@@ -343,8 +387,8 @@ def _check_labels(labels: Any, a: Any, b: Any) -> tuple[str, str]:
             name_a != name_b
             and not isinstance(a, (nx.Graph, Hyperforest))
             and not isinstance(b, (nx.Graph, Hyperforest))
-            and not _per_class_forests(a)
-            and not _per_class_forests(b)
+            and _given_forests(a) is None
+            and _given_forests(b) is None
         ):
             return (name_a, name_b)
         return ("a", "b")
@@ -407,11 +451,11 @@ class EdgeStability:
         ``target``, ``frequency`` (edges), or ``members`` (frozenset), ``size``,
         ``frequency``.
     structures : tuple
-        The structures counted, in order (networkx graphs or hyperforests; for models, their
-        ``structure_``, or the tuple of their ``structures_`` for a hyperforest classifier with
-        one hyperforest per class), e.g. for :func:`structure_difference` between two
-        resamples, or ``structure_frequencies([s[k] for s in result.structures])`` for the
-        frequencies within class ``k`` alone.
+        The structures counted, in order, as :func:`structure_of` gives them (networkx graphs
+        or hyperforests; for models, their ``structure_``, or for a hyperforest classifier with
+        one hyperforest per class a dict of class label -> Hyperforest, holding only the
+        classes the refit's rows had), e.g. for :func:`structure_difference` between two
+        resamples. :meth:`class_frequencies` gives the frequencies within one class.
     n_resamples : int
         Number of structures.
     threshold : float
@@ -468,6 +512,58 @@ class EdgeStability:
             return graph
         return [item for item in kept if not any(item < other for other in kept)]
 
+    def class_frequencies(self, label: Hashable, *, threshold: float | str | None = None) -> EdgeStability:
+        """The frequencies within one class, for structures with one hyperforest per class.
+
+        Each structure of :attr:`structures` that is a dict of class label -> Hyperforest
+        (a hyperforest classifier with one hyperforest per class) gives its hyperforest of
+        class `label`; a structure without one (a refit whose rows held no row of the class)
+        is left out, so :attr:`n_resamples` of the result counts the structures that have
+        the class. The same as ``structure_frequencies([s[label] for s in result.structures
+        if label in s])``; never index the classes by position, which differs between refits
+        that hold different classes.
+
+        Parameters
+        ----------
+        label : hashable
+            A class label, as in the model's ``classes_``.
+        threshold : float or "auto", optional
+            Threshold of the result's consensus; defaults to :attr:`threshold`.
+
+        Returns
+        -------
+        EdgeStability
+            Of kind ``"hyperedges"``, with the same :attr:`method` and :attr:`class_name`.
+
+        Raises
+        ------
+        TypeError
+            If the structures are not per-class hyperforests (dicts).
+        ValueError
+            If no structure has a hyperforest of class `label` (the message lists the
+            classes there are).
+        """
+        forests = []
+        labels: dict[Hashable, None] = {}
+        for i, structure in enumerate(self.structures):
+            if not isinstance(structure, Mapping):
+                raise TypeError(
+                    "class_frequencies needs structures with one hyperforest per class (dicts of class label -> "
+                    f"Hyperforest, as edge_stability gives for HyperforestClassifier(representation='free')); "
+                    f"structures[{i}] is {_describe(structure)}."
+                )
+            labels.update(dict.fromkeys(structure))
+            if label in structure:
+                forests.append(structure[label])
+        if not forests:
+            raise ValueError(f"No structure has a hyperforest of class {label!r}; the classes are {list(labels)}.")
+        return structure_frequencies(
+            forests,
+            threshold=self.threshold if threshold is None else threshold,
+            method=self.method,
+            class_name=self.class_name,
+        )
+
     def __repr__(self) -> str:
         return (
             f"EdgeStability(kind={self.kind!r}, n_resamples={self.n_resamples}, items={len(self.frequencies)}, "
@@ -499,7 +595,8 @@ def structure_frequencies(
     ----------
     structures : iterable of nx.DiGraph, nx.Graph, Hyperforest or fitted models
         At least one, all of the same kind (see :data:`STRUCTURE_KINDS`). An element that is a
-        tuple of hyperforests (one per class) is one structure, their hyperedges pooled.
+        dict of class label -> hyperforest or a tuple of hyperforests (one per class) is one
+        structure, their hyperedges pooled; a fitted model is read by :func:`structure_of`.
     threshold : float or "auto", default=0.5
         Default threshold of the consensus (:meth:`EdgeStability.consensus`), in [0, 1].
         ``"auto"`` (arcs and edges only) estimates it as Scutari & Nagarajan [1]_ do: the
@@ -549,7 +646,7 @@ def structure_frequencies(
     >>> sorted(result.consensus(0.9).edges)
     [('a', 'b')]
     """
-    if isinstance(structures, (nx.Graph, Hyperforest, str, bytes)) or not isinstance(structures, Iterable):
+    if isinstance(structures, (nx.Graph, Hyperforest, Mapping, str, bytes)) or not isinstance(structures, Iterable):
         raise TypeError(f"`structures` must be a list of structures, got {_describe(structures)}.")
     structures = list(structures)
     if not structures:
@@ -565,7 +662,7 @@ def structure_frequencies(
         raise ValueError(f"threshold='auto' estimates a threshold for arcs and edges, not for {kind}.")
     if threshold != "auto":
         threshold = _check_threshold(threshold)
-    raw = tuple(_structure_of(s)[0] for s in structures)
+    raw = tuple(structure_of(s) for s in structures)
     return _frequencies(read, kind, threshold, method, raw, class_name)
 
 

@@ -38,6 +38,7 @@ __all__ = [
     "hyperforest_width",
     "subsets",
     "random_hypertree",
+    "hyperforests_by_class",
 ]
 
 
@@ -501,6 +502,57 @@ class Hyperforest:
         attributes = {nodes[int(i)]: a for i, a in data.get("node_attributes", {}).items()}
         hyperedges = [[tuple(v) if isinstance(v, list) else v for v in h] for h in data["hyperedges"]]
         return cls(hyperedges, nodes, node_attributes=attributes)
+
+
+def hyperforests_by_class(obj: Any) -> dict[Hashable, Hyperforest] | None:
+    """The hyperforest of each class, keyed by class label, of a model with one hyperforest per class.
+
+    A classifier with one hyperforest per class (``HyperforestClassifier(representation="free")``,
+    the default) keeps them in ``structures_``, in ``classes_`` order. Read them by label, not by
+    position: refits on rows that lack a class (a bootstrap resample, a cross-validation fold)
+    have fewer hyperforests, so position ``k`` of one refit and of another can be different
+    classes. The model is read by its attributes only (this layer does not import the models).
+
+    Parameters
+    ----------
+    obj : fitted model, mapping or any object
+        A fitted model whose ``structures_`` holds one :class:`Hyperforest` per label of
+        ``classes_`` and whose ``structure_`` is not a hyperforest; or a non-empty mapping of
+        class label -> :class:`Hyperforest` (such as an element of
+        :attr:`EdgeStability.structures <graphmodels.structures.EdgeStability.structures>`).
+
+    Returns
+    -------
+    dict or None
+        A new dict, class label -> :class:`Hyperforest`, in ``classes_`` order (NumPy scalar
+        labels as Python scalars); None for anything else: a structure, a model with one
+        structure, a multinet of graphs (``ChowLiu``), an unfitted model.
+
+    Examples
+    --------
+    >>> class Fitted:  # the fitted attributes of HyperforestClassifier(representation="free")
+    ...     classes_ = ["no", "yes"]
+    ...     structure_ = None  # the union of the classes' Markov networks, an nx.Graph
+    ...     structures_ = [Hyperforest([("a", "b")], "abc"), Hyperforest([("b", "c")], "abc")]
+    >>> forests = hyperforests_by_class(Fitted())
+    >>> {label: sorted(sorted(h) for h in f.maximal_hyperedges if len(h) > 1) for label, f in forests.items()}
+    {'no': [['a', 'b']], 'yes': [['b', 'c']]}
+    >>> hyperforests_by_class(Hyperforest([("a", "b")])) is None
+    True
+    """
+    if isinstance(obj, Mapping):
+        if obj and all(isinstance(f, Hyperforest) for f in obj.values()):
+            return dict(obj)
+        return None
+    forests = getattr(obj, "structures_", None)
+    classes = getattr(obj, "classes_", None)
+    if isinstance(getattr(obj, "structure_", None), Hyperforest) or classes is None:
+        return None
+    if not isinstance(forests, (list, tuple)) or not forests or len(forests) != len(classes):
+        return None
+    if not all(isinstance(f, Hyperforest) for f in forests):
+        return None
+    return {(label.item() if isinstance(label, np.generic) else label): f for label, f in zip(classes, forests)}
 
 
 def _as_tuple(hyperedge):
