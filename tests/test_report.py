@@ -234,6 +234,40 @@ def test_the_default_hyperforest_is_reported_class_by_class():
     )
 
 
+@pytest.mark.parametrize("criterion", ["ml", "mdl"])
+@pytest.mark.parametrize(
+    "representation, meaning",
+    [
+        ("joint", "I(a; b) over every row, the class being a node of the hyperforest"),
+        ("shared", "I(a; b | class)"),
+        ("free", "I(a; b) within its class (column class), on that class's rows alone"),
+    ],
+)
+def test_hyperforest_note_says_what_the_weight_of_a_pair_is(representation, meaning, criterion):
+    from graphmodels.reporting._report import _hyperforest_edges
+
+    X, y = gm.datasets.load("car", return_X_y=True)
+    model = gm.HyperforestClassifier(representation=representation, criterion=criterion).fit(X, y)
+    table, note = _hyperforest_edges(model, len(X))
+    penalty = " less the MDL penalty" if criterion == "mdl" else ""
+    assert note.endswith(f"by their weight w_h in nats (for a pair, {meaning}{penalty}).")
+    if criterion == "mdl":
+        return
+    # ML weights of pairs are exactly what the note says (the joint's pairs: inside {a, b, class}).
+    pairs = table[table["size"] == 2]
+    assert len(pairs) >= 3
+    frame = pd.concat([X, y], axis=1)
+    for row in pairs.to_dict("records"):
+        a, b = row["hyperedge"]
+        if representation == "joint":
+            expected = gm.stats.mutual_information(frame, a, b)
+        elif representation == "shared":
+            expected = gm.stats.conditional_mutual_information(frame, a, b, y.name)
+        else:
+            expected = gm.stats.mutual_information(frame[y == row["class"]], a, b)
+        assert row["weight"] == pytest.approx(expected, abs=1e-12)
+
+
 def test_cv_table_equals_the_evaluation_helpers():
     X, y = gm.datasets.load("iris", return_X_y=True)  # numeric: cut inside every fold
     result = _report(X, y=y, models=["nb", "tan", "kikuchi-bayes"], n_splits=3, random_state=4)

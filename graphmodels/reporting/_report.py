@@ -796,12 +796,21 @@ def _hyperforest_edges(model: HyperforestClassifier, n_rows: float) -> tuple[pd.
             rows.append(row)
     table = pd.DataFrame(rows, columns=["hyperedge", "size", "weight", *(["class"] if classes[0] is not None else [])])
     table = table.sort_values("weight", ascending=False, kind="stable").reset_index(drop=True)
+    penalty = " less the MDL penalty" if model.criterion == "mdl" else ""
     note = (
         f"hyperforest of tree-width {model.treewidth} ({model.criterion.upper()} weights, "
         f"{model.representation_} representation): its {len(table)} hyperedges of two or more attributes, "
-        "by their weight w_h in nats (for a pair, about I(a; b | class) less the MDL penalty)."
+        f"by their weight w_h in nats (for a pair, {_PAIR_WEIGHTS[model.representation_]}{penalty})."
     )
     return table, note
+
+
+#: What a hyperforest classifier's weight of a pair of attributes is, by representation.
+_PAIR_WEIGHTS = {
+    "joint": "I(a; b) over every row, the class being a node of the hyperforest",
+    "shared": "I(a; b | class)",
+    "free": "I(a; b) within its class (column class), on that class's rows alone",
+}
 
 
 def _kikuchi_regions(model: KikuchiBayes, n_rows: float) -> tuple[pd.DataFrame, str]:
