@@ -389,3 +389,20 @@ def test_an_estimator_with_its_number_in_parentheses(text, expected):
 def test_a_bad_estimator_call_is_named(text, match):
     with pytest.raises(ValueError, match=match):
         get_estimator(text)
+
+
+def test_log_sum_exp_rows_is_scipys_with_infinities_and_nan():
+    from scipy.special import logsumexp
+
+    from graphmodels._special import log_sum_exp_rows
+
+    rng = np.random.default_rng(0)
+    a = rng.normal(size=(40, 5)) * 300  # far beyond exp's range without the shift
+    a[3] = -np.inf
+    a[4, 1] = np.inf
+    a[5, 2] = np.nan
+    a[6, :4] = -np.inf
+    with np.errstate(all="ignore"):
+        expected = logsumexp(a, axis=1)
+    np.testing.assert_allclose(log_sum_exp_rows(a), expected, rtol=1e-14, atol=0)
+    assert log_sum_exp_rows(a)[3] == -np.inf and log_sum_exp_rows(a)[4] == np.inf and np.isnan(log_sum_exp_rows(a)[5])

@@ -34,7 +34,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._special import logsumexp
+from .._special import log_sum_exp_rows
 from .parameters import ESTIMATORS, Estimator, get_estimator
 
 if TYPE_CHECKING:
@@ -189,7 +189,8 @@ def leave_one_out_correction(family: FamilyCells, weights: ArrayLike) -> np.ndar
             # One distribution over the class: its normalizer loses w_i in every class
             # column alike, and a term common to all columns cancels in the posterior.
             return numerator
-        total = np.broadcast_to(smoothed.sum(axis=-1, keepdims=True), counts.shape).reshape(-1)[cells]
+        # The row's parent configuration is its cell's index over the child's states: no broadcast copy.
+        total = smoothed.sum(axis=-1).reshape(-1)[cells // counts.shape[-1]]
         change = numerator - (np.log(total - w) - np.log(total))
         # A parent configuration with no support left: the estimator's fallback, uniform.
         return np.where(total - w > 0, change, -np.log(counts.shape[-1]) - (np.log(cell) - np.log(total)))
@@ -232,7 +233,7 @@ def leave_one_out_scores(
     index = np.arange(len(y))
     jll[index, y] += correction
     with np.errstate(invalid="ignore"):
-        log_posterior = jll[index, y] - logsumexp(jll, axis=1)
+        log_posterior = jll[index, y] - log_sum_exp_rows(jll)
     log_posterior = np.where(np.isnan(log_posterior), -np.inf, log_posterior)
     total = w.sum()
     log_loss = float(-(w * np.maximum(log_posterior, np.log(_CLIP))).sum() / total)
