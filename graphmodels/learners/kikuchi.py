@@ -467,18 +467,8 @@ class _CandidatePool:
                         for i in range(0, len(usable), self.block)
                     ]
                 )
-            bounds = log_priors + current + slope
-            bounds += _TIE_TOLERANCE * np.maximum(1.0, np.abs(bounds))  # rounding slack
-            order = np.argsort(-bounds, kind="stable")
-            step = 16
-            for start in range(0, len(order), step):
-                top = posts.max()
-                if start and bounds[order[start]] < top - _TIE_TOLERANCE * max(1.0, abs(top)):
-                    break
-                score(order[start : start + step])
-        top = posts.max()
-        # The first (in attribute-name order) of the candidates tied at the top.
-        i = int(np.flatnonzero(posts >= top - _TIE_TOLERANCE * max(1.0, abs(top)))[0])
+            _score_in_bound_order(log_priors + current + slope, posts, score)
+        i = _first_at_top(posts)
         b = int(usable[i])
         return self.masks[b], self.changes[b], float(log_likelihoods[i]), int(all_dfs[b])
 
@@ -877,17 +867,8 @@ class _WidePool:
         else:
             current = float(search.conditional_log_likelihood(model.scores))
             bounds = log_priors + current + self._slopes(usable, search.gradient(model.scores))
-            bounds += _TIE_TOLERANCE * np.maximum(1.0, np.abs(bounds))  # rounding slack
-            order = np.argsort(-bounds, kind="stable")
-            step = 16
-            for start in range(0, len(order), step):
-                top = posts.max()
-                if start and bounds[order[start]] < top - _TIE_TOLERANCE * max(1.0, abs(top)):
-                    break
-                score(order[start : start + step])
-        top = posts.max()
-        # The first (in attribute-name order) of the candidates tied at the top.
-        i = int(np.flatnonzero(posts >= top - _TIE_TOLERANCE * max(1.0, abs(top)))[0])
+            _score_in_bound_order(bounds, posts, score)
+        i = _first_at_top(posts)
         b = int(usable[i])
         self._last = b
         return self._mask(b), self._changes_dict(b), float(log_likelihoods[i]), int(all_dfs[b])
@@ -1212,6 +1193,28 @@ def kikuchi_bayes_path(
         if record is not None:
             record.add("stop", None, reason=f"max_steps={max_steps} regions added", phase=phase)
     return finish()
+
+
+def _score_in_bound_order(bounds, posts, score, step=16):
+    """Score candidates exactly in decreasing order of their upper `bounds`, `step` at a time,
+    until no bound left can beat the best exact log posterior in `posts` (which `score` fills).
+
+    Both pools' searches share it: the bound is exact (concavity), so the best candidate is
+    always scored; the rounding slack keeps a tie at the top from being pruned.
+    """
+    bounds = bounds + _TIE_TOLERANCE * np.maximum(1.0, np.abs(bounds))
+    order = np.argsort(-bounds, kind="stable")
+    for start in range(0, len(order), step):
+        top = posts.max()
+        if start and bounds[order[start]] < top - _TIE_TOLERANCE * max(1.0, abs(top)):
+            break
+        score(order[start : start + step])
+
+
+def _first_at_top(posts):
+    """The first (in attribute-name order) of the candidates tied at the top of `posts`."""
+    top = posts.max()
+    return int(np.flatnonzero(posts >= top - _TIE_TOLERANCE * max(1.0, abs(top)))[0])
 
 
 def _record_rejection(record, choice, region_names, phase, size, n, current, max_drop):
