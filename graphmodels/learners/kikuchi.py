@@ -433,44 +433,29 @@ class _CandidatePool:
         ``CLL(s + d) <= CLL(s) + grad CLL(s) . d`` (one matrix-vector product
         for all candidates). The result is the exhaustive search's.
         """
-        search, model = self.search, self.model
-        all_dfs = model.df + self.delta_dfs
-        # df >= n - 1: prior zero, never accepted.
-        usable = np.flatnonzero(self.active & (all_dfs < n - 1))
-        if len(usable) == 0:
+        found = _best_in_pool(self, n, self._cached_deltas, self._slopes)
+        if found is None:
             return None
-        dfs = all_dfs[usable]
-        log_priors = -n * dfs / (n - dfs - 1)
-        posts = np.full(len(usable), -np.inf)
-        log_likelihoods = np.full(len(usable), -np.inf)
+        b, log_likelihood, df = found
+        return self.masks[b], self.changes[b], log_likelihood, df
 
-        def score(positions):
-            chosen = usable[positions]
-            deltas = self.deltas[chosen]
-            log_likelihoods[positions] = search.conditional_log_likelihood(deltas + model.scores)
-            posts[positions] = log_priors[positions] + log_likelihoods[positions]
+    def _cached_deltas(self, which):
+        self._ensure_deltas(which)
+        return self.deltas[which]
 
+    def _slopes(self, usable, gradient):
+        """``grad CLL . d`` of the candidates `usable` from their cached deltas."""
         self._ensure_deltas(usable)
+        gradient = gradient.ravel()
         width = math.prod(self.shape)
-        if len(usable) * width <= _DIRECT_ELEMENTS:
-            for start in range(0, len(usable), self.block):
-                score(np.arange(start, min(start + self.block, len(usable))))
-        else:
-            current = float(search.conditional_log_likelihood(model.scores))
-            gradient = search.gradient(model.scores).ravel()
-            if 2 * len(usable) >= len(self.masks) and self.has_delta.all():
-                slope = (self.deltas.reshape(len(self.masks), -1) @ gradient)[usable]
-            else:
-                slope = np.concatenate(
-                    [
-                        self.deltas[usable[i : i + self.block]].reshape(-1, width) @ gradient
-                        for i in range(0, len(usable), self.block)
-                    ]
-                )
-            _score_in_bound_order(log_priors + current + slope, posts, score)
-        i = _first_at_top(posts)
-        b = int(usable[i])
-        return self.masks[b], self.changes[b], float(log_likelihoods[i]), int(all_dfs[b])
+        if 2 * len(usable) >= len(self.masks) and self.has_delta.all():
+            return (self.deltas.reshape(len(self.masks), -1) @ gradient)[usable]
+        return np.concatenate(
+            [
+                self.deltas[usable[i : i + self.block]].reshape(-1, width) @ gradient
+                for i in range(0, len(usable), self.block)
+            ]
+        )
 
     def delta(self, mask):
         b = self.masks.index(mask)
@@ -845,33 +830,13 @@ class _WidePool:
     def best(self, n):
         """The best candidate as ``(mask, changes, log_likelihood, df)``, or None (see
         :meth:`_CandidatePool.best`; the same bound, computed from cell tables)."""
-        search, model = self.search, self.model
         self._refresh()
-        all_dfs = model.df + self.delta_dfs
-        usable = np.flatnonzero(self.active & (all_dfs < n - 1))
-        if len(usable) == 0:
+        found = _best_in_pool(self, n, self._deltas, self._slopes)
+        if found is None:
             return None
-        dfs = all_dfs[usable]
-        log_priors = -n * dfs / (n - dfs - 1)
-        posts = np.full(len(usable), -np.inf)
-        log_likelihoods = np.full(len(usable), -np.inf)
-
-        def score(positions):
-            deltas = self._deltas(usable[positions])
-            log_likelihoods[positions] = search.conditional_log_likelihood(deltas + model.scores)
-            posts[positions] = log_priors[positions] + log_likelihoods[positions]
-
-        if len(usable) * math.prod(self.shape) <= _DIRECT_ELEMENTS:
-            for start in range(0, len(usable), self.block):
-                score(np.arange(start, min(start + self.block, len(usable))))
-        else:
-            current = float(search.conditional_log_likelihood(model.scores))
-            bounds = log_priors + current + self._slopes(usable, search.gradient(model.scores))
-            _score_in_bound_order(bounds, posts, score)
-        i = _first_at_top(posts)
-        b = int(usable[i])
+        b, log_likelihood, df = found
         self._last = b
-        return self._mask(b), self._changes_dict(b), float(log_likelihoods[i]), int(all_dfs[b])
+        return self._mask(b), self._changes_dict(b), log_likelihood, df
 
     def delta(self, mask):
         b = self._last
@@ -1193,6 +1158,43 @@ def kikuchi_bayes_path(
         if record is not None:
             record.add("stop", None, reason=f"max_steps={max_steps} regions added", phase=phase)
     return finish()
+
+
+def _best_in_pool(pool, n, deltas_of, slopes_of):
+    """The best candidate of a pool as ``(index, log_likelihood, df)``, or None; both pools' search.
+
+    Candidates are scored exactly (``deltas_of(indices)``: their score changes) in the order
+    of an upper bound and only while the bound can still beat the best exact score: the
+    conditional log-likelihood is concave in the scores, so ``CLL(s + d) <= CLL(s) + grad
+    CLL(s) . d`` (``slopes_of(indices, gradient)``: the products). The result is the
+    exhaustive search's. Small pools are scored directly.
+    """
+    search, model = pool.search, pool.model
+    all_dfs = model.df + pool.delta_dfs
+    # df >= n - 1: prior zero, never accepted.
+    usable = np.flatnonzero(pool.active & (all_dfs < n - 1))
+    if len(usable) == 0:
+        return None
+    dfs = all_dfs[usable]
+    log_priors = -n * dfs / (n - dfs - 1)
+    posts = np.full(len(usable), -np.inf)
+    log_likelihoods = np.full(len(usable), -np.inf)
+
+    def score(positions):
+        deltas = deltas_of(usable[positions])
+        log_likelihoods[positions] = search.conditional_log_likelihood(deltas + model.scores)
+        posts[positions] = log_priors[positions] + log_likelihoods[positions]
+
+    if len(usable) * math.prod(pool.shape) <= _DIRECT_ELEMENTS:
+        for start in range(0, len(usable), pool.block):
+            score(np.arange(start, min(start + pool.block, len(usable))))
+    else:
+        current = float(search.conditional_log_likelihood(model.scores))
+        bounds = log_priors + current + slopes_of(usable, search.gradient(model.scores))
+        _score_in_bound_order(bounds, posts, score)
+    i = _first_at_top(posts)
+    b = int(usable[i])
+    return b, float(log_likelihoods[i]), int(all_dfs[b])
 
 
 def _score_in_bound_order(bounds, posts, score, step=16):
