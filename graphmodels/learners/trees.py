@@ -121,16 +121,23 @@ def _traced_kruskal(graph, weight, record, values):
             record.add("accept", (u, v), float(w), "joins two trees", cycle=None, **values)
         else:
             rejected.append(record.add("reject", (u, v), float(w), "", **values))
-    if rejected:
-        # Forests only grow, so the path joining a rejected edge's ends when it was
-        # rejected is their path in the final forest (paths in a forest are unique).
-        path = _forest_paths(graph, accepted)
-        for row in rejected:
-            u, v = row["item"]
-            cycle = path(u, v)
-            row["cycle"] = cycle
-            row["reason"] = f"closes a cycle of {len(cycle)} edges"
+    _name_cycles(graph, accepted, rejected)
     return accepted
+
+
+def _name_cycles(graph, accepted, rejected):
+    """Give each rejected edge's trace row the cycle it would close, and say so in its reason.
+
+    Forests only grow, so the path joining a rejected edge's ends when it was rejected is
+    their path in the final forest (paths in a forest are unique): Kruskal and Prim alike.
+    """
+    if not rejected:
+        return
+    path = _forest_paths(graph, accepted)
+    for row in rejected:
+        cycle = path(*row["item"])
+        row["cycle"] = cycle
+        row["reason"] = f"closes a cycle of {len(cycle)} edges"
 
 
 def _forest_paths(graph, edges):
@@ -192,15 +199,7 @@ def _traced_prim(graph, weight, record, values):
             for c, d2 in graph.adj[b].items():
                 if c not in visited:
                     heapq.heappush(frontier, (-d2.get(weight, 1), next(counter), b, c, d2))
-    if rejected:
-        # The tree only grows, so the path joining a rejected edge's ends then is their path in
-        # the final forest (paths in a forest are unique).
-        path = _forest_paths(graph, edges)
-        for row in rejected:
-            a, b = row["item"]
-            cycle = path(a, b)
-            row["cycle"] = cycle
-            row["reason"] = f"closes a cycle of {len(cycle)} edges"
+    _name_cycles(graph, edges, rejected)
     return edges
 
 
