@@ -8,6 +8,7 @@ networkx's own Kruskal and Prim implementations.
 
 from __future__ import annotations
 
+import functools
 import heapq
 import itertools
 import math
@@ -373,6 +374,20 @@ def chow_liu_tree(
     return traced(tree, record)
 
 
+def _per_stratum(engine, weigh, names, stratified, *key):
+    """``weigh(engine, names, **stratified)`` for every stratum, kept in the engine's cache.
+
+    A multinet asks for one stratum's matrix per class: all of them come from one call.
+    """
+    cache_key = ("chow_liu_weights", getattr(weigh, "func", weigh).__name__, tuple(names), stratified["given"], *key)
+    cached = engine._cache.get(cache_key)
+    if cached is None:
+        cached = np.asarray(weigh(engine, names, **stratified))
+        cached.flags.writeable = False  # shared by every class's search
+        engine._cache[cache_key] = cached
+    return cached
+
+
 def _chow_liu_tree(data, variables, algorithm, stratum, criterion, record, equivalent_sample_size=DEFAULT_TREE_ESS):
     """:func:`chow_liu_tree` (arguments checked), recording into `record` (a Trace or None)."""
     engine = as_engine(data)
@@ -388,12 +403,15 @@ def _chow_liu_tree(data, variables, algorithm, stratum, criterion, record, equiv
         positions = feature_positions(engine, variables, exclude=given)
         names = _names(engine, positions)
         stratified = {"given": engine.names[given], "per_stratum": True}
-        weights = pairwise_mutual_information(engine, names, **stratified)[int(state)]
+        weights = _per_stratum(engine, pairwise_mutual_information, names, stratified)[int(state)]
         rows = float(np.asarray(engine.counts([engine.names[given]]))[int(state)])
     keep = None
     if criterion == "bdeu":
-        gains = pairwise_bdeu_gain(engine, names, equivalent_sample_size=equivalent_sample_size, **stratified)
-        gains = gains[int(stratum[1])] if stratum is not None else gains
+        bdeu = functools.partial(pairwise_bdeu_gain, equivalent_sample_size=equivalent_sample_size)
+        if stratum is None:
+            gains = bdeu(engine, names)
+        else:
+            gains = _per_stratum(engine, bdeu, names, stratified, equivalent_sample_size)[int(stratum[1])]
         # Only pairs that share information in these rows: BDeu spreads its prior over every state,
         # also states these rows never take, and then favours an edge at a column that is constant
         # here (a known artefact of BDeu with unobserved states, Ueno 2010), which fits nothing.
