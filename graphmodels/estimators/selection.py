@@ -183,17 +183,54 @@ def leave_one_out_correction(family: FamilyCells, weights: ArrayLike) -> np.ndar
     # (all of a fractional weight below 1), so weights equal repeated rows.
     w = np.minimum(np.asarray(weights, dtype=np.float64), 1.0)
     cell = smoothed.reshape(-1)[cells]
+    if not family.conditional:
+        # One distribution over the class: its normalizer loses w_i in every class
+        # column alike, and a term common to all columns cancels in the posterior.
+        with np.errstate(divide="ignore", invalid="ignore"):
+            return np.log(np.maximum(cell - w, 0.0)) - np.log(cell)
+    # The row's parent configuration is its cell's index over the child's states: no broadcast copy.
+    total = smoothed.sum(axis=-1).reshape(-1)[cells // counts.shape[-1]]
+    return _conditional_change(cell, total, w, counts.shape[-1])
+
+
+def _conditional_change(cell, total, w, n_states):
+    """``log theta_without_row - log theta`` of a CPT cell from its smoothed count and its configuration's total."""
+    # One log of the ratio (cell - w) / cell * total / (total - w), not four: this is the
+    # selection's innermost loop.
     with np.errstate(divide="ignore", invalid="ignore"):
-        numerator = np.log(np.maximum(cell - w, 0.0)) - np.log(cell)
-        if not family.conditional:
-            # One distribution over the class: its normalizer loses w_i in every class
-            # column alike, and a term common to all columns cancels in the posterior.
-            return numerator
-        # The row's parent configuration is its cell's index over the child's states: no broadcast copy.
-        total = smoothed.sum(axis=-1).reshape(-1)[cells // counts.shape[-1]]
-        change = numerator - (np.log(total - w) - np.log(total))
+        change = np.log(np.maximum(cell - w, 0.0) * total / (cell * (total - w)))
+    empty = np.flatnonzero(total - w <= 0)
+    if empty.size:
         # A parent configuration with no support left: the estimator's fallback, uniform.
-        return np.where(total - w > 0, change, -np.log(counts.shape[-1]) - (np.log(cell) - np.log(total)))
+        states = np.broadcast_to(n_states, np.shape(cell))[empty]
+        change[empty] = -np.log(states) - np.log(cell[empty] / total[empty])
+    return change
+
+
+def _conditional_corrections(families, w, n_rows):
+    """The summed :func:`leave_one_out_correction` of many conditional families, in one vectorized pass.
+
+    The families' smoothed tables are laid end to end; each table's parent
+    configurations are runs of its child's states, so one ``reduceat`` gives
+    every configuration's total and one gather every row's cell.
+    """
+    states = np.array([f.counts.shape[-1] for f in families], dtype=np.int64)
+    sizes = np.array([f.counts.size for f in families], dtype=np.int64)
+    cell_offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
+    config_offsets = np.concatenate([[0], np.cumsum(sizes // states)[:-1]])
+    smoothed = np.concatenate([(np.asarray(f.counts, np.float64) + f.pseudo_counts).reshape(-1) for f in families])
+    totals = np.add.reduceat(smoothed, np.repeat(states, sizes // states).cumsum() - np.repeat(states, sizes // states))
+    lengths = np.array([len(f.cells) for f in families], dtype=np.int64)
+    cells = np.concatenate([f.cells for f in families])
+    entry_states = np.repeat(states, lengths)
+    configs = cells // entry_states + np.repeat(config_offsets, lengths)
+    cells = cells + np.repeat(cell_offsets, lengths)
+    if all(f.rows is None for f in families):
+        change = _conditional_change(smoothed[cells], totals[configs], np.tile(w, len(families)), entry_states)
+        return change.reshape(len(families), n_rows).sum(axis=0)
+    rows = np.concatenate([np.arange(n_rows) if f.rows is None else f.rows for f in families])
+    change = _conditional_change(smoothed[cells], totals[configs], w[rows], entry_states)
+    return np.bincount(rows, weights=change, minlength=n_rows)
 
 
 def leave_one_out_scores(
@@ -227,9 +264,13 @@ def leave_one_out_scores(
     y = np.asarray(y, dtype=np.int64)
     w = np.asarray(weights, dtype=np.float64)
     correction = np.zeros(len(y))
+    conditional = [family for family in families if family.conditional]
+    if conditional:
+        correction += _conditional_corrections(conditional, np.minimum(w, 1.0), len(y))
     for family in families:
-        rows = slice(None) if family.rows is None else family.rows
-        correction[rows] += leave_one_out_correction(family, w[rows])
+        if not family.conditional:
+            rows = slice(None) if family.rows is None else family.rows
+            correction[rows] += leave_one_out_correction(family, w[rows])
     index = np.arange(len(y))
     jll[index, y] += correction
     with np.errstate(invalid="ignore"):

@@ -52,7 +52,6 @@ The contract every model follows (checked for every registered model by
 from __future__ import annotations
 
 import contextlib
-import dataclasses
 import functools
 import inspect
 import numbers
@@ -84,6 +83,7 @@ from ..estimators.discriminative import Discriminative, fit_discriminative_table
 from ..estimators.parameters import get_estimator
 from ..estimators.selection import (
     MAX_SELECTION_ROWS,
+    FamilyCells,
     LeaveOneOutSelection,
     RememberedPseudoCounts,
     leave_one_out_scores,
@@ -667,7 +667,9 @@ class BaseModel:
             else:
                 # The tables and each row's cells do not depend on the candidate: only its pseudo-counts.
                 families = [
-                    dataclasses.replace(f, pseudo_counts=candidate.pseudo_counts(f.counts, conditional=f.conditional))
+                    FamilyCells(
+                        f.counts, candidate.pseudo_counts(f.counts, conditional=f.conditional), f.cells, f.rows, f.conditional
+                    )
                     for f in families
                 ]
             scores.append(leave_one_out_scores(joint, codes[:, -1], weights, families))
