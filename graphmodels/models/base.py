@@ -668,7 +668,11 @@ class BaseModel:
                 # The tables and each row's cells do not depend on the candidate: only its pseudo-counts.
                 families = [
                     FamilyCells(
-                        f.counts, candidate.pseudo_counts(f.counts, conditional=f.conditional), f.cells, f.rows, f.conditional
+                        f.counts,
+                        candidate.pseudo_counts(f.counts, conditional=f.conditional),
+                        f.cells,
+                        f.rows,
+                        f.conditional,
                     )
                     for f in families
                 ]
