@@ -659,6 +659,7 @@ class BaseModel:
         scores = []
         remembered = [RememberedPseudoCounts(candidate) for candidate in selection.candidates]
         families = None
+        best_fit: dict[str, Any] = {}
         for candidate in remembered:
             self._fit_tables(engine, candidate)
             joint = self._joint_log_likelihood(codes[:, :-1])
@@ -677,7 +678,12 @@ class BaseModel:
                     for f in families
                 ]
             scores.append(leave_one_out_scores(joint, codes[:, -1], weights, families))
+            if scores[-1][0] < min((log_loss for log_loss, _ in scores[:-1]), default=np.inf):
+                # The best candidate so far keeps its fitted tables (every _fit_tables assigns new
+                # arrays): no refit of the winner, and at most two candidates' tables in memory.
+                best_fit = dict(vars(self))
         best = int(np.argmin([log_loss for log_loss, _ in scores]))
+        vars(self).update(best_fit)
         self.estimator_ = selection.candidates[best]
         self.estimator_selection_ = pd.DataFrame(
             {
@@ -686,7 +692,6 @@ class BaseModel:
                 "error": [error for _, error in scores],
             }
         )
-        self._fit_tables(engine, remembered[best])
 
     def _fit_tables(self, engine, estimator):
         raise NotImplementedError
