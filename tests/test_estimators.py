@@ -406,3 +406,54 @@ def test_log_sum_exp_rows_is_scipys_with_infinities_and_nan():
         expected = logsumexp(a, axis=1)
     np.testing.assert_allclose(log_sum_exp_rows(a), expected, rtol=1e-14, atol=0)
     assert log_sum_exp_rows(a)[3] == -np.inf and log_sum_exp_rows(a)[4] == np.inf and np.isnan(log_sum_exp_rows(a)[5])
+
+
+# ------------------------------------------------------------ batched empirical-Bayes searches
+def _mixed_tables():
+    rng = np.random.default_rng(3)
+    shapes = [(3, 3, 3), (2, 5), (4,), (3, 1, 4), (2, 3, 1, 4), (20, 5, 5), (3, 2, 7)]
+    tables = [rng.integers(0, 30, shape).astype(float) for shape in shapes]
+    tables.append(np.zeros((2, 3, 2)))  # no counts: the smallest value
+    tables.append((rng.random((4, 6, 3)) < 0.2) * rng.integers(0, 5, (4, 6, 3)).astype(float))  # sparse
+    return tables
+
+
+@pytest.mark.parametrize("name", ["bdeu-auto", "hierarchical"])
+@pytest.mark.parametrize("conditional", [True, False])
+def test_batched_search_equals_one_search_per_table(name, conditional, monkeypatch):
+    import graphmodels.estimators.parameters as parameters
+
+    estimator, tables = get_estimator(name), _mixed_tables()
+    alone = [estimator.pseudo_counts(table, conditional=conditional) for table in tables]
+    together = estimator.pseudo_counts_of_tables(tables, conditional=conditional)
+    # Batches of a few cells each (a table larger than the limit alone) give the same answer.
+    monkeypatch.setattr(parameters.batches_of_cells, "__defaults__", (7,))
+    assert len(list(parameters.batches_of_cells(range(len(tables)), [t.size for t in tables]))) > 3
+    small_batches = estimator.pseudo_counts_of_tables(tables, conditional=conditional)
+    for a, b, c, table in zip(alone, together, small_batches, tables):
+        assert a.shape == table.shape
+        np.testing.assert_array_equal(a, b)
+        np.testing.assert_array_equal(a, c)
+
+
+def test_batched_bdeu_search_maximises_each_tables_marginal_likelihood():
+    estimator = EmpiricalBayesBDeu()
+    tables = [t for t in _mixed_tables() if t.sum() > 0]
+    for table, pseudo in zip(tables, estimator.pseudo_counts_of_tables(tables)):
+        ess = float(pseudo.reshape(-1)[0] * table.size)
+        assert ess == pytest.approx(estimator.select_equivalent_sample_size(table), rel=1e-12)
+        # Better than every point of a fine grid, up to the search's 1.003 resolution.
+        fine = np.geomspace(2.0, 1000.0, 2000)
+        best = fine[np.argmax(bdeu_log_marginal_likelihood(table, fine))]
+        assert bdeu_log_marginal_likelihood(table, ess) >= bdeu_log_marginal_likelihood(table, best) - 1e-3
+
+
+def test_maximise_on_log_grids_is_one_search_per_row():
+    from graphmodels.estimators import maximise_on_log_grid, maximise_on_log_grids
+
+    targets = np.array([0.5, 3.0, 77.0, 900.0])
+    many = maximise_on_log_grids(lambda x: -((np.log(x) - np.log(targets)[:, None]) ** 2), 0.1, 1000.0, len(targets))
+    for target, value in zip(targets, many):
+        assert value == maximise_on_log_grid(lambda x, t=target: -((np.log(x) - np.log(t)) ** 2), 0.1, 1000.0)
+        assert abs(value / target - 1) < 0.003
+    assert maximise_on_log_grids(lambda x: x, 1.0, 1.0, 3).tolist() == [1.0, 1.0, 1.0]

@@ -20,6 +20,7 @@ from .parameters import (
     bdeu_log_marginal_likelihood,
     get_estimator,
     maximise_on_log_grid,
+    maximise_on_log_grids,
 )
 from .selection import (
     DEFAULT_SELECTION_CANDIDATES,
@@ -56,6 +57,7 @@ __all__ = [
     "bdeu_log_marginal_likelihood",
     "dirichlet_multinomial_log_likelihood",
     "maximise_on_log_grid",
+    "maximise_on_log_grids",
     "get_estimator",
     "ESTIMATORS",
     "LIANG_SREBRO_PSEUDO_COUNT",

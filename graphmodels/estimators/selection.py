@@ -384,6 +384,19 @@ class RememberedPseudoCounts(Estimator):
             self._memory[key] = self.estimator.pseudo_counts(counts, conditional=conditional)
         return self._memory[key]
 
+    def remember(self, families: Sequence[FamilyCells]) -> None:
+        """Work out the pseudo-counts of every family's table in one batch (an adaptive search: one for all)."""
+        for conditional in (True, False):
+            missing = {}
+            for family in families:
+                if family.conditional == conditional:
+                    counts = np.asarray(family.counts, dtype=np.float64)
+                    key = (conditional, counts.shape, counts.tobytes())
+                    if key not in self._memory:
+                        missing[key] = counts
+            tables = self.estimator.pseudo_counts_of_tables(list(missing.values()), conditional=conditional)
+            self._memory.update(zip(missing, tables))
+
     def _params(self) -> dict[str, Any]:
         return self.estimator._params()
 

@@ -80,7 +80,7 @@ from ..data.encoding import (
 )
 from ..data.weights import check_sample_weight
 from ..estimators.discriminative import Discriminative, fit_discriminative_tables
-from ..estimators.parameters import get_estimator
+from ..estimators.parameters import MaximumLikelihood, get_estimator
 from ..estimators.selection import (
     MAX_SELECTION_ROWS,
     FamilyCells,
@@ -658,25 +658,25 @@ class BaseModel:
         codes, weights = engine.sample_rows(MAX_SELECTION_ROWS, seed=0)
         scores = []
         remembered = [RememberedPseudoCounts(candidate) for candidate in selection.candidates]
-        families = None
+        if self._families_read_tables:
+            self._fit_tables(engine, remembered[0])
+        # The tables and each row's cells do not depend on the candidate: only its pseudo-counts.
+        cells = self._training_families(engine, codes, MaximumLikelihood())
         best_fit: dict[str, Any] = {}
         for candidate in remembered:
+            candidate.remember(cells)
             self._fit_tables(engine, candidate)
             joint = self._joint_log_likelihood(codes[:, :-1])
-            if families is None:
-                families = self._training_families(engine, codes, candidate)
-            else:
-                # The tables and each row's cells do not depend on the candidate: only its pseudo-counts.
-                families = [
-                    FamilyCells(
-                        f.counts,
-                        candidate.pseudo_counts(f.counts, conditional=f.conditional),
-                        f.cells,
-                        f.rows,
-                        f.conditional,
-                    )
-                    for f in families
-                ]
+            families = [
+                FamilyCells(
+                    f.counts,
+                    candidate.pseudo_counts(f.counts, conditional=f.conditional),
+                    f.cells,
+                    f.rows,
+                    f.conditional,
+                )
+                for f in cells
+            ]
             scores.append(leave_one_out_scores(joint, codes[:, -1], weights, families))
             if scores[-1][0] < min((log_loss for log_loss, _ in scores[:-1]), default=np.inf):
                 # The best candidate so far keeps its fitted tables (every _fit_tables assigns new
@@ -695,6 +695,9 @@ class BaseModel:
 
     def _fit_tables(self, engine, estimator):
         raise NotImplementedError
+
+    #: True for a model whose ``_training_families`` reads what ``_fit_tables`` sets (a junction forest's order).
+    _families_read_tables = False
 
     def _training_families(self, engine, codes, estimator):
         raise NotImplementedError

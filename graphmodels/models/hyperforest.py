@@ -648,6 +648,8 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         ]
         self.networks_ = [network if c is None else _select_stratum(network, c) for c, network in networks]
 
+    _families_read_tables = True
+
     def _training_families(self, engine, codes, estimator):
         names, y = engine.names, codes[:, -1]
         families = [class_prior_cells(engine, y, estimator)]
