@@ -304,12 +304,12 @@ class HierarchicalDirichlet(Estimator):
         return self.pseudo_counts_of_tables([counts], conditional=conditional)[0]
 
     def pseudo_counts_of_tables(self, tables: Sequence[ArrayLike], *, conditional: bool = True) -> list[np.ndarray]:
-        tables = [_check_counts(table) for table in tables]
-        along_child = [i for i, table in enumerate(tables) if conditional or table.ndim == 1]
-        result: list[Any] = [None] * len(tables)
-        for i, pseudo in zip(along_child, self._conditional_pseudo_counts([tables[i] for i in along_child])):
+        checked = [_check_counts(table) for table in tables]
+        along_child = [i for i, table in enumerate(checked) if conditional or table.ndim == 1]
+        result: list[Any] = [None] * len(checked)
+        for i, pseudo in zip(along_child, self._conditional_pseudo_counts([checked[i] for i in along_child])):
             result[i] = pseudo
-        for i, counts in enumerate(tables):
+        for i, counts in enumerate(checked):
             if result[i] is None:
                 result[i] = self._joint_pseudo_counts(counts)
         return result

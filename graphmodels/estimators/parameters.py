@@ -623,9 +623,9 @@ class EmpiricalBayesBDeu(Estimator):
         return self.pseudo_counts_of_tables([counts], conditional=conditional)[0]
 
     def pseudo_counts_of_tables(self, tables: Sequence[ArrayLike], *, conditional: bool = True) -> list[np.ndarray]:
-        tables = [_check_counts(table) for table in tables]
-        sizes = self._select(tables, conditional)
-        return [BDeu(float(ess)).pseudo_counts(table) for table, ess in zip(tables, sizes)]
+        checked = [_check_counts(table) for table in tables]
+        sizes = self._select(checked, conditional)
+        return [BDeu(float(ess)).pseudo_counts(table) for table, ess in zip(checked, sizes)]
 
     def _params(self) -> dict[str, Any]:
         return {
