@@ -457,3 +457,16 @@ def test_maximise_on_log_grids_is_one_search_per_row():
         assert value == maximise_on_log_grid(lambda x, t=target: -((np.log(x) - np.log(t)) ** 2), 0.1, 1000.0)
         assert abs(value / target - 1) < 0.003
     assert maximise_on_log_grids(lambda x: x, 1.0, 1.0, 3).tolist() == [1.0, 1.0, 1.0]
+
+
+@pytest.mark.parametrize(
+    "name", ["mle", "laplace", "dirichlet(0.5)", "bdeu(5)", "marginal-smoothing(5)", "bdeu-auto", "hierarchical"]
+)
+def test_conditionals_of_many_tables_equal_one_conditional_per_table(name):
+    estimator = get_estimator(name)
+    tables = _mixed_tables() + [np.array([[0.0, 0.0], [2.0, 1.0]]), np.array([[5.0], [0.0]])]
+    together = estimator.conditionals(tables)
+    assert estimator.conditionals([]) == []
+    for table, cpt in zip(tables, together):
+        np.testing.assert_allclose(cpt, estimator.conditional(table), rtol=1e-14, atol=0)
+        np.testing.assert_allclose(cpt.sum(axis=-1), 1.0, rtol=1e-14)

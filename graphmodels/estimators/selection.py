@@ -384,6 +384,9 @@ class RememberedPseudoCounts(Estimator):
             self._memory[key] = self.estimator.pseudo_counts(counts, conditional=conditional)
         return self._memory[key]
 
+    def pseudo_counts_of_tables(self, tables: Sequence[ArrayLike], *, conditional: bool = True) -> list[np.ndarray]:
+        return [self.pseudo_counts(table, conditional=conditional) for table in tables]
+
     def remember(self, families: Sequence[FamilyCells]) -> None:
         """Work out the pseudo-counts of every family's table in one batch (an adaptive search: one for all)."""
         for conditional in (True, False):

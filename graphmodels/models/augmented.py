@@ -79,7 +79,8 @@ def family_log_tables(
     -------
     list of ndarray, each of shape (n_classes or 1, r_parent or 1, r_j)
     """
-    return [_log(estimator.conditional(_family_counts(engine, p, j, class_position))) for j, p in enumerate(parents)]
+    tables = estimator.conditionals([_family_counts(engine, p, j, class_position) for j, p in enumerate(parents)])
+    return [_log(table) for table in tables]
 
 
 def _family_counts(engine, parent, child, class_position):

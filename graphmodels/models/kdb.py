@@ -192,7 +192,10 @@ class KDB(BaseClassifier, ConditionalTables):
     def _fit_tables(self, engine, estimator):
         self.class_log_prior_ = _log(estimator.joint(engine.counts([engine.names[-1]])))
         self.log_tables_ = [
-            _log(estimator.conditional(self._family_counts(engine, j))) for j in range(len(self.feature_parents_))
+            _log(table)
+            for table in estimator.conditionals(
+                [self._family_counts(engine, j) for j in range(len(self.feature_parents_))]
+            )
         ]
 
     def _training_families(self, engine, codes, estimator):
