@@ -208,3 +208,50 @@ def test_wide_pools_take_the_same_path_on_mixed_columns(n_cols, n_classes, max_c
     new = kikuchi.kikuchi_bayes_path(engine, "y", trace=True, max_cells=max_cells)
     _compare(new, old)
     assert len(new[0]) > 3
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_cell_table_log_likelihoods_are_the_row_scores(n_classes, k):
+    # Each candidate's CLL from its cell table and the stage's exp(scores) is the CLL of the
+    # per-row score changes (the old path), to rounding; with sample weights, and with scores
+    # far apart (rows whose sums would underflow fall back to the row path).
+    frame = _mixed(10, 300, 7 + k, n_classes)
+    weights = np.random.default_rng(k).integers(1, 4, len(frame)).astype(float)
+    engine = gm.stats.CountingEngine(
+        frame.to_numpy(), [2 + j % 3 for j in range(10)] + [n_classes], names=list(frame.columns), sample_weight=weights
+    )
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(10)), 4.0)
+    model = kikuchi._Model(search)
+    for region in (0b1, 0b110, 0b1000_0001):
+        model.add(region, model.changes(region), search.log_rows(region))
+    pool = kikuchi._WidePool(search, model, k, 10**9)
+    pool._refresh()
+    usable = np.flatnonzero(pool.active)
+    for shift in (0.0, 800.0):
+        model.scores[:5] += shift * (np.arange(n_classes) if n_classes > 2 else 1.0)
+        pool._stage = None
+        new = pool._log_likelihoods(usable)
+        old = [search.conditional_log_likelihood(pool._deltas([b])[0] + model.scores) for b in usable]
+        np.testing.assert_allclose(new, old, rtol=1e-12, atol=1e-9)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_stage_scores_flag_underflowing_candidates(n_classes):
+    # Scores and score changes more than ~700 nats apart in opposite directions: those candidates
+    # are NaN (rescored by their rows), the others the CLL of the per-row sums.
+    frame = _mixed(6, 200, 3, n_classes)
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(6)), 4.0)
+    rng = np.random.default_rng(n_classes)
+    shape = (len(search.x),) if n_classes == 2 else (len(search.x), n_classes)
+    scores = rng.normal(size=shape) * 5
+    scores[0] = 750.0 if n_classes == 2 else [750.0, 0.0, 0.0]
+    code, cells = search.region_codes(np.array([[0, 1], [2, 3], [4, 5]]))
+    counts, tables = search.log_tables(code, cells)
+    tables = tables + rng.normal(size=tables.shape)
+    tables[code[1, 0]] = -750.0 if n_classes == 2 else [-750.0, 0.0, 0.0]  # row 0's cell, candidate 1
+    got = kikuchi._StageScores(search, scores).log_likelihoods(code, counts, tables, cells)
+    expected = [search.conditional_log_likelihood(scores + tables[c]) for c in code]
+    assert np.isnan(got[1])
+    np.testing.assert_allclose(got[[0, 2]], np.array(expected)[[0, 2]], rtol=1e-12)

@@ -159,7 +159,11 @@ class _RegionSearch:
         self.total = float(weights.sum())
         self.binary = m == 2
         self._class_weights_t = [np.ascontiguousarray(self.class_weights[:, c]) for c in range(m)]
+        self._columns = np.ascontiguousarray(self.x.T)  # (attributes, rows)
+        # Rows, classes and weights of the nonzero class weights, row by row.
+        self._entries = (*np.nonzero(self.class_weights), self.class_weights[self.class_weights != 0])
         self._log_rows = {}
+        self._log_tables = {}
         self._cached_bytes = 0
         self._products = {}
 
@@ -194,36 +198,61 @@ class _RegionSearch:
         return rows
 
     def batch_log_rows(self, masks):
-        """``log P(x_S, y)`` of same-size regions, evaluation space: (len(masks), rows[, classes]).
-
-        All tables come from one ``bincount`` per class over the regions'
-        mixed-radix codes, each region in its own block of cells.
-        """
-        n = len(self.x)
+        """``log P(x_S, y)`` of same-size regions, evaluation space: (len(masks), rows[, classes])."""
         bits = np.array([_bits(s) for s in masks], dtype=np.int64).reshape(len(masks), -1)
-        cells = np.array([self.product(s) for s in masks], dtype=np.int64)
-        offsets = np.concatenate([[0], np.cumsum(cells)[:-1]])
-        code = np.zeros((n, len(masks)), dtype=np.int64)
+        code, cells = self.region_codes(bits)
+        log_p = self.log_tables(code, cells)[1]
+        return log_p[code]
+
+    def log_table(self, mask):
+        """``log P(v_R, y)`` of every cell of a region, evaluation space: (cells[, classes]) (cached).
+
+        Cells in mixed radix over the region's attributes, the first most significant.
+        """
+        table = self._log_tables.get(mask)
+        if table is None:
+            code, cells = self.region_codes(np.array([_bits(mask)], dtype=np.int64).reshape(1, -1))
+            table = self._log_tables[mask] = self.log_tables(code, cells)[1]
+        return table
+
+    def region_codes(self, bits):
+        """Cells of every distinct row in same-size regions, each region's cells numbered after those
+        of the regions before it: (regions, rows), and each region's number of cells.
+
+        Parameters
+        ----------
+        bits : ndarray of int, shape (regions, attributes)
+            Attribute indices of each region, ascending.
+        """
+        cells = self.cards[bits].prod(axis=1)
+        code = np.zeros((len(bits), len(self.x)), dtype=np.int64)
         for k in range(bits.shape[1]):
-            code *= self.cards[bits[:, k]]
-            code += self.x[:, bits[:, k]]
-        code += offsets
+            code *= self.cards[bits[:, k]][:, None]
+            code += self._columns[bits[:, k]]
+        code += (np.cumsum(cells) - cells)[:, None]
+        return code, cells
+
+    def log_tables(self, code, cells):
+        """Class weights of the regions' cells, (cells of all regions, classes), and ``log P(cell, y)``
+        in evaluation space, from the cells `code` (regions, rows) of :meth:`region_codes`.
+
+        One ``bincount`` over the rows' nonzero class weights; each cell sums its rows in row order,
+        whatever the regions scored with it, so a region's table is the same in every batch.
+        """
+        m = self.n_classes
+        rows, classes, weights = self._entries
+        total = int(cells.sum())
+        counts = np.bincount(
+            (code[:, rows] * m + classes).ravel(), weights=np.tile(weights, len(code)), minlength=total * m
+        ).reshape(total, m)
         theta = self.prior_strength
-        # Eq. (4): alpha = vartheta / (cells of the region, class included);
-        # the same vartheta everywhere, so overlapping submodels agree.
-        alpha = np.repeat(theta / (cells * self.n_classes), cells)
-        flat = code.ravel()
-        log_p = np.stack(
-            [
-                np.log(np.bincount(flat, weights=np.repeat(w, len(masks)), minlength=int(cells.sum())) + alpha)
-                for w in self._class_weights_t
-            ],
-            axis=1,
-        )  # (cells of all regions, classes)
+        # Eq. (4): alpha = vartheta / (cells of the region, class included); the same vartheta
+        # everywhere, so overlapping submodels agree.
+        alpha = np.repeat(theta / (cells * m), cells)
+        log_p = np.log(counts + alpha[:, None])
         if self.binary:
-            difference = log_p[:, 1] - log_p[:, 0]  # the normalizer cancels
-            return difference[code.T]
-        return log_p[code.T] - math.log(self.total + theta)
+            return counts, log_p[:, 1] - log_p[:, 0]  # the normalizer cancels
+        return counts, log_p - math.log(self.total + theta)
 
     # ------------------------------------------------------------ likelihood
     def gradient(self, scores):
@@ -241,6 +270,48 @@ class _RegionSearch:
         norm = _log_sum_exp_last(scores)
         fit = np.tensordot(scores, self.class_weights, axes=([-2, -1], [0, 1]))
         return fit - norm @ self.row_weights
+
+
+class _StageScores:
+    """The model's scores at one stage, set up to score candidates from their cell tables.
+
+    A candidate whose score change is ``D[cell(i)]`` (a table over its cells, in evaluation
+    space) has ``CLL(s + d) = sum_i w_i . (s_i + d_i) - sum_i W_i LSE(s_i + d_i)`` (eq. 8). The
+    fit term is ``sum_cells counts . D``; with ``E_i = exp(s_i - max s_i)``, computed once per
+    stage, and ``X = exp(D - max_y D)`` per cell, ``LSE(s_i + d_i) = max s_i + max_y D[cell(i)]
+    + log(E_i . X[cell(i)])``: per row one gather, a dot over the classes and a log, instead of
+    forming ``s + d`` and its log-sum-exp.
+    """
+
+    def __init__(self, search, scores):
+        self.search = search
+        full = np.column_stack([np.zeros(len(scores)), scores]) if search.binary else scores
+        top = full.max(axis=1)
+        self.exp = [np.exp(full[:, c] - top) for c in range(full.shape[1])]
+        fit = scores @ search._class_weights_t[1] if search.binary else np.vdot(scores, search.class_weights)
+        self.constant = float(fit - top @ search.row_weights)
+
+    def log_likelihoods(self, code, counts, tables, cells):
+        """CLL of candidates with score changes `tables` (cells of all candidates[, classes]; their
+        class weights `counts`) on the rows' cells `code` (candidates, rows), `cells` per candidate.
+
+        Rounding aside, ``search.conditional_log_likelihood(scores + tables[code])``; NaN for a
+        candidate whose rows' sums underflow (classes more than ~700 nats apart both ways).
+        """
+        search = self.search
+        full = np.column_stack([np.zeros(len(tables)), tables]) if search.binary else tables
+        top = full.max(axis=1)
+        fit = np.add.reduceat((counts * full).sum(axis=1) - counts.sum(axis=1) * top, np.cumsum(cells) - cells)
+        total = None
+        for c, column in enumerate(self.exp):
+            term = np.exp(full[:, c] - top)[code]
+            term *= column
+            total = term if total is None else np.add(total, term, out=total)
+        with np.errstate(divide="ignore"):
+            norm = np.log(total) @ search.row_weights
+        # an underflow (0 or a subnormal) would lose digits: rescored by the rows
+        norm[~(total.min(axis=1) > 1e-290)] = np.nan
+        return self.constant + fit - norm
 
 
 class _Model:
@@ -433,15 +504,15 @@ class _CandidatePool:
         ``CLL(s + d) <= CLL(s) + grad CLL(s) . d`` (one matrix-vector product
         for all candidates). The result is the exhaustive search's.
         """
-        found = _best_in_pool(self, n, self._cached_deltas, self._slopes)
+        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes)
         if found is None:
             return None
         b, log_likelihood, df = found
         return self.masks[b], self.changes[b], log_likelihood, df
 
-    def _cached_deltas(self, which):
+    def _log_likelihoods(self, which):
         self._ensure_deltas(which)
-        return self.deltas[which]
+        return self.search.conditional_log_likelihood(self.deltas[which] + self.model.scores)
 
     def _slopes(self, usable, gradient):
         """``grad CLL . d`` of the candidates `usable` from their cached deltas."""
@@ -476,6 +547,17 @@ def _combinations(n, k):
         following = np.arange(len(rows)) - starts + np.repeat(last + 1, counts)
         out = np.column_stack([out[rows], following])
     return out
+
+
+@functools.cache
+def _projection(cards, pattern):
+    """For each cell of a region with attributes of `cards` states (mixed radix, the first most
+    significant), its cell in the sub-region of the attributes in bit-pattern `pattern`."""
+    states = np.indices(cards).reshape(len(cards), -1)
+    positions = [i for i in range(len(cards)) if pattern >> i & 1]
+    if not positions:
+        return np.zeros(states.shape[1], dtype=np.int64)
+    return np.ravel_multi_index(states[positions], [cards[i] for i in positions])
 
 
 class _GroupCells(NamedTuple):
@@ -552,6 +634,7 @@ class _WidePool:
         self._tables = [None] * len(self._group_starts)
         self._largest_log_p = self._largest_reference = 0.0
         self._last = None
+        self._stage = None
 
     def _membership(self, mask):
         member = np.zeros(len(self.search.attributes), dtype=bool)
@@ -827,11 +910,36 @@ class _WidePool:
                     deltas[i] += dc * search.log_rows(self._mask(b, q))
         return deltas
 
+    def _log_likelihoods(self, which):
+        """Conditional log-likelihoods of the candidates `which` from their cell tables (see
+        :class:`_StageScores`): ``D = sum_T dc_T log P_T`` over the candidate's cells, the sum
+        :meth:`_deltas` forms per row, in the same order (so the same values)."""
+        search = self.search
+        if self._stage is None:
+            self._stage = _StageScores(search, self.model.scores)
+        combos = self.combos[which]
+        code, cells = search.region_codes(combos)
+        counts, tables = search.log_tables(code, cells)
+        starts = np.cumsum(cells) - cells
+        full = (1 << self.k) - 1
+        for i, b in enumerate(which):
+            cards = tuple(int(c) for c in search.cards[combos[i]])
+            own = tables[starts[i] : starts[i] + cells[i]]
+            for q in range(full):
+                dc = self.changes[b, q]
+                if dc:
+                    own += dc * search.log_table(self._mask(b, q))[_projection(cards, q)]
+        out = self._stage.log_likelihoods(code, counts, tables, cells)
+        for i in np.flatnonzero(np.isnan(out)):
+            out[i] = search.conditional_log_likelihood(self._deltas([which[i]])[0] + self.model.scores)
+        return out
+
     def best(self, n):
         """The best candidate as ``(mask, changes, log_likelihood, df)``, or None (see
         :meth:`_CandidatePool.best`; the same bound, computed from cell tables)."""
         self._refresh()
-        found = _best_in_pool(self, n, self._deltas, self._slopes)
+        self._stage = None
+        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes)
         if found is None:
             return None
         b, log_likelihood, df = found
@@ -1160,14 +1268,14 @@ def kikuchi_bayes_path(
     return finish()
 
 
-def _best_in_pool(pool, n, deltas_of, slopes_of):
+def _best_in_pool(pool, n, log_likelihoods_of, slopes_of):
     """The best candidate of a pool as ``(index, log_likelihood, df)``, or None; both pools' search.
 
-    Candidates are scored exactly (``deltas_of(indices)``: their score changes) in the order
-    of an upper bound and only while the bound can still beat the best exact score: the
-    conditional log-likelihood is concave in the scores, so ``CLL(s + d) <= CLL(s) + grad
-    CLL(s) . d`` (``slopes_of(indices, gradient)``: the products). The result is the
-    exhaustive search's. Small pools are scored directly.
+    Candidates are scored exactly (``log_likelihoods_of(indices)``: their conditional
+    log-likelihoods) in the order of an upper bound and only while the bound can still beat the
+    best exact score: the conditional log-likelihood is concave in the scores, so ``CLL(s + d) <=
+    CLL(s) + grad CLL(s) . d`` (``slopes_of(indices, gradient)``: the products). The result is
+    the exhaustive search's. Small pools are scored directly.
     """
     search, model = pool.search, pool.model
     all_dfs = model.df + pool.delta_dfs
@@ -1181,8 +1289,7 @@ def _best_in_pool(pool, n, deltas_of, slopes_of):
     log_likelihoods = np.full(len(usable), -np.inf)
 
     def score(positions):
-        deltas = deltas_of(usable[positions])
-        log_likelihoods[positions] = search.conditional_log_likelihood(deltas + model.scores)
+        log_likelihoods[positions] = log_likelihoods_of(usable[positions])
         posts[positions] = log_priors[positions] + log_likelihoods[positions]
 
     if len(usable) * math.prod(pool.shape) <= _DIRECT_ELEMENTS:
