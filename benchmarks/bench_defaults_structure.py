@@ -44,14 +44,17 @@ FAMILIES = {
     # Each criterion with the default estimator (the leave-one-out selection of the prior).
     "chow-liu": {
         "TAN() (default)": lambda: gm.TAN(),
-        'ChowLiu(criterion="ml")': lambda: gm.ChowLiu(criterion="ml"),
-        'ChowLiu(criterion="mdl")': lambda: gm.ChowLiu(criterion="mdl"),
+        'ChowLiu(criterion="ml")': lambda: gm.ChowLiu(criterion="ml", representation="free"),
+        'ChowLiu(criterion="mdl")': lambda: gm.ChowLiu(criterion="mdl", representation="free"),
         **{
             f'ChowLiu(criterion="bdeu", equivalent_sample_size={ess:g})': (
-                lambda ess=ess: gm.ChowLiu(criterion="bdeu", equivalent_sample_size=ess)
+                lambda ess=ess: gm.ChowLiu(criterion="bdeu", equivalent_sample_size=ess, representation="free")
             )
             for ess in (0.5, 1.0, 2.0, 4.0, 8.0, 16.0)
         },
+        # Each class's BDeu forest or TAN's tree shared by the classes, whichever has the lower
+        # leave-one-out log-loss on the training rows.
+        'ChowLiu(representation="auto") (default)': lambda: gm.ChowLiu(),
     },
     "hyperforest": {
         "TAN() (default)": lambda: gm.TAN(),
@@ -70,6 +73,8 @@ FAMILIES = {
             )
             for k in (1, 2)
         },
+        # C_f or C_s, whichever has the lower leave-one-out log-loss on the training rows.
+        'HyperforestClassifier(representation="auto") (default)': lambda: gm.HyperforestClassifier(),
     },
     # The floor of EmpiricalBayesBDeu's sample size: a table whose marginal likelihood peaks at a
     # tiny sample size gets near-empirical, overconfident probabilities.
@@ -144,9 +149,13 @@ def main(argv=None):
             "fold; clipped log-loss); each model with its default prior unless the variant names one. "
             'ChowLiu `criterion="ml"`: one spanning tree per class; `"mdl"`: each class\'s spanning '
             'forest of the MDL-penalized mutual information; `"bdeu"`: each class\'s spanning forest of the '
-            "edges' BDeu log Bayes factors (Heckerman et al. 1995) at the equivalent sample size named. "
+            "edges' BDeu log Bayes factors (Heckerman et al. 1995) at the equivalent sample size named; "
+            'these with `representation="free"` (one forest per class), the default `"auto"` keeping each '
+            "fold's per-class BDeu(4) forests or TAN's tree shared by the classes, whichever has the lower "
+            "leave-one-out log-loss on its training rows. "
             'Hyperforest variants: `representation="shared"` (one hyperforest, the class in every '
-            'hyperedge) unless `"free"` (one per class) is named, `n_starts` as named.',
+            'hyperedge) unless `"free"` (one per class) or `"auto"` (whichever of the two has the lower '
+            "leave-one-out log-loss) is named, `n_starts` as named.",
             "",
             common.markdown_table(shown),
         ]

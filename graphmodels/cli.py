@@ -411,6 +411,19 @@ def _describe_regions(model: Any, graph: Any) -> list[str]:
 
 
 def _describe(model: Any) -> list[str]:
+    """A summary of `model`'s structure, and how its representation was chosen when it was."""
+    lines = _describe_structure(model)
+    selection = getattr(model, "representation_selection_", None)
+    if selection is not None:
+        scores = ", ".join(f"{row.representation} {row.log_loss:.4f}" for row in selection.itertuples())
+        lines.append(
+            f"representation: {model.representation_}, the lowest leave-one-out log-loss on the training rows "
+            f"({scores} nats per row)"
+        )
+    return lines
+
+
+def _describe_structure(model: Any) -> list[str]:
     """A summary of `model`'s structure that fits its kind of structure."""
     import networkx as nx
 

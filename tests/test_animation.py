@@ -148,7 +148,8 @@ def _fitted(name, car):
         "fan": lambda: gm.FAN(trace=True).fit(X, y),
         "kdb": lambda: gm.KDB(k=2, trace=True).fit(X, y),
         "skdb": lambda: gm.SelectiveKDB(max_k=2, trace=True).fit(X.iloc[:600], y.iloc[:600]),
-        "chow-liu": lambda: gm.ChowLiu(trace=True, criterion="ml").fit(X, y),
+        "chow-liu": lambda: gm.ChowLiu(trace=True, criterion="ml", representation="free").fit(X, y),
+        "chow-liu-shared": lambda: gm.ChowLiu(trace=True).fit(X, y),  # car: "auto" keeps TAN's tree
         "chow-liu-tree": lambda: gm.ChowLiuTree(trace=True).fit(X),
         "hyperforest": lambda: gm.HyperforestClassifier(trace=True, n_starts=3).fit(X, y),
         "hyperforest-global": lambda: gm.HyperforestClassifier(trace=True, algorithm="global").fit(X, y),
@@ -178,6 +179,7 @@ def _same(a, b):
         "kdb",
         "skdb",
         "chow-liu",
+        "chow-liu-shared",
         "chow-liu-tree",
         "hyperforest",
         "hyperforest-global",
@@ -198,17 +200,19 @@ def test_every_supported_search_replays_to_its_final_structure(name, car):
         assert _same(anim.structures[-1], model.path_["region"].iloc[: model.map_step_ + 1])
     elif name in ("chow-liu", "hyperforest-free"):
         assert _same(last_step, model.structures_[-1])
-    elif name in ("hyperforest", "hyperforest-global"):  # the default: one hyperforest per class, the first
-        assert model.representation_ == "free"
-        assert _same(last_step, model.structures_[0])
+    elif name in ("hyperforest", "hyperforest-global"):  # the default "auto": the representation it kept
+        # car: the shared hyperforest (a per-class one replays its first class's search).
+        assert model.representation_ == "shared"
+        assert _same(last_step, model.structure_)
     else:
+        assert name != "chow-liu-shared" or model.representation_ == "shared"
         assert _same(last_step, model.structure_)
     for k in range(len(anim.frames)):  # every frame draws
         anim._func(k)
 
 
 def test_a_free_hyperforest_search_replays_each_class_to_its_structure(car):
-    model = _fitted("hyperforest", car)  # the default representation: one search per class
+    model = _fitted("hyperforest-free", car)  # one search per class
     for k, label in enumerate(model.classes_):
         anim = animate(model, class_label=label, max_frames=2, **SMALL)
         assert _same(anim.structures[-1], model.structures_[k])
@@ -246,7 +250,7 @@ def test_what_cannot_be_animated_is_refused(make, error, match, car):
 def test_bad_options_are_refused(tan, car):
     with pytest.raises(ValueError, match=r"`max_frames` must be an integer >= 2, got 1"):
         animate(tan, max_frames=1)
-    chow_liu = gm.ChowLiu(trace=True).fit(*car)
+    chow_liu = gm.ChowLiu(trace=True, representation="free").fit(*car)
     with pytest.raises(ValueError, match="`class_label` must be one of the classes"):
         animate(chow_liu, class_label="nope")
 

@@ -194,10 +194,20 @@ def _xy(name):
 def test_fit_summary_of_the_other_structures(capsys):
     out = _fit_output(capsys, "car", "--model", "hyperforest")
     model = CLASSIFIERS["hyperforest"]().fit(*_xy("car"))
-    # The default representation: one hyperforest per class, each listed under its class.
+    # car: the representation chosen is one hyperforest shared by the classes, and the summary says why.
+    assert model.representation_ == "shared"
+    assert "(one structure for every class)" in out
+    scores = model.representation_selection_.set_index("representation")["log_loss"]
+    assert (
+        "representation: shared, the lowest leave-one-out log-loss on the training rows "
+        f"(free {scores['free']:.4f}, shared {scores['shared']:.4f} nats per row)" in out
+    )
+    # tic-tac-toe: one hyperforest per class, each listed under its class.
+    out = _fit_output(capsys, "tic-tac-toe", "--model", "hyperforest")
+    model = CLASSIFIERS["hyperforest"]().fit(*_xy("tic-tac-toe"))
     assert model.representation_ == "free"
     widest = max(forest.width for forest in model.structures_)
-    assert "structure: one hyperforest per class over the attributes (representation free), 4 classes, " in out
+    assert "structure: one hyperforest per class over the attributes (representation free), 2 classes, " in out
     assert f"the widest of width {widest}:\n" in out
     blocks = re.split(r"^class ", out.split("the widest of width")[1], flags=re.M)[1:]
     assert len(blocks) == len(model.classes_)

@@ -445,7 +445,7 @@ def test_chow_liu_mdl_forests_are_the_mdl_free_hyperforests_of_width_1(name):
     # spanning forests and the hyperforest learner's free representation at tree-width 1.
     frame = gm.datasets.load(name)
     X, y = frame.drop(columns="class"), frame["class"]
-    chow_liu = gm.ChowLiu(criterion="mdl").fit(X, y)
+    chow_liu = gm.ChowLiu(criterion="mdl", representation="free").fit(X, y)
     forest = gm.HyperforestClassifier(representation="free", criterion="mdl", treewidth=1).fit(X, y)
     from graphmodels.stats import CountingEngine, mutual_information
 

@@ -512,7 +512,9 @@ def test_class_frequencies_errors():
     tan = gm.evaluation.edge_stability(gm.TAN(), X, y, n_resamples=2, random_state=0)
     with pytest.raises(TypeError, match=r"one hyperforest per class .* structures\[0\] is DiGraph"):
         tan.class_frequencies("w")
-    free = gm.evaluation.edge_stability(gm.HyperforestClassifier(), X, y, n_resamples=2, random_state=0)
+    free = gm.evaluation.edge_stability(
+        gm.HyperforestClassifier(representation="free"), X, y, n_resamples=2, random_state=0
+    )
     with pytest.raises(ValueError, match=r"No structure has a hyperforest of class 'v'; the classes are \['w', "):
         free.class_frequencies("v")
     assert free.class_frequencies("w", threshold=0.9).threshold == 0.9

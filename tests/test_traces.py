@@ -603,7 +603,7 @@ def test_tan_fan_models_replay(cls, algorithm):
 @pytest.mark.parametrize("criterion", ["ml", "mdl"])
 def test_chow_liu_classifier_replay(criterion):
     X, y = _car()
-    model = _fit_both(gm.ChowLiu(criterion=criterion), X, y)
+    model = _fit_both(gm.ChowLiu(criterion=criterion, representation="free"), X, y)
     assert list(model.trace_.columns[:2]) == ["step", "class"]
     for label, tree in zip(model.classes_, model.structures_):
         steps = model.trace_[model.trace_["class"] == label]

@@ -283,7 +283,8 @@ def edge_stability(
         A graphmodels model whose ``structure_`` is one structure (every registered classifier
         and density estimator; see :data:`~graphmodels.structures.STRUCTURE_KINDS` for how each
         kind of structure is counted). Not fitted or changed itself. A hyperforest classifier
-        with one hyperforest per class (``representation="free"``, the default) is counted by
+        with one hyperforest per class (``representation="free"``, or ``"auto"`` when it chose them; a
+        refit that chose one shared hyperforest counts its hyperedges) is counted by
         the hyperedges of its classes pooled: a hyperedge is present in a refit when it lies
         inside a hyperedge of some class's hyperforest. ``structures`` keeps each refit's
         hyperforests as a dict of class label -> Hyperforest, of the classes the resample

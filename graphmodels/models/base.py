@@ -693,6 +693,53 @@ class BaseModel:
             }
         )
 
+    def _fit_best_representation(self, engine, learners):
+        """Fit each representation's structure and tables; keep the one best with each training row left out.
+
+        `learners` maps a representation's name to a function of the engine
+        that learns that structure (setting ``representation_``). Each is
+        fitted from the same starting state with the generative estimator,
+        and scored by the leave-one-out log-loss of its class probabilities
+        (:meth:`_leave_one_out_score`); the lowest wins (ties: the first
+        listed), and ``representation_selection_`` holds every score. A
+        discriminative estimator then refits the winner's tables.
+        """
+        chosen = self.estimator_
+        generative = chosen.generative if isinstance(chosen, Discriminative) else chosen
+        start = dict(vars(self))
+        scores, fitted = [], []
+        for learn in learners.values():
+            vars(self).clear()
+            vars(self).update(start)
+            self.estimator_ = generative
+            learn(engine)
+            self._fit_selected_tables(engine)
+            scores.append(self._leave_one_out_score(engine))
+            fitted.append(dict(vars(self)))
+        best = int(np.argmin([log_loss for log_loss, _ in scores]))
+        vars(self).clear()
+        vars(self).update(fitted[best])
+        self.representation_selection_ = pd.DataFrame(
+            {
+                "representation": list(learners),
+                "log_loss": [log_loss for log_loss, _ in scores],
+                "error": [error for _, error in scores],
+            }
+        )
+        if generative is not chosen:
+            self.estimator_ = chosen
+            self._fit_selected_tables(engine)
+
+    def _leave_one_out_score(self, engine):
+        """Leave-one-out (log-loss, error) of the fitted generative tables: the selection's, when one ran."""
+        if "estimator_selection_" in vars(self):
+            table = self.estimator_selection_
+            best = int(np.argmin(table["log_loss"].to_numpy()))
+            return float(table["log_loss"].iloc[best]), float(table["error"].iloc[best])
+        codes, weights = engine.sample_rows(MAX_SELECTION_ROWS, seed=0)
+        families = self._training_families(engine, codes, self.estimator_)
+        return leave_one_out_scores(self._joint_log_likelihood(codes[:, :-1]), codes[:, -1], weights, families)
+
     def _fit_tables(self, engine, estimator):
         raise NotImplementedError
 

@@ -138,7 +138,7 @@ def _tree_replay(model, class_label):
     """TAN, FAN, KDB, ChowLiu (one class), ChowLiuTree: edges added one by one to the class arcs."""
     trace = model.trace_
     title = ""
-    if isinstance(model, ChowLiu):
+    if isinstance(model, ChowLiu) and getattr(model, "representation_", "free") == "free":
         trace, index, label = _class_steps(model, trace, class_label)
         final = model.structures_[index]
         title = f"class {label}"
@@ -472,7 +472,8 @@ def animate(
                                                 class arcs, one step each (rejected and dropped
                                                 pairs, roots, KDB's order included)
     ``ChowLiu``                                 the same, for the search of one class
-                                                (`class_label`)
+                                                (`class_label`); TAN's search when
+                                                it kept one tree for every class
     ``HyperforestClassifier``,                  the hyperedges added; for the incremental search,
     ``HyperforestDensity``                      the steps of the winning run; for
                                                 ``representation="free"``, one class's search
@@ -499,8 +500,9 @@ def animate(
         structure replayed up to its step. Chow-Liu on the 60 attributes of ``splice`` has
         1770 candidate edges.
     class_label : optional
-        For ``ChowLiu`` and a ``representation="free"`` hyperforest classifier, which class's
-        search to animate (default: the first class). Ignored by the others.
+        For a ``ChowLiu`` or hyperforest classifier with one structure per class
+        (``representation_ == "free"``), which class's search to animate (default: the first
+        class). Ignored by the others.
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure of `figsize` is made if omitted.
     figsize : (float, float), default=(7.0, 5.0)

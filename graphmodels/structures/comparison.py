@@ -9,7 +9,7 @@ Every structure the library learns is read as a set of *items* of one of four ki
 * ``"hyperedges"``: the maximal hyperedges of two or more variables of a
   :class:`~graphmodels.structures.Hyperforest` (or the cliques of its junction tree); a
   classifier with one hyperforest per class (``HyperforestClassifier(representation="free")``,
-  the default) is read by its hyperforests (:func:`~graphmodels.structures.hyperforests_by_class`),
+  or ``"auto"`` when it chose them) is read by its hyperforests (:func:`~graphmodels.structures.hyperforests_by_class`),
   their hyperedges pooled: the maximal ones among the hyperedges of every class (a dict of
   class label -> hyperforest, or a tuple of hyperforests, is read the same way);
 * ``"regions"``: the maximal regions of two or more variables of a Kikuchi region graph
@@ -113,7 +113,7 @@ def structure_of(obj: Any) -> nx.Graph | Hyperforest | dict[Hashable, Hyperfores
     obj : nx.DiGraph, nx.Graph, Hyperforest, dict, tuple of Hyperforest or fitted model
         A structure (returned as is), or a fitted model: its ``structure_``, or for a
         classifier with one hyperforest per class (``HyperforestClassifier(representation="free")``,
-        the default) the dict of class label -> Hyperforest of
+        or ``"auto"`` when it chose them) the dict of class label -> Hyperforest of
         :func:`~graphmodels.structures.hyperforests_by_class` (its ``structure_`` is the union
         of the classes' Markov networks, an ``nx.Graph``, not what is compared).
 
@@ -519,9 +519,11 @@ class EdgeStability:
         (a hyperforest classifier with one hyperforest per class) gives its hyperforest of
         class `label`; a structure without one (a refit whose rows held no row of the class)
         is left out, so :attr:`n_resamples` of the result counts the structures that have
-        the class. The same as ``structure_frequencies([s[label] for s in result.structures
-        if label in s])``; never index the classes by position, which differs between refits
-        that hold different classes.
+        the class. A single Hyperforest (a refit where ``representation="auto"`` chose one
+        hyperforest shared by the classes) is every class's. The same as
+        ``structure_frequencies([s[label] for s in result.structures if label in s])`` when
+        every structure is a dict; never index the classes by position, which differs
+        between refits that hold different classes.
 
         Parameters
         ----------
@@ -538,7 +540,7 @@ class EdgeStability:
         Raises
         ------
         TypeError
-            If the structures are not per-class hyperforests (dicts).
+            If a structure is neither a dict of class label -> Hyperforest nor a Hyperforest.
         ValueError
             If no structure has a hyperforest of class `label` (the message lists the
             classes there are).
@@ -546,6 +548,9 @@ class EdgeStability:
         forests = []
         labels: dict[Hashable, None] = {}
         for i, structure in enumerate(self.structures):
+            if isinstance(structure, Hyperforest):
+                forests.append(structure)  # one hyperforest shared by every class
+                continue
             if not isinstance(structure, Mapping):
                 raise TypeError(
                     "class_frequencies needs structures with one hyperforest per class (dicts of class label -> "

@@ -508,7 +508,7 @@ def hyperforests_by_class(obj: Any) -> dict[Hashable, Hyperforest] | None:
     """The hyperforest of each class, keyed by class label, of a model with one hyperforest per class.
 
     A classifier with one hyperforest per class (``HyperforestClassifier(representation="free")``,
-    the default) keeps them in ``structures_``, in ``classes_`` order. Read them by label, not by
+    or ``"auto"`` when it chose them) keeps them in ``structures_``, in ``classes_`` order. Read them by label, not by
     position: refits on rows that lack a class (a bootstrap resample, a cross-validation fold)
     have fewer hyperforests, so position ``k`` of one refit and of another can be different
     classes. The model is read by its attributes only (this layer does not import the models).
