@@ -43,6 +43,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_SELECTION_CANDIDATES",
     "FamilyCells",
+    "LeaveOneOutScorer",
     "LeaveOneOutSelection",
     "RememberedPseudoCounts",
     "class_prior_cells",
@@ -207,32 +208,6 @@ def _conditional_change(cell, total, w, n_states):
     return change
 
 
-def _conditional_corrections(families, w, n_rows):
-    """The summed :func:`leave_one_out_correction` of many conditional families, in one vectorized pass.
-
-    The families' smoothed tables are laid end to end; each table's parent
-    configurations are runs of its child's states, so one ``reduceat`` gives
-    every configuration's total and one gather every row's cell.
-    """
-    states = np.array([f.counts.shape[-1] for f in families], dtype=np.int64)
-    sizes = np.array([f.counts.size for f in families], dtype=np.int64)
-    cell_offsets = np.concatenate([[0], np.cumsum(sizes)[:-1]])
-    config_offsets = np.concatenate([[0], np.cumsum(sizes // states)[:-1]])
-    smoothed = np.concatenate([(np.asarray(f.counts, np.float64) + f.pseudo_counts).reshape(-1) for f in families])
-    totals = np.add.reduceat(smoothed, np.repeat(states, sizes // states).cumsum() - np.repeat(states, sizes // states))
-    lengths = np.array([len(f.cells) for f in families], dtype=np.int64)
-    cells = np.concatenate([f.cells for f in families])
-    entry_states = np.repeat(states, lengths)
-    configs = cells // entry_states + np.repeat(config_offsets, lengths)
-    cells = cells + np.repeat(cell_offsets, lengths)
-    if all(f.rows is None for f in families):
-        change = _conditional_change(smoothed[cells], totals[configs], np.tile(w, len(families)), entry_states)
-        return change.reshape(len(families), n_rows).sum(axis=0)
-    rows = np.concatenate([np.arange(n_rows) if f.rows is None else f.rows for f in families])
-    change = _conditional_change(smoothed[cells], totals[configs], w[rows], entry_states)
-    return np.bincount(rows, weights=change, minlength=n_rows)
-
-
 def leave_one_out_scores(
     joint_log_likelihood: ArrayLike, y: ArrayLike, weights: ArrayLike, families: Sequence[FamilyCells]
 ) -> tuple[float, float]:
@@ -260,26 +235,81 @@ def leave_one_out_scores(
         Weighted rate of rows whose most probable class without them is not
         their own.
     """
-    jll = np.array(joint_log_likelihood, dtype=np.float64)
-    y = np.asarray(y, dtype=np.int64)
-    w = np.asarray(weights, dtype=np.float64)
-    correction = np.zeros(len(y))
-    conditional = [family for family in families if family.conditional]
-    if conditional:
-        correction += _conditional_corrections(conditional, np.minimum(w, 1.0), len(y))
-    for family in families:
-        if not family.conditional:
-            rows = slice(None) if family.rows is None else family.rows
-            correction[rows] += leave_one_out_correction(family, w[rows])
-    index = np.arange(len(y))
-    jll[index, y] += correction
-    with np.errstate(invalid="ignore"):
-        log_posterior = jll[index, y] - log_sum_exp_rows(jll)
-    log_posterior = np.where(np.isnan(log_posterior), -np.inf, log_posterior)
-    total = w.sum()
-    log_loss = float(-(w * np.maximum(log_posterior, np.log(_CLIP))).sum() / total)
-    error = float((w * (np.argmax(jll, axis=1) != y)).sum() / total)
-    return log_loss, error
+    return LeaveOneOutScorer(families, y, weights).score(joint_log_likelihood, [f.pseudo_counts for f in families])
+
+
+class LeaveOneOutScorer:
+    """:func:`leave_one_out_scores` of many candidates that share the families' tables and cells.
+
+    Everything but the pseudo-counts is laid out once: the conditional
+    families' tables end to end (each parent configuration a run of its
+    child's states, so one ``reduceat`` gives every configuration's total)
+    and every scored row's cell in them, so that a candidate costs one
+    vectorized pass.
+
+    Parameters
+    ----------
+    families : sequence of FamilyCells
+        Their ``pseudo_counts`` are not read (the candidates bring theirs).
+    y : array-like of int, shape (n_rows,)
+    weights : array-like of shape (n_rows,)
+    """
+
+    def __init__(self, families: Sequence[FamilyCells], y: ArrayLike, weights: ArrayLike) -> None:
+        self.families = list(families)
+        self.y = np.asarray(y, dtype=np.int64)
+        self.weights = np.asarray(weights, dtype=np.float64)
+        n_rows = len(self.y)
+        self._conditional = [i for i, f in enumerate(self.families) if f.conditional]
+        conditional = [self.families[i] for i in self._conditional]
+        if not conditional:
+            return
+        states = np.array([f.counts.shape[-1] for f in conditional], dtype=np.int64)
+        sizes = np.array([f.counts.size for f in conditional], dtype=np.int64)
+        runs = np.repeat(states, sizes // states)
+        self._counts = np.concatenate([np.asarray(f.counts, np.float64).reshape(-1) for f in conditional])
+        self._run_starts = np.cumsum(runs) - runs
+        lengths = np.array([len(f.cells) for f in conditional], dtype=np.int64)
+        cells = np.concatenate([f.cells for f in conditional])
+        self._states = np.repeat(states, lengths)
+        self._configs = cells // self._states + np.repeat(np.cumsum(sizes // states) - sizes // states, lengths)
+        self._cells = cells + np.repeat(np.cumsum(sizes) - sizes, lengths)
+        w = np.minimum(self.weights, 1.0)
+        if all(f.rows is None for f in conditional):
+            self._rows = None
+            self._w = np.tile(w, len(conditional))
+        else:
+            self._rows = np.concatenate([np.arange(n_rows) if f.rows is None else f.rows for f in conditional])
+            self._w = w[self._rows]
+
+    def score(self, joint_log_likelihood: ArrayLike, pseudo_counts: Sequence[np.ndarray]) -> tuple[float, float]:
+        """Leave-one-out (log-loss, error) of one candidate: its ``log P(x_i, c)`` and each family's pseudo-counts."""
+        jll = np.array(joint_log_likelihood, dtype=np.float64)
+        y, w = self.y, self.weights
+        correction = np.zeros(len(y))
+        if self._conditional:
+            extra = np.concatenate([np.asarray(pseudo_counts[i], np.float64).reshape(-1) for i in self._conditional])
+            smoothed = self._counts + extra
+            totals = np.add.reduceat(smoothed, self._run_starts)
+            change = _conditional_change(smoothed[self._cells], totals[self._configs], self._w, self._states)
+            if self._rows is None:
+                correction += change.reshape(len(self._conditional), len(y)).sum(axis=0)
+            else:
+                correction += np.bincount(self._rows, weights=change, minlength=len(y))
+        for family, pseudo in zip(self.families, pseudo_counts):
+            if not family.conditional:
+                rows = slice(None) if family.rows is None else family.rows
+                joint = FamilyCells(family.counts, pseudo, family.cells, family.rows, False)
+                correction[rows] += leave_one_out_correction(joint, w[rows])
+        index = np.arange(len(y))
+        jll[index, y] += correction
+        with np.errstate(invalid="ignore"):
+            log_posterior = jll[index, y] - log_sum_exp_rows(jll)
+        log_posterior = np.where(np.isnan(log_posterior), -np.inf, log_posterior)
+        total = w.sum()
+        log_loss = float(-(w * np.maximum(log_posterior, np.log(_CLIP))).sum() / total)
+        error = float((w * (np.argmax(jll, axis=1) != y)).sum() / total)
+        return log_loss, error
 
 
 class LeaveOneOutSelection(Estimator):

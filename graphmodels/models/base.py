@@ -83,7 +83,7 @@ from ..estimators.discriminative import Discriminative, fit_discriminative_table
 from ..estimators.parameters import MaximumLikelihood, get_estimator
 from ..estimators.selection import (
     MAX_SELECTION_ROWS,
-    FamilyCells,
+    LeaveOneOutScorer,
     LeaveOneOutSelection,
     RememberedPseudoCounts,
     leave_one_out_scores,
@@ -662,22 +662,14 @@ class BaseModel:
             self._fit_tables(engine, remembered[0])
         # The tables and each row's cells do not depend on the candidate: only its pseudo-counts.
         cells = self._training_families(engine, codes, MaximumLikelihood())
+        scorer = LeaveOneOutScorer(cells, codes[:, -1], weights)
         best_fit: dict[str, Any] = {}
         for candidate in remembered:
             candidate.remember(cells)
             self._fit_tables(engine, candidate)
             joint = self._joint_log_likelihood(codes[:, :-1])
-            families = [
-                FamilyCells(
-                    f.counts,
-                    candidate.pseudo_counts(f.counts, conditional=f.conditional),
-                    f.cells,
-                    f.rows,
-                    f.conditional,
-                )
-                for f in cells
-            ]
-            scores.append(leave_one_out_scores(joint, codes[:, -1], weights, families))
+            pseudo_counts = [candidate.pseudo_counts(f.counts, conditional=f.conditional) for f in cells]
+            scores.append(scorer.score(joint, pseudo_counts))
             if scores[-1][0] < min((log_loss for log_loss, _ in scores[:-1]), default=np.inf):
                 # The best candidate so far keeps its fitted tables (every _fit_tables assigns new
                 # arrays): no refit of the winner, and at most two candidates' tables in memory.
