@@ -79,8 +79,16 @@ def family_log_tables(
     -------
     list of ndarray, each of shape (n_classes or 1, r_parent or 1, r_j)
     """
-    tables = estimator.conditionals([_family_counts(engine, p, j, class_position) for j, p in enumerate(parents)])
-    return [_log(table) for table in tables]
+    return [_log(table) for table in estimator.conditionals(_family_count_tables(engine, parents, class_position))]
+
+
+def _family_count_tables(engine, parents, class_position):
+    """Every attribute's family table, kept in the engine's cache: an estimator selection reads them once per candidate."""
+    key = ("family-tables", tuple(int(p) for p in parents), class_position)
+    cache = getattr(engine, "_cache", {})
+    if key not in cache:
+        cache[key] = [_family_counts(engine, int(p), j, class_position) for j, p in enumerate(parents)]
+    return cache[key]
 
 
 def _family_counts(engine, parent, child, class_position):
@@ -128,8 +136,8 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables):
     def _training_families(self, engine, codes, estimator):
         y = codes[:, -1]
         families = [class_prior_cells(engine, y, estimator)]
-        for j, p in enumerate(self.feature_parents_):
-            counts = _family_counts(engine, int(p), j, engine.n_variables - 1)
+        tables = _family_count_tables(engine, self.feature_parents_, engine.n_variables - 1)
+        for j, (p, counts) in enumerate(zip(self.feature_parents_, tables)):
             parent = codes[:, p] if p >= 0 else 0
             families.append(family_cells(counts, estimator, (y, parent, codes[:, j])))
         return families
