@@ -643,3 +643,16 @@ def test_network_display_never_raises(monkeypatch):
     monkeypatch.setattr(type(bn), "graph", property(lambda self: 1 / 0))
     html = bn._repr_html_()
     assert "could not display" in html and "ZeroDivisionError" in html
+
+
+def test_a_chosen_representation_is_shown_with_its_scores():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    for model in (gm.ChowLiu().fit(X, y), gm.HyperforestClassifier().fit(X, y)):
+        scores = model.representation_selection_.set_index("representation")["log_loss"]
+        row = re.search(r"<th>representation</th><td>(.*?)</td>", model._repr_html_()).group(1)
+        assert row == (
+            f"{model.representation_} (the lower leave-one-out log-loss: "
+            f"free {scores['free']:.4f}, shared {scores['shared']:.4f})"
+        )
+    fixed = gm.HyperforestClassifier(representation="free").fit(X, y)
+    assert re.search(r"<th>representation</th><td>(.*?)</td>", fixed._repr_html_()).group(1) == "free"

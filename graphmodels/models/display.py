@@ -284,6 +284,10 @@ def model_summary(model: Any) -> list[tuple[str, str | list[str]]]:
             interaction_rows = [format_list(regions, TOP_INTERACTIONS)]
     representation = getattr(model, "representation_", None)
     if representation is not None:
+        selection = getattr(model, "representation_selection_", None)
+        if selection is not None:
+            scores = ", ".join(f"{row.representation} {row.log_loss:.4f}" for row in selection.itertuples())
+            representation = f"{representation} (the lower leave-one-out log-loss: {scores})"
         rows.append(("representation", str(representation)))
     members = _members(model)
     if members is not None:
