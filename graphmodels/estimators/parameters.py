@@ -157,11 +157,16 @@ class Estimator:
         -------
         list of ndarray, one per table, of its shape
         """
-        checked = [_check_counts(table) for table in tables]
+        checked = [np.asarray(table, dtype=np.float64) for table in tables]
         if not checked:
             return []
+        if any(table.ndim == 0 for table in checked):
+            raise ValueError("A count table needs at least one axis.")
+        # Every table end to end, checked by one pass as _check_counts checks one.
+        smoothed = np.concatenate([table.reshape(-1) for table in checked])
+        _check_counts(smoothed)
         pseudo = self.pseudo_counts_of_tables(checked)
-        smoothed = np.concatenate([(table + extra).reshape(-1) for table, extra in zip(checked, pseudo)])
+        smoothed += np.concatenate([np.reshape(extra, -1) for extra in pseudo])
         sizes = np.array([table.size for table in checked], dtype=np.int64)
         states = np.array([table.shape[-1] for table in checked], dtype=np.int64)
         runs = np.repeat(states, sizes // np.maximum(states, 1))
