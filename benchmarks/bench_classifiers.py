@@ -183,8 +183,9 @@ class GraphModels(Method):
         self.label = f"graphmodels {cls.__name__} ({extra}{est})"
 
     def fit(self, X, y, data):
-        # Chow & Liu's trees, as the peers' Chow-Liu (graphmodels' default is per-class MDL forests).
-        params = {"criterion": "ml"} if self.cls is gm.ChowLiu else {}
+        # Chow & Liu's tree in each class, as the peers' Chow-Liu (graphmodels' default chooses
+        # between per-class BDeu forests and TAN's tree).
+        params = {"criterion": "ml", "representation": "free"} if self.cls is gm.ChowLiu else {}
         if self.estimator is None:
             return self.cls(**params).fit(X, y)
         return self.cls(estimator=self.estimator, **params).fit(X, y)
