@@ -786,7 +786,7 @@ class _WidePool:
         prefix_code = np.zeros(len(search.x), dtype=np.int64)
         for a in prefix:
             prefix_code *= search.cards[a]
-            prefix_code += search.x[:, a]
+            prefix_code += search._columns[a]  # contiguous, not a strided column of x
         prefix_states = int(np.prod(search.cards[prefix])) if len(prefix) else 1
         lasts = self.combos[start:end, -1]
         first, last = int(lasts[0]), int(lasts[-1])
