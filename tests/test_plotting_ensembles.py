@@ -332,3 +332,58 @@ def test_drawing_does_not_change_the_model():
     before = (list(model.structure_.nodes(data=True)), list(model.structure_.edges(data=True)))
     draw_network(model)
     assert (list(model.structure_.nodes(data=True)), list(model.structure_.edges(data=True))) == before
+
+
+# ------------------------------------------------- one structure per class: a grid of the classes
+def _per_class_models():
+    X, y = gm.datasets.load("glass", return_X_y=True)  # six classes; "auto" keeps per-class structures
+    return X, y, [gm.ChowLiu().fit(X, y), gm.HyperforestClassifier().fit(X, y)]
+
+
+def test_a_model_with_one_structure_per_class_draws_each_class_most_frequent_first():
+    import matplotlib.pyplot as plt
+
+    from graphmodels.plotting import network_layout
+    from graphmodels.structures import hyperforests_by_class
+
+    X, y, models = _per_class_models()
+    frequent = y.value_counts(sort=False)
+    for model in models:
+        assert model.representation_ == "free"
+        axes = draw_network(model, max_members=4)
+        assert isinstance(axes, np.ndarray) and len(axes) == 4
+        # The four most frequent classes, most frequent first, each titled by its label.
+        order = sorted(model.classes_, key=lambda c: (-frequent[c], list(model.classes_).index(c)))[:4]
+        assert [ax.get_title() for ax in axes] == [f"class {label}" for label in order]
+        kind = "forest" if isinstance(model, gm.ChowLiu) else "hyperforest"
+        assert axes[0].figure._suptitle.get_text() == (
+            f"{type(model).__name__}: one {kind} per class (4 of 6 classes, the most frequent)"
+        )
+        # One layout for every class: each node at the same place in every panel.
+        structures = (
+            dict(zip(model.classes_, model.structures_))
+            if isinstance(model, gm.ChowLiu)
+            else hyperforests_by_class(model)
+        )
+        union = nx.Graph()
+        for label in order:
+            graph = structures[label]
+            graph = graph if isinstance(graph, nx.Graph) else graph.primal_graph()
+            union.add_nodes_from(graph)
+            union.add_edges_from(graph.edges)
+        expected = network_layout(union, "kamada_kawai")
+        for ax in axes:
+            centres = {t.get_text(): t.get_position() for t in ax.texts if t.get_text() in set(map(str, X.columns))}
+            assert centres and all(np.allclose(xy, expected[name]) for name, xy in centres.items())
+        plt.close(axes[0].figure)
+
+
+def test_with_an_axes_or_a_shared_structure_the_model_is_drawn_whole():
+    X, y, models = _per_class_models()
+    for model in models:
+        ax = draw_network(model, Figure().subplots())
+        assert not isinstance(ax, np.ndarray)  # the union of the classes' structures, in the axes given
+    car_X, car_y = gm.datasets.load("car", return_X_y=True)
+    shared = gm.ChowLiu().fit(car_X, car_y)
+    assert shared.representation_ == "shared"
+    assert not isinstance(draw_network(shared), np.ndarray)

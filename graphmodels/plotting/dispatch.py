@@ -17,13 +17,15 @@ import networkx as nx
 
 from ..models.ande import AnDE
 from ..models.aode import AODE
+from ..models.augmented import ChowLiu
 from ..models.base import BaseModel
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
+from ..models.hyperforest import HyperforestClassifier
 from ..models.kikuchi import KikuchiBayes
 from ..models.label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
 from ..models.multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
 from ..structures.comparison import EdgeStability, StructureDifference
-from ..structures.hyperforests import Hyperforest
+from ..structures.hyperforests import Hyperforest, hyperforests_by_class
 from ..structures.latent_trees import is_latent_tree
 from ..structures.multidimensional import is_multidimensional_classifier
 from ._common import as_graph, network_layout
@@ -170,6 +172,61 @@ def _superparent_members(model, ax, options):
     return axes
 
 
+def _class_structures(model):
+    """``(label, structure)`` of each class of a model with one structure per class, else None."""
+    if getattr(model, "representation_", None) != "free":
+        return None
+    if isinstance(model, ChowLiu):
+        return list(zip(model.classes_, model.structures_))
+    forests = hyperforests_by_class(model)
+    return None if forests is None else list(forests.items())
+
+
+def _per_class(model, ax, options):
+    """ChowLiu and the hyperforest classifier with one structure per class: a grid of the classes' structures.
+
+    Without `ax`, at most ``max_members`` classes, the most frequent first, each
+    structure drawn in its own axes and titled by its class (the legend on the
+    first only). With an `ax` (or a structure shared by the classes), the
+    model's ``structure_`` is drawn there: the union of the classes' structures.
+    """
+    structures = _class_structures(model)
+    if ax is not None or structures is None:
+        return _generic(model, ax, options)
+    # The most frequent classes first (ties in class order).
+    order = sorted(range(len(structures)), key=lambda k: (-model.class_log_prior_[k], k))
+    chosen = [structures[k] for k in order[: options["max_members"]]]
+    kind = "forest" if isinstance(model, ChowLiu) else "hyperforest"
+    title = options["title"]
+    if title is None:
+        shown = (
+            f"its {len(chosen)} classes"
+            if len(chosen) == len(structures)
+            else f"{len(chosen)} of {len(structures)} classes, the most frequent"
+        )
+        title = f"{type(model).__name__}: one {kind} per class ({shown})"
+    layout = options["layout"]
+    if not isinstance(layout, dict):
+        # One layout for every class, of the union of their edges: the classes compare at a glance.
+        union = nx.Graph()
+        for _, structure in chosen:
+            graph = as_graph(structure)
+            union.add_nodes_from(graph.nodes(data=True))
+            union.add_edges_from(graph.edges)
+        layout = network_layout(union, layout or "kamada_kawai", max_row_width=options["max_row_width"])
+    axes = _grid(len(chosen), title)
+    for index, (target, (label, structure)) in enumerate(zip(axes, chosen)):
+        drawing_options = {
+            **_common_options(options),
+            "layout": layout,
+            "title": f"class {label}",
+            "legend": options["legend"] and index == 0,
+            **_strongest_options(options),
+        }
+        draw_graph(structure, target, **drawing_options)
+    return axes
+
+
 def _label_powerset(model, ax, options):
     return draw_network(model.estimator_, ax, **options)
 
@@ -186,6 +243,8 @@ MODEL_DRAWINGS = {
     AODE: _superparent_members,
     AnDE: _superparent_members,
     LabelPowerset: _label_powerset,
+    ChowLiu: _per_class,
+    HyperforestClassifier: _per_class,
 }
 
 
@@ -278,17 +337,21 @@ def draw_network(
     ``AODE``, ``AnDE`` without `ax`               a grid of at most `max_members` members: those whose
                                                   super-parents ``S`` have the highest ``I(X_S; C)``
     ``AODE``, ``AnDE`` with `ax`                  their naive Bayes skeleton ``structure_``, generic
+    ``ChowLiu``, ``HyperforestClassifier`` with   a grid of at most `max_members` classes'
+    one structure per class, without `ax`         structures, the most frequent classes first
     an ``EdgeStability`` (``edge_stability``)     :func:`~graphmodels.plotting.draw_stability`
     a ``StructureDifference``                     :func:`~graphmodels.plotting.draw_structure_difference`
     any other graph, hyperforest or fitted model  :func:`~graphmodels.plotting.draw_graph` (class on
                                                   top, attribute forest below, arcs by kind)
     ============================================  =====================================================
 
-    A hyperforest classifier with one structure per class
-    (``representation="free"``) is drawn as its ``structure_``: the union of
-    the classes' Markov networks, each edge holding the classes that have it
-    (draw one class with ``draw_hyperforest(hyperforests_by_class(model)[label])``,
-    :func:`~graphmodels.structures.hyperforests_by_class`).
+    A Chow-Liu or hyperforest classifier with one structure per class
+    (``representation_ == "free"``) drawn in a given `ax` is drawn as its
+    ``structure_``: the union of the classes' structures, each edge holding the
+    classes that have it (draw one class with
+    ``draw_network(hyperforests_by_class(model)[label], ax)``,
+    :func:`~graphmodels.structures.hyperforests_by_class`, or
+    ``draw_network(model.structures_[k], ax)`` for a Chow-Liu classifier).
 
     Parameters
     ----------
@@ -332,7 +395,9 @@ def draw_network(
         order), and only the first `max_members` members are built
         (:meth:`~graphmodels.models.AODE.member_structure`) and drawn, each
         titled by its super-parents (``"super-parents: a, b"``); AnDE on 60
-        attributes has 1770 pairs. Other drawings ignore it.
+        attributes has 1770 pairs. For a Chow-Liu or hyperforest classifier
+        with one structure per class drawn without `ax`: the most classes
+        drawn, the most frequent first. Other drawings ignore it.
     top_k : int, optional
         In the generic drawing (and the members of AODE and AnDE): draw the
         `top_k` edges of largest ``weight`` in full and the rest as `faded`
@@ -350,7 +415,8 @@ def draw_network(
     -------
     matplotlib.axes.Axes, or ndarray of Axes
         The axes drawn on (one per label for the multi-label wrappers, one
-        per member drawn for AODE and AnDE without `ax`).
+        per member drawn for AODE and AnDE without `ax`, one per class drawn
+        for a model with one structure per class without `ax`).
 
     Raises
     ------
