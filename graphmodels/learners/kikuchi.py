@@ -18,8 +18,8 @@ candidates of one size are scored together in batched numpy arrays.
 Candidates are scored exactly in the order of a concavity bound and only while
 the bound can still beat the best exact score, so the result is the exhaustive
 search's. On wide data (pools of candidates too many to keep their score
-changes, :class:`_WidePool`) the bound's slope comes from each candidate's
-cell table rather than from its rows.
+changes, :class:`_WidePool`) the bound's slope and the exact score come from
+each candidate's cell table rather than from its rows.
 """
 
 from __future__ import annotations
@@ -586,7 +586,8 @@ class _WidePool:
     last are counted together, see :meth:`_cells`); the terms of its proper
     sub-regions (only regions the model covers have ``dc_T != 0``) are computed
     once per pass and shared. Then candidates are scored exactly in the order
-    of their bound, as in :class:`_CandidatePool`.
+    of their bound, as in :class:`_CandidatePool`, each from its table of score
+    changes over its own cells (:class:`_StageScores`), not from rows of deltas.
 
     References
     ----------
@@ -896,13 +897,14 @@ class _WidePool:
         """Score changes ``sum_T dc_T log P(x_T, y)`` of the candidates `which`, (candidates, rows[, classes])."""
         search = self.search
         deltas = search.batch_log_rows([self._mask(b) for b in which])
-        full = (1 << self.k) - 1
         for i, b in enumerate(which):
-            for q in range(full):
-                dc = self.changes[b, q]
-                if dc:
-                    deltas[i] += dc * search.log_rows(self._mask(b, q))
+            for dc, q in self._moved(b):
+                deltas[i] += dc * search.log_rows(self._mask(b, q))
         return deltas
+
+    def _moved(self, b):
+        """``(dc, pattern)`` of candidate `b`'s proper sub-regions whose counting numbers change."""
+        return [(int(dc), q) for q, dc in enumerate(self.changes[b, :-1]) if dc]
 
     def _log_likelihoods(self, which):
         """Conditional log-likelihoods of the candidates `which` from their cell tables (see
@@ -915,14 +917,11 @@ class _WidePool:
         code, cells = search.region_codes(combos)
         counts, tables = search.log_tables(code, cells)
         starts = np.cumsum(cells) - cells
-        full = (1 << self.k) - 1
         for i, b in enumerate(which):
             cards = tuple(int(c) for c in search.cards[combos[i]])
             own = tables[starts[i] : starts[i] + cells[i]]
-            for q in range(full):
-                dc = self.changes[b, q]
-                if dc:
-                    own += dc * search.log_table(self._mask(b, q))[_projection(cards, q)]
+            for dc, q in self._moved(b):
+                own += dc * search.log_table(self._mask(b, q))[_projection(cards, q)]
         out = self._stage.log_likelihoods(code, counts, tables, cells)
         for i in np.flatnonzero(np.isnan(out)):
             out[i] = search.conditional_log_likelihood(self._deltas([which[i]])[0] + self.model.scores)
