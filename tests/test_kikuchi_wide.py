@@ -165,9 +165,11 @@ def test_vectorized_changes_are_the_models(seed, k):
 
 
 @pytest.mark.parametrize("n_classes", [2, 3])
-def test_slopes_from_cell_tables_are_the_row_products(n_classes):
+def test_slopes_from_cell_tables_are_the_row_products(n_classes, monkeypatch):
     # g . d summed over cells equals the product with the per-row score changes, and stays
-    # above it (single-precision tables come with their rounding allowance).
+    # above it (single-precision tables come with their rounding allowance). Cell tables
+    # counted group by group (no subset tallies).
+    monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
     frame = _mixed(10, 300, 5, n_classes)
     engine = gm.stats.information.as_engine(frame)
     search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(10)), 4.0)
@@ -188,8 +190,38 @@ def test_slopes_from_cell_tables_are_the_row_products(n_classes):
     np.testing.assert_allclose(slopes - allowance, exact, rtol=1e-9, atol=1e-9 + allowance / 2)
 
 
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_slopes_from_subset_tallies_are_the_row_products(n_classes, k):
+    # The same products from the anchored tables and the tallies of rows outside the common
+    # states, above them by at most the allowance; a column of 4 states whose common state is
+    # not the first, and sample weights.
+    frame = _mixed(10, 300, 6, n_classes)
+    frame["x005"] = (frame["x005"] + 2) % 4
+    weights = np.random.default_rng(k).integers(1, 4, len(frame)).astype(float)
+    engine = gm.stats.CountingEngine(
+        frame.to_numpy(), [2 + j % 3 for j in range(10)] + [n_classes], names=list(frame.columns), sample_weight=weights
+    )
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(10)), 4.0)
+    model = kikuchi._Model(search)
+    for region in (0b1, 0b110, 0b1000_0001):
+        model.add(region, model.changes(region), search.log_rows(region))
+    pool = kikuchi._WidePool(search, model, k, 10**9)
+    pool._refresh()
+    assert pool._plan is not None
+    usable = np.flatnonzero(pool.active)
+    gradient = search.gradient(model.scores)
+    slopes = pool._slopes(usable, gradient)
+    exact = np.array([np.vdot(gradient, pool._deltas([b])[0]) for b in usable])
+    assert (slopes >= exact).all()
+    np.testing.assert_allclose(slopes, exact, rtol=1e-9, atol=1e-6)
+
+
+@pytest.mark.parametrize("subsets", [True, False])
 @pytest.mark.parametrize("name", ["tic-tac-toe", "car", "monk2"])
-def test_wide_pools_take_the_same_path_on_bundled_data(name, reference, monkeypatch):
+def test_wide_pools_take_the_same_path_on_bundled_data(name, subsets, reference, monkeypatch):
+    if not subsets:
+        monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
     frame, target = _frame(name)
     engine = gm.stats.information.as_engine(frame[[c for c in frame.columns if c != target] + [target]])
     old = reference.kikuchi_bayes_path(engine, target, trace=True)
@@ -197,10 +229,14 @@ def test_wide_pools_take_the_same_path_on_bundled_data(name, reference, monkeypa
     _compare(kikuchi.kikuchi_bayes_path(engine, target, trace=True), old)
 
 
+@pytest.mark.parametrize("subsets", [True, False])
 @pytest.mark.parametrize("n_cols, n_classes, max_cells", [(24, 2, None), (16, 3, None), (16, 2, 40), (14, 3, 60)])
-def test_wide_pools_take_the_same_path_on_mixed_columns(n_cols, n_classes, max_cells, reference, monkeypatch):
+def test_wide_pools_take_the_same_path_on_mixed_columns(n_cols, n_classes, max_cells, subsets, reference, monkeypatch):
     # Columns of 2-4 states; max_cells drops some candidates, so groups of candidates sharing a
-    # prefix skip attributes; pools with only a small budget become wide ones.
+    # prefix skip attributes; pools with only a small budget become wide ones. Slopes from the
+    # subset tallies or from cell tables counted group by group.
+    if not subsets:
+        monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
     frame = _mixed(n_cols, 500, n_cols + n_classes, n_classes)
     engine = gm.stats.information.as_engine(frame)
     old = reference.kikuchi_bayes_path(engine, "y", trace=True, max_cells=max_cells)

@@ -58,6 +58,8 @@ _BLOCK_ELEMENTS = 2**21
 _POOL_BYTES = 512 * 2**20
 # Pools this small (candidates x rows x classes) are scored directly, without the bound.
 _DIRECT_ELEMENTS = 16384
+# Most (row, attribute subset) entries of a wide pool's subset tallies (see _WidePool._subset_plan).
+_SUBSET_ENTRIES = 2**23
 # Log-posterior differences below this are ties, broken by attribute names.
 _TIE_TOLERANCE = 1e-9
 
@@ -630,6 +632,8 @@ class _WidePool:
         self._largest_log_p = self._largest_reference = 0.0
         self._last = None
         self._stage = None
+        self._plan = self._subset_plan()
+        self._phi = None
 
     def _membership(self, mask):
         member = np.zeros(len(self.search.attributes), dtype=bool)
@@ -846,6 +850,8 @@ class _WidePool:
         """``g . log P(x_S, y)`` of the candidates `which` (sorted), from their cell tables."""
         search = self.search
         columns = [gradient] if search.binary else [gradient[:, c] for c in range(gradient.shape[1] - 1)]
+        if self._plan is not None:
+            return self._subset_slopes(columns, gradient)[which]
         sparse_columns = [column[self._sparse_rows] for column in columns]
         out = np.empty(len(self.combos))
         for j in np.unique(self._group_of[which]):
@@ -870,6 +876,113 @@ class _WidePool:
         if not search.binary:
             rounding += self._largest_reference * float(np.abs(gradient.sum(axis=1)).sum())
         return out[which] + rounding
+
+    def _subset_plan(self):
+        """Where each row falls in the tallies of every attribute subset of up to ``k`` attributes,
+        counting only rows outside the common state of every attribute of the subset; None when
+        those entries (``sum_rows C(attributes outside their common state, j)``) would be many.
+
+        Per size ``j``: the entries' flat index in a (attributes,)*j + (states - 1,)*j array
+        (attributes ascending, each state numbered without the common one), their rows, and the
+        array's size.
+        """
+        search, k = self.search, self.k
+        n_attributes = len(search.attributes)
+        others = int(search.cards.max()) - 1
+        per_row = np.bincount(self._sparse_rows, minlength=len(search.x))
+        rows_holding = np.bincount(per_row)  # rows with n attributes outside their common state
+        entries = sum(int(r) * math.comb(n, j) for n, r in enumerate(rows_holding) for j in range(1, k + 1))
+        if not len(self.combos) or entries > _SUBSET_ENTRIES or (n_attributes * max(others, 1)) ** k > _SUBSET_ENTRIES:
+            return None
+        attribute = np.repeat(np.arange(n_attributes), np.diff(self._sparse_starts))
+        state = search.x[self._sparse_rows, attribute]
+        state = state - (state > self._common[attribute])  # the common state skipped
+        order = np.lexsort((attribute, self._sparse_rows))  # row after row, attributes ascending
+        attribute, state = attribute[order], state[order]
+        first = np.cumsum(per_row) - per_row
+        plan = []
+        for j in range(1, k + 1):
+            index, rows = [], []
+            for n in np.unique(per_row[per_row >= j]):
+                holding = np.flatnonzero(per_row == n)
+                at = first[holding][:, None, None] + _combinations(int(n), j)[None]  # (rows, subsets, j)
+                key = np.zeros(at.shape[:2], dtype=np.int64)
+                for t in range(j):
+                    key = key * n_attributes + attribute[at[..., t]]
+                for t in range(j):
+                    key = key * others + state[at[..., t]]
+                index.append(key.ravel())
+                rows.append(np.repeat(holding, at.shape[1]))
+            plan.append((np.concatenate(index), np.concatenate(rows), (n_attributes * others) ** j))
+        return plan
+
+    def _subset_tallies(self, column):
+        """Sums of `column` (rows,) over all rows, then over the cells of every subset of up to ``k``
+        attributes outside their common states (the layout of :meth:`_subset_plan`), one array."""
+        parts = [np.array([column.sum()])]
+        parts += [np.bincount(index, weights=column[rows], minlength=size) for index, rows, size in self._plan]
+        return np.concatenate(parts)
+
+    def _anchored_tables(self):
+        """Each candidate's log table as an anchored sum over its attribute subsets (differences
+        from the common states along every attribute), (classes - 1, cells of all candidates), and
+        where each cell's term sits in :meth:`_subset_tallies`, (cells of all candidates,).
+
+        ``log P(s) = sum_{U <= attributes of s outside their common state} phi_U(s_U)``, so
+        ``sum_rows g log P(cell) = sum_U sum_{s_U} phi_U(s_U) G_U(s_U)`` with ``G_U`` the sums of
+        ``g`` over the rows with ``s_U``: the tallies of rows outside the common states only.
+        """
+        search, k = self.search, self.k
+        n_attributes = len(search.attributes)
+        others = int(search.cards.max()) - 1
+        sizes = [1] + [size for _, _, size in self._plan]
+        starts = np.cumsum(sizes) - sizes
+        phi, where = [], []
+        for j in range(len(self._group_starts)):
+            cells = self._cells(j)
+            table, largest = self._log_table(cells)
+            self._largest_reference = max(self._largest_reference, largest)
+            table = table.reshape(len(table), cells.prefix_states, cells.width)
+            for i, b in enumerate(range(self._group_starts[j], self._group_ends[j])):
+                combo = self.combos[b]
+                cards = tuple(int(c) for c in search.cards[combo])
+                t = table[:, :, cells.offsets[i] : cells.offsets[i] + cards[-1]].reshape((len(table),) + cards)
+                common = self._common[combo]
+                for axis in range(k):
+                    anchor = np.take(t, [common[axis]], axis=1 + axis)
+                    t = t - anchor
+                    t[(slice(None),) * (1 + axis) + (common[axis],)] = anchor.squeeze(1 + axis)
+                phi.append(t.reshape(len(table), -1))
+                states = np.indices(cards).reshape(k, -1)
+                outside = states != common[:, None]
+                size = outside.sum(axis=0)
+                key_a = np.zeros(states.shape[1], dtype=np.int64)
+                key_s = np.zeros(states.shape[1], dtype=np.int64)
+                for t_ in range(k):
+                    skipped = states[t_] - (states[t_] > common[t_])
+                    key_a = np.where(outside[t_], key_a * n_attributes + combo[t_], key_a)
+                    key_s = np.where(outside[t_], key_s * others + skipped, key_s)
+                where.append(starts[size] + key_a * others**size + key_s)
+        return np.concatenate(phi, axis=1), np.concatenate(where)
+
+    def _subset_slopes(self, columns, gradient):
+        """``g . log P(x_S, y)`` of every candidate from the subset tallies (see :meth:`_anchored_tables`)."""
+        if self._phi is None:
+            self._phi = self._anchored_tables()
+            self._cell_starts = np.concatenate([[0], np.cumsum(self.search.cards[self.combos].prod(axis=1))[:-1]])
+            self._largest_phi = float(np.abs(self._phi[0]).max())
+        phi, where = self._phi
+        total = np.zeros(len(where))
+        for column, values in zip(columns, phi):
+            total += values * self._subset_tallies(column)[where]
+        out = np.add.reduceat(total, self._cell_starts)
+        # The anchored sums add and cancel up to 2**k terms of each cell in double precision: an
+        # allowance far above their rounding; and the gradient's rows sum to zero only up to rounding.
+        scale = sum(float(np.abs(column).sum()) for column in columns)
+        rounding = 2.0**-40 * self._largest_phi * scale * len(where) / max(1, len(self.combos))
+        if not self.search.binary:
+            rounding += self._largest_reference * float(np.abs(gradient.sum(axis=1)).sum())
+        return out + rounding
 
     def _slopes(self, which, gradient):
         """``g . d`` of the candidates `which`: own cell-table terms plus shared sub-region terms."""
