@@ -635,8 +635,9 @@ class _WidePool:
         self._plan = self._subset_plan()
         self._phi = None
         # Class weights and log tables of the candidates' own cells, fixed for the search: kept once
-        # scored (candidates near the top are scored exactly stage after stage).
-        self._own = {}
+        # scored, up to a quarter of the pool budget (candidates near the top are scored exactly
+        # stage after stage).
+        self._own, self._own_bytes = {}, 0
 
     def _membership(self, mask):
         member = np.zeros(len(self.search.attributes), dtype=bool)
@@ -1031,22 +1032,26 @@ class _WidePool:
             self._stage = _StageScores(search, self.model.scores)
         combos = self.combos[which]
         code, cells = search.region_codes(combos)
-        missing = [i for i, b in enumerate(which) if b not in self._own]
+        own = [self._own.get(b) for b in which]
+        missing = [i for i, entry in enumerate(own) if entry is None]
         if missing:
             # their cells numbered after one another's, not after those of all `which`
             ends = np.cumsum(cells[missing])
             renumber = ends - cells[missing] - (np.cumsum(cells) - cells)[missing]
             counts, tables = search.log_tables(code[missing] + renumber[:, None], cells[missing])
             for i, start, end in zip(missing, ends - cells[missing], ends):
-                self._own[which[i]] = (counts[start:end], tables[start:end])
-        counts = np.concatenate([self._own[b][0] for b in which])
+                own[i] = (counts[start:end], tables[start:end])
+                if self._own_bytes <= _POOL_BYTES // 4:
+                    self._own[which[i]] = own[i]
+                    self._own_bytes += counts[start:end].nbytes + tables[start:end].nbytes
+        counts = np.concatenate([entry[0] for entry in own])
         tables = []
         for i, b in enumerate(which):
             cards = tuple(int(c) for c in search.cards[combos[i]])
-            own = self._own[b][1]
+            table = own[i][1]
             for dc, q in self._moved(b):
-                own = own + dc * search.log_table(self._mask(b, q))[_projection(cards, q)]
-            tables.append(own)
+                table = table + dc * search.log_table(self._mask(b, q))[_projection(cards, q)]
+            tables.append(table)
         out = self._stage.log_likelihoods(code, counts, np.concatenate(tables), cells)
         for i in np.flatnonzero(np.isnan(out)):
             out[i] = search.conditional_log_likelihood(self._deltas([which[i]])[0] + self.model.scores)
