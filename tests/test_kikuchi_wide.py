@@ -190,15 +190,11 @@ def test_slopes_from_cell_tables_are_the_row_products(n_classes, monkeypatch):
     np.testing.assert_allclose(slopes - allowance, exact, rtol=1e-9, atol=1e-9 + allowance / 2)
 
 
-@pytest.mark.parametrize("n_classes", [2, 3])
-@pytest.mark.parametrize("k", [1, 2, 3])
-def test_slopes_from_subset_tallies_are_the_row_products(n_classes, k):
-    # The same products from the anchored tables and the tallies of rows outside the common
-    # states, above them by at most the allowance; a column of 4 states whose common state is
-    # not the first, and sample weights.
-    frame = _mixed(10, 300, 6, n_classes)
-    frame["x005"] = (frame["x005"] + 2) % 4
+def _weighted_pool(frame, k):
+    """A wide pool of `k`-attribute candidates on `frame` (10 columns of 2-4 states and "y") with
+    sample weights of 1-3, after three regions joined the model."""
     weights = np.random.default_rng(k).integers(1, 4, len(frame)).astype(float)
+    n_classes = int(frame["y"].max()) + 1
     engine = gm.stats.CountingEngine(
         frame.to_numpy(), [2 + j % 3 for j in range(10)] + [n_classes], names=list(frame.columns), sample_weight=weights
     )
@@ -208,6 +204,18 @@ def test_slopes_from_subset_tallies_are_the_row_products(n_classes, k):
         model.add(region, model.changes(region), search.log_rows(region))
     pool = kikuchi._WidePool(search, model, k, 10**9)
     pool._refresh()
+    return search, model, pool
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_slopes_from_subset_tallies_are_the_row_products(n_classes, k):
+    # The same products from the anchored tables and the tallies of rows outside the common
+    # states, above them by at most the allowance; a column of 4 states whose common state is
+    # not the first, and sample weights.
+    frame = _mixed(10, 300, 6, n_classes)
+    frame["x005"] = (frame["x005"] + 2) % 4
+    search, model, pool = _weighted_pool(frame, k)
     assert pool._plan is not None
     usable = np.flatnonzero(pool.active)
     gradient = search.gradient(model.scores)
@@ -251,18 +259,9 @@ def test_wide_pools_take_the_same_path_on_mixed_columns(n_cols, n_classes, max_c
 def test_cell_table_log_likelihoods_are_the_row_scores(n_classes, k):
     # Each candidate's CLL from its cell table and the stage's exp(scores) is the CLL of the
     # per-row score changes (the old path), to rounding; with sample weights, and with scores
-    # far apart (rows whose sums would underflow fall back to the row path).
+    # 800 nats apart.
     frame = _mixed(10, 300, 7 + k, n_classes)
-    weights = np.random.default_rng(k).integers(1, 4, len(frame)).astype(float)
-    engine = gm.stats.CountingEngine(
-        frame.to_numpy(), [2 + j % 3 for j in range(10)] + [n_classes], names=list(frame.columns), sample_weight=weights
-    )
-    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(10)), 4.0)
-    model = kikuchi._Model(search)
-    for region in (0b1, 0b110, 0b1000_0001):
-        model.add(region, model.changes(region), search.log_rows(region))
-    pool = kikuchi._WidePool(search, model, k, 10**9)
-    pool._refresh()
+    search, model, pool = _weighted_pool(frame, k)
     usable = np.flatnonzero(pool.active)
     for shift in (0.0, 800.0):
         model.scores[:5] += shift * (np.arange(n_classes) if n_classes > 2 else 1.0)
