@@ -267,3 +267,24 @@ def test_the_core_never_imports_dask(tmp_path):
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     out = subprocess.run([sys.executable, "-c", statement], env=env, capture_output=True, text=True, check=True)
     assert out.stdout.strip() == "[]"
+
+
+def test_the_threaded_scheduler_counts_partitions_side_by_side():
+    # Without a distributed client, Dask counts partitions in threads of one process: the
+    # hyperedge counting's scratch buffer is per thread (it was one shared buffer, and
+    # concurrent partitions overwrote each other's codes).
+    import dask
+
+    frame = gm.datasets.load("car")
+    ddf = dd.from_pandas(frame, npartitions=4, sort=False)
+    memory = gm.HyperforestClassifier(representation="free", n_starts=2)
+    memory.fit(frame.drop(columns="class"), frame["class"])
+    with dask.config.set(scheduler="threads", num_workers=4):
+        for _ in range(3):
+            fitted = gm.HyperforestClassifier(representation="free", n_starts=2)
+            fitted.fit(ddf.drop(columns="class"), ddf["class"])
+            np.testing.assert_allclose(
+                fitted.predict_proba(frame.drop(columns="class")),
+                memory.predict_proba(frame.drop(columns="class")),
+                atol=1e-12,
+            )

@@ -37,6 +37,7 @@ from __future__ import annotations
 import functools
 import itertools
 import math
+import threading
 from collections.abc import Hashable, Iterable, Iterator, Mapping, Sequence
 from typing import TYPE_CHECKING, Any, Literal, overload
 
@@ -562,16 +563,17 @@ def _extension_tables(engine, columns, bases, cards, given):
     return [_extension_counts(chunks, spec, cards, given) for spec in bases]
 
 
-_WORKSPACE: dict[str, np.ndarray] = {}
+#: One buffer per thread: Dask's threaded scheduler counts several partitions at once.
+_WORKSPACE = threading.local()
 
 
 def _workspace(n_columns, n_rows):
-    """A reusable int64 buffer of shape (n_columns, n_rows)."""
+    """A reusable int64 buffer of shape (n_columns, n_rows), this thread's own."""
     size = n_columns * n_rows
-    buffer = _WORKSPACE.get("buffer")
+    buffer = getattr(_WORKSPACE, "buffer", None)
     if buffer is None or buffer.size < size:
         buffer = np.empty(max(size, 1), dtype=np.int64)
-        _WORKSPACE["buffer"] = buffer
+        _WORKSPACE.buffer = buffer
     return buffer[:size].reshape(n_columns, n_rows)
 
 
