@@ -132,12 +132,7 @@ class Estimator:
             with no counts and no pseudo-counts gets the uniform distribution.
         """
         counts = _check_counts(counts)
-        smoothed = counts + self.pseudo_counts(counts)
-        totals = smoothed.sum(axis=-1, keepdims=True)
-        uniform = 1.0 / counts.shape[-1]
-        with np.errstate(invalid="ignore", divide="ignore"):
-            table = np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), uniform)
-        return table
+        return _normalized_along_child(counts + self.pseudo_counts(counts))
 
     def conditionals(self, tables: Sequence[ArrayLike]) -> list[np.ndarray]:
         """:meth:`conditional` of many family tables, normalized in one vectorized pass.
@@ -158,23 +153,30 @@ class Estimator:
         list of ndarray, one per table, of its shape
         """
         checked = [np.asarray(table, dtype=np.float64) for table in tables]
-        if not checked:
-            return []
         if any(table.ndim == 0 for table in checked):
             raise ValueError("A count table needs at least one axis.")
-        # Every table end to end, checked by one pass as _check_counts checks one.
-        smoothed = np.concatenate([table.reshape(-1) for table in checked])
-        _check_counts(smoothed)
-        pseudo = self.pseudo_counts_of_tables(checked)
-        smoothed += np.concatenate([np.reshape(extra, -1) for extra in pseudo])
-        sizes = np.array([table.size for table in checked], dtype=np.int64)
-        states = np.array([table.shape[-1] for table in checked], dtype=np.int64)
-        runs = np.repeat(states, sizes // np.maximum(states, 1))
-        totals = np.repeat(np.add.reduceat(smoothed, np.cumsum(runs) - runs), runs) if runs.size else smoothed
-        uniform = np.repeat(1.0 / np.maximum(states, 1), sizes)
-        with np.errstate(invalid="ignore", divide="ignore"):
-            flat = np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), uniform)
-        return [part.reshape(table.shape) for part, table in zip(np.split(flat, np.cumsum(sizes)[:-1]), checked)]
+        result: list[np.ndarray] = []
+        # Small tables in batches (their per-call cost is what batching saves); a large one alone,
+        # normalized as conditional() does, without full-size repeats of its totals.
+        for batch in batches_of_cells(range(len(checked)), [t.size for t in checked], limit=CONDITIONALS_BATCH_CELLS):
+            pseudo = dict(zip(batch, self.pseudo_counts_of_tables([checked[i] for i in batch])))
+            if len(batch) == 1:
+                (i,) = batch
+                result.append(_normalized_along_child(_check_counts(checked[i]) + pseudo[i]))
+                continue
+            # The batch's tables end to end, checked by one pass as _check_counts checks one.
+            smoothed = _check_counts(np.concatenate([checked[i].reshape(-1) for i in batch]))
+            smoothed = smoothed + np.concatenate([np.reshape(pseudo[i], -1) for i in batch])
+            sizes = np.array([checked[i].size for i in batch], dtype=np.int64)
+            states = np.array([checked[i].shape[-1] for i in batch], dtype=np.int64)
+            runs = np.repeat(states, sizes // np.maximum(states, 1))
+            totals = np.repeat(np.add.reduceat(smoothed, np.cumsum(runs) - runs), runs)
+            uniform = np.repeat(1.0 / np.maximum(states, 1), sizes)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                flat = np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), uniform)
+            parts = np.split(flat, np.cumsum(sizes)[:-1])
+            result.extend(part.reshape(checked[i].shape) for part, i in zip(parts, batch))
+        return result
 
     def joint(self, counts: ArrayLike) -> np.ndarray:
         """Joint distribution from a table of counts (all cells sum to 1).
@@ -521,8 +523,21 @@ def _bdeu_scores_on_grids(terms):
     return score
 
 
-#: Non-empty cells searched in one batch: bounds the (cells, grid points) arrays to ~100 MiB.
-SEARCH_BATCH_CELLS = 300_000
+#: Cells of the small tables :meth:`Estimator.conditionals` normalizes together (a larger table alone).
+CONDITIONALS_BATCH_CELLS = 65_536
+
+
+def _normalized_along_child(smoothed):
+    """Each slice along the last axis divided by its sum; uniform where the sum is 0."""
+    totals = smoothed.sum(axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), 1.0 / smoothed.shape[-1])
+
+
+#: Non-empty cells searched in one batch. A pass holds a few (2 x cells, 41 grid points) float64
+#: arrays at once (the gammaln arguments, their values, the gathered priors): ~30 MiB at this size,
+#: about what one table of as many cells needs searched alone; larger batches are no faster.
+SEARCH_BATCH_CELLS = 16_384
 
 
 def batches_of_cells(

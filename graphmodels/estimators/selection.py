@@ -27,6 +27,7 @@ References
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
@@ -242,10 +243,12 @@ class LeaveOneOutScorer:
     """:func:`leave_one_out_scores` of many candidates that share the families' tables and cells.
 
     Everything but the pseudo-counts is laid out once: the conditional
-    families' tables end to end (each parent configuration a run of its
-    child's states, so one ``reduceat`` gives every configuration's total)
-    and every scored row's cell in them, so that a candidate costs one
-    vectorized pass.
+    families' distinct tables end to end (each parent configuration a run of
+    its child's states, so one ``reduceat`` gives every configuration's
+    total) and every scored row's cell in them, so that a candidate costs one
+    vectorized pass. Families with equal tables (a multinet's classes each
+    read their slice of one table over every class) share one copy, as they
+    share its pseudo-counts.
 
     Parameters
     ----------
@@ -264,16 +267,29 @@ class LeaveOneOutScorer:
         conditional = [self.families[i] for i in self._conditional]
         if not conditional:
             return
-        states = np.array([f.counts.shape[-1] for f in conditional], dtype=np.int64)
-        sizes = np.array([f.counts.size for f in conditional], dtype=np.int64)
+        # Each distinct table once (by shape and a digest of its counts), and the table of each family.
+        distinct: dict[tuple[tuple[int, ...], bytes], int] = {}
+        table_of = np.empty(len(conditional), dtype=np.int64)
+        self._first_family: list[int] = []  # per distinct table: the position (in families) of its first family
+        for k, (i, f) in enumerate(zip(self._conditional, conditional)):
+            counts = np.ascontiguousarray(f.counts, dtype=np.float64)
+            key = (counts.shape, hashlib.blake2b(counts.tobytes(), digest_size=16).digest())
+            if key not in distinct:
+                distinct[key] = len(self._first_family)
+                self._first_family.append(i)
+            table_of[k] = distinct[key]
+        tables = [self.families[i].counts for i in self._first_family]
+        states = np.array([t.shape[-1] for t in tables], dtype=np.int64)
+        sizes = np.array([t.size for t in tables], dtype=np.int64)
         runs = np.repeat(states, sizes // states)
-        self._counts = np.concatenate([np.asarray(f.counts, np.float64).reshape(-1) for f in conditional])
+        self._counts = np.concatenate([np.asarray(t, np.float64).reshape(-1) for t in tables])
         self._run_starts = np.cumsum(runs) - runs
+        cell_offsets, config_offsets = np.cumsum(sizes) - sizes, np.cumsum(sizes // states) - sizes // states
         lengths = np.array([len(f.cells) for f in conditional], dtype=np.int64)
         cells = np.concatenate([f.cells for f in conditional])
-        self._states = np.repeat(states, lengths)
-        self._configs = cells // self._states + np.repeat(np.cumsum(sizes // states) - sizes // states, lengths)
-        self._cells = cells + np.repeat(np.cumsum(sizes) - sizes, lengths)
+        self._states = np.repeat(states[table_of], lengths)
+        self._configs = cells // self._states + np.repeat(config_offsets[table_of], lengths)
+        self._cells = cells + np.repeat(cell_offsets[table_of], lengths)
         w = np.minimum(self.weights, 1.0)
         if all(f.rows is None for f in conditional):
             self._rows = None
@@ -288,7 +304,7 @@ class LeaveOneOutScorer:
         y, w = self.y, self.weights
         correction = np.zeros(len(y))
         if self._conditional:
-            extra = np.concatenate([np.asarray(pseudo_counts[i], np.float64).reshape(-1) for i in self._conditional])
+            extra = np.concatenate([np.asarray(pseudo_counts[i], np.float64).reshape(-1) for i in self._first_family])
             smoothed = self._counts + extra
             totals = np.add.reduceat(smoothed, self._run_starts)
             change = _conditional_change(smoothed[self._cells], totals[self._configs], self._w, self._states)

@@ -79,7 +79,13 @@ def family_log_tables(
     -------
     list of ndarray, each of shape (n_classes or 1, r_parent or 1, r_j)
     """
-    return [_log(table) for table in estimator.conditionals(_family_count_tables(engine, parents, class_position))]
+    return _log_each(estimator.conditionals(_family_count_tables(engine, parents, class_position)))
+
+
+def _log_each(tables):
+    """The log of each of a list of fresh tables, in place: no second copy of a model's tables at once."""
+    with np.errstate(divide="ignore"):
+        return [np.log(table, out=table) for table in tables]
 
 
 def _family_count_tables(engine, parents, class_position):

@@ -661,7 +661,8 @@ class BaseModel:
         if self._families_read_tables:
             self._fit_tables(engine, remembered[0])
         # The tables and each row's cells do not depend on the candidate: only its pseudo-counts.
-        cells = self._training_families(engine, codes, MaximumLikelihood())
+        # Zero pseudo-counts, one array per distinct table (a multinet's classes share their tables).
+        cells = self._training_families(engine, codes, RememberedPseudoCounts(MaximumLikelihood()))
         scorer = LeaveOneOutScorer(cells, codes[:, -1], weights)
         best_fit: dict[str, Any] = {}
         for candidate in remembered:
@@ -670,11 +671,13 @@ class BaseModel:
             joint = self._joint_log_likelihood(codes[:, :-1])
             pseudo_counts = [candidate.pseudo_counts(f.counts, conditional=f.conditional) for f in cells]
             scores.append(scorer.score(joint, pseudo_counts))
-            if scores[-1][0] < min((log_loss for log_loss, _ in scores[:-1]), default=np.inf):
-                # The best candidate so far keeps its fitted tables (every _fit_tables assigns new
-                # arrays): no refit of the winner, and at most two candidates' tables in memory.
+            if int(np.argmin([log_loss for log_loss, _ in scores])) == len(scores) - 1:
+                # The best candidate so far (by the rule that picks the winner below) keeps its fitted
+                # tables (every _fit_tables assigns new arrays): no refit of the winner, and at most
+                # two candidates' tables in memory.
                 best_fit = dict(vars(self))
         best = int(np.argmin([log_loss for log_loss, _ in scores]))
+        vars(self).clear()
         vars(self).update(best_fit)
         self.estimator_ = selection.candidates[best]
         self.estimator_selection_ = pd.DataFrame(

@@ -18,6 +18,7 @@ from ..estimators.selection import class_prior_cells, family_cells
 from ..learners.kdb import KDB_PARAMETER_CONSTRAINTS, kdb_structure
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import feature_parents
+from .augmented import _log, _log_each
 from .base import BaseClassifier
 from .export import class_network
 from .factors import log_marginals
@@ -30,11 +31,6 @@ if TYPE_CHECKING:
     from .bayesnet import DiscreteBayesianNetwork
 
 __all__ = ["KDB"]
-
-
-def _log(table):
-    with np.errstate(divide="ignore"):
-        return np.log(table)
 
 
 @register_model("kdb")
@@ -191,12 +187,9 @@ class KDB(BaseClassifier, ConditionalTables):
 
     def _fit_tables(self, engine, estimator):
         self.class_log_prior_ = _log(estimator.joint(engine.counts([engine.names[-1]])))
-        self.log_tables_ = [
-            _log(table)
-            for table in estimator.conditionals(
-                [self._family_counts(engine, j) for j in range(len(self.feature_parents_))]
-            )
-        ]
+        self.log_tables_ = _log_each(
+            estimator.conditionals([self._family_counts(engine, j) for j in range(len(self.feature_parents_))])
+        )
 
     def _training_families(self, engine, codes, estimator):
         y = codes[:, -1]
