@@ -25,6 +25,7 @@ from graphmodels.estimators import (
     get_estimator,
     leave_one_out_scores,
 )
+from graphmodels.estimators.selection import MAX_SELECTION_ROWS, LeaveOneOutScorer
 from graphmodels.models import training_counts
 
 SELECTING = [
@@ -369,3 +370,30 @@ def test_selection_works_out_each_tables_pseudo_counts_once():
     np.testing.assert_allclose(
         model.predict_proba(X), gm.TAN(estimator="laplace", discretizer=None).fit(X, y).predict_proba(X)
     )
+
+
+def test_the_kept_tables_are_the_named_candidates_even_when_no_score_is_a_number():
+    # Every row the selection scores weighs 0: every score is NaN. The model must still hold the
+    # tables of the candidate it names (the first), not of the last one fitted.
+    X, y = gm.datasets.load("kr-vs-kp", return_X_y=True)  # 3,196 rows: a sample of 2,000 is scored
+    sampled = np.zeros(len(y), bool)
+    sampled[np.random.default_rng(0).choice(len(y), MAX_SELECTION_ROWS, replace=False)] = True
+    weights = np.where(sampled, 0.0, 1.0)
+    model = gm.TAN().fit(X, y, sample_weight=weights)
+    assert model.estimator_selection_["log_loss"].isna().all()
+    assert model.estimator_ == get_estimator(DEFAULT_SELECTION_CANDIDATES[0])
+    direct = gm.TAN(estimator=model.estimator_).fit(X, y, sample_weight=weights)
+    np.testing.assert_allclose(model.predict_proba(X), direct.predict_proba(X), rtol=1e-12)
+
+
+def test_a_multinets_classes_share_one_copy_of_each_family_table_when_scored():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    model = gm.ChowLiu(representation="free", estimator="laplace").fit(X, y)
+    counts = training_counts(X, y)
+    codes, weights = counts.engine.sample_rows(MAX_SELECTION_ROWS, seed=0)
+    families = model._training_families(counts.engine, codes, get_estimator("laplace"))
+    scorer = LeaveOneOutScorer(families, codes[:, -1], weights)
+    distinct = {(f.counts.shape, np.asarray(f.counts).tobytes()) for f in families if f.conditional}
+    assert len(scorer._first_family) == len(distinct) < len(families) - 1
+    expected = leave_one_out_scores(model._joint_log_likelihood(codes[:, :-1]), codes[:, -1], weights, families)
+    assert scorer.score(model._joint_log_likelihood(codes[:, :-1]), [f.pseudo_counts for f in families]) == expected

@@ -323,6 +323,8 @@ class LeaveOneOutScorer:
             log_posterior = jll[index, y] - log_sum_exp_rows(jll)
         log_posterior = np.where(np.isnan(log_posterior), -np.inf, log_posterior)
         total = w.sum()
+        if total <= 0:  # every scored row weighs 0: no evidence either way
+            return float("nan"), float("nan")
         log_loss = float(-(w * np.maximum(log_posterior, np.log(_CLIP))).sum() / total)
         error = float((w * (np.argmax(jll, axis=1) != y)).sum() / total)
         return log_loss, error
