@@ -352,12 +352,12 @@ def test_a_model_with_one_structure_per_class_draws_each_class_most_frequent_fir
         assert model.representation_ == "free"
         axes = draw_network(model, max_members=4)
         assert isinstance(axes, np.ndarray) and len(axes) == 4
-        # The four most frequent classes, most frequent first, each titled by its label.
+        # The four most probable classes (here, generatively fitted: the most frequent) first, titled by label.
         order = sorted(model.classes_, key=lambda c: (-frequent[c], list(model.classes_).index(c)))[:4]
         assert [ax.get_title() for ax in axes] == [f"class {label}" for label in order]
         kind = "forest" if isinstance(model, gm.ChowLiu) else "hyperforest"
         assert axes[0].figure._suptitle.get_text() == (
-            f"{type(model).__name__}: one {kind} per class (4 of 6 classes, the most frequent)"
+            f"{type(model).__name__}: one {kind} per class (4 of 6 classes, the most probable)"
         )
         # One layout for every class: each node at the same place in every panel.
         structures = (

@@ -106,3 +106,47 @@ def test_auto_round_trips_and_bad_values_are_named(model_class, tmp_path):
     np.testing.assert_allclose(loaded.predict_proba(X), model.predict_proba(X))
     with pytest.raises(ValueError, match="representation"):
         model_class(representation="both").fit(X, y)
+
+
+def test_a_chow_liu_file_saved_before_representation_existed_loads_as_per_class(tmp_path):
+    import json
+
+    X, y = _xy("glass")
+    model = gm.ChowLiu(representation="free").fit(X, y)
+    path = tmp_path / "model.json"
+    model.save(path)
+    document = json.loads(path.read_text())
+    # What a file of the version before `representation` holds: neither the parameter nor the attribute.
+    params = document["params"]["__dict__"]
+    params.remove(["representation", "free"])
+    del document["fitted"]["representation_"]
+    path.write_text(json.dumps(document))
+    loaded = gm.load(path)
+    assert loaded.get_params()["representation"] == "free" and loaded.representation_ == "free"
+    np.testing.assert_allclose(loaded.predict_proba(X), model.predict_proba(X))
+    # A clone refits what was saved (per class), not today's default.
+    from sklearn.base import clone
+
+    assert clone(loaded).fit(X, y).representation_ == "free"
+
+
+def test_representation_names_ignore_case():
+    X, y = _xy("car")
+    assert gm.ChowLiu(representation="Free").fit(X, y).representation_ == "free"
+    assert gm.HyperforestClassifier(representation="SHARED", n_starts=2).fit(X, y).representation_ == "shared"
+
+
+def test_class_frequencies_with_shared_refits_check_the_label():
+    X, y = _xy("tic-tac-toe")
+    mixed = gm.evaluation.edge_stability(gm.HyperforestClassifier(n_starts=2), X, y, n_resamples=6, random_state=0)
+    kinds = {type(s).__name__ for s in mixed.structures}
+    assert kinds == {"dict", "Hyperforest"}  # "auto" kept per-class structures in some refits, one shared in others
+    result = mixed.class_frequencies("positive")
+    assert result.n_resamples == len(mixed.structures)  # a shared hyperforest is every class's
+    with pytest.raises(ValueError, match="No structure has a hyperforest of class 'no-such-class'"):
+        mixed.class_frequencies("no-such-class")
+    shared = gm.evaluation.edge_stability(
+        gm.HyperforestClassifier(representation="shared", n_starts=2), X, y, n_resamples=2, random_state=0
+    )
+    with pytest.raises(TypeError, match="every structure here is one hyperforest shared by the classes"):
+        shared.class_frequencies("positive")

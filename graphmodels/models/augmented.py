@@ -548,7 +548,10 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         ``class`` column), the steps of its spanning tree or forest as
         :func:`~graphmodels.learners.chow_liu_tree` records them, then a
         ``"root"`` step per tree (``score`` the root's entropy within the
-        class, the highest of its tree).
+        class, the highest of its tree). For the shared representation, the
+        steps of TAN's search (:func:`~graphmodels.learners.tan_structure`,
+        no ``class`` column); with ``"auto"``, the trace of the representation
+        kept.
 
     References
     ----------
@@ -587,9 +590,13 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         self.missing = missing
         self.max_cells = max_cells
 
+    #: What a file saved before `representation` existed was fitted with (see persistence).
+    _params_of_older_files = {"representation": "free"}
+    _fitted_of_older_files = {"representation_": "free"}
+
     _parameter_constraints = {
         **TREE_ALGORITHM_CONSTRAINTS,
-        "representation": [Options(["auto", "free", "shared"])],
+        "representation": [Options(["auto", "free", "shared"], ignore_case=True)],
         "criterion": [Options(list(TREE_CRITERIA))],
         "equivalent_sample_size": [Interval(numbers.Real, 0, None, closed="neither")],
     }
@@ -602,10 +609,11 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         if len(features) > 1:
             engine.pairwise_counts(features, given=class_name)
         learners = {"free": self._learn_class_trees, "shared": self._learn_shared_tree}
-        if self.representation == "auto":
+        representation = str(self.representation).lower()
+        if representation == "auto":
             self._fit_best_representation(engine, learners)
             return
-        learners[self.representation](engine)
+        learners[representation](engine)
         self._fit_selected_tables(engine)
 
     def _learn_class_trees(self, engine):

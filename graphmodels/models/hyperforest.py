@@ -63,7 +63,7 @@ if TYPE_CHECKING:
 
 __all__ = ["HyperforestDensity", "HyperforestClassifier", "REPRESENTATIONS", "clique_log_tables"]
 
-#: Model representations of Liang & Srebro and the names they accept.
+#: Model representations of Liang & Srebro and the names they accept, and "auto" (C_s or C_f, chosen in fit).
 REPRESENTATIONS = {
     "auto": "auto",
     "joint": "joint",

@@ -164,7 +164,13 @@ def _decode_model(document, arrays, source):
             "It was saved by another version of graphmodels, or by a model class registered in code "
             "that is not imported here."
         )
-    model = cls(**_decode(document["params"], arrays))
+    # A hyperparameter added after the file was written takes the value the model was fitted
+    # with, not today's default (ChowLiu's `representation`: files before it fitted per class).
+    params = {**getattr(cls, "_params_of_older_files", {}), **_decode(document["params"], arrays)}
+    model = cls(**params)
+    for name, value in getattr(cls, "_fitted_of_older_files", {}).items():
+        if name not in document["fitted"]:
+            setattr(model, name, value)
     for name, value in document["fitted"].items():
         setattr(model, name, _decode(value, arrays))
     return model

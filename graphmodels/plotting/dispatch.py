@@ -185,7 +185,8 @@ def _class_structures(model):
 def _per_class(model, ax, options):
     """ChowLiu and the hyperforest classifier with one structure per class: a grid of the classes' structures.
 
-    Without `ax`, at most ``max_members`` classes, the most frequent first, each
+    Without `ax`, at most ``max_members`` classes, the most probable first (by the
+    model's class prior ``class_log_prior_``: the most frequent, for a generative fit), each
     structure drawn in its own axes and titled by its class (the legend on the
     first only). With an `ax` (or a structure shared by the classes), the
     model's ``structure_`` is drawn there: the union of the classes' structures.
@@ -193,7 +194,7 @@ def _per_class(model, ax, options):
     structures = _class_structures(model)
     if ax is not None or structures is None:
         return _generic(model, ax, options)
-    # The most frequent classes first (ties in class order).
+    # The most probable classes first (ties in class order).
     order = sorted(range(len(structures)), key=lambda k: (-model.class_log_prior_[k], k))
     chosen = [structures[k] for k in order[: options["max_members"]]]
     kind = "forest" if isinstance(model, ChowLiu) else "hyperforest"
@@ -202,7 +203,7 @@ def _per_class(model, ax, options):
         shown = (
             f"its {len(chosen)} classes"
             if len(chosen) == len(structures)
-            else f"{len(chosen)} of {len(structures)} classes, the most frequent"
+            else f"{len(chosen)} of {len(structures)} classes, the most probable"
         )
         title = f"{type(model).__name__}: one {kind} per class ({shown})"
     layout = options["layout"]
@@ -338,7 +339,7 @@ def draw_network(
                                                   super-parents ``S`` have the highest ``I(X_S; C)``
     ``AODE``, ``AnDE`` with `ax`                  their naive Bayes skeleton ``structure_``, generic
     ``ChowLiu``, ``HyperforestClassifier`` with   a grid of at most `max_members` classes'
-    one structure per class, without `ax`         structures, the most frequent classes first
+    one structure per class, without `ax`         structures, the most probable classes first
     an ``EdgeStability`` (``edge_stability``)     :func:`~graphmodels.plotting.draw_stability`
     a ``StructureDifference``                     :func:`~graphmodels.plotting.draw_structure_difference`
     any other graph, hyperforest or fitted model  :func:`~graphmodels.plotting.draw_graph` (class on
@@ -397,7 +398,7 @@ def draw_network(
         titled by its super-parents (``"super-parents: a, b"``); AnDE on 60
         attributes has 1770 pairs. For a Chow-Liu or hyperforest classifier
         with one structure per class drawn without `ax`: the most classes
-        drawn, the most frequent first. Other drawings ignore it.
+        drawn, the most probable first (``class_log_prior_``). Other drawings ignore it.
     top_k : int, optional
         In the generic drawing (and the members of AODE and AnDE): draw the
         `top_k` edges of largest ``weight`` in full and the rest as `faded`

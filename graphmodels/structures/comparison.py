@@ -540,10 +540,11 @@ class EdgeStability:
         Raises
         ------
         TypeError
-            If a structure is neither a dict of class label -> Hyperforest nor a Hyperforest.
+            If a structure is neither a dict of class label -> Hyperforest nor a Hyperforest,
+            or if none is a dict (no structure is per class).
         ValueError
-            If no structure has a hyperforest of class `label` (the message lists the
-            classes there are).
+            If no per-class structure has a hyperforest of class `label` (the message lists
+            the classes there are).
         """
         forests = []
         labels: dict[Hashable, None] = {}
@@ -560,7 +561,13 @@ class EdgeStability:
             labels.update(dict.fromkeys(structure))
             if label in structure:
                 forests.append(structure[label])
-        if not forests:
+        if not labels:
+            raise TypeError(
+                "class_frequencies needs structures with one hyperforest per class (dicts of class label -> "
+                "Hyperforest); every structure here is one hyperforest shared by the classes: use the "
+                "frequencies themselves."
+            )
+        if label not in labels:
             raise ValueError(f"No structure has a hyperforest of class {label!r}; the classes are {list(labels)}.")
         return structure_frequencies(
             forests,
