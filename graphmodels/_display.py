@@ -38,6 +38,7 @@ __all__ = [
     "format_value",
     "format_list",
     "plural",
+    "representation_scores",
     "node_count",
     "hyperedge_text",
     "structure_rows",
@@ -123,6 +124,14 @@ def format_list(values: Sequence[Any] | Iterable[Any], limit: int = MAX_LISTED) 
 def plural(count: int, noun: str, many: str | None = None) -> str:
     """``"1 class"``, ``"2 classes"``, ``"1,024 rows"``: a count and its noun, plural unless the count is 1."""
     return f"{count:,} {noun if count == 1 else (many or noun + 's')}"
+
+
+def representation_scores(model: Any) -> str | None:
+    """``"free 0.2138, shared 0.1941"``: each representation's leave-one-out log-loss, when "auto" chose one."""
+    selection = getattr(model, "representation_selection_", None)
+    if selection is None:
+        return None
+    return ", ".join(f"{row.representation} {row.log_loss:.4f}" for row in selection.itertuples())
 
 
 # ---------------------------------------------------------------------------- the block

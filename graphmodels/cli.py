@@ -412,10 +412,11 @@ def _describe_regions(model: Any, graph: Any) -> list[str]:
 
 def _describe(model: Any) -> list[str]:
     """A summary of `model`'s structure, and how its representation was chosen when it was."""
+    from ._display import representation_scores
+
     lines = _describe_structure(model)
-    selection = getattr(model, "representation_selection_", None)
-    if selection is not None:
-        scores = ", ".join(f"{row.representation} {row.log_loss:.4f}" for row in selection.itertuples())
+    scores = representation_scores(model)
+    if scores is not None:
         lines.append(
             f"representation: {model.representation_}, the lowest leave-one-out log-loss on the training rows "
             f"({scores} nats per row)"

@@ -34,9 +34,8 @@ from .parameters import (
     Estimator,
     _check_counts,
     _positive_range,
-    _segment_starts,
-    batches_of_cells,
-    maximise_on_log_grids,
+    search_each,
+    segment_starts,
 )
 
 __all__ = ["HierarchicalDirichlet", "dirichlet_multinomial_log_likelihood"]
@@ -93,8 +92,10 @@ def dirichlet_multinomial_log_likelihood(counts: ArrayLike, base: ArrayLike, con
     s = np.asarray(concentration, dtype=np.float64)
     if not (np.all(np.isfinite(s)) and np.all(s > 0)):
         raise ValueError(f"`concentration` must hold finite numbers > 0, got {concentration!r}.")
-    cells, cell_base, totals = _occupied_cells(counts, base)
-    return _polya_log_likelihood(cells, cell_base, totals, s)
+    occupied = _occupied_cells(counts, base)
+    if not occupied[0].size:  # no counts: every term is empty
+        return np.zeros(s.shape)
+    return _polya_scores_on_grids([occupied])(s.reshape(1, -1))[0].reshape(s.shape)
 
 
 def _occupied_cells(counts, base):
@@ -102,14 +103,6 @@ def _occupied_cells(counts, base):
     occupied = counts > 0
     totals = counts.sum(axis=1)
     return counts[occupied], base[occupied], totals[totals > 0]
-
-
-def _polya_log_likelihood(cells, cell_base, totals, concentration):
-    """:func:`dirichlet_multinomial_log_likelihood` from :func:`_occupied_cells` (no checks: the search's inner loop)."""
-    s = concentration[..., None]
-    return (gammaln(s * cell_base + cells) - gammaln(s * cell_base)).sum(axis=-1) + (
-        gammaln(s) - gammaln(s + totals)
-    ).sum(axis=-1)
 
 
 def _polya_scores_on_grids(levels):
@@ -124,8 +117,8 @@ def _polya_scores_on_grids(levels):
     totals = np.concatenate([totals for _, _, totals in levels])
     cell_level = np.repeat(np.arange(len(levels)), [c.size for c, _, _ in levels])
     total_level = np.repeat(np.arange(len(levels)), [t.size for _, _, t in levels])
-    cell_starts = _segment_starts([c.size for c, _, _ in levels])
-    total_starts = _segment_starts([t.size for _, _, t in levels])
+    cell_starts = segment_starts([c.size for c, _, _ in levels])
+    total_starts = segment_starts([t.size for _, _, t in levels])
 
     def score(grids):
         prior = grids[cell_level] * cell_base[:, None]
@@ -241,13 +234,9 @@ class HierarchicalDirichlet(Estimator):
 
     def _select(self, levels):
         """Each level's concentration, from its (configurations x states) counts and base, all searched together."""
-        values = np.full(len(levels), self.min_concentration)
-        counted = [i for i, (counts, _) in enumerate(levels) if counts.sum() > 0]
-        occupied = {i: _occupied_cells(*levels[i]) for i in counted}
-        for batch in batches_of_cells(counted, [occupied[i][0].size for i in counted]):
-            score = _polya_scores_on_grids([occupied[i] for i in batch])
-            values[batch] = maximise_on_log_grids(score, self.min_concentration, self.max_concentration, len(batch))
-        return values
+        occupied = {i: _occupied_cells(counts, base) for i, (counts, base) in enumerate(levels) if counts.sum() > 0}
+        low, high = self.min_concentration, self.max_concentration
+        return search_each(occupied, len(levels), _polya_scores_on_grids, lambda o: o[0].size, low, high)
 
     def _conditional_pseudo_counts(self, tables):
         """Each table's ``s * base`` of its top level, the levels of every table searched together, depth by depth."""

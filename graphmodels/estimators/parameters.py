@@ -170,7 +170,7 @@ class Estimator:
             sizes = np.array([checked[i].size for i in batch], dtype=np.int64)
             states = np.array([checked[i].shape[-1] for i in batch], dtype=np.int64)
             runs = np.repeat(states, sizes // np.maximum(states, 1))
-            totals = np.repeat(np.add.reduceat(smoothed, np.cumsum(runs) - runs), runs)
+            totals = np.repeat(np.add.reduceat(smoothed, segment_starts(runs)), runs)
             uniform = np.repeat(1.0 / np.maximum(states, 1), sizes)
             with np.errstate(invalid="ignore", divide="ignore"):
                 flat = np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), uniform)
@@ -462,7 +462,10 @@ def bdeu_log_marginal_likelihood(
     ess = np.asarray(equivalent_sample_size, dtype=np.float64)
     if not (np.all(np.isfinite(ess)) and np.all(ess > 0)):
         raise ValueError(f"`equivalent_sample_size` must hold finite numbers > 0, got {equivalent_sample_size!r}.")
-    return _bdeu_score(_BDeuTerms.of(counts, conditional), ess)
+    terms = _BDeuTerms.of(counts, conditional)
+    if not terms.cells.size:  # no counts: every term is empty
+        return np.zeros(ess.shape)
+    return _bdeu_scores_on_grids([terms])(ess.reshape(1, -1))[0].reshape(ess.shape)
 
 
 class _BDeuTerms(NamedTuple):
@@ -482,15 +485,6 @@ class _BDeuTerms(NamedTuple):
         return cls(table[table > 0], parents[parents > 0], q * max(r, 1), q)
 
 
-def _bdeu_score(terms, ess):
-    """:func:`bdeu_log_marginal_likelihood` from a table's :class:`_BDeuTerms` (no checks)."""
-    alpha = ess[..., None] / terms.n_cells
-    per_parent = ess[..., None] / terms.n_configurations
-    return (gammaln(alpha + terms.cells) - gammaln(alpha)).sum(axis=-1) + (
-        gammaln(per_parent) - gammaln(per_parent + terms.parents)
-    ).sum(axis=-1)
-
-
 def _bdeu_scores_on_grids(terms):
     """A scorer of many tables' :class:`_BDeuTerms` at once: ``grids`` (tables, points) -> scores.
 
@@ -502,8 +496,8 @@ def _bdeu_scores_on_grids(terms):
     parents = np.concatenate([t.parents for t in terms])
     cell_table = np.repeat(np.arange(len(terms)), [t.cells.size for t in terms])
     parent_table = np.repeat(np.arange(len(terms)), [t.parents.size for t in terms])
-    cell_starts = _segment_starts([t.cells.size for t in terms])
-    parent_starts = _segment_starts([t.parents.size for t in terms])
+    cell_starts = segment_starts([t.cells.size for t in terms])
+    parent_starts = segment_starts([t.parents.size for t in terms])
     n_cells = np.array([t.n_cells for t in terms], dtype=np.float64)[:, None]
     n_configurations = np.array([t.n_configurations for t in terms], dtype=np.float64)[:, None]
 
@@ -556,7 +550,22 @@ def batches_of_cells(
         yield batch
 
 
-def _segment_starts(sizes):
+def search_each(terms: dict[int, Any], n: int, scorer: Callable, n_cells: Callable, low: float, high: float):
+    """The maximiser on ``[low, high]`` of each table's score, tables searched together in batches.
+
+    `terms` maps a table's position among `n` to what `scorer` reads of it
+    (a list of them makes one ``grids -> scores`` function); `n_cells` gives
+    each one's size for :func:`batches_of_cells`. A position without terms
+    (a table without counts) gets `low`.
+    """
+    values = np.full(n, float(low))
+    items = list(terms)
+    for batch in batches_of_cells(items, [n_cells(terms[i]) for i in items]):
+        values[batch] = maximise_on_log_grids(scorer([terms[i] for i in batch]), low, high, len(batch))
+    return values
+
+
+def segment_starts(sizes):
     """The first index of each of consecutive non-empty segments of these sizes."""
     return np.concatenate([[0], np.cumsum(sizes)[:-1]]).astype(np.int64)
 
@@ -650,14 +659,9 @@ class EmpiricalBayesBDeu(Estimator):
 
     def _select(self, tables, conditional):
         """Each (checked) table's equivalent sample size, all searched together."""
+        terms = {i: _BDeuTerms.of(table, conditional) for i, table in enumerate(tables) if table.sum() > 0}
         low, high = self.min_equivalent_sample_size, self.max_equivalent_sample_size
-        sizes = np.full(len(tables), low)
-        counted = [i for i, table in enumerate(tables) if table.sum() > 0]
-        terms = {i: _BDeuTerms.of(tables[i], conditional) for i in counted}
-        for batch in batches_of_cells(counted, [terms[i].cells.size for i in counted]):
-            score = _bdeu_scores_on_grids([terms[i] for i in batch])
-            sizes[batch] = maximise_on_log_grids(score, low, high, len(batch))
-        return sizes
+        return search_each(terms, len(tables), _bdeu_scores_on_grids, lambda t: t.cells.size, low, high)
 
     def pseudo_counts(self, counts: ArrayLike, *, conditional: bool = True) -> np.ndarray:
         """The pseudo-counts of ``BDeu(ess)`` with this table's ``ess``.

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._special import log_sum_exp_rows
-from .parameters import ESTIMATORS, Estimator, get_estimator
+from .parameters import ESTIMATORS, Estimator, get_estimator, segment_starts
 
 if TYPE_CHECKING:
     from ..stats.counting import CountingEngine
@@ -158,6 +158,16 @@ def class_prior_cells(engine: CountingEngine, y: ArrayLike, estimator: Estimator
     return family_cells(engine.counts([engine.names[-1]]), estimator, (y,), conditional=False)
 
 
+def table_key(counts: ArrayLike) -> tuple[tuple[int, ...], bytes]:
+    """A table's identity by content: its shape and a 128-bit digest of its float64 counts.
+
+    Equal tables get equal keys (a multinet's classes read one table), and a key
+    holds 16 bytes, not a copy of the table.
+    """
+    table = np.ascontiguousarray(counts, dtype=np.float64)
+    return table.shape, hashlib.blake2b(table.tobytes(), digest_size=16).digest()
+
+
 def leave_one_out_correction(family: FamilyCells, weights: ArrayLike) -> np.ndarray:
     """``log theta_without_row - log theta`` at each row's cell of one family.
 
@@ -272,8 +282,7 @@ class LeaveOneOutScorer:
         table_of = np.empty(len(conditional), dtype=np.int64)
         self._first_family: list[int] = []  # per distinct table: the position (in families) of its first family
         for k, (i, f) in enumerate(zip(self._conditional, conditional)):
-            counts = np.ascontiguousarray(f.counts, dtype=np.float64)
-            key = (counts.shape, hashlib.blake2b(counts.tobytes(), digest_size=16).digest())
+            key = table_key(f.counts)
             if key not in distinct:
                 distinct[key] = len(self._first_family)
                 self._first_family.append(i)
@@ -283,8 +292,8 @@ class LeaveOneOutScorer:
         sizes = np.array([t.size for t in tables], dtype=np.int64)
         runs = np.repeat(states, sizes // states)
         self._counts = np.concatenate([np.asarray(t, np.float64).reshape(-1) for t in tables])
-        self._run_starts = np.cumsum(runs) - runs
-        cell_offsets, config_offsets = np.cumsum(sizes) - sizes, np.cumsum(sizes // states) - sizes // states
+        self._run_starts = segment_starts(runs)
+        cell_offsets, config_offsets = segment_starts(sizes), segment_starts(sizes // states)
         lengths = np.array([len(f.cells) for f in conditional], dtype=np.int64)
         cells = np.concatenate([f.cells for f in conditional])
         self._states = np.repeat(states[table_of], lengths)
@@ -411,9 +420,10 @@ class RememberedPseudoCounts(Estimator):
     """A candidate whose pseudo-counts are worked out once per table, for one selection.
 
     During a selection each table is handed to a candidate twice (for its
-    estimate and for the leave-one-out scores) and the winner's a third time;
-    an adaptive candidate (an empirical-Bayes search) would repeat its search
-    each time. This wrapper keeps the answers, keyed by the table's contents.
+    estimate and for the leave-one-out scores); an adaptive candidate (an
+    empirical-Bayes search) would repeat its search each time. This wrapper
+    keeps the answers, keyed by the table's contents (:func:`table_key`), and
+    :meth:`remember` works out every table's in one batch.
 
     Parameters
     ----------
@@ -423,28 +433,22 @@ class RememberedPseudoCounts(Estimator):
     def __init__(self, estimator: Estimator) -> None:
         self.estimator = estimator
         self.name = estimator.name
-        self._memory: dict[tuple[bool, tuple[int, ...], bytes], np.ndarray] = {}
+        self._memory: dict[tuple[bool, tuple[tuple[int, ...], bytes]], np.ndarray] = {}
 
     def pseudo_counts(self, counts: ArrayLike, *, conditional: bool = True) -> np.ndarray:
-        counts = np.asarray(counts, dtype=np.float64)
-        key = (conditional, counts.shape, counts.tobytes())
+        key = (conditional, table_key(counts))
         if key not in self._memory:
             self._memory[key] = self.estimator.pseudo_counts(counts, conditional=conditional)
         return self._memory[key]
-
-    def pseudo_counts_of_tables(self, tables: Sequence[ArrayLike], *, conditional: bool = True) -> list[np.ndarray]:
-        return [self.pseudo_counts(table, conditional=conditional) for table in tables]
 
     def remember(self, families: Sequence[FamilyCells]) -> None:
         """Work out the pseudo-counts of every family's table in one batch (an adaptive search: one for all)."""
         for conditional in (True, False):
             missing = {}
             for family in families:
-                if family.conditional == conditional:
-                    counts = np.asarray(family.counts, dtype=np.float64)
-                    key = (conditional, counts.shape, counts.tobytes())
-                    if key not in self._memory:
-                        missing[key] = counts
+                key = (conditional, table_key(family.counts))
+                if family.conditional == conditional and key not in self._memory:
+                    missing[key] = family.counts
             tables = self.estimator.pseudo_counts_of_tables(list(missing.values()), conditional=conditional)
             self._memory.update(zip(missing, tables))
 

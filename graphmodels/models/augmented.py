@@ -701,11 +701,9 @@ class ChowLiu(BaseClassifier, ConditionalTables):
     def _fit_tables(self, engine, estimator):
         self.class_log_prior_ = _log(estimator.joint(engine.counts([engine.names[-1]])))
         # Classes whose trees give an attribute the same parent share its family table.
-        tables: dict[tuple[int, int], np.ndarray] = {}
-        for parents in self.feature_parents_:
-            for j, p in enumerate(parents):
-                if (int(p), j) not in tables:
-                    tables[int(p), j] = _log(estimator.conditional(self._family_counts(engine, int(p), j)))
+        families = list(dict.fromkeys((int(p), j) for parents in self.feature_parents_ for j, p in enumerate(parents)))
+        log_tables = _log_each(estimator.conditionals([self._family_counts(engine, p, j) for p, j in families]))
+        tables = dict(zip(families, log_tables))
         self.log_tables_ = [
             [tables[int(p), j][c][None].copy() for j, p in enumerate(parents)]  # not views of every class's table
             for c, parents in enumerate(self.feature_parents_)

@@ -677,8 +677,7 @@ class BaseModel:
                 # two candidates' tables in memory.
                 best_fit = dict(vars(self))
         best = int(np.argmin([log_loss for log_loss, _ in scores]))
-        vars(self).clear()
-        vars(self).update(best_fit)
+        self._restore(best_fit)
         self.estimator_ = selection.candidates[best]
         self.estimator_selection_ = pd.DataFrame(
             {
@@ -704,16 +703,14 @@ class BaseModel:
         start = dict(vars(self))
         scores, fitted = [], []
         for learn in learners.values():
-            vars(self).clear()
-            vars(self).update(start)
+            self._restore(start)
             self.estimator_ = generative
             learn(engine)
             self._fit_selected_tables(engine)
             scores.append(self._leave_one_out_score(engine))
             fitted.append(dict(vars(self)))
         best = int(np.argmin([log_loss for log_loss, _ in scores]))
-        vars(self).clear()
-        vars(self).update(fitted[best])
+        self._restore(fitted[best])
         self.representation_selection_ = pd.DataFrame(
             {
                 "representation": list(learners),
@@ -724,6 +721,11 @@ class BaseModel:
         if generative is not chosen:
             self.estimator_ = chosen
             self._fit_selected_tables(engine)
+
+    def _restore(self, state):
+        """Put back a snapshot ``dict(vars(self))``: its attributes, and none set since."""
+        vars(self).clear()
+        vars(self).update(state)
 
     def _leave_one_out_score(self, engine):
         """Leave-one-out (log-loss, error) of the fitted generative tables: the selection's, when one ran."""

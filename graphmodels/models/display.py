@@ -54,6 +54,7 @@ from .._display import (
     node_count,
     plural,
     render,
+    representation_scores,
     safe_html,
     structure_rows,
 )
@@ -284,9 +285,8 @@ def model_summary(model: Any) -> list[tuple[str, str | list[str]]]:
             interaction_rows = [format_list(regions, TOP_INTERACTIONS)]
     representation = getattr(model, "representation_", None)
     if representation is not None:
-        selection = getattr(model, "representation_selection_", None)
-        if selection is not None:
-            scores = ", ".join(f"{row.representation} {row.log_loss:.4f}" for row in selection.itertuples())
+        scores = representation_scores(model)
+        if scores is not None:
             representation = f"{representation} (the lower leave-one-out log-loss: {scores})"
         rows.append(("representation", str(representation)))
     members = _members(model)
