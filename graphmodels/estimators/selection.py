@@ -434,9 +434,18 @@ class RememberedPseudoCounts(Estimator):
         self.estimator = estimator
         self.name = estimator.name
         self._memory: dict[tuple[bool, tuple[tuple[int, ...], bytes]], np.ndarray] = {}
+        # The same table objects come back for every candidate (the engine caches them): their keys
+        # by identity, each entry holding its table so that the id cannot be reused meanwhile.
+        self._keys: dict[int, tuple[Any, tuple[tuple[int, ...], bytes]]] = {}
+
+    def _key(self, counts, conditional):
+        entry = self._keys.get(id(counts))
+        if entry is None or entry[0] is not counts:
+            entry = self._keys[id(counts)] = (counts, table_key(counts))
+        return conditional, entry[1]
 
     def pseudo_counts(self, counts: ArrayLike, *, conditional: bool = True) -> np.ndarray:
-        key = (conditional, table_key(counts))
+        key = self._key(counts, conditional)
         if key not in self._memory:
             self._memory[key] = self.estimator.pseudo_counts(counts, conditional=conditional)
         return self._memory[key]
@@ -446,7 +455,7 @@ class RememberedPseudoCounts(Estimator):
         for conditional in (True, False):
             missing = {}
             for family in families:
-                key = (conditional, table_key(family.counts))
+                key = self._key(family.counts, conditional)
                 if family.conditional == conditional and key not in self._memory:
                     missing[key] = family.counts
             tables = self.estimator.pseudo_counts_of_tables(list(missing.values()), conditional=conditional)
