@@ -161,15 +161,15 @@ def _superparent_members(model, ax, options):
         min(max(1.05 * (max(ys) - min(ys) + 1.6) + 0.6, 4.0), 8.0),
     )
     axes = _grid(len(members), title, cell)
-    for index, (target, member) in enumerate(zip(axes, members)):
-        drawing_options = {
-            **_common_options(options),
-            "title": _superparent_title(member.graph["superparents"]),
-            "legend": options["legend"] and index == 0,  # the same legend for every member: once
-            **_strongest_options(options),
-        }
-        draw_graph(member, target, **drawing_options)
+    _draw_panels(axes, [(_superparent_title(m.graph["superparents"]), m) for m in members], options)
     return axes
+
+
+def _draw_panels(axes, panels, options, **drawing):
+    """Each ``(title, graph)`` of `panels` in its axes of `axes`; the legend, the same for all, on the first only."""
+    for index, (target, (title, graph)) in enumerate(zip(axes, panels)):
+        panel = {"title": title, "legend": options["legend"] and index == 0}
+        draw_graph(graph, target, **{**_common_options(options), **drawing, **panel, **_strongest_options(options)})
 
 
 def _class_structures(model):
@@ -216,15 +216,7 @@ def _per_class(model, ax, options):
             union.add_edges_from(graph.edges)
         layout = network_layout(union, layout or "kamada_kawai", max_row_width=options["max_row_width"])
     axes = _grid(len(chosen), title)
-    for index, (target, (label, structure)) in enumerate(zip(axes, chosen)):
-        drawing_options = {
-            **_common_options(options),
-            "layout": layout,
-            "title": f"class {label}",
-            "legend": options["legend"] and index == 0,
-            **_strongest_options(options),
-        }
-        draw_graph(structure, target, **drawing_options)
+    _draw_panels(axes, [(f"class {label}", structure) for label, structure in chosen], options, layout=layout)
     return axes
 
 
