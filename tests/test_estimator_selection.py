@@ -397,3 +397,21 @@ def test_a_multinets_classes_share_one_copy_of_each_family_table_when_scored():
     assert len(scorer._first_family) == len(distinct) < len(families) - 1
     expected = leave_one_out_scores(model._joint_log_likelihood(codes[:, :-1]), codes[:, -1], weights, families)
     assert scorer.score(model._joint_log_likelihood(codes[:, :-1]), [f.pseudo_counts for f in families]) == expected
+
+
+def test_scores_within_rounding_are_a_tie_and_the_first_listed_wins(monkeypatch):
+    from graphmodels.models.base import TIE_RTOL, _lowest
+
+    assert _lowest([1.0, 1.0 - 0.5 * TIE_RTOL]) == 0  # rounding is no reason to switch
+    assert _lowest([1.0, 1.0 - 2 * TIE_RTOL]) == 1
+    assert _lowest([1.0, np.nan, 0.5]) == 1  # as np.argmin: the first NaN
+    # A later candidate best, an earlier one within the tolerance of it but not of the first: the
+    # earlier one wins, though its tables were not the ones kept while scoring; they are refitted.
+    X, y = gm.datasets.load("car", return_X_y=True)
+    candidates = ["laplace", "bdeu(5)", "bdeu(50)"]
+    scores = iter([(1.0, 0.1), (1.0 - 0.6 * TIE_RTOL, 0.1), (1.0 - 1.2 * TIE_RTOL, 0.1)])
+    monkeypatch.setattr(LeaveOneOutScorer, "score", lambda self, joint, pseudo: next(scores))
+    model = gm.TAN(estimator=LeaveOneOutSelection(candidates)).fit(X, y)
+    assert model.estimator_ == get_estimator("bdeu(5)")
+    direct = gm.TAN(estimator="bdeu(5)").fit(X, y)
+    np.testing.assert_allclose(model.predict_proba(X), direct.predict_proba(X), rtol=1e-12)

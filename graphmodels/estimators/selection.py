@@ -346,7 +346,7 @@ class LeaveOneOutSelection(Estimator):
     its tables with each candidate and scores the class probabilities of
     every training row as if that row had been left out (exact for the
     counts, see :mod:`graphmodels.estimators.selection`), and keeps the
-    candidate with the lowest mean log-loss (ties: the first listed). The
+    candidate with the lowest mean log-loss (ties, within a relative 1e-9: the first listed). The
     fitted model's ``estimator_`` is the chosen candidate and
     ``estimator_selection_`` a DataFrame of every candidate's leave-one-out
     log-loss and error. Beyond 2,000 training rows a fixed-seed sample of

@@ -170,6 +170,20 @@ class TrainingCounts:
         return len(self.encoder.columns_)
 
 
+#: Leave-one-out scores this close (relative) are a tie: the first listed wins, so that the same
+#: data counted another way (weighted rows or repeated ones) cannot flip a choice by rounding.
+TIE_RTOL = 1e-9
+
+
+def _lowest(values):
+    """The index of the lowest value; of values within :data:`TIE_RTOL` of it, the first (NaN: the first NaN)."""
+    values = np.asarray(values, dtype=np.float64)
+    if np.isnan(values).any():
+        return int(np.argmin(values))
+    low = values.min()
+    return int(np.flatnonzero(values <= low + TIE_RTOL * max(1.0, abs(low)))[0])
+
+
 #: Float64 arrays the size of the parameter vector that the discriminative fit's L-BFGS
 #: (``estimators.discriminative.lbfgs``) holds: its ``2 m`` stored (step, gradient change) pairs with
 #: ``m = 10``, and the point, gradient, direction, trial point and trial gradient.
@@ -664,20 +678,22 @@ class BaseModel:
         # Zero pseudo-counts, one array per distinct table (a multinet's classes share their tables).
         cells = self._training_families(engine, codes, RememberedPseudoCounts(MaximumLikelihood()))
         scorer = LeaveOneOutScorer(cells, codes[:, -1], weights)
-        best_fit: dict[str, Any] = {}
+        kept, kept_fit = -1, {}
         for candidate in remembered:
             candidate.remember(cells)
             self._fit_tables(engine, candidate)
             joint = self._joint_log_likelihood(codes[:, :-1])
             pseudo_counts = [candidate.pseudo_counts(f.counts, conditional=f.conditional) for f in cells]
             scores.append(scorer.score(joint, pseudo_counts))
-            if int(np.argmin([log_loss for log_loss, _ in scores])) == len(scores) - 1:
-                # The best candidate so far (by the rule that picks the winner below) keeps its fitted
-                # tables (every _fit_tables assigns new arrays): no refit of the winner, and at most
-                # two candidates' tables in memory.
-                best_fit = dict(vars(self))
-        best = int(np.argmin([log_loss for log_loss, _ in scores]))
-        self._restore(best_fit)
+            if _lowest([log_loss for log_loss, _ in scores]) == len(scores) - 1:
+                # The best candidate so far keeps its fitted tables (every _fit_tables assigns new
+                # arrays): no refit of the winner, and at most two candidates' tables in memory.
+                kept, kept_fit = len(scores) - 1, dict(vars(self))
+        best = _lowest([log_loss for log_loss, _ in scores])
+        if best == kept:
+            self._restore(kept_fit)
+        else:  # an earlier candidate within the tie tolerance of a later best: rare, refitted
+            self._fit_tables(engine, remembered[best])
         self.estimator_ = selection.candidates[best]
         self.estimator_selection_ = pd.DataFrame(
             {
@@ -694,8 +710,8 @@ class BaseModel:
         that learns that structure (setting ``representation_``). Each is
         fitted from the same starting state with the generative estimator,
         and scored by the leave-one-out log-loss of its class probabilities
-        (:meth:`_leave_one_out_score`); the lowest wins (ties: the first
-        listed), and ``representation_selection_`` holds every score. A
+        (:meth:`_leave_one_out_score`); the lowest wins (ties, within a
+        relative :data:`TIE_RTOL`: the first listed), and ``representation_selection_`` holds every score. A
         discriminative estimator then refits the winner's tables.
         """
         chosen = self.estimator_
@@ -709,7 +725,7 @@ class BaseModel:
             self._fit_selected_tables(engine)
             scores.append(self._leave_one_out_score(engine))
             fitted.append(dict(vars(self)))
-        best = int(np.argmin([log_loss for log_loss, _ in scores]))
+        best = _lowest([log_loss for log_loss, _ in scores])
         self._restore(fitted[best])
         self.representation_selection_ = pd.DataFrame(
             {
