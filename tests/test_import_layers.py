@@ -9,7 +9,7 @@ façade that imports everything, and it runs before any module of the package).
 
 The layers, lowest first (as in the house style)::
 
-    _special / _validation / _display / _trace / _threads / _memory -> data -> stats -> structures -> learners / estimators -> models
+    _special / _validation / _display / _trace / _threads / _memory / _files -> data -> stats -> structures -> learners / estimators -> models
         -> evaluation / plotting / interop -> reporting -> cli -> the façade (graphmodels/__init__.py, __main__.py, datasets.py)
 
 A module may import from its own layer's package and from lower layers. Two packages drawn
@@ -36,7 +36,15 @@ PACKAGE_DIR = Path(graphmodels.__file__).resolve().parent
 
 #: Layers, lowest first: the first component of a module's name after ``graphmodels``.
 LAYERS = (
-    ("_special", "_validation", "_display", "_trace", "_threads", "_memory"),  # private helpers importing nothing of it
+    (
+        "_special",
+        "_validation",
+        "_display",
+        "_trace",
+        "_threads",
+        "_memory",
+        "_files",
+    ),  # private helpers importing nothing of it
     ("data",),
     ("stats",),
     ("structures",),
