@@ -270,12 +270,10 @@ def _draw(model: Any, path: str, title: str) -> None:
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
-    import numpy as np
 
     from .plotting import draw_network
 
-    drawn: Any = draw_network(model, title=title)
-    figure = (drawn.flat[0] if isinstance(drawn, np.ndarray) else drawn).figure  # an array for multi-label models
+    figure: Any = draw_network(model, title=title).figure  # every panel of a drawing is in its figure
     try:
         figure.savefig(path, dpi=150, bbox_inches="tight")
     finally:

@@ -7,6 +7,17 @@ nothing) <- one module per drawing (``network``, ``hyperforests``, ``latent_tree
 ``animation`` (:func:`animate`, a learning trace replayed through the drawings) <- ``svg``
 (drawings as inline SVG text, for notebooks and HTML pages) <- ``notebook`` (:func:`show`: the
 notebook display of any structure or model).
+
+**What a drawing returns.** Every drawing function (:func:`draw_network` and each ``draw_*``) returns one
+:class:`matplotlib.axes.Axes`, whatever it draws and whatever the data: the `ax` it was
+given, else the axes of the new figure it made. A drawing of several panels (the members of
+AODE and AnDE, the classes of a Chow-Liu or hyperforest classifier with one structure per
+class, the labels of binary relevance and classifier chains, all drawn without `ax`) returns
+its first panel; ``ax.figure.axes`` holds every panel in the order drawn, so
+``ax = draw_network(model); ax.figure.savefig("model.png")`` works for every model, as
+matplotlib's and scikit-learn's displays do. :func:`animate` returns a matplotlib
+``FuncAnimation``, :func:`draw_svg` and :func:`figure_svg` SVG text, :func:`show` a
+:class:`NotebookDisplay`.
 """
 
 from ._common import grid_layout, network_layout

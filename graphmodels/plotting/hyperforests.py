@@ -369,6 +369,8 @@ def draw_hyperforest(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         Primal view: the variables are one ``PathCollection`` with gid
         ``"nodes"`` (offsets in node order), the edges a ``LineCollection``
         with gid ``"edges"`` and each shaded hyperedge a ``PathPatch`` with
@@ -603,6 +605,8 @@ def draw_junction_tree(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         The cliques are a ``PathCollection`` with gid ``"cliques"`` (offsets
         in the order of ``maximal_hyperedges``); their labels texts with gid
         ``"clique"``, the separators texts with gid ``"sepset"`` and the edges

@@ -466,6 +466,8 @@ def draw_latent_tree(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         The class and attributes are its ``PathCollection`` with gid
         ``"nodes"`` (offsets in graph order, latents left out); each
         latent is a ``FancyBboxPatch`` with gid ``"latent_box"`` and a text

@@ -560,6 +560,8 @@ def draw_multidimensional(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         Nodes are its one ``PathCollection`` with gid ``"nodes"`` (offsets
         in graph order), labelled by texts with gid ``"label"`` (graph
         order); each arc is a ``FancyArrowPatch`` with gid

@@ -193,6 +193,8 @@ def draw_graph(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         Nodes are its one ``PathCollection`` (gid ``"nodes"``, offsets in
         graph order); each edge is a ``FancyArrowPatch`` with gid
         ``"edge:class"``, ``"edge:augmenting"`` or ``"edge"`` (faded edges

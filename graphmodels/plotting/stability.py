@@ -348,6 +348,8 @@ def draw_stability(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         Nodes are a ``PathCollection`` with gid ``"nodes"``; each arc, edge or pair a
         ``FancyArrowPatch`` with gid ``"edge:consensus"``, ``"edge:below"`` or
         ``"edge:class"`` and label ``"u -> v: frequency"`` (``"u - v: ..."`` for pairs),
@@ -556,6 +558,8 @@ def draw_structure_difference(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         Each arc or edge a ``FancyArrowPatch``, each hyperedge or region a ``PathPatch``, with
         gid ``"diff:<status>"`` and the item as label.
 

@@ -85,10 +85,6 @@ def draw_svg(graph_or_model: Any, **options: Any) -> str:
     >>> svg.startswith("<svg") and "safety" in svg
     True
     """
-    import numpy as np
-
     from .dispatch import draw_network
 
-    drawn = draw_network(graph_or_model, **options)
-    ax = drawn.flat[0] if isinstance(drawn, np.ndarray) else drawn
-    return figure_svg(ax.figure)
+    return figure_svg(draw_network(graph_or_model, **options).figure)
