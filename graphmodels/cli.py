@@ -220,14 +220,21 @@ def _load_data(source: str, target: str | None, sep: str | None = None) -> tuple
 # ----------------------------------------------------------------------------------------------
 # checks made before any work
 # ----------------------------------------------------------------------------------------------
-def _model(name: str, discretizer: str = "mdl") -> Any:
-    """A registered classifier with default settings but ``discretizer=`` (``"none"`` is None)."""
+def _model(name: str, discretizer: str = "mdl", seed: int | None = None) -> Any:
+    """A registered classifier with default settings but ``discretizer=`` (``"none"`` is None).
+
+    A model with a ``random_state`` (hierarchical naive Bayes' inner folds) gets `seed`, so that
+    ``--seed`` makes a run repeatable for every model, not only its folds.
+    """
     from .models import CLASSIFIERS
 
     key = name.lower()
     if key not in CLASSIFIERS:
         raise CommandError(f"unknown model {name!r}; choose from: {', '.join(CLASSIFIERS)}")
-    return CLASSIFIERS[key](discretizer=None if discretizer == "none" else discretizer)
+    model = CLASSIFIERS[key](discretizer=None if discretizer == "none" else discretizer)
+    if "random_state" in model.get_params():
+        model.set_params(random_state=seed)
+    return model
 
 
 def _check_directory(directory: str, what: str) -> None:
@@ -457,7 +464,7 @@ def _cmd_datasets(args: argparse.Namespace) -> None:
 def _cmd_fit(args: argparse.Namespace) -> None:
     from .evaluation import log_loss
 
-    model = _model(args.model, args.discretizer)
+    model = _model(args.model, args.discretizer, args.seed)
     if args.draw:
         _check_output_file(args.draw, "--draw", _DRAWING_FORMATS)
     if args.save:
@@ -492,7 +499,7 @@ def _cmd_fit(args: argparse.Namespace) -> None:
 def _cmd_compare(args: argparse.Namespace) -> None:
     from .evaluation import RepeatedStratifiedKFold, compare
 
-    models = {m: _model(m, args.discretizer) for m in args.models}
+    models = {m: _model(m, args.discretizer, args.seed) for m in args.models}
     if args.out:
         _check_output_directory(args.out)
     name, X, y = _load_data(args.data, args.target, args.sep)
@@ -562,7 +569,7 @@ def _cmd_animate(args: argparse.Namespace) -> None:
     from .plotting import animate
     from .plotting.animation import REPLAYS
 
-    model = _model(args.model, args.discretizer)
+    model = _model(args.model, args.discretizer, args.seed)
     animated = tuple(cls for classes in REPLAYS for cls in classes)
     if not any(isinstance(model, cls) for cls in animated):
         from .models import CLASSIFIERS
@@ -646,6 +653,16 @@ def _add_data_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _add_model_seed_option(parser: argparse.ArgumentParser) -> None:
+    """``--seed`` of ``fit`` and ``animate``: the model's own random numbers, so that a run repeats."""
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the model's random numbers, e.g. hnb's inner folds (default: 0)",
+    )
+
+
 def _add_cv_options(parser: argparse.ArgumentParser, models: Sequence[str] | None, default: str, repeats: int) -> None:
     """``--models``, ``--folds``, ``--repeats`` and ``--seed``, shared by ``compare`` and ``report``."""
     from .models import CLASSIFIERS
@@ -661,7 +678,12 @@ def _add_cv_options(parser: argparse.ArgumentParser, models: Sequence[str] | Non
     parser.add_argument(
         "--repeats", type=_int_at_least(1), default=repeats, help=f"repetitions with new folds (default: {repeats})"
     )
-    parser.add_argument("--seed", type=int, default=0, help="seed of the folds (default: 0)")
+    parser.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="seed of the folds and of every model that draws random numbers (default: 0)",
+    )
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -687,6 +709,7 @@ def _parser() -> argparse.ArgumentParser:
         description="Fit one model on all rows, print a summary of its structure, and optionally draw and save it.",
     )
     _add_data_options(fit)
+    _add_model_seed_option(fit)
     fit.add_argument(
         "--model", default="tan", metavar="NAME", help=f"the model: one of {', '.join(CLASSIFIERS)} (default: tan)"
     )
@@ -745,6 +768,7 @@ def _parser() -> argparse.ArgumentParser:
         "last frame with the final structure, as an animated GIF (graphmodels.plotting.animate).",
     )
     _add_data_options(ani)
+    _add_model_seed_option(ani)
     ani.add_argument(
         "--model",
         default="tan",

@@ -241,7 +241,9 @@ def report(
     n_repeats : int, default=1
         Repetitions of it, each with new folds.
     random_state : int or None, default=0
-        Seed of the folds and of the row subsample.
+        Seed of the folds, of the row subsample and of the models named in
+        `models` that draw random numbers (hierarchical naive Bayes' inner
+        folds); a classifier given as an object keeps its own ``random_state``.
     max_rows : int, optional
         Keep at most this many rows, a sample stratified by class (the page
         says so). None keeps every row.
@@ -325,7 +327,7 @@ def report(
     )
     started = time.perf_counter()
     resolved = _resolve_discretizer(discretizer)
-    named = _resolve_models(DEFAULT_MODELS if models is None else models, resolved)
+    named = _resolve_models(DEFAULT_MODELS if models is None else models, resolved, random_state)
     if path is not None:
         _check_writable(path)
     say = _Progress(progress, stream)
@@ -454,8 +456,15 @@ def _resolve_discretizer(discretizer: str | None) -> str | None:
     return _AUTO_DISCRETIZER if key == "auto" else key
 
 
-def _resolve_models(models: Sequence[Any] | Mapping[str, Any], discretizer: str | None) -> dict[str, Any]:
-    """``{name: unfitted classifier}``; names are built with the report's discretizer."""
+def _resolve_models(
+    models: Sequence[Any] | Mapping[str, Any], discretizer: str | None, random_state: int | None = None
+) -> dict[str, Any]:
+    """``{name: unfitted classifier}``; names are built with the report's discretizer and seed.
+
+    A model named by a string that has a ``random_state`` (hierarchical naive Bayes' inner
+    folds) gets `random_state`, so that one seed repeats the whole report; a model given as an
+    object keeps its own.
+    """
     if isinstance(models, str):
         models = [models]
     items = list(models.items()) if isinstance(models, Mapping) else [(None, m) for m in models]
@@ -468,6 +477,8 @@ def _resolve_models(models: Sequence[Any] | Mapping[str, Any], discretizer: str 
             if key not in CLASSIFIERS:
                 raise ValueError(f"Unknown model {model!r}; choose from: {', '.join(CLASSIFIERS)}.")
             model = CLASSIFIERS[key](discretizer=discretizer)
+            if "random_state" in model.get_params():
+                model.set_params(random_state=random_state)
             name = key if name is None else name
         elif not hasattr(model, "get_params") or not hasattr(model, "predict_log_proba"):
             raise TypeError(f"`models` must hold names or classifiers, got {type(model).__name__}.")
