@@ -321,6 +321,10 @@ def _describe_network(model: Any, graph: Any) -> list[str]:
         parts.append(f"{others} other arc{'s' if others != 1 else ''}")
     if not augmenting and not latent and not others:
         parts.append("no arcs between attributes")
+    # A ChowLiu that kept TAN's shared tree is TAN: its arcs are every class's, with TAN's weights.
+    shared = getattr(model, "representation_", None) == "shared"
+    if shared:
+        parts.append("one tree for every class (TAN's)")
     lines = ["structure: " + ", ".join(parts)]
     if isinstance(model, AODE):
         lines.append(
@@ -333,7 +337,7 @@ def _describe_network(model: Any, graph: Any) -> list[str]:
             "of all the others (--draw shows the members with the highest I(super-parents; class))"
         )
     rows = []
-    per_class = any("classes" in data for _, _, data in augmenting)
+    per_class = not shared and any("classes" in data for _, _, data in augmenting)
     for u, v, data in sorted(augmenting, key=lambda e: (-e[2].get("weight", 0.0), str(e[0]), str(e[1]))):
         if per_class:
             classes = list(map(str, data.get("classes", [])))

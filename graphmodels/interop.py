@@ -4,7 +4,8 @@
 :class:`~graphmodels.models.DiscreteBayesianNetwork` or a fitted model that is
 one Bayesian network (one with ``to_bayesian_network()``: NaiveBayes, TAN,
 FAN, KDB, SelectiveKDB, HierarchicalNaiveBayes, MultiDimensionalNaiveBayes,
-MultiDimensionalTAN) and build the same network in the other library, so that
+MultiDimensionalTAN, and a ChowLiu that kept one tree for every class, which is
+TAN) and build the same network in the other library, so that
 its inference engines (pgmpy's ``VariableElimination``, pyAgrum's
 ``LazyPropagation``) answer queries on it. :func:`from_pgmpy` and
 :func:`from_pyagrum` turn a network of those libraries back into a
@@ -33,8 +34,8 @@ Every table is copied exactly (the same float64 numbers, only reordered):
   list in that array's C order.
 
 Models that are not one Bayesian network have no ``to_bayesian_network()``
-and raise ``TypeError`` here: the Chow-Liu multinet (``ChowLiu``: one tree
-per class), the ensembles (``AODE``, ``AnDE``, ``MultiDimensionalAODE``:
+and raise ``TypeError`` here: the Chow-Liu multinet (a ``ChowLiu`` that kept
+one tree per class, ``representation_ == "free"``), the ensembles (``AODE``, ``AnDE``, ``MultiDimensionalAODE``:
 averages of networks), ``HyperforestClassifier`` and ``KikuchiBayes``
 (decomposable or region-based models over hyperedges). The message says what
 they export instead: each class's network (``ChowLiu.to_bayesian_networks()``)
@@ -97,7 +98,7 @@ def _require(module: str, label: str, caller: str) -> Any:
 
 #: Why the models without ``to_bayesian_network()`` have none (see graphmodels.models.export).
 _WHY_NOT = {
-    "ChowLiu": "a Bayesian multinet: one tree per class",
+    "ChowLiu": "it kept one tree per class, representation_='free': a Bayesian multinet",
     "AODE": "an average of one-dependence networks",
     "AnDE": "an average of n-dependence networks",
     "MultiDimensionalAODE": "an average of networks",
@@ -107,7 +108,8 @@ _WHY_NOT = {
 
 #: What those models export instead.
 _INSTEAD = {
-    "ChowLiu": "export each class's network of model.to_bayesian_networks() instead",
+    "ChowLiu": "export each class's network of model.to_bayesian_networks() instead, or fit "
+    "ChowLiu(representation='shared') (TAN's tree), which is one network",
     "AODE": "export each member's network of model.member_networks() instead",
     "AnDE": "export each member's network of model.member_networks() instead",
     "HyperforestClassifier": "its exact Markov network, model.to_markov_network(), can be written by write_uai",
@@ -115,8 +117,14 @@ _INSTEAD = {
 }
 
 
+#: Models whose fitted state decides whether they are one network (their ``to_bayesian_network``
+#: is missing from an instance that is not), and when they are.
+_WHEN = {"ChowLiu": "with one tree for every class"}
+
+
 def _exportable() -> list[str]:
-    return [cls.__name__ for cls in registered_models().values() if hasattr(cls, "to_bayesian_network")]
+    names = [cls.__name__ for cls in registered_models().values() if hasattr(cls, "to_bayesian_network")]
+    return [f"{name} ({_WHEN[name]})" if name in _WHEN else name for name in names]
 
 
 def _as_network(source: Any, caller: str) -> DiscreteBayesianNetwork:

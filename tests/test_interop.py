@@ -389,7 +389,7 @@ def test_unnamed_network_stays_unnamed(pgmpy, gum):
 # ---------------------------------------------------------------------------- errors without the libraries
 @pytest.mark.parametrize(
     "make",
-    [lambda: ChowLiu(), lambda: AODE(), lambda: HyperforestClassifier(), lambda: KikuchiBayes()],
+    [lambda: ChowLiu(representation="free"), lambda: AODE(), lambda: HyperforestClassifier(), lambda: KikuchiBayes()],
     ids=["ChowLiu", "AODE", "HyperforestClassifier", "KikuchiBayes"],
 )
 @pytest.mark.parametrize("export", [to_pgmpy, to_pyagrum], ids=["to_pgmpy", "to_pyagrum"])

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -849,6 +849,59 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         self._check_fitted()
         tables = [[table[0] for table in per_class] for per_class in self.log_tables_]
         return class_conditional_networks(self, self.feature_parents_, tables, self.class_log_prior_)
+
+    @property
+    def to_bayesian_network(self) -> Callable[[], DiscreteBayesianNetwork]:
+        """The fitted model as one Bayesian network, when it kept one tree for every class.
+
+        A Chow-Liu classifier that kept TAN's shared tree (``representation_ ==
+        "shared"``, as ``"auto"`` chooses on car) is :class:`TAN`, and
+        ``model.to_bayesian_network()`` gives the same network as TAN's
+        (:meth:`TAN.to_bayesian_network`): the class, then the attributes in
+        column order, with the class and the attribute's parent in the shared
+        tree as parents; its CPT of an attribute stacks each class's table
+        ``log_tables_[c][j]``. So it exports as TAN does (``write_bif``,
+        ``write_xmlbif``, ``write_uai``, ``to_pgmpy``, ``to_pyagrum``).
+
+        One that kept a tree per class (``representation_ == "free"``) is a
+        Bayesian multinet, not one network: ``model.to_bayesian_network``
+        raises an ``AttributeError`` that says so (``hasattr(model,
+        "to_bayesian_network")`` is False) and :meth:`to_bayesian_networks`
+        gives its class prior and each class's network.
+
+        Returns
+        -------
+        callable
+            ``model.to_bayesian_network()`` returns a
+            :class:`~graphmodels.models.DiscreteBayesianNetwork` (see
+            :meth:`TAN.to_bayesian_network`); before `fit` it raises
+            ``NotFittedError``.
+
+        Examples
+        --------
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("car", return_X_y=True)
+        >>> model = gm.ChowLiu().fit(X, y)
+        >>> model.representation_
+        'shared'
+        >>> model.to_bayesian_network().parents["maint"]
+        ('class', 'buying')
+        """
+        if getattr(self, "representation_", None) == "free":
+            raise AttributeError(
+                "This ChowLiu kept one tree per class (representation_='free'): a Bayesian multinet, not one "
+                "Bayesian network, so it has no to_bayesian_network(); export each class's network of "
+                "model.to_bayesian_networks(), or fit ChowLiu(representation='shared') (TAN's tree) for one network."
+            )
+        return self._shared_tree_network
+
+    def _shared_tree_network(self) -> DiscreteBayesianNetwork:
+        """:attr:`to_bayesian_network` of a model with one tree for every class: TAN's network."""
+        self._check_fitted()
+        parents = [(int(p),) if p >= 0 else () for p in self.feature_parents_[0]]
+        tables = [np.concatenate([per_class[j] for per_class in self.log_tables_]) for j in range(len(parents))]
+        tables = [table if family else table[:, 0] for family, table in zip(parents, tables)]
+        return class_network(self, range(len(parents)), parents, tables, self.class_log_prior_)
 
 
 def _label_key(label):

@@ -6,7 +6,8 @@ and the attributes offer ``to_bayesian_network()``, written once here:
 * :func:`class_network`: a class with an arc to every attribute and arcs
   between attributes (:class:`~graphmodels.models.NaiveBayes`,
   :class:`~graphmodels.models.TAN`, :class:`~graphmodels.models.FAN`,
-  :class:`~graphmodels.models.KDB`, :class:`~graphmodels.models.SelectiveKDB`);
+  :class:`~graphmodels.models.KDB`, :class:`~graphmodels.models.SelectiveKDB`,
+  and a :class:`~graphmodels.models.ChowLiu` with one tree for every class);
 * :func:`latent_tree_network`: naive Bayes over latent variables
   (:class:`~graphmodels.models.HierarchicalNaiveBayes`);
 * :func:`multidimensional_network`: several class variables
@@ -25,8 +26,11 @@ The models that are not one Bayesian network do not have that method
 (``hasattr(model, "to_bayesian_network")`` is False); each exports what it
 exactly is, with the same names and codes:
 
-* the Chow-Liu multinet (:class:`~graphmodels.models.ChowLiu`: one tree per
-  class) is one network per class: ``to_bayesian_networks()``
+* the Chow-Liu multinet (a :class:`~graphmodels.models.ChowLiu` that kept
+  one tree per class, ``representation_ == "free"``; one that kept TAN's
+  shared tree is TAN and has ``to_bayesian_network()``, by :func:`class_network`,
+  missing only from the instances with a tree per class) is one network per
+  class: ``to_bayesian_networks()``
   (:func:`class_conditional_networks`) gives the class prior ``P(y)`` and,
   for each class label, the network ``P(x | y = c)`` over the attributes;
 * the ensembles :class:`~graphmodels.models.AODE` and

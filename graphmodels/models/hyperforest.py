@@ -219,6 +219,23 @@ class _CliquePotentials:
 
         def _clique_networks(self) -> list[tuple[Any, dict[str, Any]]]: ...
 
+    @property
+    def cpd(self) -> Callable[[Hashable], pd.DataFrame]:
+        """None: a hyperforest model has clique tables, not conditional ones; read them with :meth:`potential`.
+
+        The model is a Markov network over cliques (its maximal hyperedges), not
+        directed families each with a table given its parents, so ``model.cpd``
+        raises an ``AttributeError`` that says so and points to
+        :meth:`potential` (``hasattr(model, "cpd")`` is False, as for any model
+        without conditional tables).
+        """
+        raise AttributeError(
+            f"{type(self).__name__} has no cpd(): it is a Markov network over cliques (its maximal hyperedges), not "
+            "directed families with a conditional table each; read a clique's table with model.potential(clique) "
+            "(a name that is not a clique gets the list of cliques), or the whole network with "
+            "model.to_markov_network()."
+        )
+
     def potential(self, clique: Hashable | tuple[Hashable, ...] | frozenset[Hashable]) -> pd.DataFrame:
         """The marginal distribution of one clique of the fitted model, as a tidy DataFrame.
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -402,6 +402,22 @@ class KikuchiBayes(BaseClassifier):
         maximal = {r for r in regions if not any(r < other for other in regions)}
         added = [tuple(r) for r in self.path_["region"].iloc[: self.map_step_ + 1]]
         return [r for r in added if frozenset(r) in maximal]
+
+    @property
+    def cpd(self) -> Callable[[Hashable], pd.DataFrame]:
+        """None: Kikuchi-Bayes has region tables, not conditional ones; read them with :meth:`potential`.
+
+        The model multiplies region tables raised to counting numbers (a Markov
+        network), not directed families each with a table given its parents, so
+        ``model.cpd`` raises an ``AttributeError`` that says so and points to
+        :meth:`potential` (``hasattr(model, "cpd")`` is False).
+        """
+        raise AttributeError(
+            "KikuchiBayes has no cpd(): it multiplies region tables raised to counting numbers (a Markov network), "
+            "not directed families with a conditional table each; read a region's table with "
+            "model.potential(region) (a name that is not a region gets the list of regions), or the whole "
+            "network with model.to_markov_network()."
+        )
 
     def potential(self, region: Hashable | tuple[Hashable, ...] | frozenset[Hashable]) -> pd.DataFrame:
         """The submodel ``P(v_R)`` of one region, as a tidy DataFrame.
