@@ -523,7 +523,10 @@ def animate(
         Save it with ``anim.save("search.gif", writer="pillow")`` (Pillow comes with
         matplotlib), show it in a notebook with ``IPython.display.HTML(anim.to_jshtml())``.
         It also has ``frames`` (the :class:`Frame` of each frame: ``structure``, the trace's
-        ``row``, ``caption``) and ``structures`` (the structure drawn in each frame).
+        ``row``, ``caption``) and ``structures`` (the structure drawn in each frame). Under
+        Jupyter's inline backend the figure it makes is not left open in pyplot, so a cell
+        shows the animation alone, not also a static copy of its last frame; other backends
+        keep it there (``plt.show()`` plays the animation in a window).
 
     Raises
     ------
@@ -560,6 +563,7 @@ def animate(
     from matplotlib.animation import FuncAnimation
 
     interval = _check_positive_int(interval, "interval", 1)
+    made_figure = ax is None
     animator = _animator(
         model,
         class_label=class_label,
@@ -572,6 +576,14 @@ def animate(
         caption_size=caption_size,
         draw_options=draw_options,
     )
+    if made_figure and _shows_open_figures_after_each_cell():
+        import matplotlib.pyplot as plt
+
+        # The notebook's inline backend displays every open pyplot figure when a cell ends: a
+        # static copy of the last frame under `HTML(anim.to_jshtml())`. The animation keeps and
+        # renders its figure without pyplot, so pyplot lets go of it (before the animation
+        # listens for the figure's close event).
+        plt.close(animator.ax.figure)  # type: ignore[arg-type]  # a Figure: the one _animator made
     anim = FuncAnimation(
         animator.ax.figure,
         animator.draw,
@@ -585,6 +597,17 @@ def animate(
     anim.frames = animator.frames  # type: ignore[attr-defined]  # documented extras on the animation
     anim.structures = [frame.structure for frame in animator.frames]  # type: ignore[attr-defined]
     return anim
+
+
+def _shows_open_figures_after_each_cell() -> bool:
+    """Whether pyplot's backend is the notebook's inline one (``%matplotlib inline``, Jupyter's default).
+
+    It draws every figure left open in pyplot as a static image when a cell ends; interactive
+    backends (a window, ``ipympl``) instead play an animation in its figure, so they keep it.
+    """
+    import matplotlib
+
+    return "backend_inline" in matplotlib.get_backend()
 
 
 def animation_widget(model: BaseModel, **options: Any) -> Any:
