@@ -221,7 +221,7 @@ class _CliquePotentials:
 
     @property
     def cpd(self) -> Callable[[Hashable], pd.DataFrame]:
-        """None: a hyperforest model has clique tables, not conditional ones; read them with :meth:`potential`.
+        """Not available: a hyperforest model has clique tables, not conditional ones; see :meth:`potential`.
 
         The model is a Markov network over cliques (its maximal hyperedges), not
         directed families each with a table given its parents, so ``model.cpd``

@@ -405,7 +405,7 @@ class KikuchiBayes(BaseClassifier):
 
     @property
     def cpd(self) -> Callable[[Hashable], pd.DataFrame]:
-        """None: Kikuchi-Bayes has region tables, not conditional ones; read them with :meth:`potential`.
+        """Not available: Kikuchi-Bayes has region tables, not conditional ones; see :meth:`potential`.
 
         The model multiplies region tables raised to counting numbers (a Markov
         network), not directed families each with a table given its parents, so
