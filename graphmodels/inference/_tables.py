@@ -72,6 +72,11 @@ def normalize(values: np.ndarray, n_axes: int) -> tuple[np.ndarray, np.ndarray]:
     A batch row whose sum is 0 (evidence of probability zero) keeps its zeros and gets a log
     sum of ``-inf``.
     """
+    if values.ndim == n_axes:  # one question: scalars, no masks
+        total = float(values.sum())
+        if total > 0:
+            return values / total, np.asarray(np.log(total))
+        return values, np.asarray(-np.inf)
     axes = tuple(range(values.ndim - n_axes, values.ndim))
     total = values.sum(axis=axes) if axes else values.copy()
     positive = total > 0

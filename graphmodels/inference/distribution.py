@@ -95,13 +95,24 @@ class _Questions:
 
     @property
     def _index(self) -> dict[Hashable, int]:
-        index = {}
-        for k, v in enumerate(self.variables):
-            try:
-                index[v] = k
-            except TypeError:
-                pass
+        index = self.__dict__.get("_index_cache")
+        if index is None:
+            index = {}
+            for k, v in enumerate(self.variables):
+                try:
+                    index[v] = k
+                except TypeError:
+                    pass
+            self.__dict__["_index_cache"] = index
         return index
+
+    def _state_labels(self, name: Hashable) -> pd.Index:
+        """The states of `name` as a pandas Index (built once: pandas' constructors cost more than a query)."""
+        cache = self.__dict__.setdefault("_state_label_cache", {})
+        labels = cache.get(name)
+        if labels is None:
+            labels = cache[name] = pd.Index(self.states[name], dtype=object, name=name)
+        return labels
 
     def _state_lists(self) -> list[list[Any]]:
         return [self.states[v] for v in self.variables]
@@ -116,7 +127,7 @@ class _Questions:
         for k in positions:
             name = self.variables[k]
             values = marginals[k]
-            labels = pd.Index(self.states[name], name=name)
+            labels = self._state_labels(name)
             if rows is None:
                 results[name] = pd.Series(np.asarray(values).reshape(-1), index=labels, name=name)
             else:

@@ -160,7 +160,13 @@ class JunctionTree:
         self.potential_scales[0] += constant
         self.home = [self._clique_of_step[position[v]] for v in range(n)]
         self._side_variables()
+        self._labels = [{v: k for k, v in enumerate(clique)} for clique in self.cliques]
+        self._homed = [[v for v in clique if self.home[v] == c] for c, clique in enumerate(self.cliques)]
+        self._separator_labels = {
+            (a, b): [self._labels[b][v] for v in separator] for (a, b), separator in self.separators.items()
+        }
         self._cache: dict[tuple[int, int], tuple[tuple, np.ndarray, np.ndarray]] = {}
+        self._schedules: dict[tuple[int, ...], list[tuple[int, int]]] = {}
 
     # -- compilation -------------------------------------------------------------------------
 
@@ -257,21 +263,27 @@ class JunctionTree:
 
     # -- sum-product ----------------------------------------------------------------------
 
-    def _operands(self, c: int, evidence: Mapping[int, np.ndarray], exclude: int | None, messages) -> tuple[list, list]:
-        operands: list[tuple[np.ndarray, Scope]] = [(self.potentials[c], self.cliques[c])]
-        batched = [False]
-        for v in self.cliques[c]:
-            if self.home[v] == c and v in evidence:
-                table = evidence[v]
-                operands.append((table, (v,)))
-                batched.append(table.ndim == 2)
+    def _contract(self, c: int, evidence: Mapping[int, np.ndarray], exclude: int | None, messages, out: Scope) -> np.ndarray:
+        """Clique `c`'s potential x its evidence x the messages from its neighbours but `exclude`, summed onto `out`.
+
+        One ``einsum`` whose labels are the clique's own axes (precomputed), so a call costs
+        little more than numpy's dispatch.
+        """
+        labels = self._labels[c]
+        args: list = [self.potentials[c], list(range(len(self.cliques[c])))]
+        for v in self._homed[c]:
+            table = evidence.get(v)
+            if table is not None:
+                args.append(table)
+                args.append([Ellipsis, labels[v]] if table.ndim == 2 else [labels[v]])
         for nb in self.neighbors[c]:
             if nb != exclude:
-                values, _ = messages[(nb, c)]
-                separator = self.separators[(nb, c)]
-                operands.append((values, separator))
-                batched.append(values.ndim > len(separator))
-        return operands, batched
+                values = messages[(nb, c)][0]
+                sub = self._separator_labels[(nb, c)]
+                args.append(values)
+                args.append([Ellipsis, *sub] if values.ndim > len(sub) else sub)
+        args.append([Ellipsis, *(labels[v] for v in out)])
+        return np.einsum(*args)
 
     def _key(self, i: int, j: int, signatures: Mapping[int, Any]) -> tuple:
         side = self.side[(i, j)]
@@ -283,9 +295,8 @@ class JunctionTree:
         if cached is not None and cached[0] == key:
             messages[(i, j)] = (cached[1], cached[2])
             return
-        operands, batched = self._operands(i, evidence, j, messages)
         separator = self.separators[(i, j)]
-        values, log_total = normalize(combine(operands, separator, batched=batched), len(separator))
+        values, log_total = normalize(self._contract(i, evidence, j, messages, separator), len(separator))
         scale = log_total + self.potential_scales[i]
         for nb in self.neighbors[i]:
             if nb != j:
@@ -296,7 +307,11 @@ class JunctionTree:
             trace.append(Message(i, j, separator, values, "sum"))
 
     def _schedule(self, targets: Sequence[int]) -> list[tuple[int, int]]:
-        """The directed edges whose messages the beliefs of `targets` need, senders first."""
+        """The directed edges whose messages the beliefs of `targets` need, senders first (memoized)."""
+        key = tuple(targets)
+        known = self._schedules.get(key)
+        if known is not None:
+            return known
         needed: list[tuple[int, int]] = []
         seen: set[tuple[int, int]] = set()
         for target in targets:
@@ -312,6 +327,8 @@ class JunctionTree:
                 if p >= 0 and (c, p) not in seen:
                     seen.add((c, p))
                     needed.append((c, p))
+        if len(self._schedules) < 4096:
+            self._schedules[key] = needed
         return needed
 
     def beliefs(
@@ -351,9 +368,8 @@ class JunctionTree:
             self._pass(i, j, evidence, signatures, messages, trace)
         result = {}
         for c in targets:
-            operands, batched = self._operands(c, evidence, None, messages)
             clique = self.cliques[c]
-            values, log_total = normalize(combine(operands, clique, batched=batched), len(clique))
+            values, log_total = normalize(self._contract(c, evidence, None, messages, clique), len(clique))
             scale = log_total + self.potential_scales[c]
             for nb in self.neighbors[c]:
                 scale = scale + messages[(nb, c)][1]
@@ -422,9 +438,8 @@ class JunctionTree:
         tables: dict[int, np.ndarray] = {}
         for c in reversed(order):
             p = parent[c]
-            operands, batched = self._operands(c, evidence, p, messages)
             clique = self.cliques[c]
-            table = combine(operands, clique, batched=batched)
+            table = self._contract(c, evidence, p, messages, clique)
             if table.ndim == len(clique) and n_rows is not None:
                 table = np.broadcast_to(table, (n_rows, *table.shape))
             tables[c] = table
