@@ -23,7 +23,6 @@ naming the induced width and these two.
 
 from __future__ import annotations
 
-import math
 from collections.abc import Hashable, Iterable, Mapping, Sequence
 from typing import Any
 
@@ -533,28 +532,14 @@ class Distribution(_Questions):
         raise ValueError(f"`method` must be 'exact' or 'likelihood-weighting', got {method!r}.")
 
     def _decode(self, codes: np.ndarray) -> pd.DataFrame:
-        return pd.DataFrame(
-            {
-                v: pd.Categorical.from_codes(codes[:, k], categories=_categories(self.states[v]))
-                if _plain(self.states[v])
-                else [self.states[v][c] for c in codes[:, k]]
-                for k, v in enumerate(self.variables)
-            }
-        )
-
-
-def _plain(states: Sequence[Any]) -> bool:
-    """Whether `states` can be pandas categories (distinct, hashable, no missing value)."""
-    try:
-        return len(set(states)) == len(states) and not any(
-            s is None or (isinstance(s, float) and math.isnan(s)) for s in states
-        )
-    except TypeError:
-        return False
-
-
-def _categories(states: Sequence[Any]) -> pd.Index:
-    return pd.Index(list(states), dtype=object)
+        """Codes to a frame of state labels (object columns, one cell per label: tuple states stay whole)."""
+        columns = {}
+        for k, v in enumerate(self.variables):
+            labels = np.empty(len(self.states[v]), dtype=object)
+            for j, label in enumerate(self.states[v]):
+                labels[j] = label
+            columns[v] = labels[codes[:, k]]
+        return pd.DataFrame(columns, index=range(len(codes)))
 
 
 class Mixture(_Questions):
@@ -575,6 +560,10 @@ class Mixture(_Questions):
         None for a hidden component.
     labels : sequence, optional
         The label's states, one per component (default ``0 .. m - 1``).
+    normalized : bool, default=True
+        Whether ``P(label = c, x) = w_c P_c(x)`` with each component normalized (a mixture of
+        distributions), or ``∝ w_c prod f_c(x)`` with the components' unnormalized products
+        (a model of log-potentials, such as a discriminatively fitted multinet).
     """
 
     def __init__(
@@ -584,6 +573,7 @@ class Mixture(_Questions):
         *,
         label: Hashable | None = None,
         labels: Sequence[Any] | None = None,
+        normalized: bool = True,
         name: str | None = None,
     ) -> None:
         components = list(components)
@@ -613,11 +603,19 @@ class Mixture(_Questions):
             raise ValueError(f"The label {label!r} is also a variable of the components.")
         self.variables = ([label] if label is not None else []) + inner
         self.states = ({label: self.labels} if label is not None else {}) | dict(first.states)
+        self.normalized = normalized
         self.name = name
 
     def __repr__(self) -> str:
         what = f"label {self.label!r}" if self.label is not None else "hidden label"
         return f"Mixture({len(self.components)} components, {what}, {len(self.variables)} variables)"
+
+    def _log_offsets(self) -> list[float]:
+        """What turns ``log w_c + log Z_c(evidence)`` into ``log P(component c, evidence)``."""
+        if self.normalized:
+            return [-c.log_partition() for c in self.components]
+        total = float(logsumexp(self.log_weights + np.array([c.log_partition() for c in self.components])))
+        return [-total] * len(self.components)
 
     @property
     def _offset(self) -> int:
@@ -638,10 +636,10 @@ class Mixture(_Questions):
         inner_positions = [k - self._offset for k in positions if k >= self._offset]
         results = []
         log_es = []
-        for c in self.components:
+        for c, offset in zip(self.components, self._log_offsets()):
             marginals, log_e = c._log_marginals(inner_positions, inner, method, options, None)
             results.append(marginals)
-            log_es.append(np.asarray(log_e) - c.log_partition())
+            log_es.append(np.asarray(log_e) + offset)
         log_post = np.stack(log_es, axis=-1) + log_w  # (..., m)
         log_total = logsumexp(log_post, axis=-1)
         with np.errstate(invalid="ignore"):
@@ -695,14 +693,14 @@ class Mixture(_Questions):
         inner_positions = [k - self._offset for k in positions if k >= self._offset]
         joints = []
         log_es = []
-        for c in self.components:
+        for c, offset in zip(self.components, self._log_offsets()):
             if inner_positions:
                 values, log_e = c._joint(inner_positions, inner, method)
             else:
                 _, log_e = c.junction_tree().marginals([], inner)
                 values = np.ones(np.shape(log_e))
             joints.append(values)
-            log_es.append(np.asarray(log_e) - c.log_partition())
+            log_es.append(np.asarray(log_e) + offset)
         log_post = np.stack(log_es, axis=-1) + log_w
         log_total = logsumexp(log_post, axis=-1)
         _impossible(log_total, rows)
@@ -736,7 +734,7 @@ class Mixture(_Questions):
         if self._offset and 0 in positions:
             log_es = []
             candidates = []
-            for c in self.components:
+            for c, offset in zip(self.components, self._log_offsets()):
                 if inner_positions:
                     states, log_value, log_e, _ = maximize(
                         c._factors,
@@ -751,8 +749,8 @@ class Mixture(_Questions):
                     _, log_e = c.junction_tree().marginals([], inner)
                     log_value = log_e
                     states = np.zeros(np.shape(log_e) + (0,), dtype=np.intp)
-                candidates.append((states, np.asarray(log_value) - c.log_partition()))
-                log_es.append(np.asarray(log_e) - c.log_partition())
+                candidates.append((states, np.asarray(log_value) + offset))
+                log_es.append(np.asarray(log_e) + offset)
             scores = np.stack([value for _, value in candidates], axis=-1) + log_w
             log_total = logsumexp(np.stack(log_es, axis=-1) + log_w, axis=-1)
             _impossible(log_total, rows)

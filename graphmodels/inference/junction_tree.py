@@ -263,7 +263,9 @@ class JunctionTree:
 
     # -- sum-product ----------------------------------------------------------------------
 
-    def _contract(self, c: int, evidence: Mapping[int, np.ndarray], exclude: int | None, messages, out: Scope) -> np.ndarray:
+    def _contract(
+        self, c: int, evidence: Mapping[int, np.ndarray], exclude: int | None, messages, out: Scope
+    ) -> np.ndarray:
         """Clique `c`'s potential x its evidence x the messages from its neighbours but `exclude`, summed onto `out`.
 
         One ``einsum`` whose labels are the clique's own axes (precomputed), so a call costs

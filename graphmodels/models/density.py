@@ -14,6 +14,7 @@ from ..structures.forests import orient_forest
 from .augmented import TREE_ALGORITHM_CONSTRAINTS, family_log_tables
 from .base import BaseDensity
 from .inference import forest_log_likelihood, topological_order
+from .queries import Queryable
 from .registry import register_model
 from .tables import ConditionalTables, column_states
 
@@ -24,7 +25,7 @@ __all__ = ["ChowLiuTree"]
 
 
 @register_model("chow-liu-tree")
-class ChowLiuTree(BaseDensity, ConditionalTables):
+class ChowLiuTree(BaseDensity, ConditionalTables, Queryable):
     """Tree-shaped density estimate of Chow & Liu (1968).
 
     The maximum spanning tree of the pairwise mutual information, rooted at

@@ -52,6 +52,7 @@ from ..stats.hyperedges import SCORES, hyperedge_weights
 from .base import BaseClassifier, BaseDensity
 from .export import classifier_markov_network, clique_network
 from .inference import clique_tree_log_likelihood, clique_tree_sample
+from .queries import Queryable, markov_distribution
 from .registry import register_model
 from .tables import clique_potentials, column_states, find_variables, potential_frame
 
@@ -207,7 +208,7 @@ def _learn(engine, names, model, *, given=None, per_stratum=False, class_name=No
     return result, weights
 
 
-class _CliquePotentials:
+class _CliquePotentials(Queryable):
     """``potential(clique)``: a clique's marginal as a tidy table (the hyperforest models' mixin)."""
 
     if TYPE_CHECKING:
@@ -218,6 +219,10 @@ class _CliquePotentials:
         def _check_fitted(self) -> None: ...
 
         def _clique_networks(self) -> list[tuple[Any, dict[str, Any]]]: ...
+
+    def _build_distribution(self):
+        """The Markov network of :meth:`to_markov_network` (clique conditionals: its partition function is 1)."""
+        return markov_distribution(self, self.to_markov_network())  # type: ignore[attr-defined]
 
     def potential(self, clique: Hashable | tuple[Hashable, ...] | frozenset[Hashable]) -> pd.DataFrame:
         """The marginal distribution of one clique of the fitted model, as a tidy DataFrame.

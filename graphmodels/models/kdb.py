@@ -23,6 +23,7 @@ from .base import BaseClassifier
 from .export import class_network
 from .factors import log_marginals
 from .inference import forest_log_likelihood
+from .queries import Queryable
 from .registry import register_model
 from .tables import ConditionalTables, column_states
 
@@ -34,7 +35,7 @@ __all__ = ["KDB"]
 
 
 @register_model("kdb")
-class KDB(BaseClassifier, ConditionalTables):
+class KDB(BaseClassifier, ConditionalTables, Queryable):
     """k-dependence Bayesian classifier (Sahami, 1996).
 
     ``P(y, x) = P(y) prod_i P(x_i | y, x_parents(i))`` where every attribute
