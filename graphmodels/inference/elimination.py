@@ -84,10 +84,12 @@ def _order(tables, cardinalities, eliminate, first, heuristic, max_cells, names,
     return elimination
 
 
-def _step(tables: list[_Table], v: int, mode: str):
+def _step(tables: list[_Table], v: int, mode: str, cards: Sequence[int]):
     """Eliminate `v`: the tables without it, the new table, and (max) the joined table for traceback."""
     joined = [t for t in tables if v in t.scope]
     rest = [t for t in tables if v not in t.scope]
+    if not joined:  # a variable no factor mentions: uniform (its sum is r_v, its max 1)
+        joined = [_Table(np.ones(cards[v]), (v,), False, 0.0)]
     union: list[int] = []
     for t in joined:
         union.extend(u for u in t.scope if u not in union)
@@ -147,7 +149,7 @@ def eliminate(
     others = [v for v in range(len(cards)) if v not in keep]
     order = _order(tables, cards, others, None, heuristic, max_cells, names, keep)
     for v in order.order:
-        tables, _ = _step(tables, v, "sum")
+        tables, _ = _step(tables, v, "sum", cards)
     operands = [(t.values, t.scope) for t in tables]
     batched = [t.batched for t in tables]
     for v in keep:  # a kept variable no factor mentions is uniform
@@ -193,10 +195,10 @@ def maximize(
     traceback: list[tuple[int, Scope, np.ndarray]] = []
     for v in order.order:
         if v in variables:
-            tables, joined = _step(tables, v, "max")
+            tables, joined = _step(tables, v, "max", cards)
             traceback.append((v, *joined))
         else:
-            tables, _ = _step(tables, v, "sum")
+            tables, _ = _step(tables, v, "sum", cards)
     log_value = sum((t.scale for t in tables), 0.0)
     for t in tables:  # constants left (scopes are empty now)
         with np.errstate(divide="ignore"):
