@@ -211,3 +211,39 @@ def test_models_without_a_fit_or_with_bad_questions_say_so(fitted):
         model.query("e")
     with pytest.raises(ValueError, match="'s9' is not a state of 'a'"):
         model.query("class", evidence={"a": "s9"})
+
+
+def test_structure_questions_by_hand():
+    import networkx as nx
+
+    from graphmodels.inference import active_trail_nodes, active_trails, d_separated, markov_blanket, separated
+
+    # The sprinkler network: rain -> wet <- sprinkler, wet -> slippery; cloudy -> rain, cloudy -> sprinkler.
+    dag = nx.DiGraph(
+        [("cloudy", "rain"), ("cloudy", "sprinkler"), ("rain", "wet"), ("sprinkler", "wet"), ("wet", "slippery")]
+    )
+    assert d_separated(dag, "rain", "sprinkler", "cloudy")
+    assert not d_separated(dag, "rain", "sprinkler", ["cloudy", "slippery"])  # the collider's descendant opens it
+    assert active_trails(dag, "rain", "sprinkler", given=["cloudy", "slippery"]) == [["rain", "wet", "sprinkler"]]
+    assert active_trails(dag, "rain", "sprinkler") == [["rain", "cloudy", "sprinkler"]]
+    assert active_trail_nodes(dag, "rain", "cloudy") == {"rain", "wet", "slippery"}
+    # Brute force: y is reachable by an active trail exactly when x and y are not d-separated.
+    for z in [(), ("wet",), ("cloudy", "wet"), ("slippery",)]:
+        reach = active_trail_nodes(dag, "rain", z)
+        for other in set(dag) - {"rain"} - set(z):
+            assert (other in reach) == (not d_separated(dag, "rain", other, z))
+    assert markov_blanket(dag, "rain") == {"cloudy", "wet", "sprinkler"}
+    assert separated(nx.path_graph(4), 0, 3, 2) and not separated(nx.cycle_graph(4), 0, 2, 1)
+    with pytest.raises(TypeError, match="separated"):
+        d_separated(nx.path_graph(3), 0, 2)
+
+
+def test_models_answer_structure_questions(fitted):
+    nb = fitted["nb"]
+    assert not nb.independent("a", "b") and nb.independent("a", "b", given="class")
+    assert nb.markov_blanket("a") == {"class"}
+    assert nb.active_trails("a", "b") == [["a", "class", "b"]]
+    mixture = fitted["chow-liu"]  # a Markov network: the class joined to everything
+    assert "class" in mixture.markov_blanket("a")
+    with pytest.raises(TypeError, match="Markov network"):
+        mixture.active_trails("a", "b")

@@ -15,6 +15,8 @@ builds a :class:`Distribution` (a product of :class:`Factor` s over named variab
 ``loopy_belief_propagation``               sum-product on factor graphs, damped, with a report
 ``generalized_belief_propagation``         parent-to-child GBP on region graphs
 ``likelihood_weighting``                   approximate posteriors of Bayesian networks
+``d_separated``, ``active_trails``,        what the structure alone says (d-separation, separation,
+``markov_blanket``, ``separated``          Markov blankets)
 =========================================  ==========================================================
 """
 
@@ -27,6 +29,15 @@ from .generalized_bp import generalized_belief_propagation, region_graph_of_scop
 from .junction_tree import JunctionTree, Message
 from .orders import HEURISTICS, EliminationOrder, elimination_order, greedy_elimination, induced_width
 from .sampling import likelihood_weighting, weighted_samples
+from .separation import (
+    active_trail_nodes,
+    active_trails,
+    d_separated,
+    independent,
+    markov_blanket,
+    minimal_d_separator,
+    separated,
+)
 
 __all__ = [
     "ApproximateResult",
@@ -51,4 +62,11 @@ __all__ = [
     "maximize",
     "region_graph_of_scopes",
     "weighted_samples",
+    "active_trail_nodes",
+    "active_trails",
+    "d_separated",
+    "independent",
+    "markov_blanket",
+    "minimal_d_separator",
+    "separated",
 ]

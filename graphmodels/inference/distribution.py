@@ -610,6 +610,24 @@ class Mixture(_Questions):
         what = f"label {self.label!r}" if self.label is not None else "hidden label"
         return f"Mixture({len(self.components)} components, {what}, {len(self.variables)} variables)"
 
+    @property
+    def graph(self) -> nx.Graph:
+        """The mixture's Markov network: the components' interaction graphs, the label joined to every variable.
+
+        A hidden label couples every pair of variables (summing it out joins them all): the
+        graph is then complete.
+        """
+        graph = nx.Graph()
+        graph.add_nodes_from(self.variables)
+        inner = self.variables[self._offset :]
+        if self.label is None and len(self.components) > 1:
+            graph.add_edges_from((a, b) for i, a in enumerate(inner) for b in inner[i + 1 :])
+        for component in self.components:
+            graph.add_edges_from(component.interaction_graph.edges)
+        if self.label is not None:
+            graph.add_edges_from((self.label, v) for v in inner)
+        return graph
+
     def _log_offsets(self) -> list[float]:
         """What turns ``log w_c + log Z_c(evidence)`` into ``log P(component c, evidence)``."""
         if self.normalized:

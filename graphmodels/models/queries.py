@@ -41,7 +41,14 @@ import pandas as pd
 from ..estimators.discriminative import Discriminative
 from ..inference import Distribution, Factor, Mixture, MostProbableState
 
-__all__ = ["Queryable", "families_distribution"]
+__all__ = [
+    "NetworkQueries",
+    "Queryable",
+    "StructureQuestions",
+    "families_distribution",
+    "markov_distribution",
+    "network_distribution",
+]
 
 
 def _labels(levels: Any) -> list[Any]:
@@ -75,7 +82,56 @@ def families_distribution(
     )
 
 
-class Queryable:
+class StructureQuestions:
+    """Independence questions the structure answers alone: asked of ``self.distribution().graph``.
+
+    The graph is the Bayesian network's DAG when the model's tables are conditional
+    distributions (d-separation), and its Markov network otherwise (separation): the
+    discriminative models, the hyperforest models, Kikuchi-Bayes and the mixtures.
+    """
+
+    def independent(self, x: Any, y: Any, given: Any = None) -> bool:
+        """Whether the structure makes `x` and `y` independent given `given` (d-separation or separation).
+
+        Examples
+        --------
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("car", return_X_y=True)
+        >>> nb = gm.NaiveBayes().fit(X, y)
+        >>> nb.independent("safety", "buying"), nb.independent("safety", "buying", given="class")
+        (False, True)
+        """
+        from ..inference.separation import independent
+
+        return independent(self.distribution().graph, x, y, given)  # type: ignore[attr-defined]
+
+    def d_separated(self, x: Any, y: Any, given: Any = None) -> bool:
+        """Whether `given` d-separates `x` from `y` in the model's DAG (a ``TypeError`` for a Markov network)."""
+        from ..inference.separation import d_separated
+
+        return d_separated(self.distribution().graph, x, y, given)  # type: ignore[attr-defined]
+
+    def markov_blanket(self, node: Hashable) -> set[Hashable]:
+        """The variables that make `node` independent of all the others."""
+        from ..inference.separation import markov_blanket
+
+        return markov_blanket(self.distribution().graph, node)  # type: ignore[attr-defined]
+
+    def active_trails(
+        self, x: Hashable, y: Hashable, given: Any = None, *, max_trails: int = 100
+    ) -> list[list[Hashable]]:
+        """The active trails from `x` to `y` given `given` in the model's DAG, shortest first."""
+        from ..inference.separation import active_trails
+
+        graph = self.distribution().graph  # type: ignore[attr-defined]
+        if not graph.is_directed():
+            raise TypeError(
+                f"{type(self).__name__} is a Markov network here: trails are active in a DAG; use `independent`."
+            )
+        return active_trails(graph, x, y, given, max_trails=max_trails)
+
+
+class Queryable(StructureQuestions):
     """``query``, ``map_query`` and ``sample`` on a fitted model, asked of its distribution.
 
     A subclass implements ``_build_distribution()``; the result is built on first use, kept
@@ -203,7 +259,7 @@ class Queryable:
         >>> X, y = gm.datasets.load("car", return_X_y=True)
         >>> tan = gm.TAN().fit(X, y)
         >>> tan.query("class", evidence={"safety": "low"}).round(3).to_dict()
-        {'acc': 0.0, 'good': 0.0, 'unacc': 1.0, 'vgood': 0.0}
+        {'acc': 0.001, 'good': 0.001, 'unacc': 0.998, 'vgood': 0.001}
         """
         return self.distribution().query(
             variables, self._model_evidence(evidence), joint=joint, method=method, **options
@@ -303,7 +359,7 @@ def markov_distribution(model: Any, network: Any, *, region_graph: Any = None) -
     )
 
 
-class NetworkQueries:
+class NetworkQueries(StructureQuestions):
     """``query``, ``map_query`` and :meth:`distribution` on a given network (no fit, no encoder)."""
 
     def _build_distribution(self) -> Distribution:  # pragma: no cover - each network defines it
