@@ -15,6 +15,9 @@ builds a :class:`Distribution` (a product of :class:`Factor` s over named variab
 ``loopy_belief_propagation``               sum-product on factor graphs, damped, with a report
 ``generalized_belief_propagation``         parent-to-child GBP on region graphs
 ``likelihood_weighting``                   approximate posteriors of Bayesian networks
+``forest_log_likelihood``,                 the models' row likelihoods (forests, rooted clique trees),
+``clique_tree_log_likelihood``,            unobserved cells summed out; marginals of per-row factor
+``log_marginals``                          products
 ``d_separated``, ``active_trails``,        what the structure alone says (d-separation, separation,
 ``markov_blanket``, ``separated``          Markov blankets)
 =========================================  ==========================================================
@@ -27,6 +30,15 @@ from .evidence import likelihoods
 from .factors import Factor, factor_product
 from .generalized_bp import generalized_belief_propagation, region_graph_of_scopes
 from .junction_tree import JunctionTree, Message
+from .likelihoods import (
+    brute_force_log_marginals,
+    clique_tree_log_likelihood,
+    clique_tree_sample,
+    forest_log_likelihood,
+    junction_tree_of_scopes,
+    log_marginals,
+    topological_order,
+)
 from .orders import HEURISTICS, EliminationOrder, elimination_order, greedy_elimination, induced_width
 from .sampling import likelihood_weighting, weighted_samples
 from .separation import (
@@ -63,6 +75,13 @@ __all__ = [
     "region_graph_of_scopes",
     "weighted_samples",
     "active_trail_nodes",
+    "brute_force_log_marginals",
+    "clique_tree_log_likelihood",
+    "clique_tree_sample",
+    "forest_log_likelihood",
+    "junction_tree_of_scopes",
+    "log_marginals",
+    "topological_order",
     "active_trails",
     "d_separated",
     "independent",

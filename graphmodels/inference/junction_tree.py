@@ -65,7 +65,7 @@ class Message:
         return f"Message({self.source} -> {self.target}, separator={self.separator}, kind={self.kind!r})"
 
 
-def _check_width(largest, cliques, cards, max_cells, names, width):
+def _check_width(largest, cliques, cards, max_cells, names, width, fix):
     if largest <= max_cells:
         return
     widest = max(cliques, key=lambda c: math.prod(cards[v] for v in c))
@@ -77,7 +77,7 @@ def _check_width(largest, cliques, cards, max_cells, names, width):
             f"largest clique of exact inference (induced width {width}) over "
             f"{describe_variables([labels[v] for v in widest], [cards[v] for v in widest])}"
         ),
-        fix='use an approximate method (method="loopy" or "gbp")',
+        fix=fix,
     )
 
 
@@ -90,6 +90,8 @@ class JunctionTree:
         ``scope`` a tuple of distinct positions in ``range(len(cardinalities))`` and
         ``log_table`` an array of shape ``[cardinalities[v] for v in scope]`` of log values
         (``-inf`` for zero). The distribution is proportional to ``exp(sum of the factors)``.
+        A ``log_table`` of None reserves a *slot*: a factor over that scope given with each
+        question (``row_factors``, one table per row of a batch), slots numbered in order.
     cardinalities : sequence of int
     heuristic : {"min-fill", "min-weight", "min-degree"}
         The elimination order that builds the cliques.
@@ -112,12 +114,13 @@ class JunctionTree:
 
     def __init__(
         self,
-        factors: Sequence[tuple[Sequence[int], np.ndarray]],
+        factors: Sequence[tuple[Sequence[int], np.ndarray | None]],
         cardinalities: Sequence[int],
         *,
         heuristic: str = "min-fill",
         max_cells: int = DEFAULT_MAX_CELLS,
         names: Sequence[Hashable] | None = None,
+        fix: str = 'use an approximate method (method="loopy" or "gbp")',
     ) -> None:
         cards = [int(r) for r in cardinalities]
         self.cardinalities = cards
@@ -132,13 +135,20 @@ class JunctionTree:
         self.heuristic = heuristic
         self.width = elimination.width
         self.order = elimination.order
-        _check_width(elimination.largest, elimination.cliques, cards, max_cells, self.names, elimination.width)
+        _check_width(elimination.largest, elimination.cliques, cards, max_cells, self.names, elimination.width, fix)
         self._build_tree(elimination.order, elimination.cliques)
         position = {v: k for k, v in enumerate(elimination.order)}
         # Potentials: each factor in the clique of its first-eliminated variable.
         assigned: list[list[tuple[Scope, np.ndarray]]] = [[] for _ in self.cliques]
         constant = 0.0
+        self.slots: list[Scope] = []
+        slot_homes: list[int] = []
         for scope, (_, table) in zip(scopes, factors):
+            if table is None:  # a slot, filled by each question's row_factors
+                self.slots.append(scope)
+                first_slot = min(scope, key=position.__getitem__) if scope else None
+                slot_homes.append(self._clique_of_step[position[first_slot]] if first_slot is not None else 0)
+                continue
             table = np.asarray(table, dtype=np.float64)
             expected = tuple(cards[v] for v in scope)
             if table.shape != expected:
@@ -159,9 +169,12 @@ class JunctionTree:
             self.potential_scales.append(float(scale))
         self.potential_scales[0] += constant
         self.home = [self._clique_of_step[position[v]] for v in range(n)]
+        # Evidence on variable v and the table of slot k enter one clique each; ids n + k name slots.
+        self._entry_home = self.home + slot_homes
+        self._entry_scope = [(v,) for v in range(n)] + self.slots
         self._side_variables()
         self._labels = [{v: k for k, v in enumerate(clique)} for clique in self.cliques]
-        self._homed = [[v for v in clique if self.home[v] == c] for c, clique in enumerate(self.cliques)]
+        self._homed = [[e for e, home in enumerate(self._entry_home) if home == c] for c in range(len(self.cliques))]
         self._separator_labels = {
             (a, b): [self._labels[b][v] for v in separator] for (a, b), separator in self.separators.items()
         }
@@ -218,7 +231,7 @@ class JunctionTree:
     def _side_variables(self) -> None:
         """For each directed edge (i, j), the variables whose home clique lies on i's side."""
         homed: list[list[int]] = [[] for _ in self.cliques]
-        for v, c in enumerate(self.home):
+        for v, c in enumerate(self._entry_home):
             homed[c].append(v)
         self.side: dict[tuple[int, int], frozenset[int]] = {}
         # One post-order from clique 0 gives the downward sides; upward sides are the complement.
@@ -236,7 +249,7 @@ class JunctionTree:
                 if nb != parent[c]:
                     variables |= below[nb]
             below[c] = frozenset(variables)
-        everything = frozenset(range(len(self.home)))
+        everything = frozenset(range(len(self._entry_home)))
         for c in order:
             p = parent[c]
             if p >= 0:
@@ -273,11 +286,12 @@ class JunctionTree:
         """
         labels = self._labels[c]
         args: list = [self.potentials[c], list(range(len(self.cliques[c])))]
-        for v in self._homed[c]:
-            table = evidence.get(v)
+        for entry in self._homed[c]:
+            table = evidence.get(entry)
             if table is not None:
+                sub = [labels[v] for v in self._entry_scope[entry]]
                 args.append(table)
-                args.append([Ellipsis, labels[v]] if table.ndim == 2 else [labels[v]])
+                args.append([Ellipsis, *sub] if table.ndim > len(sub) else sub)
         for nb in self.neighbors[c]:
             if nb != exclude:
                 values = messages[(nb, c)][0]
@@ -340,6 +354,7 @@ class JunctionTree:
         *,
         signatures: Mapping[int, Any] | None = None,
         trace: list | None = None,
+        row_factors: Mapping[int, np.ndarray] | None = None,
     ) -> dict[int, Table]:
         """Normalized beliefs of `cliques` (default all) and, as their scale, ``log P(evidence)``.
 
@@ -354,6 +369,9 @@ class JunctionTree:
             computed for the same signatures are reused.
         trace : list, optional
             Each message computed is appended as a :class:`Message`.
+        row_factors : mapping of int to ndarray, optional
+            The table of each slot (see the class), non-negative, of shape
+            ``(*batch, *cards of its scope)``; a slot left out is 1. They are never reused.
 
         Returns
         -------
@@ -364,6 +382,12 @@ class JunctionTree:
         evidence = dict(evidence or {})
         if signatures is None:
             signatures = {v: _signature(table) for v, table in sorted(evidence.items())}
+        if row_factors:
+            n = len(self.cardinalities)
+            signatures = dict(signatures)
+            for k, table in row_factors.items():
+                evidence[n + k] = table
+                signatures[n + k] = object()  # a fresh signature: never reused
         targets = list(range(len(self.cliques))) if cliques is None else list(cliques)
         messages: dict[tuple[int, int], Table] = {}
         for i, j in self._schedule(targets):
@@ -385,6 +409,7 @@ class JunctionTree:
         *,
         signatures: Mapping[int, Any] | None = None,
         trace: list | None = None,
+        row_factors: Mapping[int, np.ndarray] | None = None,
     ) -> tuple[dict[int, np.ndarray], np.ndarray]:
         """Posterior marginals ``P(v | evidence)`` of `variables` and ``log P(evidence)``.
 
@@ -398,7 +423,7 @@ class JunctionTree:
         """
         variables = list(variables)
         cliques = sorted({self.home[v] for v in variables}) or [self.root]
-        beliefs = self.beliefs(evidence, cliques, signatures=signatures, trace=trace)
+        beliefs = self.beliefs(evidence, cliques, signatures=signatures, trace=trace, row_factors=row_factors)
         result = {}
         for v in variables:
             values, _ = beliefs[self.home[v]]

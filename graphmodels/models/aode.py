@@ -11,12 +11,12 @@ import numpy as np
 
 from .._special import logsumexp, xlogy
 from .._validation import Interval, Options
+from ..inference.likelihoods import forest_log_likelihood
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import augmented_naive_bayes, class_node, superparent_network
 from .augmented import _log, family_log_tables
 from .base import BaseClassifier
 from .export import superparent_member_network
-from .inference import forest_log_likelihood
 from .queries import Queryable, network_distribution
 from .registry import register_model
 

@@ -6,7 +6,7 @@ and at most one other attribute as parents (the Chow-Liu classifier learns a
 different forest for each class). They share one fitting routine (a family
 table per attribute from the counting engine, turned into a CPT by the
 estimator) and one likelihood routine
-(:func:`~graphmodels.models.inference.forest_log_likelihood`).
+(:func:`~graphmodels.inference.forest_log_likelihood`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .._memory import check_cells, describe_variables
 from .._trace import Trace, root_rows
 from .._validation import Interval, Options
 from ..estimators.selection import class_prior_cells, family_cells
+from ..inference.likelihoods import forest_log_likelihood
 from ..learners.trees import (
     DEFAULT_TREE_ESS,
     SPANNING_TREE_ALGORITHMS,
@@ -38,7 +39,6 @@ from ..stats.information import entropy_of_counts
 from ..structures.forests import augmented_naive_bayes, feature_parents, orient_forest
 from .base import BaseClassifier
 from .export import class_conditional_networks, class_network
-from .inference import forest_log_likelihood
 from .queries import Queryable
 from .registry import register_model
 from .tables import ConditionalTables, column_states

@@ -45,13 +45,13 @@ from .._trace import Trace
 from .._validation import Interval, Options
 from ..estimators.parameters import Dirichlet, Estimator
 from ..estimators.selection import LeaveOneOutSelection, class_prior_cells, family_cells
+from ..inference.likelihoods import clique_tree_log_likelihood, clique_tree_sample
 from ..learners.hyperforests import HYPERFOREST_ALGORITHMS, _max_hyperforest
 from ..learners.trees import canonical_order
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.hyperedges import SCORES, hyperedge_weights
 from .base import BaseClassifier, BaseDensity
 from .export import classifier_markov_network, clique_network
-from .inference import clique_tree_log_likelihood, clique_tree_sample
 from .queries import Queryable, markov_distribution
 from .registry import register_model
 from .tables import clique_potentials, column_states, find_variables, potential_frame

@@ -11,7 +11,7 @@ import networkx as nx
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .factors import log_marginals
+from ..inference.likelihoods import log_marginals
 from .queries import NetworkQueries
 
 __all__ = ["DiscreteMarkovNetwork"]
@@ -150,7 +150,7 @@ class DiscreteMarkovNetwork(NetworkQueries):
         """``log Z``, the log of the sum of the product of the factors over all configurations.
 
         Exact, by a junction tree of the factors' scopes (see
-        :func:`graphmodels.models.factors.log_marginals`), never by enumeration.
+        :func:`graphmodels.inference.log_marginals`), never by enumeration.
 
         Parameters
         ----------

@@ -17,7 +17,7 @@ feature subgraph); see :mod:`graphmodels.structures.multidimensional`.
 
 Prediction is each label's marginal MAP value: ``argmax_c P(C_j = c | x)``,
 the sum over every other label done exactly by a junction tree over the
-class variables (:func:`graphmodels.models.factors.log_marginals`), with the
+class variables (:func:`graphmodels.inference.log_marginals`), with the
 attribute CPTs plugged in as evidence factors -- never by enumerating the
 ``prod r_j`` label vectors. Attribute values unseen in training are summed
 out exactly: the attribute becomes one more variable of the junction tree.
@@ -34,6 +34,7 @@ import numpy as np
 from .._special import logsumexp
 from .._validation import Interval, Options
 from ..data.encoding import TableEncoder
+from ..inference.likelihoods import log_marginals
 from ..learners.multidimensional import (
     multidimensional_structure,
     superparent_class_arcs,
@@ -44,7 +45,6 @@ from ..structures.multidimensional import feature_variables, multidimensional_cl
 from .augmented import _log
 from .base import _warn_identifier_columns, _warn_unseen_values
 from .export import multidimensional_network
-from .factors import log_marginals
 from .multilabel import BaseMultiLabelClassifier
 from .queries import Queryable, families_distribution
 from .registry import register_model
