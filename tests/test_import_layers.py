@@ -9,7 +9,7 @@ façade that imports everything, and it runs before any module of the package).
 
 The layers, lowest first (as in the house style)::
 
-    _special / _validation / _display / _trace / _threads / _memory / _files -> data -> stats -> structures -> learners / estimators -> models
+    _special / _validation / _display / _trace / _threads / _memory / _files -> data -> stats -> structures -> learners / estimators -> inference -> models
         -> evaluation / plotting / interop -> reporting -> cli -> the façade (graphmodels/__init__.py, __main__.py, datasets.py)
 
 A module may import from its own layer's package and from lower layers. Two packages drawn
@@ -49,6 +49,7 @@ LAYERS = (
     ("stats",),
     ("structures",),
     ("estimators", "learners"),
+    ("inference",),  # factors, elimination, junction trees, belief propagation: asked by the models
     ("models",),
     ("evaluation", "plotting", "interop"),  # interop.py: networks to and from pgmpy / pyAgrum, above models
     ("reporting",),  # reporting/: the HTML report cross-validates (evaluation) and draws (plotting); cli runs it

@@ -9,12 +9,12 @@ import pandas as pd
 import pytest
 from scipy.special import logsumexp
 
+from graphmodels.inference import brute_force_log_marginals, junction_tree_of_scopes, log_marginals
 from graphmodels.learners.multidimensional import (
     bridge_and_feature_forest,
     bridge_parent_sets,
     class_forest,
 )
-from graphmodels.models.factors import brute_force_log_marginals, junction_tree_of_scopes, log_marginals
 from graphmodels.models.multidimensional import (
     MultiDimensionalAODE,
     MultiDimensionalNaiveBayes,

@@ -11,12 +11,13 @@ import numpy as np
 
 from .._special import logsumexp, xlogy
 from .._validation import Interval, Options
+from ..inference.likelihoods import forest_log_likelihood
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import augmented_naive_bayes, class_node, superparent_network
 from .augmented import _log, family_log_tables
 from .base import BaseClassifier
 from .export import superparent_member_network
-from .inference import forest_log_likelihood
+from .queries import Queryable, network_distribution
 from .registry import register_model
 
 if TYPE_CHECKING:
@@ -55,7 +56,7 @@ def _block_mutual_information(counts: np.ndarray, starts: np.ndarray) -> np.ndar
     return np.maximum(information, 0.0)
 
 
-class _SuperParentEnsemble(BaseClassifier):
+class _SuperParentEnsemble(BaseClassifier, Queryable):
     """What AODE and AnDE share: the structure of one member and the ranking of the super-parent sets.
 
     A subclass keeps the naive Bayes skeleton in ``structure_`` and says, in
@@ -231,6 +232,18 @@ class _SuperParentEnsemble(BaseClassifier):
         positions = tuple(sorted(columns.index(name) for name in names))
         log_joint, tables = self._member_tables(positions)
         return superparent_member_network(self, positions, log_joint, tables)
+
+    def _build_distribution(self):
+        """The average of the members' joints: a mixture whose component, the member, is hidden.
+
+        Every member of the top level counts, whatever the evidence; :meth:`predict_proba`
+        leaves out, row by row, the members whose super-parents are unobserved or rarer than
+        ``frequency_threshold``, so the two agree where every member qualifies.
+        """
+        from ..inference import Mixture
+
+        members = [network_distribution(self, bn) for bn in self.member_networks().values()]
+        return Mixture(members, np.ones(len(members)), name=type(self).__name__)
 
     def member_networks(self, *, fallback: bool = False) -> dict[tuple[Hashable, ...], DiscreteBayesianNetwork]:
         """Every member of the ensemble as a :class:`~graphmodels.models.DiscreteBayesianNetwork`.

@@ -6,7 +6,7 @@ and at most one other attribute as parents (the Chow-Liu classifier learns a
 different forest for each class). They share one fitting routine (a family
 table per attribute from the counting engine, turned into a CPT by the
 estimator) and one likelihood routine
-(:func:`~graphmodels.models.inference.forest_log_likelihood`).
+(:func:`~graphmodels.inference.forest_log_likelihood`).
 """
 
 from __future__ import annotations
@@ -24,6 +24,7 @@ from .._memory import check_cells, describe_variables
 from .._trace import Trace, root_rows
 from .._validation import Interval, Options
 from ..estimators.selection import class_prior_cells, family_cells
+from ..inference.likelihoods import forest_log_likelihood
 from ..learners.trees import (
     DEFAULT_TREE_ESS,
     SPANNING_TREE_ALGORITHMS,
@@ -38,7 +39,7 @@ from ..stats.information import entropy_of_counts
 from ..structures.forests import augmented_naive_bayes, feature_parents, orient_forest
 from .base import BaseClassifier
 from .export import class_conditional_networks, class_network
-from .inference import forest_log_likelihood
+from .queries import Queryable
 from .registry import register_model
 from .tables import ConditionalTables, column_states
 
@@ -112,7 +113,7 @@ def _family_counts(engine, parent, child, class_position):
 TREE_ALGORITHM_CONSTRAINTS = {"algorithm": [Options(list(SPANNING_TREE_ALGORITHMS))]}
 
 
-class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables):
+class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
     """Shared fit and likelihood of the shared-structure models."""
 
     _parameter_constraints = TREE_ALGORITHM_CONSTRAINTS
@@ -446,7 +447,7 @@ class FAN(TAN):
 
 
 @register_model("chow-liu")
-class ChowLiu(BaseClassifier, ConditionalTables):
+class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
     """Class-conditional Chow-Liu trees (or forests): one structure per class.
 
     ``P(y, x) = P(y) P_y(x)`` where each ``P_y`` is the Chow-Liu tree [1]_ of
@@ -759,6 +760,45 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         for j, name in enumerate(self.encoder_.columns_):
             families[name] = functools.partial(self._multinet_family, j)
         return families, column_states(self), {}
+
+    def _build_distribution(self):
+        """One forest per class: a mixture over the class (shared tree: one network, as TAN's)."""
+        from ..estimators.discriminative import Discriminative
+        from ..inference import Distribution, Factor, Mixture
+        from .queries import _labels
+
+        if getattr(self, "representation_", "free") == "shared":
+            return Queryable._build_distribution(self)
+        generative = not isinstance(self.estimator_, Discriminative)
+        columns = list(self.encoder_.columns_)
+        states = {name: _labels(levels) for name, levels in zip(columns, self.encoder_.levels_)}
+        components = []
+        for c in range(len(self.classes_)):
+            factors = []
+            for j, name in enumerate(columns):
+                table = np.asarray(self.log_tables_[c][j][0], dtype=np.float64)  # (r_parent or 1, r)
+                parent = int(self.feature_parents_[c, j])
+                if parent >= 0:
+                    factors.append(Factor((columns[parent], name), table, [states[columns[parent]], states[name]]))
+                else:
+                    factors.append(Factor((name,), table[0], [states[name]]))
+            components.append(
+                Distribution(
+                    factors,
+                    variables=columns,
+                    children=columns if generative else None,
+                    name=f"ChowLiu, class {self.classes_[c]!r}",
+                    max_cells=self.max_cells,
+                )
+            )
+        return Mixture(
+            components,
+            np.exp(self.class_log_prior_ - self.class_log_prior_.max()),
+            label=self.class_name_,
+            labels=_labels(self.classes_),
+            normalized=generative,
+            name="ChowLiu",
+        )
 
     def _multinet_family(self, j):
         columns = list(self.encoder_.columns_)

@@ -553,6 +553,7 @@ class BaseModel:
     def _reset_fitted_state(self):
         for name in self._fitted_attribute_names() + list(self._private_fitted_attributes):
             self.__dict__.pop(name, None)
+        self.__dict__.pop("_distribution_cache", None)  # the inference layer's view of the fit
 
     @contextlib.contextmanager
     def _fitting(self):
@@ -1175,7 +1176,13 @@ class BaseDensity(BaseModel):
         """Total log-likelihood of the rows of `X` (nats), as scikit-learn's ``KernelDensity``."""
         return float(np.sum(self.score_samples(X)))
 
-    def sample(self, n_samples: int = 1, random_state: int | np.random.Generator | None = None) -> pd.DataFrame:
+    def sample(
+        self,
+        n_samples: int = 1,
+        random_state: int | np.random.Generator | None = None,
+        *,
+        evidence: Any = None,
+    ) -> pd.DataFrame:
         """Draw rows from the fitted distribution, as a DataFrame with the training labels.
 
         Parameters
@@ -1183,6 +1190,9 @@ class BaseDensity(BaseModel):
         n_samples : int, default=1
         random_state : None, int or numpy Generator
             Seed for reproducible draws.
+        evidence : mapping, optional
+            Sample from the distribution given this evidence (``{column: state}``, or soft
+            evidence), exactly, through the junction tree of :meth:`distribution`.
 
         Returns
         -------
@@ -1194,6 +1204,8 @@ class BaseDensity(BaseModel):
             {"n_samples": n_samples, "random_state": random_state},
             {"n_samples": [Interval(numbers.Integral, 0, None)], "random_state": RANDOM_STATE_CONSTRAINTS},
         )
+        if evidence is not None:
+            return self.distribution().sample(n_samples, self._model_evidence(evidence), random_state=random_state)  # type: ignore[attr-defined]
         rng = np.random.default_rng(random_state)
         codes = self._sample_codes(int(n_samples), rng)
         columns = {}

@@ -11,6 +11,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .queries import NetworkQueries
 from .tables import conditional_frame, find_node
 
 if TYPE_CHECKING:
@@ -24,7 +25,7 @@ SUM_TOLERANCE = 1e-6
 _EXACT = 1e-12
 
 
-class DiscreteBayesianNetwork:
+class DiscreteBayesianNetwork(NetworkQueries):
     """A Bayesian network over discrete variables, with its CPTs given.
 
     The joint distribution factorizes as
@@ -322,13 +323,18 @@ class DiscreteBayesianNetwork:
             codes[:, j] = np.minimum(drawn, self._cards[j] - 1)
         return codes
 
-    def sample(self, n_samples: int, random_state: int | np.random.Generator | None = None) -> pd.DataFrame:
-        """Forward-sample rows as state labels.
+    def sample(
+        self, n_samples: int, random_state: int | np.random.Generator | None = None, *, evidence: Any = None
+    ) -> pd.DataFrame:
+        """Forward-sample rows as state labels (given `evidence`: exact samples through the junction tree).
 
         Parameters
         ----------
         n_samples : int
         random_state : None, int or numpy.random.Generator
+        evidence : mapping, optional
+            ``{variable: state}`` (or soft evidence): sample ``P(x | evidence)`` exactly, by
+            :meth:`~graphmodels.inference.Distribution.sample`.
 
         Returns
         -------
@@ -341,8 +347,20 @@ class DiscreteBayesianNetwork:
         >>> bn.sample(2, random_state=1)["a"].tolist()
         ['x', 'x']
         """
+        if evidence is not None:
+            return self.distribution().sample(n_samples, evidence, random_state=random_state)
         codes = self.sample_codes(n_samples, random_state)
         return self.decode(codes)
+
+    def _build_distribution(self) -> Any:
+        from ..inference import Distribution, Factor
+
+        factors = []
+        for v in self.variables:
+            scope = (*self.parents[v], v)
+            with np.errstate(divide="ignore"):
+                factors.append(Factor(scope, np.log(self.cpts[v]), [self.states[u] for u in scope]))
+        return Distribution(factors, variables=self.variables, children=self.variables, name=self.name)
 
     def decode(self, codes: ArrayLike) -> pd.DataFrame:
         """State labels of integer codes, as a DataFrame with columns :attr:`variables`.

@@ -7,13 +7,14 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .._trace import Trace, root_rows
+from ..inference.likelihoods import forest_log_likelihood, topological_order
 from ..learners.trees import _chow_liu_tree, tie_safe
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import orient_forest
 from .augmented import TREE_ALGORITHM_CONSTRAINTS, family_log_tables
 from .base import BaseDensity
-from .inference import forest_log_likelihood, topological_order
+from .queries import Queryable
 from .registry import register_model
 from .tables import ConditionalTables, column_states
 
@@ -24,7 +25,7 @@ __all__ = ["ChowLiuTree"]
 
 
 @register_model("chow-liu-tree")
-class ChowLiuTree(BaseDensity, ConditionalTables):
+class ChowLiuTree(BaseDensity, ConditionalTables, Queryable):
     """Tree-shaped density estimate of Chow & Liu (1968).
 
     The maximum spanning tree of the pairwise mutual information, rooted at

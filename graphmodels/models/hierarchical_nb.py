@@ -14,6 +14,7 @@ from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.latent_trees import add_latent, naive_bayes_tree
 from .base import BaseClassifier
 from .export import latent_tree_network
+from .queries import Queryable, network_distribution
 from .registry import register_model
 from .tables import ConditionalTables, column_states
 
@@ -25,7 +26,7 @@ __all__ = ["HierarchicalNaiveBayes"]
 
 
 @register_model("hnb")
-class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
+class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
     """Naive Bayes whose attributes are grouped under latent variables (HNB).
 
     Learned greedily for classification (Langseth & Nielsen): each step adds
@@ -259,6 +260,10 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
             for child in children
         }
         return families, states, notes
+
+    def _build_distribution(self):
+        """The network of :meth:`to_bayesian_network`: the class, the attributes and the latent variables."""
+        return network_distribution(self, self.to_bayesian_network())
 
     def _joint_log_likelihood(self, codes):
         values = self._all_codes(np.asarray(codes, dtype=np.int64))

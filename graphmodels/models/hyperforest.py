@@ -45,13 +45,14 @@ from .._trace import Trace
 from .._validation import Interval, Options
 from ..estimators.parameters import Dirichlet, Estimator
 from ..estimators.selection import LeaveOneOutSelection, class_prior_cells, family_cells
+from ..inference.likelihoods import clique_tree_log_likelihood, clique_tree_sample
 from ..learners.hyperforests import HYPERFOREST_ALGORITHMS, _max_hyperforest
 from ..learners.trees import canonical_order
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.hyperedges import SCORES, hyperedge_weights
 from .base import BaseClassifier, BaseDensity
 from .export import classifier_markov_network, clique_network
-from .inference import clique_tree_log_likelihood, clique_tree_sample
+from .queries import Queryable, markov_distribution
 from .registry import register_model
 from .tables import clique_potentials, column_states, find_variables, potential_frame
 
@@ -207,7 +208,7 @@ def _learn(engine, names, model, *, given=None, per_stratum=False, class_name=No
     return result, weights
 
 
-class _CliquePotentials:
+class _CliquePotentials(Queryable):
     """``potential(clique)``: a clique's marginal as a tidy table (the hyperforest models' mixin)."""
 
     if TYPE_CHECKING:
@@ -235,6 +236,10 @@ class _CliquePotentials:
             "(a name that is not a clique gets the list of cliques), or the whole network with "
             "model.to_markov_network()."
         )
+
+    def _build_distribution(self):
+        """The Markov network of :meth:`to_markov_network` (clique conditionals: its partition function is 1)."""
+        return markov_distribution(self, self.to_markov_network())  # type: ignore[attr-defined]
 
     def potential(self, clique: Hashable | tuple[Hashable, ...] | frozenset[Hashable]) -> pd.DataFrame:
         """The marginal distribution of one clique of the fitted model, as a tidy DataFrame.

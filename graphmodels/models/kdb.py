@@ -15,14 +15,14 @@ import networkx as nx
 import numpy as np
 
 from ..estimators.selection import class_prior_cells, family_cells
+from ..inference.likelihoods import forest_log_likelihood, log_marginals
 from ..learners.kdb import KDB_PARAMETER_CONSTRAINTS, kdb_structure
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import feature_parents
 from .augmented import _log, _log_each
 from .base import BaseClassifier
 from .export import class_network
-from .factors import log_marginals
-from .inference import forest_log_likelihood
+from .queries import Queryable
 from .registry import register_model
 from .tables import ConditionalTables, column_states
 
@@ -34,7 +34,7 @@ __all__ = ["KDB"]
 
 
 @register_model("kdb")
-class KDB(BaseClassifier, ConditionalTables):
+class KDB(BaseClassifier, ConditionalTables, Queryable):
     """k-dependence Bayesian classifier (Sahami, 1996).
 
     ``P(y, x) = P(y) prod_i P(x_i | y, x_parents(i))`` where every attribute
@@ -115,10 +115,10 @@ class KDB(BaseClassifier, ConditionalTables):
     A cell with a state never seen in training is unobserved: its variable
     is summed out of the joint. When every attribute has at most one
     attribute parent this is the message passing of
-    :func:`~graphmodels.models.inference.forest_log_likelihood`; otherwise
+    :func:`~graphmodels.inference.forest_log_likelihood`; otherwise
     the rows are grouped by which cells are unseen, and each group's hidden
     variables are summed out on a junction tree
-    (:func:`~graphmodels.models.factors.log_marginals`, exact, all rows of a
+    (:func:`~graphmodels.inference.log_marginals`, exact, all rows of a
     group at once, without enumerating the joint states of every hidden
     variable).
 

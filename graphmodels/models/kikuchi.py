@@ -22,6 +22,7 @@ from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.regions import cluster_variation_regions, region_graph
 from .base import ESTIMATOR_CONSTRAINT, BaseClassifier
 from .export import classifier_markov_network
+from .queries import Queryable, markov_distribution
 from .registry import register_model
 from .tables import column_states, find_variables, potential_frame
 
@@ -39,7 +40,7 @@ DEFAULT_ESTIMATOR = BDeu(DEFAULT_PRIOR_STRENGTH)
 
 
 @register_model("kikuchi-bayes")
-class KikuchiBayes(BaseClassifier):
+class KikuchiBayes(BaseClassifier, Queryable):
     """Kikuchi-Bayes: a Markov network classifier over class-containing regions.
 
     The structure is a set of regions (sets of attributes plus the class)
@@ -290,6 +291,17 @@ class KikuchiBayes(BaseClassifier):
         if not 0 <= step < len(self.stage_counting_numbers_):
             raise ValueError(f"`step` must be in 0..{len(self.stage_counting_numbers_) - 1}, got {step}.")
         return region_graph(self.stage_counting_numbers_[step])
+
+    def _build_distribution(self):
+        """The MAP stage's Kikuchi product, normalized by exact elimination; ``method="gbp"`` uses its region graph.
+
+        The product of region tables raised to their counting numbers is normalized over
+        every variable here (exactly, by a junction tree), so its posterior of the class given
+        the attributes is kMAP's :meth:`predict_proba`; kBMA averages the stages' posteriors,
+        which no single distribution gives. Generalized belief propagation on ``structure_``
+        (the cluster variation method's region graph) approximates the same normalized product.
+        """
+        return markov_distribution(self, self.to_markov_network(), region_graph=self.structure_)
 
     def to_markov_network(self, stage: int | None = None) -> DiscreteMarkovNetwork:
         """One stage's Kikuchi approximation as a :class:`~graphmodels.models.DiscreteMarkovNetwork`.

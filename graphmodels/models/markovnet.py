@@ -4,19 +4,20 @@ from __future__ import annotations
 
 import math
 import numbers
-from collections.abc import Iterable, Sequence
+from collections.abc import Hashable, Iterable, Sequence
 from typing import Any
 
 import networkx as nx
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .factors import log_marginals
+from ..inference.likelihoods import log_marginals
+from .queries import NetworkQueries
 
 __all__ = ["DiscreteMarkovNetwork"]
 
 
-class DiscreteMarkovNetwork:
+class DiscreteMarkovNetwork(NetworkQueries):
     """A Markov network over discrete variables, given by its factors.
 
     The distribution is the normalized product of the factors,
@@ -149,7 +150,7 @@ class DiscreteMarkovNetwork:
         """``log Z``, the log of the sum of the product of the factors over all configurations.
 
         Exact, by a junction tree of the factors' scopes (see
-        :func:`graphmodels.models.factors.log_marginals`), never by enumeration.
+        :func:`graphmodels.inference.log_marginals`), never by enumeration.
 
         Parameters
         ----------
@@ -208,6 +209,17 @@ class DiscreteMarkovNetwork:
         for scope, log_table in self._log_factors():
             total += log_table[0][tuple(array[:, p] for p in scope)]
         return total - self.log_partition(max_cells=max_cells)
+
+    def _build_distribution(self) -> Any:
+        """The factors as a distribution; states are the codes ``0 .. r - 1``."""
+        from ..inference import Distribution, Factor
+
+        factors = []
+        for scope, table in self.factors:
+            with np.errstate(divide="ignore"):
+                factors.append(Factor(scope, np.log(table), [list(range(self.cardinalities[v])) for v in scope]))
+        states: dict[Hashable, list[int]] = {v: list(range(r)) for v, r in self.cardinalities.items()}
+        return Distribution(factors, variables=self.variables, states=states, name=self.name)
 
     def to_dict(self) -> dict[str, Any]:
         """Plain, JSON-serializable description: ``name``, ``cardinalities`` and ``factors``.

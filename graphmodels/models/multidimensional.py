@@ -17,7 +17,7 @@ feature subgraph); see :mod:`graphmodels.structures.multidimensional`.
 
 Prediction is each label's marginal MAP value: ``argmax_c P(C_j = c | x)``,
 the sum over every other label done exactly by a junction tree over the
-class variables (:func:`graphmodels.models.factors.log_marginals`), with the
+class variables (:func:`graphmodels.inference.log_marginals`), with the
 attribute CPTs plugged in as evidence factors -- never by enumerating the
 ``prod r_j`` label vectors. Attribute values unseen in training are summed
 out exactly: the attribute becomes one more variable of the junction tree.
@@ -34,6 +34,7 @@ import numpy as np
 from .._special import logsumexp
 from .._validation import Interval, Options
 from ..data.encoding import TableEncoder
+from ..inference.likelihoods import log_marginals
 from ..learners.multidimensional import (
     multidimensional_structure,
     superparent_class_arcs,
@@ -44,8 +45,8 @@ from ..structures.multidimensional import feature_variables, multidimensional_cl
 from .augmented import _log
 from .base import _warn_identifier_columns, _warn_unseen_values
 from .export import multidimensional_network
-from .factors import log_marginals
 from .multilabel import BaseMultiLabelClassifier
+from .queries import Queryable, families_distribution
 from .registry import register_model
 from .tables import ConditionalTables
 
@@ -88,7 +89,7 @@ def _warn_impossible(impossible):
         )
 
 
-class _MultiDimensionalClassifier(BaseMultiLabelClassifier, ConditionalTables):
+class _MultiDimensionalClassifier(BaseMultiLabelClassifier, ConditionalTables, Queryable):
     """Fit (structure, then CPTs) and exact per-label marginals of one or more MDBNCs.
 
     Fitted parameters, shared by the three models (members: one network, or
@@ -572,6 +573,29 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
+
+    def _build_distribution(self):
+        """The average of the members' joints (Mauá's ensemble): a mixture whose member is hidden."""
+        from ..inference import Mixture
+
+        families, states, _ = self._conditional_tables()
+        labels = self.label_names_
+        members = []
+        for k in range(len(self.class_parents_)):
+            own = {
+                label: (tuple(labels[p] for p in self.class_parents_[k][j]), self.class_log_tables_[k][j])
+                for j, label in enumerate(labels)
+            }
+            members.append(
+                families_distribution(
+                    own | families,
+                    states,
+                    variables=self._query_variables(list(own) + list(families)),
+                    name=f"MultiDimensionalAODE member {labels[k]!r}",
+                    max_cells=self.max_cells,
+                )
+            )
+        return Mixture(members, np.ones(len(members)), name="MultiDimensionalAODE")
 
     def _learn_structures(self, engine, features):
         classes = self.label_names_
