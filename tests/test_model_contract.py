@@ -216,6 +216,8 @@ def test_save_load_round_trip(entry, tmp_path, extension):
     _, cls, kind = entry
     X, y, Y = _data()
     model = _fit(cls(), kind, X, y, Y)
+    # load_model accepts only the declared fitted attributes: every one a fit sets must be declared.
+    assert set(_fitted_names(model)) <= cls._declared_fitted_attributes()
     path = tmp_path / f"model{extension}"
     model.save(path)
     again = load_model(path)
@@ -253,6 +255,7 @@ def test_trace_is_fitted_only_when_asked_and_changes_nothing_else(entry, tmp_pat
     traced = _fit(cls(trace=True), kind, X, y, Y)
     assert "trace_" not in vars(plain)
     assert _fitted_names(traced) == sorted(_fitted_names(plain) + ["trace_"])
+    assert set(_fitted_names(traced)) <= cls._declared_fitted_attributes()
     _assert_same_predictions(traced, plain, kind, X)
     trace = traced.trace_
     assert isinstance(trace, pd.DataFrame) and len(trace) > 0
