@@ -266,7 +266,7 @@ class _Decoder:
         if "__frozenset__" in value:
             return frozenset(_hashable(decode(v)) for v in value["__frozenset__"])
         if "__model__" in value:
-            return _decode_model(value["__model__"], self, "a nested model")
+            return _decode_model(value["__model__"], self, _NESTED)
         return {k: decode(v) for k, v in value.items()}
 
 
@@ -322,7 +322,7 @@ def _decode_model(document, decoder, source):
     try:
         model._validate_params()
     except ValueError as error:  # InvalidParameterError, or a cross-parameter rule
-        raise ModelFileError(f"{source} is damaged: the hyperparameters of its {cls.__name__}: {error}") from None
+        raise ModelFileError(f"{_damaged(source, cls)}its hyperparameters: {error}") from None
     state = vars(model)
     for name, value in getattr(cls, "_fitted_of_older_files", {}).items():
         if name not in fitted:
@@ -333,14 +333,25 @@ def _decode_model(document, decoder, source):
     if model._is_fitted():
         if undeclared:
             raise ModelFileError(
-                f"{source} is damaged: its fitted entry {undeclared[0]!r} is not a fitted attribute of "
+                f"{_damaged(source, cls)}its fitted entry {undeclared[0]!r} is not a fitted attribute of "
                 f"{cls.__name__} (those are {sorted(declared)}); graphmodels' save never writes it."
             )
         try:
             model._validate_fitted_state()
         except FittedStateError as error:
-            raise ModelFileError(f"{source} is damaged: in its {cls.__name__}, {error}") from None
+            raise ModelFileError(f"{_damaged(source, cls)}{error}") from None
     return model
+
+
+#: The `source` of a model nested in another: its errors name the file when the outer model's load catches them.
+_NESTED = "a nested model"
+
+
+def _damaged(source, cls):
+    """The start of a message about a model of class `cls` read from `source` (or nested in a file's model)."""
+    if source == _NESTED:
+        return f"in a nested {cls.__name__}, "
+    return f"{source} is damaged: in its {cls.__name__}, "
 
 
 def _hashable(value):
