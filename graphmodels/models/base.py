@@ -900,6 +900,9 @@ class BaseModel:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Save the fitted model as JSON (``.json``) or NPZ (``.npz``); never pickle.
 
+        The write is atomic (a temporary file beside `path`, flushed, then moved
+        onto it): a failed save leaves the previous file at `path` as it was.
+
         Parameters
         ----------
         path : str or path-like

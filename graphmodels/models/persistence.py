@@ -432,8 +432,7 @@ def load_model(
     """Load a model written by :meth:`~graphmodels.models.base.BaseModel.save`.
 
     The file may come from anyone: nothing in it is executed or unpickled,
-    and what it holds is checked before it is used (see the module's "Files
-    from anyone").
+    and what it holds is checked before it is used (see Notes).
 
     Parameters
     ----------
@@ -463,6 +462,22 @@ def load_model(
         :class:`ModelFileError`).
     FileNotFoundError
         If there is no file at `path`.
+
+    Notes
+    -----
+    An NPZ archive is read entry by entry: its document first, then only the
+    arrays the document names, each once its ``.npy`` header has been checked
+    (the shape against `max_cells`, the dtype: never an object array, which
+    only pickle could read) and through a stream that stops at the size the
+    header declares; an archive holding any other entry is refused. Only the
+    registered model classes are built, and only with their own fitted
+    attributes (a file cannot replace a method). The model is then checked
+    as a fit would have made it: every table finite, probabilities in [0, 1]
+    (log-probabilities at most 0) and each distribution summing to 1 within
+    1e-6 (a discriminative fit's log-potentials: finite), shapes that match
+    the encoder's levels, the classes and the parents, parent indices in
+    range and parent maps without cycles, ``classes_`` as long as the class
+    prior.
     """
     if isinstance(max_cells, bool) or not isinstance(max_cells, numbers.Integral) or max_cells < 1:
         raise ValueError(f"`max_cells` must be a positive integer (a number of cells), got {max_cells!r}.")
@@ -612,6 +627,12 @@ class _NpzEntries:
     def _check_head(self):
         with open(self.path, "rb") as handle:
             head = handle.read(6)
+            size = os.fstat(handle.fileno()).st_size
+        if size > self.max_bytes:  # its directory alone would be read into memory
+            raise ModelFileError(
+                f"{self.source} is a file of {size:,} bytes, more than max_bytes={self.max_bytes:,}, the limit of this "
+                "load; if the file is trusted and memory allows, pass a larger `max_bytes` to load_model."
+            )
         if not head:
             raise ModelFileError(f"{self.source} is empty: not a saved model.")
         if not head.startswith(b"PK"):
