@@ -590,6 +590,16 @@ class BaseModel:
             _fitted.sequence("encoder_.has_missing_state_", encoder.has_missing_state_, n_columns)
         if "estimator_" in state and not isinstance(self.estimator_, BaseModel):  # LabelPowerset's is a model
             _fitted.instance("estimator_", self.estimator_, Estimator, "an Estimator")
+        if state.get("discretizer_") is not None:
+            discretizer = _fitted.instance(
+                "discretizer_", self.discretizer_, (EqualFrequencyDiscretizer, MDLDiscretizer), "a discretizer or None"
+            )
+            for name, cuts in getattr(discretizer, "cut_points_", {}).items():
+                cuts = _fitted.array(f"discretizer_.cut_points_[{name!r}]", cuts, kind="f", ndim=1)
+                if not (np.isfinite(cuts).all() and (np.diff(cuts) >= 0).all()):
+                    raise _fitted.FittedStateError(
+                        f"discretizer_.cut_points_[{name!r}]", "is not finite cut points in order."
+                    )
         if "structure_" in state:
             _fitted.instance(
                 "structure_", state["structure_"], (nx.Graph, Hyperforest), "a networkx graph or a Hyperforest"
