@@ -112,6 +112,16 @@ def test_an_npz_entry_the_document_does_not_name_is_refused(tan, tmp_path):
     np.save(extra, np.zeros(1_000_000))  # 8 MB that compress to a few kB: never decompressed
     path = _rewrite_npz(good, tmp_path / "extra.npz", add={"extra.npy": extra.getvalue()})
     _load_error(path, r"holds the entry 'extra', which its document does not name")
+    # Named where the model reads nothing (a key that looks like a reference in the document's text):
+    # refused too, and never decompressed.
+    with zipfile.ZipFile(good) as archive:
+        document = json.loads(str(np.load(io.BytesIO(archive.read("__document__.npy")))))
+    document['x"__npz__'] = "extra"
+    text = io.BytesIO()
+    np.save(text, np.array(json.dumps(document)))
+    replace = {"__document__.npy": text.getvalue()}
+    path = _rewrite_npz(good, tmp_path / "named.npz", replace=replace, add={"extra.npy": extra.getvalue()})
+    _load_error(path, r"holds the entry 'extra', which its model does not use")
 
 
 def test_an_impossible_array_header_is_refused_before_anything_is_allocated(tan, tmp_path):

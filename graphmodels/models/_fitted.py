@@ -17,7 +17,6 @@ from typing import Any
 
 import numpy as np
 
-from .._special import logsumexp
 from .inference import topological_order
 
 __all__ = [
@@ -164,8 +163,10 @@ def log_table(
     axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
     if not axes or table.size == 0:
         return table
-    with np.errstate(all="ignore"):
-        totals = np.exp(logsumexp(table, axis=axes))
+    with np.errstate(under="ignore"):
+        # Every value is at most ~0, so the plain sum of the probabilities is exact enough (and far
+        # cheaper than a log-sum-exp): a distribution holds a cell of at least 1 / its size.
+        totals = np.exp(table).sum(axis=axes)
     error = np.abs(np.asarray(totals) - 1.0)
     if error.size and float(error.max()) > TOLERANCE:
         worst = np.unravel_index(int(np.argmax(error)), error.shape)
@@ -198,15 +199,30 @@ def counts(entry: str, value: Any, shape: Sequence[int]) -> np.ndarray:
     return table
 
 
-def block_distributions(entry: str, value: np.ndarray, starts: np.ndarray) -> None:
-    """Each block of columns ``starts[s]:starts[s + 1]`` of the log table `value` must be one distribution (every row)."""
-    with np.errstate(all="ignore"):
-        totals = np.add.reduceat(np.exp(value).sum(axis=0), starts[:-1]) if value.size else np.zeros(0)
-    bad = np.flatnonzero(np.abs(totals - 1.0) > TOLERANCE)
-    if bad.size:
-        s = int(bad[0])
+def block_distributions(
+    entry: str, value: np.ndarray, starts: np.ndarray, *, joint: bool = False, skip: np.ndarray | None = None
+) -> None:
+    """The blocks of the last axis of the log table `value`, ``starts[s]:starts[s + 1]``, must be distributions.
+
+    Each block of each row is one distribution; with `joint`, each block over every row
+    together is (its leading axis the class). ``skip[row, s]`` (rows of the second axis)
+    marks blocks that hold no distribution (a variable in its own conditioning set).
+    """
+    if value.size == 0 or len(starts) < 2:
+        return
+    with np.errstate(under="ignore"):
+        totals = np.add.reduceat(np.exp(value), starts[:-1], axis=-1)  # (..., n_blocks)
+    if joint:
+        totals = totals.sum(axis=0)
+    error = np.abs(totals - 1.0)
+    if skip is not None:
+        error[..., skip] = 0.0
+    if float(error.max()) > TOLERANCE:
+        worst = np.unravel_index(int(np.argmax(error)), error.shape)
+        s = int(worst[-1])
+        where = f" at {tuple(int(i) for i in worst[:-1])}" if len(worst) > 1 else ""
         raise FittedStateError(
             entry,
-            f"has a distribution (columns {int(starts[s])}..{int(starts[s + 1]) - 1}) that sums to "
-            f"{float(totals[s]):.9g}, not 1 (within {TOLERANCE:g}).",
+            f"has a distribution{where} over its columns {int(starts[s])}..{int(starts[s + 1]) - 1} that sums to "
+            f"{float(totals[worst]):.9g}, not 1 (within {TOLERANCE:g}).",
         )

@@ -224,18 +224,15 @@ class AnDE(_SuperParentEnsemble):
                 )
             n_configurations = int(layout[-1])
             joint = _fitted.log_table(f"superparent_log_joint_[{m}]", joint, (n_classes, n_configurations), axes=())
-            _fitted.block_distributions(f"superparent_log_joint_[{m}]", joint, layout)
+            _fitted.block_distributions(f"superparent_log_joint_[{m}]", joint, layout, joint=True)
             _fitted.counts(f"superparent_counts_[{m}]", counts, (n_classes, n_configurations))
             width = int(offsets[-1])
             tables = _fitted.log_table(f"log_tables_[{m}]", tables, (n_classes, n_configurations, width), axes=())
+            # Configuration c's block k is P(x_k | y, x_S) for the subsets S without k.
             subset_of = np.repeat(np.arange(len(expected)), np.diff(layout))  # the subset of each configuration
-            for k in range(p):
-                rows = ~(expected[subset_of] == k).any(axis=1)  # P(x_k | y, x_S) for the subsets S without k
-                _fitted.log_table(
-                    f"log_tables_[{m}][:, :, {offsets[k]}:{offsets[k + 1]}]",
-                    tables[:, rows, offsets[k] : offsets[k + 1]],
-                    (n_classes, int(rows.sum()), int(cards[k])),
-                )
+            in_subset = np.zeros((len(expected), p), dtype=bool)
+            np.put_along_axis(in_subset, expected, True, axis=1)
+            _fitted.block_distributions(f"log_tables_[{m}]", tables, offsets, skip=in_subset[subset_of])
 
     def _fit(self, engine):
         names = engine.names

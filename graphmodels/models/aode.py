@@ -492,14 +492,10 @@ class AODE(_SuperParentEnsemble):
             _fitted.counts(f"superparent_counts_[{i}]", counts, (n_classes, cards[i]))
         width = int(offsets[-1])
         pairs = _fitted.log_table("pair_log_tables_", self.pair_log_tables_, (n_classes, width, width), axes=())
+        # Row i's block j is P(x_j | y, x_i) for i != j; the diagonal blocks hold no distribution.
         owner = np.repeat(np.arange(p), cards)  # the attribute of each row of the stacked states
-        for j in range(p):
-            rows = owner != j  # P(x_j | y, x_i) for every state of every other attribute i
-            _fitted.log_table(
-                f"pair_log_tables_[:, :, {offsets[j]}:{offsets[j + 1]}]",
-                pairs[:, rows, offsets[j] : offsets[j + 1]],
-                (n_classes, int(rows.sum()), cards[j]),
-            )
+        diagonal = owner[:, None] == np.arange(p)[None, :]
+        _fitted.block_distributions("pair_log_tables_", pairs, offsets, skip=diagonal)
         for j, table in enumerate(_fitted.sequence("nb_log_tables_", self.nb_log_tables_, p)):
             _fitted.log_table(f"nb_log_tables_[{j}]", table, (n_classes, 1, cards[j]))
 

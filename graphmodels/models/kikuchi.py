@@ -249,11 +249,13 @@ class KikuchiBayes(BaseClassifier):
             if not np.allclose(np.exp(table), slots, rtol=0, atol=_fitted.TOLERANCE):
                 raise _fitted.FittedStateError(entry, "has marginal slots that are not the sums over their axes.")
         for stage in self._prediction_stages():
-            for region in _fitted.instance(f"stage_counting_numbers_[{stage}]", stages[stage], dict, "a dict"):
-                if region not in tables:
-                    raise _fitted.FittedStateError(
-                        "region_log_tables_", f"has no table of the region {region!r} of stage {stage}."
-                    )
+            missing = (
+                _fitted.instance(f"stage_counting_numbers_[{stage}]", stages[stage], dict, "a dict").keys() - tables
+            )
+            if missing:
+                raise _fitted.FittedStateError(
+                    "region_log_tables_", f"has no table of the region {next(iter(missing))!r} of stage {stage}."
+                )
 
     def _fit(self, engine):
         features = engine.names[:-1]

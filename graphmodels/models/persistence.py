@@ -60,6 +60,7 @@ import json
 import math
 import numbers
 import os
+import re
 import struct
 import zipfile
 import zlib
@@ -493,7 +494,9 @@ def load_model(
     if extension == ".json":
         return _load_document(_read_json(path, source, max_bytes), _Decoder({}, source, int(max_cells)))
     with _NpzEntries(path, source, int(max_cells), max_bytes) as entries:
-        return _load_document(entries.document, _Decoder(entries, source, int(max_cells)))
+        model = _load_document(entries.document, _Decoder(entries, source, int(max_cells)))
+        entries.check_all_read()
+    return model
 
 
 def _load_document(document, decoder):
@@ -569,19 +572,17 @@ def _read_json(path, source, max_bytes):
         ) from None
 
 
-def _npz_references(document):
-    """The NPZ entries a document names (``{"__npz__": key}``), found without recursion."""
-    keys, stack = set(), [document]
-    while stack:
-        value = stack.pop()
-        if isinstance(value, dict):
-            key = value.get("__npz__")
-            if isinstance(key, str):
-                keys.add(key)
-            stack.extend(value.values())
-        elif isinstance(value, list):
-            stack.extend(value)
-    return keys
+#: A reference to an NPZ entry as JSON writes it: ``{"__npz__": "a12"}``. Within a JSON string a quote
+#: is escaped, so the pattern matches only the document's own keys and values.
+_REFERENCE = re.compile(r'"__npz__"\s*:\s*"([^"\\]*)"')
+
+
+def _npz_references(text):
+    """The NPZ entries the document `text` names (``{"__npz__": key}``), found in its text in one pass.
+
+    A key written with escapes is not found, and its entry is then refused: the safe side.
+    """
+    return set(_REFERENCE.findall(text))
 
 
 class _NpzEntries:
@@ -664,7 +665,7 @@ class _NpzEntries:
             raise ModelFileError(
                 f"{self.source} is damaged: its {_DOCUMENT!r} entry is not valid JSON ({error.msg})."
             ) from None
-        named = {f"{key}.npy" for key in _npz_references(self.document)} | {document_member}
+        named = {f"{key}.npy" for key in _npz_references(text)} | {document_member}
         for member, info in self._members.items():
             if member not in named:
                 key = member[:-4] if member.endswith(".npy") else member
@@ -674,6 +675,15 @@ class _NpzEntries:
                     f"{self.source} holds the entry {key!r}, which its document does not name; graphmodels' save "
                     "never writes one, and load_model reads no entry it was not asked for."
                 )
+
+    def check_all_read(self) -> None:
+        """Refuse an entry the document names where the model does not read it (never decompressed)."""
+        unread = sorted(set(self._members) - {f"{key}.npy" for key in self._arrays} - {f"{_DOCUMENT}.npy"})
+        if unread:
+            raise ModelFileError(
+                f"{self.source} holds the entry {unread[0][:-4]!r}, which its model does not use; graphmodels' save "
+                "never writes one."
+            )
 
     def __getitem__(self, key: Any) -> np.ndarray:
         if not isinstance(key, str) or f"{key}.npy" not in self._members:
