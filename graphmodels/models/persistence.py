@@ -271,6 +271,13 @@ class _Decoder:
         return {k: decode(v) for k, v in value.items()}
 
 
+def _pickled(source, entry):
+    return (
+        f"{source} holds an object array ({entry}), which only pickle could read; graphmodels never loads "
+        "pickled data. It was not written by graphmodels' save."
+    )
+
+
 def _checked_array_header(entry, shape, dtype, decoder, *, objects=False):
     """The dtype of an array declared with `shape` and `dtype`, checked before anything is allocated.
 
@@ -283,10 +290,7 @@ def _checked_array_header(entry, shape, dtype, decoder, *, objects=False):
         raise ModelFileError(f"{source} is damaged: the shape of {entry} is {shape!r}, not sizes.")
     dtype = np.dtype(dtype)
     if dtype.hasobject and not (objects and dtype == np.dtype(object)):
-        raise ModelFileError(
-            f"{source} holds an object array ({entry}), which only pickle could read; graphmodels never loads "
-            "pickled data. It was not written by graphmodels' save."
-        )
+        raise ModelFileError(_pickled(source, entry))
     if dtype.kind not in _ARRAY_KINDS + ("O" if objects else "") or dtype.fields is not None or dtype.subdtype:
         raise ModelFileError(f"{source} is damaged: the dtype of {entry} is {dtype}, which save never writes.")
     cells = math.prod(int(n) for n in shape)
@@ -670,7 +674,9 @@ class _NpzEntries:
             if member not in named:
                 key = member[:-4] if member.endswith(".npy") else member
                 with self._archive.open(info) as stream:  # an object array says so: it is what pickle would read
-                    self._header(stream, repr(key))
+                    _, _, dtype = self._header(stream, repr(key), check=False)
+                if dtype.hasobject:
+                    raise ModelFileError(_pickled(self.source, repr(key)))
                 raise ModelFileError(
                     f"{self.source} holds the entry {key!r}, which its document does not name; graphmodels' save "
                     "never writes one, and load_model reads no entry it was not asked for."
@@ -700,8 +706,8 @@ class _NpzEntries:
                 raise self._damaged(error) from None
         return self._arrays[key]
 
-    def _header(self, stream, entry):
-        """``(shape, fortran_order, dtype)`` of the ``.npy`` entry `stream`, checked against the budgets."""
+    def _header(self, stream, entry, *, check=True):
+        """``(shape, fortran_order, dtype)`` of the ``.npy`` entry `stream`, checked against the budgets (`check`)."""
         version = np.lib.format.read_magic(stream)
         if version == (1, 0):
             shape, fortran_order, dtype = np.lib.format.read_array_header_1_0(stream)
@@ -709,6 +715,8 @@ class _NpzEntries:
             shape, fortran_order, dtype = np.lib.format.read_array_header_2_0(stream)
         else:
             raise ModelFileError(f"{self.source} is damaged: its entry {entry} is in .npy format {version}.")
+        if not check:
+            return shape, fortran_order, dtype
         if entry == repr(_DOCUMENT):
             if dtype.kind == "U" and shape == () and dtype.itemsize > self.remaining:
                 raise ModelFileError(
