@@ -163,10 +163,9 @@ def log_table(
     axes = (axes,) if isinstance(axes, (int, np.integer)) else tuple(axes)
     if not axes or table.size == 0:
         return table
-    with np.errstate(under="ignore"):
-        # Every value is at most ~0, so the plain sum of the probabilities is exact enough (and far
-        # cheaper than a log-sum-exp): a distribution holds a cell of at least 1 / its size.
-        totals = np.exp(table).sum(axis=axes)
+    # Every value is at most ~0, so the plain sum of the probabilities is exact enough (and far
+    # cheaper than a log-sum-exp): a distribution holds a cell of at least 1 / its size.
+    totals = np.exp(table).sum(axis=axes)
     error = np.abs(np.asarray(totals) - 1.0)
     if error.size and float(error.max()) > TOLERANCE:
         worst = np.unravel_index(int(np.argmax(error)), error.shape)
@@ -210,8 +209,7 @@ def block_distributions(
     """
     if value.size == 0 or len(starts) < 2:
         return
-    with np.errstate(under="ignore"):
-        totals = np.add.reduceat(np.exp(value), starts[:-1], axis=-1)  # (..., n_blocks)
+    totals = np.add.reduceat(np.exp(value), starts[:-1], axis=-1)  # (..., n_blocks)
     if joint:
         totals = totals.sum(axis=0)
     error = np.abs(totals - 1.0)

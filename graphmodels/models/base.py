@@ -554,6 +554,7 @@ class BaseModel:
 
     # ------------------------------------------------------------ fitted state
     @classmethod
+    @functools.cache
     def _declared_fitted_attributes(cls) -> frozenset[str]:
         """Every public fitted attribute a fit of this class may set.
 
