@@ -14,6 +14,7 @@ from .._validation import Interval, Options
 from ..inference.likelihoods import forest_log_likelihood
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import augmented_naive_bayes, class_node, superparent_network
+from . import _fitted
 from .augmented import _log, family_log_tables
 from .base import BaseClassifier
 from .export import superparent_member_network
@@ -54,6 +55,17 @@ def _block_mutual_information(counts: np.ndarray, starts: np.ndarray) -> np.ndar
     with np.errstate(divide="ignore", invalid="ignore"):
         information = np.where(totals > 0, numerator / totals, 0.0)
     return np.maximum(information, 0.0)
+
+
+def _check_offsets(value, cards):
+    """``offsets_``: the first state of each attribute in the stacked states (``[0, *cumsum(cards)]``)."""
+    expected = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
+    offsets = _fitted.integers("offsets_", value, low=0, high=int(expected[-1]) + 1, shape=expected.shape)
+    if not np.array_equal(offsets, expected):
+        raise _fitted.FittedStateError(
+            "offsets_", f"is {offsets.tolist()}, but the columns' states give {expected.tolist()}."
+        )
+    return expected
 
 
 class _SuperParentEnsemble(BaseClassifier, Queryable):
@@ -473,6 +485,32 @@ class AODE(_SuperParentEnsemble):
         "frequency": [Options(list(_FREQUENCY_MODES))],
         "frequency_threshold": [Interval(numbers.Real, 0, None)],
     }
+
+    _fitted_attributes: tuple[str, ...] = (
+        "structure_", "offsets_", "superparent_log_joint_", "superparent_counts_", "pair_log_tables_",
+        "class_log_prior_", "nb_log_tables_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then every super-parent's joint and counts, the pair and naive Bayes tables."""
+        super()._validate_fitted_state()
+        cards = self._validated_cardinalities()
+        n_classes, p = len(self.classes_), len(cards)
+        offsets = _check_offsets(self.offsets_, cards)
+        joints = _fitted.sequence("superparent_log_joint_", self.superparent_log_joint_, p)
+        for i, (joint, counts) in enumerate(
+            zip(joints, _fitted.sequence("superparent_counts_", self.superparent_counts_, p))
+        ):
+            _fitted.log_table(f"superparent_log_joint_[{i}]", joint, (n_classes, cards[i]), axes=(0, 1))
+            _fitted.counts(f"superparent_counts_[{i}]", counts, (n_classes, cards[i]))
+        width = int(offsets[-1])
+        pairs = _fitted.log_table("pair_log_tables_", self.pair_log_tables_, (n_classes, width, width), axes=())
+        # Row i's block j is P(x_j | y, x_i) for i != j; the diagonal blocks hold no distribution.
+        owner = np.repeat(np.arange(p), cards)  # the attribute of each row of the stacked states
+        diagonal = owner[:, None] == np.arange(p)[None, :]
+        _fitted.block_distributions("pair_log_tables_", pairs, offsets, skip=diagonal)
+        for j, table in enumerate(_fitted.sequence("nb_log_tables_", self.nb_log_tables_, p)):
+            _fitted.log_table(f"nb_log_tables_[{j}]", table, (n_classes, 1, cards[j]))
 
     def _fit(self, engine):
         class_pos = engine.n_variables - 1

@@ -37,6 +37,7 @@ from ..learners.trees import (
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import augmented_naive_bayes, feature_parents, orient_forest
+from . import _fitted
 from .base import BaseClassifier
 from .export import class_conditional_networks, class_network
 from .queries import Queryable
@@ -109,6 +110,13 @@ def _family_counts(engine, parent, child, class_position):
     return counts
 
 
+def _forest_tables(entry, tables, parents, cards, n_strata, model):
+    """Check the tables of a forest of parents: ``log P(x_j | stratum, x_parent)``, shape (n_strata, r_parent or 1, r_j)."""
+    for j, table in enumerate(_fitted.sequence(entry, tables, len(cards))):
+        shape = (n_strata, cards[parents[j]] if parents[j] >= 0 else 1, cards[j])
+        _fitted.log_table(f"{entry}[{j}]", table, shape, probabilities=model._tables_are_probabilities())
+
+
 #: The rule of a spanning-tree `algorithm` hyperparameter.
 TREE_ALGORITHM_CONSTRAINTS = {"algorithm": [Options(list(SPANNING_TREE_ALGORITHMS))]}
 
@@ -117,6 +125,15 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
     """Shared fit and likelihood of the shared-structure models."""
 
     _parameter_constraints = TREE_ALGORITHM_CONSTRAINTS
+
+    _fitted_attributes: tuple[str, ...] = ("structure_", "feature_parents_", "class_log_prior_", "log_tables_")
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then a forest of parents and each attribute's table ``(C, r_parent or 1, r_j)``."""
+        super()._validate_fitted_state()
+        cards = self._validated_cardinalities()
+        parents = _fitted.parent_map("feature_parents_", self.feature_parents_, len(cards))
+        _forest_tables("log_tables_", self.log_tables_, parents, cards, len(self.classes_), self)
 
     def _learn_structure(self, engine):
         raise NotImplementedError
@@ -594,6 +611,24 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
     #: What a file saved before `representation` existed was fitted with (see persistence).
     _params_of_older_files = {"representation": "free"}
     _fitted_of_older_files = {"representation_": "free"}
+
+    _fitted_attributes: tuple[str, ...] = (
+        "structures_", "structure_", "feature_parents_", "representation_", "class_log_prior_", "log_tables_",
+        "representation_selection_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then each class's forest of parents and its tables ``(1, r_parent or 1, r_j)``."""
+        super()._validate_fitted_state()
+        if self.representation_ not in ("free", "shared"):
+            raise _fitted.FittedStateError("representation_", f"is {self.representation_!r}, not 'free' or 'shared'.")
+        cards = self._validated_cardinalities()
+        n_classes = len(self.classes_)
+        parents = _fitted.array("feature_parents_", self.feature_parents_, kind="iu", shape=(n_classes, len(cards)))
+        _fitted.sequence("structures_", self.structures_, n_classes)
+        for c, per_class in enumerate(_fitted.sequence("log_tables_", self.log_tables_, n_classes)):
+            row = _fitted.parent_map(f"feature_parents_[{c}]", parents[c], len(cards))
+            _forest_tables(f"log_tables_[{c}]", per_class, row, cards, 1, self)
 
     _parameter_constraints = {
         **TREE_ALGORITHM_CONSTRAINTS,

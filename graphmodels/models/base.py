@@ -62,6 +62,7 @@ from collections.abc import Hashable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import networkx as nx
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
@@ -80,7 +81,7 @@ from ..data.encoding import (
 )
 from ..data.weights import check_sample_weight
 from ..estimators.discriminative import Discriminative, fit_discriminative_tables
-from ..estimators.parameters import MaximumLikelihood, get_estimator
+from ..estimators.parameters import Estimator, MaximumLikelihood, get_estimator
 from ..estimators.selection import (
     MAX_SELECTION_ROWS,
     LeaveOneOutScorer,
@@ -89,11 +90,11 @@ from ..estimators.selection import (
     leave_one_out_scores,
 )
 from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine, InMemoryRowsRequired, TableTooLargeError
+from ..structures.hyperforests import Hyperforest
+from . import _fitted
 
 if TYPE_CHECKING:
     from typing_extensions import Self
-
-    from ..estimators.parameters import Estimator
 
 __all__ = [
     "BaseModel",
@@ -440,6 +441,11 @@ class BaseModel:
     #: Private fitted attributes (not ending in ``_``) cleared with the public ones.
     _private_fitted_attributes: tuple[str, ...] = ()
 
+    #: The public fitted attributes a fit of this class may set, merged with its bases' (see
+    #: :meth:`_declared_fitted_attributes`): the only names :func:`~graphmodels.models.load_model`
+    #: accepts in a file's fitted entries, so a file cannot replace a method or a property.
+    _fitted_attributes: tuple[str, ...] = ()
+
     #: What ``discretizer="auto"`` means for this kind of model (a name of ``DISCRETIZERS``):
     #: unsupervised equal-frequency bins, unless a classifier says otherwise.
     _auto_discretizer = "equal-frequency"
@@ -547,6 +553,84 @@ class BaseModel:
         """Rules that involve several hyperparameters (subclasses extend; must not set attributes)."""
 
     # ------------------------------------------------------------ fitted state
+    @classmethod
+    @functools.cache
+    def _declared_fitted_attributes(cls) -> frozenset[str]:
+        """Every public fitted attribute a fit of this class may set.
+
+        The ``_fitted_attributes`` of the class and its bases, and those the shared
+        machinery sets: ``trace_`` for a model with a ``trace`` hyperparameter,
+        ``estimator_selection_`` for one that selects its estimator by leave-one-out,
+        ``generative_estimator_``, ``penalty_`` and ``penalty_selection_`` for one
+        fitted discriminatively. ``tests/test_model_contract.py`` checks that every
+        registered model's fits set no other.
+        """
+        names = {name for klass in cls.__mro__ for name in vars(klass).get("_fitted_attributes", ())}
+        if "trace" in cls._param_names():
+            names.add("trace_")
+        if cls._selects_estimator:
+            names.add("estimator_selection_")
+        if cls._fits_discriminative:
+            names.update(("generative_estimator_", "penalty_", "penalty_selection_"))
+        return frozenset(names)
+
+    def _validate_fitted_state(self) -> None:
+        """Check the fitted state that prediction reads; a model read from a file calls it.
+
+        Raises :class:`~graphmodels.models._fitted.FittedStateError` naming the
+        attribute. Each model family extends it (calling ``super()`` first) with the
+        checks of its own tables: their type, shape (from the encoder's levels, the
+        classes and the parents), finite log-probabilities, distributions that sum
+        to 1 and parent indices in range.
+        """
+        state = vars(self)
+        if "encoder_" in state:
+            encoder = _fitted.instance("encoder_", self.encoder_, TableEncoder, "a TableEncoder")
+            n_columns = len(_fitted.sequence("encoder_.columns_", encoder.columns_))
+            _fitted.sequence("encoder_.levels_", encoder.levels_, n_columns)
+            _fitted.sequence("encoder_.has_missing_state_", encoder.has_missing_state_, n_columns)
+        if "estimator_" in state and not isinstance(self.estimator_, BaseModel):  # LabelPowerset's is a model
+            _fitted.instance("estimator_", self.estimator_, Estimator, "an Estimator")
+        if state.get("discretizer_") is not None:
+            discretizer = _fitted.instance(
+                "discretizer_", self.discretizer_, (EqualFrequencyDiscretizer, MDLDiscretizer), "a discretizer or None"
+            )
+            for name, cuts in getattr(discretizer, "cut_points_", {}).items():
+                cuts = _fitted.array(f"discretizer_.cut_points_[{name!r}]", cuts, kind="f", ndim=1)
+                if not (np.isfinite(cuts).all() and (np.diff(cuts) >= 0).all()):
+                    raise _fitted.FittedStateError(
+                        f"discretizer_.cut_points_[{name!r}]", "is not finite cut points in order."
+                    )
+        if "structure_" in state:
+            _fitted.instance(
+                "structure_", state["structure_"], (nx.Graph, Hyperforest), "a networkx graph or a Hyperforest"
+            )
+        if "n_rows_" in state:
+            _fitted.instance("n_rows_", self.n_rows_, numbers.Integral, "an integer")
+        if "n_features_in_" in state:
+            _fitted.instance("n_features_in_", self.n_features_in_, numbers.Integral, "an integer")
+            n_columns = len(self._fitted_columns())
+            if self.n_features_in_ != n_columns:
+                raise _fitted.FittedStateError(
+                    "n_features_in_", f"is {self.n_features_in_}, but the model has {n_columns} columns."
+                )
+            if "feature_names_in_" in state:
+                _fitted.array("feature_names_in_", self.feature_names_in_, kind="OU", shape=(n_columns,))
+
+    def _fitted_columns(self) -> list[Hashable]:
+        """The fitted model's columns (a multi-label model's that keeps no encoder says otherwise)."""
+        return list(self.encoder_.columns_)
+
+    def _validated_cardinalities(self) -> list[int]:
+        """The number of states of each column, from ``encoder_`` (checked by :meth:`_validate_fitted_state`)."""
+        return [
+            len(_fitted.sequence(f"encoder_.levels_[{j}]", levels)) for j, levels in enumerate(self.encoder_.levels_)
+        ]
+
+    def _tables_are_probabilities(self) -> bool:
+        """False when the tables are log-potentials (a discriminative fit), not log-probabilities."""
+        return not isinstance(getattr(self, "estimator_", None), Discriminative)
+
     def _fitted_attribute_names(self):
         return [name for name in vars(self) if name.endswith("_") and not name.startswith("_")]
 
@@ -828,6 +912,9 @@ class BaseModel:
     def save(self, path: str | os.PathLike[str]) -> None:
         """Save the fitted model as JSON (``.json``) or NPZ (``.npz``); never pickle.
 
+        The write is atomic (a temporary file beside `path`, flushed, then moved
+        onto it): a failed save leaves the previous file at `path` as it was.
+
         Parameters
         ----------
         path : str or path-like
@@ -958,9 +1045,28 @@ class BaseClassifier(BaseModel):
     classes_: np.ndarray
     class_name_: Hashable
 
+    _fitted_attributes: tuple[str, ...] = (
+        "encoder_", "discretizer_", "n_rows_", "n_features_in_", "feature_names_in_", "estimator_",
+        "classes_", "class_name_",
+    )  # fmt: skip
+
     if TYPE_CHECKING:
         # What subclasses implement (see the class docstring); declared for type checkers only.
         def _fit(self, engine: CountingEngine) -> Any: ...
+
+    def _validate_fitted_state(self) -> None:
+        """The common checks, then ``classes_``: a 1-D array, as long as ``class_log_prior_`` when there is one."""
+        super()._validate_fitted_state()
+        classes = _fitted.array("classes_", self.classes_, kind="biufUSOMm", ndim=1)
+        if len(classes) == 0:
+            raise _fitted.FittedStateError("classes_", "is empty: a fitted classifier has at least one class.")
+        if "class_log_prior_" in vars(self):
+            _fitted.log_table(
+                "class_log_prior_",
+                self.class_log_prior_,
+                (len(classes),),
+                probabilities=self._tables_are_probabilities(),
+            )
 
     def fit(self, X: pd.DataFrame | ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Learn the structure and the parameters from `X` and `y`.
@@ -1117,6 +1223,15 @@ class BaseDensity(BaseModel):
 
     _estimator_type = "density_estimator"
     _model_kind = "density"
+
+    _fitted_attributes: tuple[str, ...] = (
+        "encoder_",
+        "discretizer_",
+        "n_rows_",
+        "n_features_in_",
+        "feature_names_in_",
+        "estimator_",
+    )
 
     if TYPE_CHECKING:
         # What subclasses implement (see the class docstring); declared for type checkers only.

@@ -12,7 +12,8 @@ from ..learners.trees import _chow_liu_tree, tie_safe
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import orient_forest
-from .augmented import TREE_ALGORITHM_CONSTRAINTS, family_log_tables
+from . import _fitted
+from .augmented import TREE_ALGORITHM_CONSTRAINTS, _forest_tables, family_log_tables
 from .base import BaseDensity
 from .queries import Queryable
 from .registry import register_model
@@ -103,6 +104,15 @@ class ChowLiuTree(BaseDensity, ConditionalTables, Queryable):
         self.max_cells = max_cells
 
     _parameter_constraints = TREE_ALGORITHM_CONSTRAINTS
+
+    _fitted_attributes: tuple[str, ...] = ("structure_", "parents_", "log_tables_")
+
+    def _validate_fitted_state(self):
+        """The common checks, then a forest of parents and each column's table ``(1, r_parent or 1, r_j)``."""
+        super()._validate_fitted_state()
+        cards = self._validated_cardinalities()
+        parents = _fitted.parent_map("parents_", self.parents_, len(cards))
+        _forest_tables("log_tables_", self.log_tables_, parents, cards, 1, self)
 
     def _fit(self, engine):
         names = engine.names

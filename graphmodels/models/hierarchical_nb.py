@@ -12,6 +12,7 @@ from .._validation import Interval, Options
 from ..learners.hierarchical_nb import SCORINGS, LatentVariable, hierarchical_naive_bayes_search
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.latent_trees import add_latent, naive_bayes_tree
+from . import _fitted
 from .base import BaseClassifier
 from .export import latent_tree_network
 from .queries import Queryable, network_distribution
@@ -156,6 +157,38 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         "n_candidate_pairs": [Interval(numbers.Integral, 1, None)],
         "max_latents": [None, Interval(numbers.Integral, 0, None)],
     }
+
+    _fitted_attributes: tuple[str, ...] = (
+        "latent_definitions_", "structure_", "latent_states_", "history_", "children_", "class_log_prior_",
+        "child_log_tables_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then each latent's lookup table and each child of the class's ``(C, r)`` table."""
+        super()._validate_fitted_state()
+        cards = dict(zip(self.encoder_.columns_, self._validated_cardinalities()))
+        for k, definition in enumerate(_fitted.sequence("latent_definitions_", self.latent_definitions_)):
+            entry = f"latent_definitions_[{k}]"
+            name, children, state_of = _fitted.sequence(entry, definition, 3)
+            if name in cards:
+                raise _fitted.FittedStateError(entry, f"names the variable {name!r} a second time.")
+            for child in _fitted.sequence(f"{entry}[1]", children, 2):
+                if child not in cards:
+                    raise _fitted.FittedStateError(
+                        f"{entry}[1]", f"names {child!r}, which is neither a column nor an earlier latent variable."
+                    )
+            shape = (cards[children[0]], cards[children[1]])
+            table = _fitted.integers(f"{entry}[2]", state_of, low=-1, high=max(1, shape[0] * shape[1]), shape=shape)
+            cards[name] = int(table.max()) + 1 if table.size else 0
+        children = _fitted.sequence("children_", self.children_)
+        for k, (child, table) in enumerate(
+            zip(children, _fitted.sequence("child_log_tables_", self.child_log_tables_, len(children)))
+        ):
+            if child not in cards:
+                raise _fitted.FittedStateError(
+                    "children_", f"names {child!r}, which is neither a column nor a latent variable."
+                )
+            _fitted.log_table(f"child_log_tables_[{k}]", table, (len(self.classes_), cards[child]))
 
     def _fit(self, engine):
         features = engine.names[:-1]

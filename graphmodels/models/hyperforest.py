@@ -50,6 +50,8 @@ from ..learners.hyperforests import HYPERFOREST_ALGORITHMS, _max_hyperforest
 from ..learners.trees import canonical_order
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.hyperedges import SCORES, hyperedge_weights
+from ..structures.hyperforests import Hyperforest
+from . import _fitted
 from .base import BaseClassifier, BaseDensity
 from .export import classifier_markov_network, clique_network
 from .queries import Queryable, markov_distribution
@@ -59,7 +61,6 @@ from .tables import clique_potentials, column_states, find_variables, potential_
 if TYPE_CHECKING:
     from ..stats.counting import CountingEngine
     from ..stats.hyperedges import HyperedgeWeights
-    from ..structures.hyperforests import Hyperforest
     from .markovnet import DiscreteMarkovNetwork
 
 __all__ = ["HyperforestDensity", "HyperforestClassifier", "REPRESENTATIONS", "clique_log_tables"]
@@ -148,6 +149,41 @@ def clique_log_tables(
         cliques.append(positions)
         parents.append(parent)
     return {"cliques": cliques, "parents": np.asarray(parents, dtype=np.int64), "log_tables": tables}
+
+
+def _check_network(entry, network, cards, n_strata):
+    """Check a rooted junction forest as :func:`clique_log_tables` makes it, over variables of `cards` states.
+
+    Each clique holds distinct variables, its separator with its parent first; a parent comes
+    before its children; each table has shape ``(n_strata, r_1, ..., r_|c|)`` and is a
+    distribution over the clique's residual variables for each stratum and separator state.
+    """
+    _fitted.instance(entry, network, dict, "a dict")
+    missing = {"cliques", "parents", "log_tables"} - set(network)
+    if missing:
+        raise _fitted.FittedStateError(entry, f"has no {sorted(missing)} entries.")
+    cliques = _fitted.sequence(f"{entry}['cliques']", network["cliques"])
+    n_cliques = len(cliques)
+    parents = _fitted.integers(f"{entry}['parents']", network["parents"], low=-1, high=n_cliques, shape=(n_cliques,))
+    tables = _fitted.sequence(f"{entry}['log_tables']", network["log_tables"], n_cliques)
+    for i, (clique, parent, table) in enumerate(zip(cliques, parents.tolist(), tables)):
+        clique = _fitted.positions(f"{entry}['cliques'][{i}]", clique, len(cards))
+        if parent >= i:
+            raise _fitted.FittedStateError(
+                f"{entry}['parents']", f"gives clique {i} the parent {parent}, not an earlier one."
+            )
+        shared = set(clique) & set(cliques[parent]) if parent >= 0 else set()
+        if set(clique[: len(shared)]) != shared:
+            raise _fitted.FittedStateError(
+                f"{entry}['cliques'][{i}]",
+                "does not start with its separator (the variables it shares with its parent).",
+            )
+        _fitted.log_table(
+            f"{entry}['log_tables'][{i}]",
+            table,
+            (n_strata, *(cards[v] for v in clique)),
+            axes=range(1 + len(shared), 1 + len(clique)),
+        )
 
 
 def _network_log_likelihood(codes, network):
@@ -426,6 +462,13 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
 
     _parameter_constraints = _HYPERFOREST_CONSTRAINTS
     _private_fitted_attributes = ("_weights",)
+    _fitted_attributes: tuple[str, ...] = ("structure_", "network_")
+
+    def _validate_fitted_state(self):
+        """The common checks, then the junction forest of ``network_`` over the columns."""
+        super()._validate_fitted_state()
+        _fitted.instance("structure_", self.structure_, Hyperforest, "a Hyperforest")
+        _check_network("network_", self.network_, self._validated_cardinalities(), 1)
 
     def _resolve_estimator(self):
         _resolve_hyperforest_estimator(self)
@@ -639,6 +682,27 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         _resolve_hyperforest_estimator(self)
 
     _selects_estimator = True
+
+    _fitted_attributes: tuple[str, ...] = (
+        "representation_", "structures_", "structure_", "class_log_prior_", "networks_", "representation_selection_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then each junction forest: one over the columns and the class (joint), one
+        with a stratum per class (shared) or one per class (free)."""
+        super()._validate_fitted_state()
+        cards, n_classes = self._validated_cardinalities(), len(self.classes_)
+        layouts = {"joint": (1, cards + [n_classes], 1), "shared": (1, cards, n_classes), "free": (n_classes, cards, 1)}
+        if self.representation_ not in layouts:
+            raise _fitted.FittedStateError(
+                "representation_", f"is {self.representation_!r}, not one of {list(layouts)}."
+            )
+        n_networks, variables, n_strata = layouts[self.representation_]
+        for c, network in enumerate(_fitted.sequence("networks_", self.networks_, n_networks)):
+            _check_network(f"networks_[{c}]", network, variables, n_strata)
+        if self.representation_ == "free":
+            for c, forest in enumerate(_fitted.sequence("structures_", self.structures_, n_classes)):
+                _fitted.instance(f"structures_[{c}]", forest, Hyperforest, "a Hyperforest")
 
     def _fit(self, engine):
         kind = REPRESENTATIONS[str(self.representation).lower()]

@@ -19,6 +19,7 @@ from ..inference.likelihoods import forest_log_likelihood, log_marginals
 from ..learners.kdb import KDB_PARAMETER_CONSTRAINTS, kdb_structure
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import feature_parents
+from . import _fitted
 from .augmented import _log, _log_each
 from .base import BaseClassifier
 from .export import class_network
@@ -164,6 +165,25 @@ class KDB(BaseClassifier, ConditionalTables, Queryable):
         self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
+
+    _fitted_attributes: tuple[str, ...] = ("structure_", "feature_parents_", "class_log_prior_", "log_tables_")
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then each kept attribute's parents (acyclic) and table ``(C, r_parents..., r_j)``."""
+        super()._validate_fitted_state()
+        cards = self._validated_cardinalities()
+        kept = [cards[j] for j in self._kept_columns()]
+        families = _fitted.sequence("feature_parents_", self.feature_parents_, len(kept))
+        tables = _fitted.sequence("log_tables_", self.log_tables_, len(kept))
+        graph = nx.DiGraph()
+        graph.add_nodes_from(range(len(kept)))
+        for j, (family, table) in enumerate(zip(families, tables)):
+            family = _fitted.positions(f"feature_parents_[{j}]", family, len(kept), exclude=j)
+            graph.add_edges_from((p, j) for p in family)
+            shape = (len(self.classes_), *(kept[p] for p in family), kept[j])
+            _fitted.log_table(f"log_tables_[{j}]", table, shape, probabilities=self._tables_are_probabilities())
+        if not nx.is_directed_acyclic_graph(graph):
+            raise _fitted.FittedStateError("feature_parents_", "has a cycle: the attributes' parents must form a DAG.")
 
     def _fit(self, engine):
         class_name = engine.names[-1]

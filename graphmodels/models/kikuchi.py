@@ -20,6 +20,7 @@ from ..estimators.parameters import BDeu, get_estimator
 from ..learners.kikuchi import DEFAULT_PRIOR_STRENGTH, kikuchi_bayes_path
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.regions import cluster_variation_regions, region_graph
+from . import _fitted
 from .base import ESTIMATOR_CONSTRAINT, BaseClassifier
 from .export import classifier_markov_network
 from .queries import Queryable, markov_distribution
@@ -200,6 +201,62 @@ class KikuchiBayes(BaseClassifier, Queryable):
             "`prior_strength` is deprecated; use `estimator=BDeu(prior_strength)`.", FutureWarning, stacklevel=4
         )
         self.estimator_ = BDeu(float(self.prior_strength))
+
+    _fitted_attributes: tuple[str, ...] = (
+        "path_", "map_step_", "stage_counting_numbers_", "structure_", "region_log_tables_", "n_features_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then the path's weights and stages, and every region's table.
+
+        A region's table is ``log P(v_R)`` over its attributes (each with one more
+        slot: the marginal over it) and the class: the table without those slots is
+        one distribution, and each slot holds the sum over its axis.
+        """
+        super()._validate_fitted_state()
+        columns = list(self.encoder_.columns_)
+        cards = dict(zip(columns, self._validated_cardinalities()))
+        if self.n_features_ != len(columns):
+            raise _fitted.FittedStateError(
+                "n_features_", f"is {self.n_features_!r}, but the model has {len(columns)} columns."
+            )
+        path = _fitted.instance("path_", self.path_, pd.DataFrame, "a DataFrame")
+        weights = path["weight"].to_numpy(dtype=np.float64)
+        if not (np.isfinite(weights).all() and (weights >= 0).all() and weights.sum() > 0):
+            raise _fitted.FittedStateError("path_", "has a 'weight' column that is not finite non-negative weights.")
+        stages = _fitted.sequence("stage_counting_numbers_", self.stage_counting_numbers_, len(path))
+        _fitted.instance("map_step_", self.map_step_, numbers.Integral, "an integer")
+        if not 0 <= self.map_step_ < len(stages):
+            raise _fitted.FittedStateError(
+                "map_step_", f"is {self.map_step_}, not a row of path_ (0..{len(stages) - 1})."
+            )
+        tables = _fitted.instance("region_log_tables_", self.region_log_tables_, dict, "a dict")
+        n_classes = len(self.classes_)
+        for region, table in tables.items():
+            entry = f"region_log_tables_[{region!r}]"
+            _fitted.sequence(entry, region)
+            attributes = region[:-1]
+            if not region or region[-1] != self.class_name_ or len(set(region)) != len(region):
+                raise _fitted.FittedStateError(entry, "is not a region: distinct columns, then the class.")
+            for name in attributes:
+                if name not in cards:
+                    raise _fitted.FittedStateError(entry, f"names {name!r}, which is not a column.")
+            shape = (*(cards[name] + 1 for name in attributes), n_classes)
+            table = _fitted.log_table(entry, table, shape, axes=())
+            inner = table[(slice(0, -1),) * len(attributes)]
+            _fitted.log_table(entry, inner, inner.shape, axes=range(inner.ndim))
+            with np.errstate(under="ignore"):
+                slots = _with_marginal_slots(np.exp(inner), len(attributes))
+            if not np.allclose(np.exp(table), slots, rtol=0, atol=_fitted.TOLERANCE):
+                raise _fitted.FittedStateError(entry, "has marginal slots that are not the sums over their axes.")
+        for stage in self._prediction_stages():
+            missing = (
+                _fitted.instance(f"stage_counting_numbers_[{stage}]", stages[stage], dict, "a dict").keys() - tables
+            )
+            if missing:
+                raise _fitted.FittedStateError(
+                    "region_log_tables_", f"has no table of the region {next(iter(missing))!r} of stage {stage}."
+                )
 
     def _fit(self, engine):
         features = engine.names[:-1]

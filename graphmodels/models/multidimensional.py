@@ -29,6 +29,7 @@ import numbers
 import warnings
 from typing import TYPE_CHECKING, Any
 
+import networkx as nx
 import numpy as np
 
 from .._special import logsumexp
@@ -42,6 +43,7 @@ from ..learners.multidimensional import (
 from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
 from ..stats.scores import FAMILY_SCORES
 from ..structures.multidimensional import feature_variables, multidimensional_classifier
+from . import _fitted
 from .augmented import _log
 from .base import _warn_identifier_columns, _warn_unseen_values
 from .export import multidimensional_network
@@ -89,6 +91,14 @@ def _warn_impossible(impossible):
         )
 
 
+def _acyclic(entry, n_variables, arcs):
+    """Raise when the `arcs` among `n_variables` variables have a cycle."""
+    graph = nx.DiGraph(arcs)
+    graph.add_nodes_from(range(n_variables))
+    if not nx.is_directed_acyclic_graph(graph):
+        raise _fitted.FittedStateError(entry, "has a cycle: the labels' parents must form a DAG.")
+
+
 class _MultiDimensionalClassifier(BaseMultiLabelClassifier, ConditionalTables, Queryable):
     """Fit (structure, then CPTs) and exact per-label marginals of one or more MDBNCs.
 
@@ -109,6 +119,49 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier, ConditionalTables, Q
         "equivalent_sample_size": [Interval(numbers.Real, 0, None, closed="neither")],
         "pooling": [Options(list(_POOLINGS))],
     }
+
+    _fitted_attributes: tuple[str, ...] = (
+        "discretizer_", "estimator_", "encoder_", "structure_", "class_parents_", "class_log_tables_",
+        "feature_class_parents_", "feature_log_tables_", "feature_parents_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The multi-label checks, then each member's label parents (acyclic) and tables, and the attributes' tables.
+
+        A label's table is ``(r_label_parents..., r_label)``; an attribute's
+        ``(r_label_parents..., [r_attribute_parent,] r_attribute)``.
+        """
+        super()._validate_fitted_state()
+        cards = self._validated_cardinalities()
+        if len(cards) != len(self.feature_columns_):
+            raise _fitted.FittedStateError(
+                "encoder_", f"has {len(cards)} columns, but feature_columns_ has {len(self.feature_columns_)}."
+            )
+        label_cards = [len(values) for values in self.classes_]
+        n_labels = len(label_cards)
+        members = _fitted.sequence("class_parents_", self.class_parents_)
+        if not members:
+            raise _fitted.FittedStateError("class_parents_", "is empty: the model has at least one member.")
+        member_tables = _fitted.sequence("class_log_tables_", self.class_log_tables_, len(members))
+        for k, (parents, tables) in enumerate(zip(members, member_tables)):
+            _fitted.sequence(f"class_parents_[{k}]", parents, n_labels)
+            _fitted.sequence(f"class_log_tables_[{k}]", tables, n_labels)
+            arcs = []
+            for j, (family, table) in enumerate(zip(parents, tables)):
+                family = _fitted.positions(f"class_parents_[{k}][{j}]", family, n_labels, exclude=j)
+                arcs += [(p, j) for p in family]
+                shape = (*(label_cards[p] for p in family), label_cards[j])
+                _fitted.log_table(f"class_log_tables_[{k}][{j}]", table, shape)
+            _acyclic(f"class_parents_[{k}]", n_labels, arcs)
+        feature_parents = _fitted.parent_map("feature_parents_", self.feature_parents_, len(cards))
+        label_parents = _fitted.sequence("feature_class_parents_", self.feature_class_parents_, len(cards))
+        tables = _fitted.sequence("feature_log_tables_", self.feature_log_tables_, len(cards))
+        for i, (family, table) in enumerate(zip(label_parents, tables)):
+            family = _fitted.positions(f"feature_class_parents_[{i}]", family, n_labels)
+            parent = [cards[feature_parents[i]]] if feature_parents[i] >= 0 else []
+            _fitted.log_table(
+                f"feature_log_tables_[{i}]", table, (*(label_cards[p] for p in family), *parent, cards[i])
+            )
 
     def _fit_multilabel(self, frame, label_codes, sample_weight):
         self.encoder_ = TableEncoder(missing=self.missing)
@@ -573,6 +626,8 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
+
+    _fitted_attributes: tuple[str, ...] = ("member_structures_",)
 
     def _build_distribution(self):
         """The average of the members' joints (Mauá's ensemble): a mixture whose member is hidden."""

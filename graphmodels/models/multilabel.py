@@ -30,6 +30,7 @@ from numpy.typing import ArrayLike
 from .._memory import DEFAULT_MAX_CELLS
 from ..data.encoding import LabelEncoder, _has_column_names, align_columns, as_frame
 from ..data.weights import check_sample_weight
+from . import _fitted
 from .base import BaseModel, fit_discretizer
 
 if TYPE_CHECKING:
@@ -140,6 +141,10 @@ class BaseMultiLabelClassifier(BaseModel):
     classes_: list[np.ndarray]
     feature_columns_: list[Hashable]
 
+    _fitted_attributes: tuple[str, ...] = (
+        "label_names_", "classes_", "n_rows_", "n_features_in_", "feature_columns_", "feature_names_in_",
+    )  # fmt: skip
+
     if TYPE_CHECKING:
         # What subclasses implement (see the module docstring); declared for type checkers only.
         def _fit_multilabel(
@@ -214,6 +219,19 @@ class BaseMultiLabelClassifier(BaseModel):
 
     def _is_fitted(self):
         return "label_names_" in vars(self)
+
+    def _fitted_columns(self):
+        return _fitted.sequence("feature_columns_", self.feature_columns_)
+
+    def _validate_fitted_state(self) -> None:
+        """The common checks, then the labels: one non-empty 1-D array of values in ``classes_`` per label name."""
+        super()._validate_fitted_state()
+        names = _fitted.sequence("label_names_", self.label_names_)
+        if not names:
+            raise _fitted.FittedStateError("label_names_", "is empty: a fitted multi-label model has a label.")
+        for j, values in enumerate(_fitted.sequence("classes_", self.classes_, len(names))):
+            if len(_fitted.array(f"classes_[{j}]", values, kind="biufUSOMm", ndim=1)) == 0:
+                raise _fitted.FittedStateError(f"classes_[{j}]", "is empty: a label has at least one value.")
 
     @property
     def n_labels_(self) -> int:

@@ -30,6 +30,7 @@ from ..estimators.selection import (
 )
 from ..learners.kdb import kdb_ranking, kdb_substructure
 from ..stats.counting import DEFAULT_MAX_CELLS
+from . import _fitted
 from .kdb import KDB
 from .registry import register_model
 
@@ -282,6 +283,19 @@ class SelectiveKDB(KDB):
         self.discretizer = discretizer
         self.missing = missing
         self.max_cells = max_cells
+
+    _fitted_attributes: tuple[str, ...] = (
+        "k_",
+        "support_",
+        "selected_features_",
+        "feature_order_",
+        "selection_scores_",
+    )
+
+    def _validate_fitted_state(self):
+        """``support_`` (one boolean per column) first: KDB's checks read the kept columns from it."""
+        _fitted.array("support_", self.support_, kind="b", shape=(len(self.encoder_.columns_),))
+        super()._validate_fitted_state()
 
     def _fit(self, engine):
         class_name = engine.names[-1]
