@@ -77,9 +77,10 @@ def test_junction_tree_marginals_equal_enumeration(heuristic):
             np.testing.assert_allclose(marginals[v], _marginal(joint, (v,)), atol=1e-12)
 
 
-def test_the_cliques_form_a_junction_tree():
+@pytest.mark.parametrize("merge_cells", [0, 256])
+def test_the_cliques_form_a_junction_tree(merge_cells):
     rng = np.random.default_rng(1)
-    tree = JunctionTree(_random_factors(rng), CARDS)
+    tree = JunctionTree(_random_factors(rng), CARDS, merge_cells=merge_cells)
     graph = tree.graph
     assert nx.is_tree(graph)
     for v in range(6):  # running intersection: the cliques holding v are connected
@@ -87,7 +88,10 @@ def test_the_cliques_form_a_junction_tree():
         assert nx.is_connected(graph.subgraph(holding))
     for scope in SCOPES:  # every factor fits in a clique
         assert any(set(scope) <= c for c in graph)
-    assert tree.width == max(len(c) for c in graph) - 1
+    if merge_cells == 0:  # the elimination order's own cliques
+        assert tree.width == max(len(c) for c in graph) - 1
+    else:  # small neighbours merged: fewer cliques, none past the threshold unless it was already
+        assert len(graph) < len(JunctionTree(_random_factors(np.random.default_rng(1)), CARDS, merge_cells=0).cliques)
 
 
 def test_batched_evidence_equals_one_question_at_a_time():
@@ -107,7 +111,7 @@ def test_batched_evidence_equals_one_question_at_a_time():
 
 def test_new_evidence_recomputes_only_the_messages_it_touches():
     rng = np.random.default_rng(3)
-    tree = JunctionTree(_random_factors(rng), CARDS)
+    tree = JunctionTree(_random_factors(rng), CARDS, merge_cells=0)  # the order's cliques: messages to count
     first: list = []
     tree.marginals(range(6), EVIDENCE, trace=first)
     again: list = []

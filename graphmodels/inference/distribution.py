@@ -128,7 +128,7 @@ class _Questions:
             values = marginals[k]
             labels = self._state_labels(name)
             if rows is None:
-                results[name] = pd.Series(np.asarray(values).reshape(-1), index=labels, name=name)
+                results[name] = pd.Series(np.asarray(values).reshape(-1), index=labels, name=name, copy=False)
             else:
                 frame = pd.DataFrame(np.asarray(values).reshape(len(rows), -1), index=rows, columns=labels)
                 results[name] = frame
