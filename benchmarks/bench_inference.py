@@ -25,12 +25,11 @@ import argparse
 import time
 import warnings
 
+import common  # noqa: I001  (the benchmarks' sibling module)
 import networkx as nx
 import numpy as np
 import pandas as pd
 
-import common  # noqa: I001  (the benchmarks' sibling module)
-import graphmodels as gm
 from graphmodels.inference import (
     JunctionTree,
     generalized_belief_propagation,
@@ -160,7 +159,7 @@ def alarm_speed(n_sets):
         rows.append((label, value * len(evidence_sets) / len(subset) if status == "ok" else value))
     reference = _pyagrum_posteriors(bn, evidence_sets, variables)
     worst = 0.0
-    for k, evidence in enumerate(evidence_sets):
+    for k in range(len(evidence_sets)):
         for v in variables:
             ours_v = ours[k][v].reindex(_states(bn, v)).to_numpy()
             batch_v = batched[v].iloc[k].reindex(_states(bn, v)).to_numpy()
