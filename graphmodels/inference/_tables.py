@@ -54,7 +54,7 @@ def combine(
 
     Returns
     -------
-    ndarray of shape (*batch, *cards of out)
+    ndarray of shape ``(*batch, *cards of out)``
     """
     if batched is None:
         batched = [True] * len(operands)

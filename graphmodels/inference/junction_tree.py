@@ -478,7 +478,7 @@ class JunctionTree:
 
         Returns
         -------
-        marginals : dict of int to ndarray of shape (*batch, r_v)
+        marginals : dict of int to ndarray of shape ``(*batch, r_v)``
             Zeros in a batch row whose evidence has probability zero.
         log_evidence : ndarray of shape batch
             ``log`` of the unnormalized product summed over all states consistent with the
@@ -510,7 +510,7 @@ class JunctionTree:
 
         Returns
         -------
-        states : ndarray of int of shape (*batch, n_variables)
+        states : ndarray of int of shape ``(*batch, n_variables)``
             The state of every variable (ties go to the first state).
         log_value : ndarray of shape batch
             ``log max_x prod factors x evidence`` (``-inf`` for impossible evidence).
