@@ -359,6 +359,10 @@ class Distribution(_Questions):
         if self.region_graph is not None:
             index = self._index
             graph = nx.relabel_nodes(self.region_graph, {r: frozenset(index[v] for v in r) for r in self.region_graph})
+            covered = set().union(*graph.nodes) if len(graph) else set()
+            for v in range(len(self._cards)):  # a variable in no region: a region of its own
+                if v not in covered:
+                    graph.add_node(frozenset([v]), counting_number=1)
             return graph
         return region_graph_of_scopes([scope for scope, _ in self._factors], len(self._cards))
 

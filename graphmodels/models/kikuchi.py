@@ -355,8 +355,11 @@ class KikuchiBayes(BaseClassifier, Queryable):
         The product of region tables raised to their counting numbers is normalized over
         every variable here (exactly, by a junction tree), so its posterior of the class given
         the attributes is kMAP's :meth:`predict_proba`; kBMA averages the stages' posteriors,
-        which no single distribution gives. Generalized belief propagation on ``structure_``
-        (the cluster variation method's region graph) approximates the same normalized product.
+        which no single distribution gives. ``method="gbp"`` runs generalized belief
+        propagation on ``structure_`` (the cluster variation method's region graph) with the
+        region tables raised to their counting numbers as factors: an approximation of the same
+        normalized product, which on these region graphs (every region holds the class) can
+        settle on a poor stationary point; the exact default is cheap, as the regions are small.
         """
         return markov_distribution(self, self.to_markov_network(), region_graph=self.structure_)
 
