@@ -138,10 +138,29 @@ def _sniff(path: str) -> str | None:
         return None
 
 
+def _damaged(path: str, error: BaseException) -> CommandError:
+    """The one-line error of a compressed file that ends early or holds corrupt data."""
+    from ._files import compression_of
+
+    try:
+        with open(path, "rb") as handle:
+            compression = compression_of(handle.read(6)) or os.path.splitext(path)[1].lstrip(".") or "compressed"
+    except OSError:
+        compression = "compressed"
+    detail = str(error).strip() or type(error).__name__
+    return CommandError(f"cannot read {path!r}: it is a truncated or corrupt {compression} file ({detail})")
+
+
 def _read_csv(path: str, sep: str | None) -> pd.DataFrame:
+    import lzma
+    import zipfile
+    import zlib
+
     def read(delimiter: str) -> pd.DataFrame | Exception:
         try:
             return pd.read_csv(path, sep=delimiter, keep_default_na=False, na_values=[""])
+        except (EOFError, lzma.LZMAError, zlib.error, zipfile.BadZipFile) as error:  # a damaged compressed file
+            raise _damaged(path, error) from None
         except (ValueError, OSError) as error:  # pandas' ParserError and EmptyDataError, UnicodeDecodeError
             return error
 
