@@ -15,6 +15,8 @@ from typing import IO, Any
 
 import numpy as np
 
+from .._files import write_text
+
 #: What a reader accepts as its source.
 Source = str | os.PathLike[str] | bytes | bytearray | IO[Any]
 
@@ -64,7 +66,7 @@ def read_source(source: Any, fmt: str, looks_like_text: Callable[[str], bool]) -
 
 
 def write_output(text: str, path_or_file: str | os.PathLike[str] | IO[Any] | None) -> str | None:
-    """Return `text` (`path_or_file` None) or write it to a path (``.gz``: gzip) or an open file."""
+    """Return `text` (`path_or_file` None) or write it to a path (``.gz``: gzip; atomically) or an open file."""
     if path_or_file is None:
         return text
     if hasattr(path_or_file, "write"):
@@ -73,13 +75,8 @@ def write_output(text: str, path_or_file: str | os.PathLike[str] | IO[Any] | Non
         else:  # a binary file object
             path_or_file.write(text.encode("utf-8"))
         return None
-    path = os.fspath(path_or_file)
-    if path.endswith(".gz"):
-        with gzip.open(path, "wt", encoding="utf-8") as fh:
-            fh.write(text)
-    else:
-        with open(path, "w", encoding="utf-8") as fh:
-            fh.write(text)
+    # A temporary file beside the target, fsynced, then moved onto it: a failed write keeps the old file.
+    write_text(os.fspath(path_or_file), text)
     return None
 
 

@@ -7,6 +7,9 @@ pydot: the DOT text is written here, GraphML by :func:`networkx.write_graphml`.
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import io
 import json
 import math
 import numbers
@@ -16,6 +19,7 @@ from typing import IO, TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 
+from .._files import write_bytes, write_text
 from ._common import DASHED_KINDS, KIND_COLORS, ROLE_COLORS, _json_item, as_graph
 
 if TYPE_CHECKING:
@@ -162,7 +166,9 @@ def to_graphml(graph_or_model: nx.Graph | Hyperforest | BaseModel, path: str | o
         A hyperforest is written as its primal graph, its maximal
         hyperedges in the graph attribute ``hyperedges`` (see :func:`as_graph`).
     path : str or path-like or file
-        Destination, as accepted by :func:`networkx.write_graphml`.
+        Destination, as accepted by :func:`networkx.write_graphml` (a path ending in ``.gz`` or
+        ``.bz2`` is compressed). A path is written atomically: to a temporary file beside it,
+        which replaces it only once complete.
 
     Returns
     -------
@@ -195,7 +201,19 @@ def to_graphml(graph_or_model: nx.Graph | Hyperforest | BaseModel, path: str | o
     >>> back.nodes["1"]
     {'role': 'class', 'name': '1'}
     """
-    nx.write_graphml(graphml_ready(graph_or_model), path, infer_numeric_types=True)
+    graph = graphml_ready(graph_or_model)
+    if hasattr(path, "write"):
+        nx.write_graphml(graph, path, infer_numeric_types=True)
+        return
+    buffer = io.BytesIO()
+    nx.write_graphml(graph, buffer, infer_numeric_types=True)
+    data = buffer.getvalue()
+    name = os.fspath(path)
+    if name.endswith((".gz", ".gzip")):  # networkx compresses these endings; so do we
+        data = gzip.compress(data, mtime=0)
+    elif name.endswith(".bz2"):
+        data = bz2.compress(data)
+    write_bytes(name, data)  # atomic: a failed write keeps the previous file
 
 
 # ---------------------------------------------------------------------------
@@ -282,7 +300,8 @@ def to_dot(graph_or_model: nx.Graph | Hyperforest | BaseModel, path: str | os.Pa
         A hyperforest is written as its primal graph, its maximal
         hyperedges in the graph attribute ``hyperedges`` (see :func:`as_graph`).
     path : str or path-like, optional
-        If given, the text is also written there (UTF-8).
+        If given, the text is also written there (UTF-8), atomically: to a temporary file
+        beside it, which replaces it only once complete.
 
     Returns
     -------
@@ -349,6 +368,5 @@ def to_dot(graph_or_model: nx.Graph | Hyperforest | BaseModel, path: str | os.Pa
     lines.append("}")
     text = "\n".join(lines) + "\n"
     if path is not None:
-        with open(os.fspath(path), "w", encoding="utf-8") as handle:
-            handle.write(text)
+        write_text(path, text, compress=False)  # atomic: a failed write keeps the previous file
     return text
