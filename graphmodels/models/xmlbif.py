@@ -277,8 +277,9 @@ def write_xmlbif(
     ----------
     network : DiscreteBayesianNetwork
     path_or_file : str, os.PathLike, file object or None, default=None
-        Where to write; a path ending in ``.gz`` is gzip-compressed. With None, the text is
-        returned.
+        Where to write; a path ending in ``.gz`` is gzip-compressed. A path is written
+        atomically (a temporary file beside it replaces it once complete: a failed write
+        leaves the previous file). With None, the text is returned.
 
     Returns
     -------
