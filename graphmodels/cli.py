@@ -58,6 +58,8 @@ from typing import Any
 
 import pandas as pd
 
+from ._files import atomic_write, write_text
+
 __all__ = ["main"]
 
 #: File name endings of ``--draw`` (matplotlib writes each) and of ``--save`` (the model formats).
@@ -138,10 +140,29 @@ def _sniff(path: str) -> str | None:
         return None
 
 
+def _damaged(path: str, error: BaseException) -> CommandError:
+    """The one-line error of a compressed file that ends early or holds corrupt data."""
+    from ._files import compression_of
+
+    try:
+        with open(path, "rb") as handle:
+            compression = compression_of(handle.read(6)) or os.path.splitext(path)[1].lstrip(".") or "compressed"
+    except OSError:
+        compression = "compressed"
+    detail = str(error).strip() or type(error).__name__
+    return CommandError(f"cannot read {path!r}: it is a truncated or corrupt {compression} file ({detail})")
+
+
 def _read_csv(path: str, sep: str | None) -> pd.DataFrame:
+    import lzma
+    import zipfile
+    import zlib
+
     def read(delimiter: str) -> pd.DataFrame | Exception:
         try:
             return pd.read_csv(path, sep=delimiter, keep_default_na=False, na_values=[""])
+        except (EOFError, lzma.LZMAError, zlib.error, zipfile.BadZipFile) as error:  # a damaged compressed file
+            raise _damaged(path, error) from None
         except (ValueError, OSError) as error:  # pandas' ParserError and EmptyDataError, UnicodeDecodeError
             return error
 
@@ -282,9 +303,37 @@ def _draw(model: Any, path: str, title: str) -> None:
 
     figure: Any = draw_network(model, title=title).figure  # every panel of a drawing is in its figure
     try:
-        figure.savefig(path, dpi=150, bbox_inches="tight")
+        # Into a temporary file that replaces `path` only when complete: a failed write keeps the old drawing.
+        with atomic_write(path, "wb") as handle:
+            figure.savefig(handle, format=os.path.splitext(path)[1][1:].lower(), dpi=150, bbox_inches="tight")
     finally:
         plt.close(figure)
+
+
+def _save_animation(anim: Any, path: str, dpi: int) -> None:
+    """``anim.save`` into a temporary file beside `path` (same extension: it picks the writer's format), then moved."""
+    import tempfile
+
+    directory, name = os.path.split(os.path.abspath(path))
+    stem, extension = os.path.splitext(name)
+    fd, temporary = tempfile.mkstemp(prefix=f".{stem}.", suffix=extension, dir=directory)
+    os.close(fd)
+    try:
+        anim.save(temporary, writer="pillow", dpi=dpi)
+        with open(temporary, "rb+") as handle:
+            os.fsync(handle.fileno())
+        try:  # the permissions of the file replaced, else those a plain open gives (mkstemp's are 0600)
+            permissions = os.stat(path).st_mode & 0o7777
+        except OSError:
+            mask = os.umask(0)
+            os.umask(mask)
+            permissions = 0o666 & ~mask
+        os.chmod(temporary, permissions)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def _names(nodes, class_node=None) -> str:
@@ -532,7 +581,7 @@ def _cmd_compare(args: argparse.Namespace) -> None:
     )
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        result.results.to_csv(os.path.join(args.out, f"{name}-folds.csv"), index=False)
+        write_text(os.path.join(args.out, f"{name}-folds.csv"), result.results.to_csv(index=False), compress=False)
         for model_name, model in models.items():
             model.fit(X, y)
             path = os.path.join(args.out, f"{name}-{model_name}.png")
@@ -586,7 +635,7 @@ def _cmd_animate(args: argparse.Namespace) -> None:
     anim = animate(model, interval=args.interval, max_frames=args.max_frames)
     figure = anim._fig  # type: ignore[attr-defined]  # FuncAnimation keeps its figure there
     try:
-        anim.save(args.out, writer="pillow", dpi=args.dpi)
+        _save_animation(anim, args.out, args.dpi)
     finally:
         plt.close(figure)
     n_frames = len(anim.frames)  # type: ignore[attr-defined]

@@ -362,6 +362,28 @@ def test_a_file_that_reads_as_one_column_is_sniffed_and_the_delimiter_named(sep,
     assert "note: read" not in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("compression", ["gzip", "bzip2", "xz"])
+def test_a_truncated_or_corrupt_compressed_csv_is_one_line_and_exit_code_2(compression, tmp_path, capsys):
+    import bz2
+    import lzma
+
+    data = _frame().to_csv(index=False).encode()
+    suffix, packed = {
+        "gzip": (".gz", gzip.compress(data)[:-20]),  # truncated: EOFError from the gzip stream
+        "bzip2": (".bz2", bz2.compress(data)[:-20]),  # truncated: EOFError
+        "xz": (".xz", lzma.compress(data)),
+    }[compression]
+    if compression == "xz":  # one flipped byte inside the stream: lzma.LZMAError
+        packed = packed[:40] + bytes([packed[40] ^ 0xFF]) + packed[41:]
+    path = tmp_path / f"data.csv{suffix}"
+    path.write_bytes(packed)
+    _one_line_error(
+        capsys,
+        main(["fit", str(path), "--target", "target", "--model", "nb"]),
+        f"cannot read '{path}': it is a truncated or corrupt {compression} file",
+    )
+
+
 def test_a_wrong_sep_or_a_single_column_file_gets_a_hint(tmp_path, capsys):
     path = tmp_path / "data.csv"
     _frame().to_csv(path, index=False, sep=";")

@@ -1,5 +1,6 @@
 """Fitted models: scikit-learn style classifiers and density estimators."""
 
+from .._files import FileTooLargeError
 from .ande import AnDE
 from .aode import AODE
 from .augmented import FAN, TAN, ChowLiu, NaiveBayes
@@ -52,6 +53,7 @@ __all__ = [
     "read_uai",
     "write_uai",
     "load_network",
+    "FileTooLargeError",
     "BaseModel",
     "BaseClassifier",
     "BaseDensity",

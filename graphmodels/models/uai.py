@@ -70,7 +70,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from ._interchange import Source, check_cpt, number, read_source, write_output
+from .._files import DEFAULT_MAX_BYTES
+from .._memory import DEFAULT_MAX_CELLS, check_cells
+from ._interchange import Source, check_cpt, decode, number, plain_numbers, read_source, write_output
 from .bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
 from .markovnet import DiscreteMarkovNetwork
 
@@ -80,6 +82,17 @@ __all__ = ["read_uai", "write_uai"]
 NETWORK_TYPES = ("BAYES", "MARKOV")
 
 _COMMENT_LINE = re.compile(r"^\s*c(\s|$)")
+#: A comment line (``c`` first) of plain ASCII text, and a ``#`` comment to the end of its line.
+_COMMENT_LINE_BYTES = re.compile(rb"^[ \t]*c(?:[ \t][^\n]*)?$", re.MULTILINE)
+_HASH_COMMENT_BYTES = re.compile(rb"#[^\n]*")
+#: The ASCII bytes of plain text: printable characters, tab, newline and carriage return.
+_PRINTABLE_BYTES = bytes(range(32, 128)) + b"\t\n\r"
+#: White space between the tokens of plain text.
+_SPACE_BYTES = np.zeros(256, dtype=bool)
+_SPACE_BYTES[list(b" \t\n")] = True
+_TOKEN_BYTES = re.compile(rb"[^ \t\n]+")
+#: Bytes scanned for token starts at a time (the scan's temporary arrays are a few times this).
+_SCAN_BYTES = 1 << 22
 
 
 def _looks_like_text(source: str) -> bool:
@@ -87,8 +100,35 @@ def _looks_like_text(source: str) -> bool:
     return not os.path.isfile(source) and any(c.isspace() for c in source)
 
 
+def _plain_text(content: bytes | str) -> bytes | None:
+    """`content` as ASCII bytes without its comments (lines kept), or None if it is not plain ASCII.
+
+    Plain: ASCII, and no control character but tab, newline and carriage return. Other text
+    (Unicode white space, form feeds...) is read by the careful path, as the reader always did.
+    """
+    if isinstance(content, str):
+        if not content.isascii():
+            return None
+        data = content.encode("ascii")
+    else:
+        data = content
+    if data.translate(None, _PRINTABLE_BYTES):
+        return None
+    if b"\r" in data:
+        data = data.replace(b"\r\n", b"\n").replace(b"\r", b"\n")
+    if b"c" in data:
+        data = _COMMENT_LINE_BYTES.sub(b"", data)
+    if b"#" in data:
+        data = _HASH_COMMENT_BYTES.sub(b"", data)
+    return data
+
+
 class _Tokens:
-    """The numbers of a UAI text, with their line numbers, read one by one."""
+    """The tokens (numbers) of a UAI text, read one by one; the careful path, for any text.
+
+    The text is split into a list of (token, line) pairs first: only text that is not plain ASCII
+    comes here (see :class:`_PlainTokens`).
+    """
 
     def __init__(self, text: str, label: str) -> None:
         self.label = label
@@ -99,56 +139,139 @@ class _Tokens:
             self.items.extend((token, line_number) for token in line.split("#", 1)[0].split())
         self.position = 0
 
-    def error(self, message: str, line: int | None = None) -> ValueError:
-        if line is None and self.items:
-            line = self.items[min(self.position, len(self.items) - 1)][1]
-        where = f"{self.label}, line {line}" if line is not None else self.label
+    def has(self, index: int) -> bool:
+        """Whether the text holds a token number `index` (from 0)."""
+        return index < len(self.items)
+
+    def token(self, index: int) -> str:
+        return self.items[index][0]
+
+    def line(self, index: int) -> int:
+        return self.items[index][1]
+
+    def count(self) -> int:
+        """The number of tokens of the whole text."""
+        return len(self.items)
+
+    def error(self, message: str, index: int | None = None) -> ValueError:
+        """A ValueError naming the source and the line of token `index` (default: the current one)."""
+        if index is None and self.has(0):
+            index = min(self.position, self.count() - 1)
+        where = f"{self.label}, line {self.line(index)}" if index is not None else self.label
         return ValueError(f"{where}: {message}")
 
     def next(self, what: str) -> tuple[str, int]:
-        if self.position >= len(self.items):
+        """The next token and its index."""
+        if not self.has(self.position):
             raise self.error(f"the text ends where {what} was expected.")
-        item = self.items[self.position]
         self.position += 1
-        return item
+        return self.token(self.position - 1), self.position - 1
 
     def integer(self, what: str, low: int, high: int | None = None) -> int:
-        token, line = self.next(what)
+        token, index = self.next(what)
         try:
             value = int(token)
         except ValueError:
-            raise self.error(f"expected {what} (an integer), got {token!r}.", line) from None
+            raise self.error(f"expected {what} (an integer), got {token!r}.", index) from None
         if value < low or (high is not None and value > high):
             bound = f">= {low}" if high is None else f"in {low}..{high}"
-            raise self.error(f"{what} must be {bound}, got {value}.", line)
+            raise self.error(f"{what} must be {bound}, got {value}.", index)
         return value
 
     def values(self, count: int, what: str) -> np.ndarray:
-        if self.position + count > len(self.items):
-            have = len(self.items) - self.position
+        """The next `count` tokens as numbers."""
+        if not self.has(self.position + count - 1):
+            have = self.count() - self.position
             raise self.error(f"{what} must hold {count} numbers, but the text ends after {have}.")
-        chunk = self.items[self.position : self.position + count]
+        out = self._plain(self.position, count)
+        if out is None:
+            out = np.empty(count, dtype=np.float64)
+            for k in range(count):
+                token = self.token(self.position + k)
+                try:
+                    out[k] = float(token)
+                except ValueError:
+                    raise self.error(f"{what} holds {token!r}, which is not a number.", self.position + k) from None
         self.position += count
-        out = np.empty(count, dtype=np.float64)
-        for k, (token, line) in enumerate(chunk):
-            try:
-                out[k] = float(token)
-            except ValueError:
-                raise self.error(f"{what} holds {token!r}, which is not a number.", line) from None
         return out
 
+    def _plain(self, start: int, count: int) -> np.ndarray | None:
+        return None
 
-def read_uai(source: Source, *, atol: float = SUM_TOLERANCE) -> DiscreteBayesianNetwork | DiscreteMarkovNetwork:
+
+class _PlainTokens(_Tokens):
+    """The tokens of plain ASCII text (see :func:`_plain_text`), found by numpy as they are needed.
+
+    The start of each token is found by scanning the bytes a few MiB at a time (8 bytes a token
+    held, never a Python object per token), and only as far as the tokens asked for: a file that
+    holds more than its tables declare is refused after one more token. The numbers of a table
+    are parsed by numpy in one call; a line number is counted only for a message.
+    """
+
+    def __init__(self, data: bytes, label: str) -> None:
+        self.label = label
+        self.data = data
+        self.starts = np.empty(0, dtype=np.int64)
+        self.scanned = 0  # bytes scanned for token starts
+        self.position = 0
+
+    def has(self, index: int) -> bool:
+        data = self.data
+        while index >= self.starts.size and self.scanned < len(data):
+            low, high = self.scanned, min(self.scanned + _SCAN_BYTES, len(data))
+            space = _SPACE_BYTES[np.frombuffer(data, dtype=np.uint8, count=high - low, offset=low)]
+            before = np.empty_like(space)
+            before[0] = True if low == 0 else _SPACE_BYTES[data[low - 1]]
+            before[1:] = space[:-1]
+            found = np.flatnonzero(before & ~space)
+            self.starts = np.concatenate([self.starts, found + low])
+            self.scanned = high
+        return index < self.starts.size
+
+    def token(self, index: int) -> str:
+        start = int(self.starts[index])
+        match = _TOKEN_BYTES.match(self.data, start)
+        assert match is not None
+        return match.group().decode("ascii")
+
+    def line(self, index: int) -> int:
+        return self.data.count(b"\n", 0, int(self.starts[index])) + 1
+
+    def count(self) -> int:
+        self.has(len(self.data))  # scans to the end
+        return int(self.starts.size)
+
+    def _plain(self, start: int, count: int) -> np.ndarray | None:
+        end = int(self.starts[start + count]) if self.has(start + count) else len(self.data)
+        values = plain_numbers(self.data[int(self.starts[start]) : end], commas=False)
+        return values if values is not None and values.size == count else None
+
+
+def read_uai(
+    source: Source,
+    *,
+    atol: float = SUM_TOLERANCE,
+    max_cells: int = DEFAULT_MAX_CELLS,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> DiscreteBayesianNetwork | DiscreteMarkovNetwork:
     """Read a Bayesian network (``BAYES``) or a Markov network (``MARKOV``) in the UAI format.
 
     Parameters
     ----------
     source : str, os.PathLike, bytes, bytearray or file object
-        A path (a gzip file is decompressed), an open file (text or binary), or the text
-        itself (a string that is not an existing file and holds white space is taken as text).
+        A path (a gzip, bzip2 or xz file is decompressed as it is read), an open file (text or
+        binary), or the text itself (a string that is not an existing file and holds white
+        space is taken as text).
     atol : float, default=1e-6
         ``BAYES`` only: tolerance of the check that every conditional distribution sums to 1;
         the CPTs are then renormalized (see :class:`DiscreteBayesianNetwork`).
+    max_cells : int, default=10_000_000
+        Largest table (the product of its scope's cardinalities) to read, checked as soon as
+        the scope is read, before any number of the tables.
+    max_bytes : int, default=536_870_912 (512 MiB)
+        The most bytes of text to read (after decompression): a larger file is refused with
+        :class:`~graphmodels.models.FileTooLargeError` (a ValueError) as soon as its reading
+        passes the limit, so that a small compressed file cannot fill the memory.
 
     Returns
     -------
@@ -169,6 +292,10 @@ def read_uai(source: Source, *, atol: float = SUM_TOLERANCE) -> DiscreteBayesian
         two, a distribution not summing to 1 within `atol`, or a cycle; for ``MARKOV``, a
         negative or infinite value. The message starts with the file's path (or ``UAI
         text``) and, where there is one, the line.
+    TableTooLargeError
+        If a table would exceed `max_cells` (a ValueError too), before it is read.
+    FileTooLargeError
+        If the text exceeds `max_bytes` (a ValueError too).
     TypeError
         If `source` has an unsupported type.
 
@@ -205,11 +332,13 @@ def read_uai(source: Source, *, atol: float = SUM_TOLERANCE) -> DiscreteBayesian
     >>> mn.factors[0][1].tolist()
     [[1.0, 2.0], [3.0, 4.0]]
     """
-    text, label = read_source(source, "UAI", _looks_like_text)
-    tokens = _Tokens(text, label)
-    kind, line = tokens.next("the network type (BAYES or MARKOV)")
+    content, label = read_source(source, "UAI", _looks_like_text, max_bytes)
+    data = _plain_text(content)
+    tokens = _Tokens(decode(content), label) if data is None else _PlainTokens(data, label)
+    del content, data
+    kind, index = tokens.next("the network type (BAYES or MARKOV)")
     if kind.upper() not in NETWORK_TYPES:
-        raise tokens.error(f"the network type must be BAYES or MARKOV, got {kind!r}.", line)
+        raise tokens.error(f"the network type must be BAYES or MARKOV, got {kind!r}.", index)
     kind = kind.upper()
     n_variables = tokens.integer("the number of variables", 1)
     cards = [tokens.integer(f"the cardinality of variable {v}", 1) for v in range(n_variables)]
@@ -217,27 +346,37 @@ def read_uai(source: Source, *, atol: float = SUM_TOLERANCE) -> DiscreteBayesian
     scopes: list[tuple[int, ...]] = []
     for f in range(n_functions):
         size = tokens.integer(f"the scope size of function {f}", 1 if kind == "BAYES" else 0, n_variables)
-        start_line = tokens.items[tokens.position - 1][1]
+        start = tokens.position - 1
         scope = tuple(tokens.integer(f"a variable of function {f}", 0, n_variables - 1) for _ in range(size))
         if len(set(scope)) != len(scope):
-            raise tokens.error(f"the scope of function {f} repeats a variable: {list(scope)}.", start_line)
+            raise tokens.error(f"the scope of function {f} repeats a variable: {list(scope)}.", start)
+        # The size of each table, checked now: before any number is read.
+        shape = tuple(cards[v] for v in scope)
+        check_cells(
+            math.prod(shape),
+            max_cells,
+            what=f"table of function {f} over variables {list(scope)} (cardinalities {list(shape)}) ({label})",
+            fix="check the file",
+        )
         scopes.append(scope)
     tables: list[np.ndarray] = []
     for f, scope in enumerate(scopes):
         shape = tuple(cards[v] for v in scope)
         expected = math.prod(shape)
-        size_line = tokens.items[tokens.position][1] if tokens.position < len(tokens.items) else None
+        at = tokens.position if tokens.has(tokens.position) else None
         size = tokens.integer(f"the table size of function {f}", 0)
         if size != expected:
             raise tokens.error(
                 f"the table of function {f} over variables {list(scope)} (cardinalities {list(shape)}) must "
                 f"have {expected} entries, got {size}.",
-                size_line,
+                at,
             )
         tables.append(tokens.values(size, f"the table of function {f}").reshape(shape))
-    if tokens.position < len(tokens.items):
-        token, line = tokens.items[tokens.position]
-        raise tokens.error(f"numbers are left after the last table, starting with {token!r}.", line)
+    if tokens.has(tokens.position):
+        raise tokens.error(
+            f"numbers are left after the last table, starting with {tokens.token(tokens.position)!r}.",
+            tokens.position,
+        )
     names = [str(v) for v in range(n_variables)]
     if kind == "MARKOV":
         return _markov(label, names, cards, scopes, tables)
@@ -316,8 +455,9 @@ def write_uai(
         the models that are several networks give them by ``to_bayesian_networks()``
         (:class:`ChowLiu`) or ``member_networks()`` (:class:`AODE`, :class:`AnDE`).
     path_or_file : str, os.PathLike, file object or None, default=None
-        Where to write; a path ending in ``.gz`` is gzip-compressed. With None, the text is
-        returned.
+        Where to write; a path ending in ``.gz`` is gzip-compressed. A path is written
+        atomically (a temporary file beside it replaces it once complete: a failed write
+        leaves the previous file). With None, the text is returned.
 
     Returns
     -------

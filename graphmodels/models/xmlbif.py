@@ -46,7 +46,9 @@ from typing import IO, Any
 
 import numpy as np
 
-from ._interchange import Source, check_cpt, number, read_source, write_output
+from .._files import DEFAULT_MAX_BYTES
+from .._memory import DEFAULT_MAX_CELLS, check_cells, describe_variables
+from ._interchange import Source, check_cpt, decode, number, plain_numbers, read_source, write_output
 from .bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
 
 __all__ = ["read_xmlbif", "write_xmlbif"]
@@ -107,7 +109,7 @@ def _read_variables(network: ET.Element, label: str) -> dict[str, list[str]]:
     return states
 
 
-def _read_definition(element: ET.Element, states: dict[str, list[str]], label: str, atol: float):
+def _read_definition(element: ET.Element, states: dict[str, list[str]], label: str, atol: float, max_cells: int):
     fors = element.findall("FOR")
     if len(fors) != 1 or not _text(fors[0]):
         raise ValueError(f"{label}: a <DEFINITION> must name one variable in <FOR>, got {len(fors)}.")
@@ -124,37 +126,62 @@ def _read_definition(element: ET.Element, states: dict[str, list[str]], label: s
     tables = element.findall("TABLE")
     if len(tables) != 1:
         raise ValueError(f"{where}: expected one <TABLE>, got {len(tables)}.")
-    values = []
-    for token in (tables[0].text or "").split():
-        try:
-            values.append(float(token))
-        except ValueError:
-            raise ValueError(f"{where}: <TABLE> holds {token!r}, which is not a number.") from None
     shape = tuple(len(states[p]) for p in parents) + (len(states[child]),)
-    if len(values) != math.prod(shape):
+    check_cells(  # before the numbers are read
+        math.prod(shape),
+        max_cells,
+        what=f"table of {child!r} ({shape[-1]} states) given "
+        f"{describe_variables(parents, shape[:-1]) or 'nothing'} ({where})",
+        fix="check the file",
+    )
+    text = tables[0].text or ""
+    tables[0].text = None  # the tree no longer holds the text once it is read
+    values = plain_numbers(text, commas=False)  # numpy; None if a token is not a plain number
+    if values is None:
+        values = np.empty(len(tokens := text.split()))
+        for k, token in enumerate(tokens):
+            try:
+                values[k] = float(token)
+            except ValueError:
+                raise ValueError(f"{where}: <TABLE> holds {token!r}, which is not a number.") from None
+    del text
+    if values.size != math.prod(shape):
         configs = math.prod(shape[:-1])
         raise ValueError(
             f"{where}: <TABLE> must hold {math.prod(shape)} numbers ({shape[-1]} states x {configs} "
-            f"parent configurations), got {len(values)}."
+            f"parent configurations), got {values.size}."
         )
-    table = np.asarray(values, dtype=np.float64).reshape(shape)  # parents in GIVEN order, child fastest
+    table = values.reshape(shape)  # parents in GIVEN order, child fastest
     check_cpt(table, child, parents, lambda v, i: states[v][i], where, atol)
     return child, parents, table
 
 
-def read_xmlbif(source: Source, *, atol: float = SUM_TOLERANCE) -> DiscreteBayesianNetwork:
+def read_xmlbif(
+    source: Source,
+    *,
+    atol: float = SUM_TOLERANCE,
+    max_cells: int = DEFAULT_MAX_CELLS,
+    max_bytes: int = DEFAULT_MAX_BYTES,
+) -> DiscreteBayesianNetwork:
     """Read a Bayesian network in XMLBIF 0.3.
 
     Parameters
     ----------
     source : str, os.PathLike, bytes, bytearray or file object
-        A path (a gzip file is decompressed), an open file (text or binary), or the XML text
-        itself (a string holding ``<`` is taken as text, any other as a path).
+        A path (a gzip, bzip2 or xz file is decompressed as it is read), an open file (text or
+        binary), or the XML text itself (a string holding ``<`` is taken as text, any other as
+        a path).
     atol : float, default=1e-6
         Tolerance of the check that every conditional distribution sums to 1; the CPTs are
         then renormalized (see :class:`DiscreteBayesianNetwork`). pyAgrum writes 6
         significant digits, so that a distribution of its files may miss 1 by a few 1e-6:
         read them with ``atol=1e-5``.
+    max_cells : int, default=10_000_000
+        Largest table (parent configurations x states) to read, checked before its numbers are.
+    max_bytes : int, default=536_870_912 (512 MiB)
+        The most bytes of text to read (after decompression): a larger file is refused with
+        :class:`~graphmodels.models.FileTooLargeError` (a ValueError) as soon as its reading
+        passes the limit, so that a small compressed file cannot fill the memory.
 
     Returns
     -------
@@ -171,6 +198,10 @@ def read_xmlbif(source: Source, *, atol: float = SUM_TOLERANCE) -> DiscreteBayes
         length or holding something other than numbers, a distribution not summing to 1
         within `atol`, or a cycle. The message starts with the file's path (or
         ``XMLBIF text``) and names the variable.
+    TableTooLargeError
+        If a table would exceed `max_cells` (a ValueError too), before its numbers are read.
+    FileTooLargeError
+        If the text exceeds `max_bytes` (a ValueError too).
     TypeError
         If `source` has an unsupported type.
 
@@ -202,13 +233,16 @@ def read_xmlbif(source: Source, *, atol: float = SUM_TOLERANCE) -> DiscreteBayes
     >>> bn.cpts["wet"].tolist()
     [[0.9, 0.1], [0.2, 0.8]]
     """
-    text, label = read_source(source, "XMLBIF", _looks_like_text)
+    content, label = read_source(source, "XMLBIF", _looks_like_text, max_bytes)
+    text = decode(content)
+    del content
     network = _parse(text, label)
+    del text
     states = _read_variables(network, label)
     parents: dict[str, tuple[str, ...]] = {}
     cpts: dict[str, np.ndarray] = {}
     for element in _children(network, "DEFINITION", "PROBABILITY"):
-        child, given, table = _read_definition(element, states, label, atol)
+        child, given, table = _read_definition(element, states, label, atol, max_cells)
         if child in cpts:
             raise ValueError(f"{label}: variable {child!r} has two <DEFINITION> elements.")
         parents[child], cpts[child] = given, table
@@ -243,8 +277,9 @@ def write_xmlbif(
     ----------
     network : DiscreteBayesianNetwork
     path_or_file : str, os.PathLike, file object or None, default=None
-        Where to write; a path ending in ``.gz`` is gzip-compressed. With None, the text is
-        returned.
+        Where to write; a path ending in ``.gz`` is gzip-compressed. A path is written
+        atomically (a temporary file beside it replaces it once complete: a failed write
+        leaves the previous file). With None, the text is returned.
 
     Returns
     -------

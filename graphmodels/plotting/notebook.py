@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from .._display import MAX_DRAWN_NODES, structure_html
+from .._files import write_text
 from ..models.base import BaseModel
 from ..models.bayesnet import DiscreteBayesianNetwork
 from ..models.display import model_html
@@ -129,9 +130,9 @@ class NotebookDisplay:
                 '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
                 f"<title>{title}</title>\n</head>\n<body>\n{self.html}\n</body>\n</html>\n"
             )
-            path.write_text(page, encoding="utf-8")
+            write_text(path, page, compress=False)
         elif suffix == ".svg":
-            path.write_text(self.svg, encoding="utf-8")
+            write_text(path, self.svg, compress=False)
         else:
             raise ValueError(f"`path` must end in .html, .htm or .svg, got {path.name!r}.")
         return path

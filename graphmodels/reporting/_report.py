@@ -24,6 +24,7 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .._files import write_text
 from .._validation import Boolean, Interval, Options, Predicate, validate_params
 from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer
 from ..data.encoding import MISSING_LABEL, as_frame
@@ -140,7 +141,7 @@ class Report:
         )
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the page to `path` (UTF-8) and return the path.
+        """Write the page to `path` (UTF-8, atomically) and return the path.
 
         Parameters
         ----------
@@ -152,7 +153,7 @@ class Report:
         pathlib.Path
         """
         path = Path(path)
-        path.write_text(self.html, encoding="utf-8")
+        write_text(path, self.html, compress=False)  # atomic: a failed write keeps the previous file
         return path
 
     def _repr_html_(self) -> str:
