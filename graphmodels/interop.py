@@ -1,7 +1,7 @@
 """Bayesian networks to and from pgmpy and pyAgrum.
 
 :func:`to_pgmpy` and :func:`to_pyagrum` take a
-:class:`~graphmodels.models.DiscreteBayesianNetwork` or a fitted model that is
+:class:`~graphmodels.networks.DiscreteBayesianNetwork` or a fitted model that is
 one Bayesian network (one with ``to_bayesian_network()``: NaiveBayes, TAN,
 FAN, KDB, SelectiveKDB, HierarchicalNaiveBayes, MultiDimensionalNaiveBayes,
 MultiDimensionalTAN, and a ChowLiu that kept one tree for every class, which is
@@ -9,7 +9,7 @@ TAN) and build the same network in the other library, so that
 its inference engines (pgmpy's ``VariableElimination``, pyAgrum's
 ``LazyPropagation``) answer queries on it. :func:`from_pgmpy` and
 :func:`from_pyagrum` turn a network of those libraries back into a
-:class:`~graphmodels.models.DiscreteBayesianNetwork`. The libraries are
+:class:`~graphmodels.networks.DiscreteBayesianNetwork`. The libraries are
 optional: install them with ``pip install 'graphmodels[interop]'``; they are
 imported when a function of this module is called, never by ``import
 graphmodels``.
@@ -67,9 +67,9 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 
 from .models.base import BaseModel
-from .models.bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
 from .models.export import state_names
 from .models.registry import registered_models
+from .networks.bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
 
 if TYPE_CHECKING:
     import pgmpy.models
@@ -192,7 +192,7 @@ def to_pgmpy(model: Any) -> pgmpy.models.DiscreteBayesianNetwork:
     Examples
     --------
     >>> from pgmpy.inference import VariableElimination
-    >>> from graphmodels.models import DiscreteBayesianNetwork
+    >>> from graphmodels.networks import DiscreteBayesianNetwork
     >>> bn = DiscreteBayesianNetwork(
     ...     parents={"rain": (), "wet": ("rain",)},
     ...     states={"rain": ["no", "yes"], "wet": ["dry", "wet"]},
@@ -243,7 +243,7 @@ def from_pgmpy(
         With a ``TabularCPD`` for every node.
     atol : float, default=1e-6
         Tolerance of the check that each conditional distribution sums to 1
-        (see :class:`~graphmodels.models.DiscreteBayesianNetwork`).
+        (see :class:`~graphmodels.networks.DiscreteBayesianNetwork`).
 
     Returns
     -------
@@ -345,7 +345,7 @@ def to_pyagrum(model: Any) -> pyagrum.BayesNet:
     Examples
     --------
     >>> import pyagrum
-    >>> from graphmodels.models import DiscreteBayesianNetwork
+    >>> from graphmodels.networks import DiscreteBayesianNetwork
     >>> bn = DiscreteBayesianNetwork(
     ...     parents={"rain": (), "wet": ("rain",)},
     ...     states={"rain": ["no", "yes"], "wet": ["dry", "wet"]},
@@ -384,7 +384,7 @@ def from_pyagrum(network: pyagrum.BayesNet, *, atol: float = SUM_TOLERANCE) -> D
     network : pyagrum.BayesNet
     atol : float, default=1e-6
         Tolerance of the check that each conditional distribution sums to 1
-        (see :class:`~graphmodels.models.DiscreteBayesianNetwork`).
+        (see :class:`~graphmodels.networks.DiscreteBayesianNetwork`).
 
     Returns
     -------

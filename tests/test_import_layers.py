@@ -9,7 +9,8 @@ façade that imports everything, and it runs before any module of the package).
 
 The layers, lowest first (as in the house style)::
 
-    _special / _validation / _display / _trace / _threads / _memory / _files -> data -> stats -> structures -> learners / estimators -> inference -> models
+    _special / _validation / _display / _trace / _threads / _memory / _files / _deprecation -> data -> stats -> structures
+        -> learners / estimators -> inference -> networks -> models
         -> evaluation / plotting / interop -> reporting -> cli -> the façade (graphmodels/__init__.py, __main__.py, datasets.py)
 
 A module may import from its own layer's package and from lower layers. Two packages drawn
@@ -44,12 +45,14 @@ LAYERS = (
         "_threads",
         "_memory",
         "_files",
+        "_deprecation",
     ),  # private helpers importing nothing of it
     ("data",),
     ("stats",),
     ("structures",),
     ("estimators", "learners"),
     ("inference",),  # factors, elimination, junction trees, belief propagation: asked by the models
+    ("networks",),  # given Bayesian and Markov networks: ask inference; the models export themselves as them
     ("models",),
     ("evaluation", "plotting", "interop"),  # interop.py: networks to and from pgmpy / pyAgrum, above models
     ("reporting",),  # reporting/: the HTML report cross-validates (evaluation) and draws (plotting); cli runs it

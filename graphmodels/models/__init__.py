@@ -1,11 +1,13 @@
 """Fitted models: scikit-learn style classifiers and density estimators."""
 
+from typing import Any
+
+from .._deprecation import moved, no_attribute
 from .._files import FileTooLargeError
 from .ande import AnDE
 from .aode import AODE
 from .augmented import FAN, TAN, ChowLiu, NaiveBayes
 from .base import BaseClassifier, BaseDensity, BaseModel, NotFittedError, TrainingCounts, clone_model, training_counts
-from .bayesnet import DiscreteBayesianNetwork
 from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree
 from .hierarchical_nb import HierarchicalNaiveBayes
@@ -13,7 +15,6 @@ from .hyperforest import HyperforestClassifier, HyperforestDensity
 from .kdb import KDB
 from .kikuchi import KikuchiBayes
 from .label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
-from .markovnet import DiscreteMarkovNetwork
 from .model_selection import MultiLabelModelSelection
 from .multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
 from .multilabel import BaseMultiLabelClassifier
@@ -44,8 +45,6 @@ __all__ = [
     "MultiDimensionalNaiveBayes",
     "MultiDimensionalTAN",
     "MultiDimensionalAODE",
-    "DiscreteBayesianNetwork",
-    "DiscreteMarkovNetwork",
     "read_bif",
     "write_bif",
     "read_xmlbif",
@@ -75,3 +74,18 @@ __all__ = [
     "training_counts",
     "clone_model",
 ]
+
+
+#: Names that moved to another layer: old name -> the layer that has it now (the alias warns).
+_MOVED = {
+    "DiscreteBayesianNetwork": "networks",
+    "DiscreteMarkovNetwork": "networks",
+}
+
+
+def __getattr__(name: str) -> Any:
+    if _MOVED.get(name) == "networks":
+        from .. import networks
+
+        return moved(__name__, name, networks)
+    raise no_attribute(__name__, name)

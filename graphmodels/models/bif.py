@@ -60,8 +60,8 @@ import numpy as np
 
 from .._files import DEFAULT_MAX_BYTES
 from .._memory import DEFAULT_MAX_CELLS, check_cells, describe_variables
+from ..networks.bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
 from ._interchange import decode, number, plain_numbers, read_source, write_output
-from .bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
 
 __all__ = ["read_bif", "write_bif", "load_network", "list_networks"]
 

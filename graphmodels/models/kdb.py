@@ -29,7 +29,7 @@ from .tables import ConditionalTables, column_states
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["KDB"]
 
@@ -318,7 +318,7 @@ class KDB(BaseClassifier, ConditionalTables, Queryable):
         return np.arange(self.n_features_in_)
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """The fitted model as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         Its variables are the class (named ``class_name_``, states
         ``classes_``) and the attributes the likelihood reads (named as the

@@ -30,7 +30,7 @@ from .tables import column_states, find_variables, potential_frame
 if TYPE_CHECKING:
     import networkx as nx
 
-    from .markovnet import DiscreteMarkovNetwork
+    from ..networks import DiscreteMarkovNetwork
 
 __all__ = ["KikuchiBayes", "DEFAULT_PRIOR_STRENGTH"]
 
@@ -364,7 +364,7 @@ class KikuchiBayes(BaseClassifier, Queryable):
         return markov_distribution(self, self.to_markov_network(), region_graph=self.structure_)
 
     def to_markov_network(self, stage: int | None = None) -> DiscreteMarkovNetwork:
-        """One stage's Kikuchi approximation as a :class:`~graphmodels.models.DiscreteMarkovNetwork`.
+        """One stage's Kikuchi approximation as a :class:`~graphmodels.networks.DiscreteMarkovNetwork`.
 
         The model scores a row by ``prod_R P(x_R, y)^{c_R}`` over the regions
         ``R`` of a stage of its path with their counting numbers ``c_R``

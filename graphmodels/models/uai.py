@@ -72,9 +72,9 @@ import numpy as np
 
 from .._files import DEFAULT_MAX_BYTES
 from .._memory import DEFAULT_MAX_CELLS, check_cells
+from ..networks.bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
+from ..networks.markovnet import DiscreteMarkovNetwork
 from ._interchange import Source, check_cpt, decode, number, plain_numbers, read_source, write_output
-from .bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
-from .markovnet import DiscreteMarkovNetwork
 
 __all__ = ["read_uai", "write_uai"]
 

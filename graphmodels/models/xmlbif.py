@@ -48,8 +48,8 @@ import numpy as np
 
 from .._files import DEFAULT_MAX_BYTES
 from .._memory import DEFAULT_MAX_CELLS, check_cells, describe_variables
+from ..networks.bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
 from ._interchange import Source, check_cpt, decode, number, plain_numbers, read_source, write_output
-from .bayesnet import SUM_TOLERANCE, DiscreteBayesianNetwork
 
 __all__ = ["read_xmlbif", "write_xmlbif"]
 
