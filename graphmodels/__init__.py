@@ -2,12 +2,26 @@
 
 Layers, each importing only from the ones before it::
 
-    data -> stats -> structures -> learners / estimators -> models -> evaluation / plotting
+    data -> stats -> structures -> learners / estimators -> inference -> networks -> models
+        -> evaluation / plotting / io -> reporting -> cli
 
 The most used names are re-exported here.
 """
 
-from . import _display, data, datasets, estimators, evaluation, learners, models, stats, structures
+from . import (
+    _display,
+    data,
+    datasets,
+    estimators,
+    evaluation,
+    inference,
+    io,
+    learners,
+    models,
+    networks,
+    stats,
+    structures,
+)
 from .models import (
     AODE,
     FAN,
@@ -38,7 +52,10 @@ __all__ = [
     "plotting",
     "estimators",
     "learners",
+    "inference",
+    "networks",
     "models",
+    "io",
     "stats",
     "structures",
     "NaiveBayes",

@@ -8,7 +8,6 @@ from .ande import AnDE
 from .aode import AODE
 from .augmented import FAN, TAN, ChowLiu, NaiveBayes
 from .base import BaseClassifier, BaseDensity, BaseModel, NotFittedError, TrainingCounts, clone_model, training_counts
-from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree
 from .hierarchical_nb import HierarchicalNaiveBayes
 from .hyperforest import HyperforestClassifier, HyperforestDensity
@@ -21,8 +20,6 @@ from .multilabel import BaseMultiLabelClassifier
 from .persistence import ModelFileError, load, load_model
 from .registry import make_model, model_class, register_model, registered_models
 from .selective_kdb import SelectiveKDB
-from .uai import read_uai, write_uai
-from .xmlbif import read_xmlbif, write_xmlbif
 
 #: Single-label classifiers by the short names the command line and `compare` use
 #: (a view of the registry, in registration order).
@@ -45,13 +42,6 @@ __all__ = [
     "MultiDimensionalNaiveBayes",
     "MultiDimensionalTAN",
     "MultiDimensionalAODE",
-    "read_bif",
-    "write_bif",
-    "read_xmlbif",
-    "write_xmlbif",
-    "read_uai",
-    "write_uai",
-    "load_network",
     "FileTooLargeError",
     "BaseModel",
     "BaseClassifier",
@@ -80,6 +70,13 @@ __all__ = [
 _MOVED = {
     "DiscreteBayesianNetwork": "networks",
     "DiscreteMarkovNetwork": "networks",
+    "read_bif": "io",
+    "write_bif": "io",
+    "read_xmlbif": "io",
+    "write_xmlbif": "io",
+    "read_uai": "io",
+    "write_uai": "io",
+    "load_network": "io",
 }
 
 
@@ -88,4 +85,8 @@ def __getattr__(name: str) -> Any:
         from .. import networks
 
         return moved(__name__, name, networks)
+    if _MOVED.get(name) == "io":
+        from .. import io
+
+        return moved(__name__, name, io)
     raise no_attribute(__name__, name)

@@ -214,7 +214,7 @@ class _SuperParentEnsemble(BaseClassifier, Queryable):
         See Also
         --------
         member_networks : every member, and how the model combines them.
-        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.io.write_bif : write the network in BIF.
 
         Examples
         --------

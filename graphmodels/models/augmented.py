@@ -217,7 +217,7 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
 
         See Also
         --------
-        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.io.write_bif : write the network in BIF.
         graphmodels.models.export.class_network : the construction, and how
             tables fitted with ``estimator="discriminative"`` become CPTs.
 
@@ -897,7 +897,7 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         See Also
         --------
         graphmodels.models.export.class_conditional_networks : the construction.
-        graphmodels.models.write_bif : write one class's network in BIF.
+        graphmodels.io.write_bif : write one class's network in BIF.
 
         Notes
         -----

@@ -60,7 +60,7 @@ The density :class:`~graphmodels.models.HyperforestDensity` is one Markov
 network over the attributes, exactly: its ``to_markov_network()``
 (:func:`clique_network`) gives it, one factor per clique of its junction
 forest. Every Markov network here can be written in the UAI format as
-``MARKOV`` (:func:`~graphmodels.models.write_uai`); every Bayesian network
+``MARKOV`` (:func:`~graphmodels.io.write_uai`); every Bayesian network
 in BIF, XMLBIF or UAI ``BAYES``.
 """
 

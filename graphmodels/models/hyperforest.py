@@ -516,7 +516,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
 
         Examples
         --------
@@ -845,7 +845,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
         graphmodels.models.export.classifier_markov_network : the construction.
 
         Notes

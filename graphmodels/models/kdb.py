@@ -350,7 +350,7 @@ class KDB(BaseClassifier, ConditionalTables, Queryable):
 
         See Also
         --------
-        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.io.write_bif : write the network in BIF.
 
         Examples
         --------

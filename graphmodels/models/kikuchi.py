@@ -414,7 +414,7 @@ class KikuchiBayes(BaseClassifier, Queryable):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
         region_graph : the region graph of a stage, with its counting numbers.
 
         Notes

@@ -74,7 +74,7 @@ class DiscreteBayesianNetwork(NetworkQueries):
 
     See Also
     --------
-    graphmodels.models.read_bif, graphmodels.models.load_network
+    graphmodels.io.read_bif, graphmodels.io.load_network
 
     Notes
     -----

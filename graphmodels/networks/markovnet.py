@@ -53,7 +53,7 @@ class DiscreteMarkovNetwork(NetworkQueries):
 
     See Also
     --------
-    graphmodels.models.read_uai, graphmodels.models.write_uai,
+    graphmodels.io.read_uai, graphmodels.io.write_uai,
     graphmodels.networks.DiscreteBayesianNetwork
 
     Examples
