@@ -2,7 +2,6 @@
 
 from typing import Any
 
-from .._deprecation import moved, no_attribute
 from .._files import FileTooLargeError
 from .ande import AnDE
 from .aode import AODE
@@ -81,6 +80,8 @@ _MOVED = {
 
 
 def __getattr__(name: str) -> Any:
+    from .._deprecation import moved, no_attribute
+
     if _MOVED.get(name) == "networks":
         from .. import networks
 
