@@ -54,8 +54,7 @@ __all__ = [
     "learners",
     "inference",
     "networks",
-    "models",
-    "io",
+    "models",  # gm.io too, but not in __all__: `from graphmodels import *` must not hide the standard io
     "stats",
     "structures",
     "NaiveBayes",

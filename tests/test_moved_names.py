@@ -71,3 +71,13 @@ def test_an_unknown_name_is_still_an_attribute_error(old):
     with warnings.catch_warnings():
         warnings.simplefilter("error")  # and no warning on the way
         assert not hasattr(module, "no_such_name")
+
+
+def test_the_new_layers_are_on_the_facade_and_a_star_import_keeps_the_standard_io():
+    import graphmodels as gm
+
+    assert gm.io.read_bif is importlib.import_module("graphmodels.io.bif").read_bif
+    assert gm.networks.DiscreteBayesianNetwork.__module__ == "graphmodels.networks.bayesnet"
+    namespace = {"io": importlib.import_module("io")}
+    exec("from graphmodels import *", namespace)
+    assert namespace["io"].__name__ == "io" and namespace["networks"] is gm.networks
