@@ -289,6 +289,30 @@ class Distribution(_Questions):
             )
         return self._tree
 
+    def _eliminate(self, keep, table):
+        """Variable elimination on this distribution's factors (see :func:`~graphmodels.inference.eliminate`)."""
+        return eliminate(
+            self._factors,
+            self._cards,
+            keep,
+            table,
+            heuristic=self.heuristic,
+            max_cells=self.max_cells,
+            names=self.variables,
+        )
+
+    def _maximize(self, positions, table):
+        """Marginal MAP on this distribution's factors (see :func:`~graphmodels.inference.maximize`)."""
+        return maximize(
+            self._factors,
+            self._cards,
+            positions,
+            table,
+            heuristic=self.heuristic,
+            max_cells=self.max_cells,
+            names=self.variables,
+        )
+
     def log_partition(self) -> float:
         """``log Z``: the log of the sum of the factors' product over every state."""
         if self._log_partition is None:
@@ -315,20 +339,10 @@ class Distribution(_Questions):
             result = {}
             log_e = None
             for k in positions:
-                values, log_e, _ = eliminate(
-                    self._factors,
-                    self._cards,
-                    (k,),
-                    table,
-                    heuristic=self.heuristic,
-                    max_cells=self.max_cells,
-                    names=self.variables,
-                )
+                values, log_e, _ = self._eliminate((k,), table)
                 result[k] = values
             if log_e is None:
-                _, log_e, _ = eliminate(
-                    self._factors, self._cards, (), table, heuristic=self.heuristic, max_cells=self.max_cells
-                )
+                _, log_e, _ = self._eliminate((), table)
             return result, log_e
         if _batch_size(table) is not None:
             raise ValueError(f'method="{method}" answers one evidence set at a time; pass a dict, not a DataFrame.')
@@ -438,15 +452,7 @@ class Distribution(_Questions):
 
                 joint = combine([(values, clique)], tuple(positions), batched=[values.ndim > len(clique)])
                 return joint, log_e
-        values, log_e, _ = eliminate(
-            self._factors,
-            self._cards,
-            positions,
-            table,
-            heuristic=self.heuristic,
-            max_cells=self.max_cells,
-            names=self.variables,
-        )
+        values, log_e, _ = self._eliminate(positions, table)
         return values, log_e
 
     def map_query(
@@ -479,15 +485,7 @@ class Distribution(_Questions):
             chosen = states[..., positions]
             return self._state_result(positions, chosen, np.asarray(log_value) - np.asarray(log_e), rows)
         positions = self._positions(variables)
-        states, log_value, log_e, _ = maximize(
-            self._factors,
-            self._cards,
-            positions,
-            table,
-            heuristic=self.heuristic,
-            max_cells=self.max_cells,
-            names=self.variables,
-        )
+        states, log_value, log_e, _ = self._maximize(positions, table)
         _impossible(log_e, rows)
         return self._state_result(positions, states, np.asarray(log_value) - np.asarray(log_e), rows)
 
@@ -758,15 +756,7 @@ class Mixture(_Questions):
             candidates = []
             for c, offset in zip(self.components, self._log_offsets()):
                 if inner_positions:
-                    states, log_value, log_e, _ = maximize(
-                        c._factors,
-                        c._cards,
-                        inner_positions,
-                        inner,
-                        heuristic=c.heuristic,
-                        max_cells=c.max_cells,
-                        names=c.variables,
-                    )
+                    states, log_value, log_e, _ = c._maximize(inner_positions, inner)
                 else:
                     _, log_e = c.junction_tree().marginals([], inner)
                     log_value = log_e

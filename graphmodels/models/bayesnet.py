@@ -324,7 +324,7 @@ class DiscreteBayesianNetwork(NetworkQueries):
         return codes
 
     def sample(
-        self, n_samples: int, random_state: int | np.random.Generator | None = None, *, evidence: Any = None
+        self, n_samples: int = 1, random_state: int | np.random.Generator | None = None, *, evidence: Any = None
     ) -> pd.DataFrame:
         """Forward-sample rows as state labels (given `evidence`: exact samples through the junction tree).
 

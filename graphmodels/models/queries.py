@@ -359,33 +359,14 @@ def markov_distribution(model: Any, network: Any, *, region_graph: Any = None) -
     )
 
 
-class NetworkQueries(StructureQuestions):
-    """``query``, ``map_query`` and :meth:`distribution` on a given network (no fit, no encoder)."""
+class NetworkQueries(Queryable):
+    """``query``, ``map_query`` and :meth:`distribution` on a given network (no fit, no encoder, no cut columns)."""
 
     def _build_distribution(self) -> Distribution:  # pragma: no cover - each network defines it
         raise NotImplementedError
 
-    def distribution(self) -> Distribution:
-        """The network as a :class:`~graphmodels.inference.Distribution` (built once)."""
-        cached = self.__dict__.get("_distribution_cache")
-        if cached is None:
-            cached = self.__dict__["_distribution_cache"] = self._build_distribution()
-        return cached
+    def _check_fitted(self) -> None:
+        """A given network needs no fit."""
 
-    def query(
-        self,
-        variables: Any,
-        evidence: Mapping[Hashable, Any] | pd.DataFrame | None = None,
-        *,
-        joint: bool = False,
-        method: str = "auto",
-        **options: Any,
-    ) -> Any:
-        """The posterior of `variables` given `evidence` (see :meth:`graphmodels.inference.Distribution.query`)."""
-        return self.distribution().query(variables, evidence, joint=joint, method=method, **options)
-
-    def map_query(
-        self, variables: Any = None, evidence: Mapping[Hashable, Any] | pd.DataFrame | None = None
-    ) -> MostProbableState:
-        """The most probable joint state of `variables` (all unobserved ones when None) given `evidence`."""
-        return self.distribution().map_query(variables, evidence)
+    def _model_evidence(self, evidence: Any) -> Any:
+        return evidence  # a given network's names and states are its own
