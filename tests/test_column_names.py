@@ -90,6 +90,30 @@ def test_a_missing_column_name_is_refused_by_name(column):
         cls().fit(X, y)
 
 
+@pytest.mark.parametrize(
+    "columns, y_name, match",
+    [
+        # The target left in X: the attribute has y's name.
+        (["a", "b", "label", "d"], "label", r"Column 'label' of `X` has the name of the target `y` \('label'\)"),
+        (["a", "class", "c", "d"], "class", r"Column 'class' of `X` has the name of the target"),
+        # y without a name: "class", then "__class__", are the class's names; both taken.
+        (["a", "class", "__class__", "d"], None, r"`X` has columns 'class' and '__class__'.*name the target"),
+    ],
+)
+def test_an_attribute_named_like_the_class_is_refused_by_name(columns, y_name, match):
+    X, y, _ = _data(columns)
+    with pytest.raises(ValueError, match=match):
+        MODELS["nb"]().fit(X, y.rename(y_name))
+
+
+@pytest.mark.parametrize("column", ["class", "__class__"])
+def test_an_attribute_named_class_leaves_the_unnamed_class_another_name(column):
+    X, y, _ = _data(["a", column, "c", "d"])
+    model = MODELS["nb"]().fit(X, y.to_numpy())
+    assert model.class_name_ == ("__class__" if column == "class" else "class")
+    assert model.predict(X).shape == (len(X),)
+
+
 #: Class labels (two classes, chosen by a 0/1 code) and label columns, paired with a case of names.
 LABELS = {
     "permuted-ints": (["1", "10"], [("L", 1), 10]),

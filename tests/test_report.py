@@ -367,6 +367,19 @@ def test_bad_input_fails_before_any_work(options, error, match, monkeypatch):
         _report(gm.datasets.load("lenses"), **{"target": "class", **options})
 
 
+@pytest.mark.parametrize("frame", [pd.DataFrame(), pd.DataFrame(columns=["a", "class"])])
+def test_an_empty_frame_is_called_empty(frame, monkeypatch):
+    monkeypatch.setattr(reporting_module, "training_counts", pytest.fail)
+    with pytest.raises(ValueError, match=r"`data` is empty \(0 rows, \d columns\)"):
+        gm.report(frame, progress=False)
+
+
+def test_labels_named_like_a_column_are_refused_by_name():
+    frame = gm.datasets.load("lenses")
+    with pytest.raises(ValueError, match="Column 'class' of `data` has the name of the labels `y`"):
+        gm.report(frame, y=frame["class"], progress=False)
+
+
 def test_progress_goes_to_the_stream_and_can_be_silenced(capsys):
     frame = gm.datasets.load("lenses")
     stream = io.StringIO()

@@ -308,11 +308,35 @@ def training_counts(
     return TrainingCounts(engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape), binner)
 
 
+#: Name of the class node when `y` has no name and an attribute is called :data:`CLASS_NODE`.
+SPARE_CLASS_NODE = "__class__"
+
+
 def _class_name(names, name):
-    """The class variable's name: `y`'s own name unless an attribute has it, else ``"class"``."""
-    if name is not None and name not in names:
+    """The class variable's name: `y`'s own name, else ``"class"`` (``"__class__"`` when an attribute has that).
+
+    Raises
+    ------
+    ValueError
+        Naming the column, when an attribute has `y`'s name (most often the target itself left
+        in `X`), or when `y` has no name and attributes hold both names the class could take.
+    """
+    if name is not None:
+        if name in names:
+            raise ValueError(
+                f"Column {name!r} of `X` has the name of the target `y` ({name!r}); the class variable and the "
+                f"attribute would share one name. If it is the target itself, drop it from X "
+                f"(X.drop(columns=[{name!r}])); otherwise rename one of them (y.rename('label'))."
+            )
         return name
-    return CLASS_NODE if CLASS_NODE not in names else "__class__"
+    if CLASS_NODE not in names:
+        return CLASS_NODE
+    if SPARE_CLASS_NODE not in names:
+        return SPARE_CLASS_NODE
+    raise ValueError(
+        f"`X` has columns {CLASS_NODE!r} and {SPARE_CLASS_NODE!r}, the names the class variable takes when `y` has "
+        f"no name; name the target (y = pd.Series(y, name='label')) or rename those columns."
+    )
 
 
 def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer):

@@ -483,12 +483,22 @@ def _split_table(
 ) -> tuple[pd.DataFrame, pd.Series, Hashable, int]:
     """Attributes, class labels, the class name and how many rows without a class were dropped (with a warning)."""
     frame = as_frame(data)
+    if frame.shape[0] == 0 or frame.shape[1] == 0:
+        raise ValueError(
+            f"`data` is empty ({frame.shape[0]} rows, {frame.shape[1]} columns); a report needs a table of "
+            "attributes and a class, with at least 2 rows."
+        )
     if y is not None:
         if target is not None:
             raise ValueError("Give the class either as a column name (`target`) or as labels (`y`), not both.")
         labels = y.copy() if isinstance(y, pd.Series) else pd.Series(np.asarray(y, dtype=object))
         if len(labels) != len(frame):
             raise ValueError(f"`data` has {len(frame)} rows but `y` has {len(labels)} labels.")
+        if labels.name is not None and labels.name in frame.columns:
+            raise ValueError(
+                f"Column {labels.name!r} of `data` has the name of the labels `y`; drop it if it is the class "
+                f"(data.drop(columns=[{labels.name!r}])), or pass the class as `target`={labels.name!r} instead of `y`."
+            )
         labels.index = frame.index
         class_name = labels.name if labels.name is not None else "class"
     else:
