@@ -29,6 +29,9 @@ The contract every model follows (checked for every registered model by
 * fitted attributes end in ``_`` and exist only after a successful ``fit``
   (a failed fit leaves the model unfitted); an unfitted model raises
   :class:`NotFittedError`;
+* one object is fitted by one thread at a time: ``fit`` on an object that
+  another thread is fitting raises ``RuntimeError`` at once (the other fit
+  goes on unharmed); fit copies (:func:`clone_model`) to fit in parallel;
 * ``structure_`` is one structure (a networkx graph, or a
   :class:`~graphmodels.structures.Hyperforest` with networkx views); per-class
   or per-member structures go to a plural attribute (``structures_``);
@@ -57,6 +60,7 @@ import inspect
 import numbers
 import os
 import sys
+import threading
 import warnings
 from collections.abc import Hashable
 from dataclasses import dataclass
@@ -442,6 +446,39 @@ def _warn_identifier_columns(encoder, n_rows):
     )
 
 
+#: The models being fitted (by ``id``): the thread fitting each and how deeply its fits nest.
+_FITS_IN_PROGRESS: dict[int, tuple[int, int]] = {}
+_FITS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _fitting_thread(model):
+    """Hold `model` for the calling thread while it fits; raise ``RuntimeError`` if another thread holds it.
+
+    Kept outside the model (no lock in its ``__dict__``), so that a model still copies and
+    saves as plain data. A thread's nested fits of one object (``fit`` calling ``fit_counts``)
+    are one fit.
+    """
+    key, thread = id(model), threading.get_ident()
+    with _FITS_LOCK:
+        owner, depth = _FITS_IN_PROGRESS.get(key, (thread, 0))
+        if owner != thread:
+            raise RuntimeError(
+                f"This {type(model).__name__} instance is being fitted in another thread; one model object is "
+                "fitted by one thread at a time. To fit in parallel, give each thread its own copy "
+                "(graphmodels.models.clone_model(model))."
+            )
+        _FITS_IN_PROGRESS[key] = (thread, depth + 1)
+    try:
+        yield
+    finally:
+        with _FITS_LOCK:
+            if depth == 0:
+                del _FITS_IN_PROGRESS[key]
+            else:
+                _FITS_IN_PROGRESS[key] = (thread, depth)
+
+
 class BaseModel:
     """Hyperparameters, validation, fitted state and persistence of every model.
 
@@ -583,16 +620,20 @@ class BaseModel:
         """Clear the previous fit; if fitting fails, leave the model unfitted (not half fitted).
 
         A :class:`~graphmodels.stats.TableTooLargeError` gets the model's name in front of its message.
+        One object is fitted by one thread at a time: a ``fit`` started while another thread fits
+        the same object raises ``RuntimeError`` at once, and leaves that other fit alone (a fit
+        writes its state into the object step by step, so two at once would mix their states).
         """
-        self._reset_fitted_state()
-        try:
-            yield
-        except TableTooLargeError as error:
+        with _fitting_thread(self):
             self._reset_fitted_state()
-            raise error.for_model(type(self).__name__) from None
-        except BaseException:
-            self._reset_fitted_state()
-            raise
+            try:
+                yield
+            except TableTooLargeError as error:
+                self._reset_fitted_state()
+                raise error.for_model(type(self).__name__) from None
+            except BaseException:
+                self._reset_fitted_state()
+                raise
 
     #: Whether ``estimator=`` may be a :class:`~graphmodels.estimators.LeaveOneOutSelection`: the
     #: model implements ``_fit_tables(engine, estimator)`` and ``_training_families(engine, codes, estimator)``.
