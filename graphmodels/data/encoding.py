@@ -301,7 +301,10 @@ class TableEncoder:
       order, give the column as an ordered categorical.
 
     The missing state (:data:`MISSING_LABEL`) comes last. The order is a
-    labelling only: a model's predictions do not depend on it.
+    labelling only: a model's predictions do not depend on it. The class is
+    the exception: its states are a classifier's ``classes_``, sorted as
+    scikit-learn sorts them (:class:`LabelEncoder`), the order of the
+    columns of ``predict_proba``.
 
     **Exact states.** Numbers are compared exactly: integers as integers of
     the column's own type (int64, uint64, pandas' nullable ``Int64``) and
