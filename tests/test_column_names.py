@@ -90,28 +90,34 @@ def test_a_missing_column_name_is_refused_by_name(column):
         cls().fit(X, y)
 
 
+def test_the_target_left_in_x_is_refused_by_name():
+    X, y, _ = _data(["a", "b", "c", "d"])
+    with pytest.raises(
+        ValueError, match=r"Column 'label' of `X` is the target `y` itself.*X.drop\(columns=\['label'\]\)"
+    ):
+        MODELS["nb"]().fit(X.assign(label=y), y)
+
+
 @pytest.mark.parametrize(
-    "columns, y_name, match",
+    "columns, y_name, class_name",
     [
-        # The target left in X: the attribute has y's name.
-        (["a", "b", "label", "d"], "label", r"Column 'label' of `X` has the name of the target `y` \('label'\)"),
-        (["a", "class", "c", "d"], "class", r"Column 'class' of `X` has the name of the target"),
-        # y without a name: "class", then "__class__", are the class's names; both taken.
-        (["a", "class", "__class__", "d"], None, r"`X` has columns 'class' and '__class__'.*name the target"),
+        (["a", "b", "label", "d"], "label", "class"),  # y made from a column, named as it: the class is "class"
+        (["a", "label", "class", "d"], "label", "__class__"),
+        (["a", "class", "c", "d"], None, "__class__"),  # y without a name: "class", or "__class__" if taken
+        (["a", "class", "__class__", "label"], "label", None),  # every name taken: an error naming them
+        (["a", "class", "__class__", "d"], None, None),
     ],
 )
-def test_an_attribute_named_like_the_class_is_refused_by_name(columns, y_name, match):
+def test_the_class_takes_the_first_name_no_column_has(columns, y_name, class_name):
     X, y, _ = _data(columns)
-    with pytest.raises(ValueError, match=match):
-        MODELS["nb"]().fit(X, y.rename(y_name))
-
-
-@pytest.mark.parametrize("column", ["class", "__class__"])
-def test_an_attribute_named_class_leaves_the_unnamed_class_another_name(column):
-    X, y, _ = _data(["a", column, "c", "d"])
-    model = MODELS["nb"]().fit(X, y.to_numpy())
-    assert model.class_name_ == ("__class__" if column == "class" else "class")
-    assert model.predict(X).shape == (len(X),)
+    model = MODELS["nb"]()
+    if class_name is None:
+        with pytest.raises(ValueError, match=r"`X` has columns (.*)?'class', '__class__'.*Rename the target"):
+            model.fit(X, y.rename(y_name))
+        return
+    model.fit(X, y.rename(y_name))
+    assert model.class_name_ == class_name
+    assert list(model.structure_.nodes)[-1] == class_name or class_name in model.structure_
 
 
 #: Class labels (two classes, chosen by a 0/1 code) and label columns, paired with a case of names.

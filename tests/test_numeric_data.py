@@ -48,7 +48,11 @@ def _cv_accuracy(make_model, X, y, *, by_hand=False):
 @pytest.mark.parametrize("model", [gm.TAN, gm.NaiveBayes])
 def test_default_settings_learn_from_numeric_columns(name, at_least, model):
     X, y = _split(name)
-    default = _cv_accuracy(model, X, y)
+    if name == "pima":  # six integer columns (ages, counts), cut as numbers: the default says so
+        with pytest.warns(gm.data.IntegerColumnsCutWarning, match="'preg', 'plas', 'pres', 'skin', 'insu'"):
+            default = _cv_accuracy(model, X, y)
+    else:
+        default = _cv_accuracy(model, X, y)
     by_hand = _cv_accuracy(lambda: model(discretizer=None), X, y, by_hand=True)
     # Before issue 14 TAN() scored 0.29 on iris and 0.41 on pima (every float a state).
     assert default >= at_least

@@ -375,9 +375,9 @@ def test_an_empty_frame_is_called_empty(frame, monkeypatch):
         gm.report(frame, progress=False)
 
 
-def test_labels_named_like_a_column_are_refused_by_name():
+def test_labels_that_are_a_column_are_refused_by_name():
     frame = gm.datasets.load("lenses")
-    with pytest.raises(ValueError, match="Column 'class' of `data` has the name of the labels `y`"):
+    with pytest.raises(ValueError, match=r"Column 'class' of `data` is the class `y` itself: pass it as target="):
         gm.report(frame, y=frame["class"], progress=False)
 
 

@@ -302,6 +302,7 @@ def training_counts(
         y_codes = labels.transform(y)
         if len(y_codes) != frame.shape[0]:
             raise ValueError(f"`X` has {frame.shape[0]} rows but `y` has {len(y_codes)} labels.")
+        _refuse_the_target_in_x(frame, y)
     if sample_weight is not None:
         sample_weight = check_sample_weight(sample_weight, frame.shape[0])
     cut_frame, binner = fit_discretizer(
@@ -347,30 +348,39 @@ SPARE_CLASS_NODE = "__class__"
 
 
 def _class_name(names, name):
-    """The class variable's name: `y`'s own name, else ``"class"`` (``"__class__"`` when an attribute has that).
+    """The class variable's name: `y`'s own name, else ``"class"``, else ``"__class__"``: the first no attribute has.
 
     Raises
     ------
     ValueError
-        Naming the column, when an attribute has `y`'s name (most often the target itself left
-        in `X`), or when `y` has no name and attributes hold both names the class could take.
+        Naming the columns, when attributes hold every name the class could take.
     """
-    if name is not None:
-        if name in names:
-            raise ValueError(
-                f"Column {name!r} of `X` has the name of the target `y` ({name!r}); the class variable and the "
-                f"attribute would share one name. If it is the target itself, drop it from X "
-                f"(X.drop(columns=[{name!r}])); otherwise rename one of them (y.rename('label'))."
-            )
-        return name
-    if CLASS_NODE not in names:
-        return CLASS_NODE
-    if SPARE_CLASS_NODE not in names:
-        return SPARE_CLASS_NODE
+    candidates = ([] if name is None else [name]) + [CLASS_NODE, SPARE_CLASS_NODE]
+    for candidate in candidates:
+        if candidate not in names:
+            return candidate
+    taken = ", ".join(map(repr, dict.fromkeys(candidates)))
     raise ValueError(
-        f"`X` has columns {CLASS_NODE!r} and {SPARE_CLASS_NODE!r}, the names the class variable takes when `y` has "
-        f"no name; name the target (y = pd.Series(y, name='label')) or rename those columns."
+        f"The class variable needs a name that no column of `X` has, and `X` has columns {taken}: the names it "
+        f"takes (`y`'s own name, then {CLASS_NODE!r}, then {SPARE_CLASS_NODE!r}). Rename the target "
+        f"(y = pd.Series(y, name='label')) or one of those columns."
     )
+
+
+def _refuse_the_target_in_x(frame, y):
+    """A ValueError when `X` holds `y` itself: a column with `y`'s name and the same values (the target left in `X`)."""
+    name = getattr(y, "name", None)
+    if name is None or name not in frame.columns:
+        return
+    try:
+        same = bool(np.all(frame[name].to_numpy(dtype=object) == np.asarray(y, dtype=object)))
+    except (TypeError, ValueError):  # cells that do not compare
+        return
+    if same:
+        raise ValueError(
+            f"Column {name!r} of `X` is the target `y` itself (the same name and values): a model would learn the "
+            f"class from it. Drop it from X (X.drop(columns=[{name!r}]))."
+        )
 
 
 def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer, categorical):

@@ -511,10 +511,12 @@ def _split_table(
         if len(labels) != len(frame):
             raise ValueError(f"`data` has {len(frame)} rows but `y` has {len(labels)} labels.")
         if labels.name is not None and labels.name in frame.columns:
-            raise ValueError(
-                f"Column {labels.name!r} of `data` has the name of the labels `y`; drop it if it is the class "
-                f"(data.drop(columns=[{labels.name!r}])), or pass the class as `target`={labels.name!r} instead of `y`."
-            )
+            if (frame[labels.name].to_numpy(dtype=object) == labels.to_numpy(dtype=object)).all():
+                raise ValueError(
+                    f"Column {labels.name!r} of `data` is the class `y` itself: pass it as target={labels.name!r} "
+                    f"instead of `y`, or drop it (data.drop(columns=[{labels.name!r}]))."
+                )
+            labels = labels.rename(None)  # named after an attribute it was made from: the class is called "class"
         labels.index = frame.index
         class_name = labels.name if labels.name is not None else "class"
     else:
