@@ -629,7 +629,11 @@ def dask_training_data(
             counts.to_numpy()
         )
 
-    fitted = _fit_discretizer(binner, columns, summary["columns"], meta, labels, limit)
+    # The discretizer sees the columns it may cut, as in memory (categorical ones left out).
+    seen = [c for c in columns if c not in kept]
+    fitted = _fit_discretizer(
+        binner, seen, [s for c, s in zip(columns, summary["columns"]) if c not in kept], meta, labels, limit
+    )
     encoder = _fit_encoder(columns, summary["columns"], meta, fitted, missing)
     names = list(columns)
     if class_column is None:
