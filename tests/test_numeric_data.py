@@ -283,8 +283,10 @@ def test_every_single_table_model_takes_a_discretizer():
         for name, cls in registered_models(kind).items():
             model = cls()
             assert model.get_params()["discretizer"] == "auto", name
+            assert model.get_params()["categorical"] is None, name
     for name in ("md-nb", "md-tan", "md-aode"):
         assert registered_models("multilabel")[name]().get_params()["discretizer"] == "auto"
+        assert registered_models("multilabel")[name]().get_params()["categorical"] is None
 
 
 @pytest.mark.parametrize("name", list(registered_models("classifier")))
