@@ -151,7 +151,9 @@ def test_integer_columns_cut_are_noted_and_categorical_keeps_them(tmp_path, caps
     rng = np.random.default_rng(0)
     code = rng.integers(0, 30, 200)
     path = tmp_path / "codes.csv"
-    pd.DataFrame({"code": code, "class": np.where(rng.random(200) < 0.9, code % 2, 1 - code % 2)}).to_csv(path, index=False)
+    pd.DataFrame({"code": code, "class": np.where(rng.random(200) < 0.9, code % 2, 1 - code % 2)}).to_csv(
+        path, index=False
+    )
     argv = ["fit", str(path), "--model", "nb"]
     assert main(argv) == 0
     captured = capsys.readouterr()

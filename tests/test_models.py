@@ -430,7 +430,7 @@ def test_unseen_states_in_many_rows_use_bounded_memory():
     n = 3000
     b = rng.integers(100, size=n)
     X = pd.DataFrame({"a": (b + rng.integers(3, size=n)) % 100, "b": b, "d": rng.integers(3, size=n)})
-    model = gm.TAN().fit(X, rng.integers(2, size=n))
+    model = gm.TAN(discretizer="mdl").fit(X, rng.integers(2, size=n))  # a and b cut as numbers, on purpose
     test = X.assign(d=99)  # every row has an unseen state
     tracemalloc.start()
     model.predict_proba(test)
