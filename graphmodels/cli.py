@@ -51,6 +51,7 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shlex
 import sys
 import warnings
 from collections.abc import Sequence
@@ -241,8 +242,10 @@ def _load_data(source: str, target: str | None, sep: str | None = None) -> tuple
 # ----------------------------------------------------------------------------------------------
 # checks made before any work
 # ----------------------------------------------------------------------------------------------
-def _model(name: str, discretizer: str = "mdl", seed: int | None = None) -> Any:
-    """A registered classifier with default settings but ``discretizer=`` (``"none"`` is None).
+def _model(
+    name: str, discretizer: str = "mdl", seed: int | None = None, categorical: Sequence[str] | None = None
+) -> Any:
+    """A registered classifier with default settings but ``discretizer=`` (``"none"`` is None) and ``categorical=``.
 
     A model with a ``random_state`` (hierarchical naive Bayes' inner folds) gets `seed`, so that
     ``--seed`` makes a run repeatable for every model, not only its folds.
@@ -252,10 +255,33 @@ def _model(name: str, discretizer: str = "mdl", seed: int | None = None) -> Any:
     key = name.lower()
     if key not in CLASSIFIERS:
         raise CommandError(f"unknown model {name!r}; choose from: {', '.join(CLASSIFIERS)}")
-    model = CLASSIFIERS[key](discretizer=None if discretizer == "none" else discretizer)
+    model = CLASSIFIERS[key](discretizer=None if discretizer == "none" else discretizer, categorical=categorical)
     if "random_state" in model.get_params():
         model.set_params(random_state=seed)
     return model
+
+
+def _check_columns(X: pd.DataFrame, args: argparse.Namespace) -> None:
+    """Refuse a ``--categorical`` name that is no column; note the integer columns the discretizer will cut."""
+    categorical = args.categorical or []
+    unknown = [name for name in categorical if name not in X.columns]
+    if unknown:
+        listing = ", ".join(map(str, list(X.columns)[:20]))
+        raise CommandError(f"--categorical: no column named {', '.join(map(repr, unknown))}; columns: {listing}")
+    if args.discretizer == "none":
+        return
+    from .data import make_discretizer
+    from .models.base import _integer_columns
+
+    minimum = make_discretizer(args.discretizer).min_distinct
+    numeric = [c for c in X.columns if c not in categorical and X[c].dtype.kind in "iuf" and X[c].nunique() >= minimum]
+    cut = list(_integer_columns(X, numeric))
+    if cut:
+        shown = ", ".join(map(repr, cut[:5])) + (f" and {len(cut) - 5} more" if len(cut) > 5 else "")
+        _note(
+            f"the integer column(s) {shown} are cut into intervals, as numbers (--discretizer {args.discretizer}); "
+            f"if they are codes of categories, keep them as categories with --categorical {' '.join(shlex.quote(str(c)) for c in cut)}"
+        )
 
 
 def _check_directory(directory: str, what: str) -> None:
@@ -517,12 +543,13 @@ def _cmd_datasets(args: argparse.Namespace) -> None:
 def _cmd_fit(args: argparse.Namespace) -> None:
     from .evaluation import log_loss
 
-    model = _model(args.model, args.discretizer, args.seed)
+    model = _model(args.model, args.discretizer, args.seed, args.categorical)
     if args.draw:
         _check_output_file(args.draw, "--draw", _DRAWING_FORMATS)
     if args.save:
         _check_output_file(args.save, "--save", _MODEL_FORMATS)
     name, X, y = _load_data(args.data, args.target, args.sep)
+    _check_columns(X, args)
     model.fit(X, y)
     print(
         f"{type(model).__name__} on {name}: {len(X)} rows, {X.shape[1]} attributes, "
@@ -552,10 +579,11 @@ def _cmd_fit(args: argparse.Namespace) -> None:
 def _cmd_compare(args: argparse.Namespace) -> None:
     from .evaluation import RepeatedStratifiedKFold, compare
 
-    models = {m: _model(m, args.discretizer, args.seed) for m in args.models}
+    models = {m: _model(m, args.discretizer, args.seed, args.categorical) for m in args.models}
     if args.out:
         _check_output_directory(args.out)
     name, X, y = _load_data(args.data, args.target, args.sep)
+    _check_columns(X, args)
     cv = RepeatedStratifiedKFold(n_splits=args.folds, n_repeats=args.repeats, random_state=args.seed)
     result = compare(
         models,
@@ -596,6 +624,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
         _model(name, args.discretizer)  # an unknown name fails here, before any work
     _check_output_file(args.out, "--out", _REPORT_FORMATS)
     name, X, y = _load_data(args.data, args.target, args.sep)
+    _check_columns(X, args)
     result = report(
         X,
         y=y,
@@ -605,6 +634,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
         random_state=args.seed,
         max_rows=args.max_rows,
         discretizer=None if args.discretizer == "none" else args.discretizer,
+        categorical=args.categorical,
         title=f"graphmodels report: {name}",
         progress=not args.quiet,
     )
@@ -622,7 +652,7 @@ def _cmd_animate(args: argparse.Namespace) -> None:
     from .plotting import animate
     from .plotting.animation import REPLAYS
 
-    model = _model(args.model, args.discretizer, args.seed)
+    model = _model(args.model, args.discretizer, args.seed, args.categorical)
     animated = tuple(cls for classes in REPLAYS for cls in classes)
     if not any(isinstance(model, cls) for cls in animated):
         from .models import CLASSIFIERS
@@ -631,6 +661,7 @@ def _cmd_animate(args: argparse.Namespace) -> None:
         raise CommandError(f"model {args.model!r} has no structure search to animate; choose from: {', '.join(names)}")
     _check_output_file(args.out, "--out", _ANIMATION_FORMATS)
     name, X, y = _load_data(args.data, args.target, args.sep)
+    _check_columns(X, args)
     model.set_params(trace=True).fit(X, y)
     anim = animate(model, interval=args.interval, max_frames=args.max_frames)
     figure = anim._fig  # type: ignore[attr-defined]  # FuncAnimation keeps its figure there
@@ -703,6 +734,14 @@ def _add_data_options(parser: argparse.ArgumentParser) -> None:
         help="how the model bins numeric columns with more than 10 distinct values, fitted on training rows "
         "only and saved with it: Fayyad & Irani's MDL cut points (default), 5 equal-frequency bins, or none "
         "(every value a category)",
+    )
+    parser.add_argument(
+        "--categorical",
+        nargs="+",
+        metavar="COLUMN",
+        default=None,
+        help="columns kept as categories, never cut into intervals, whatever their type (integer codes of "
+        "categories); a note on stderr names the integer columns that are cut",
     )
 
 

@@ -147,6 +147,25 @@ def test_the_discretizer_option_reaches_the_model(discretizer, csv_path, tmp_pat
         assert "discretized with equal-frequency: dose (5 bins)" in out
 
 
+def test_integer_columns_cut_are_noted_and_categorical_keeps_them(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    code = rng.integers(0, 30, 200)
+    path = tmp_path / "codes.csv"
+    pd.DataFrame({"code": code, "class": np.where(rng.random(200) < 0.9, code % 2, 1 - code % 2)}).to_csv(
+        path, index=False
+    )
+    argv = ["fit", str(path), "--model", "nb"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "note: the integer column(s) 'code' are cut into intervals" in captured.err
+    assert "--categorical code" in captured.err
+    assert main([*argv, "--categorical", "code", "--save", str(tmp_path / "nb.json")]) == 0
+    captured = capsys.readouterr()
+    assert "'code'" not in captured.err and "discretized" not in captured.out.split("code")[0]
+    assert gm.load_model(tmp_path / "nb.json").get_params()["categorical"] == ["code"]
+    _one_line_error(capsys, main([*argv, "--categorical", "nope"]), "--categorical: no column named 'nope'")
+
+
 @pytest.mark.parametrize("extension", [".png", ".pdf", ".svg"])
 def test_draw_formats(extension, tmp_path, capsys):
     path = tmp_path / f"nb{extension}"

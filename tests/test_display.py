@@ -400,14 +400,16 @@ def test_cpd_kdb_parent_order_is_the_class_then_feature_parents():
 
 
 def test_cpd_state_names_are_the_labels_in_code_order():
-    # Integer-looking string labels stay strings, in the encoder's order ("1" < "10" < "2").
+    # Integer-looking string labels stay strings: the class in classes_' sorted order ("1" < "10" < "2"),
+    # an attribute in the encoder's order (text: the order of first appearance).
     rng = np.random.default_rng(1)
     X = pd.DataFrame({"a": rng.choice(["1", "10", "2"], 200), "b": rng.choice(["x", "y"], 200)})
     y = pd.Series(rng.choice(["10", "2", "1"], 200), name="target")
     model = gm.TAN().fit(X, y)
     assert list(model.cpd("target").columns) == list(model.classes_) == ["1", "10", "2"]
     table = model.cpd("a")
-    assert list(table.columns) == list(model.encoder_.levels_[0]) == ["1", "10", "2"]
+    first_seen = list(pd.unique(X["a"]))
+    assert list(table.columns) == list(model.encoder_.levels_[0]) == first_seen == ["10", "2", "1"]
     assert list(table.index.get_level_values(0).unique()) == ["1", "10", "2"]
 
 
