@@ -149,7 +149,7 @@ def loopy_belief_propagation(
                 change = max(change, float(np.abs(new - old).max()))
                 updated[(f, v)] = new
                 if trace is not None:
-                    trace.append(Message(f, v, (v,), new, f"loopy iteration {iteration}"))
+                    trace.append(Message(f, v, (v,), new, f"loopy iteration {iteration}", iteration))
         to_var = updated
         residuals.append(change)
         if change < tol:

@@ -159,7 +159,7 @@ def generalized_belief_propagation(
             change = max(change, float(np.abs(new - old).max()))
             updated[(p, r)] = new
             if trace is not None:
-                trace.append(Message(p, r, scopes[r], new, f"gbp iteration {iteration}"))
+                trace.append(Message(p, r, scopes[r], new, f"gbp iteration {iteration}", iteration))
         messages = updated
         residuals.append(change)
         if change < tol:
