@@ -35,6 +35,7 @@ DRAWINGS = {
     "region_graph",
     "kikuchi_path",
     "stability",
+    "posteriors",
 }
 # animation: replays a learning trace through several drawings (graph, hyperforest, interactions), so it
 # calls them as dispatch does and is an entry module; no drawing imports it.

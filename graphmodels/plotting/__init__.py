@@ -2,7 +2,8 @@
 
 Layers inside the package: ``_common`` (colours, labels, layouts, geometry; draws
 nothing) <- one module per drawing (``network``, ``hyperforests``, ``latent_trees``,
-``multidimensional``, ``interactions``, ``region_graph``, ``kikuchi_path``, ``stability``) and
+``multidimensional``, ``interactions``, ``region_graph``, ``kikuchi_path``, ``stability``,
+``posteriors``) and
 ``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type) and
 ``animation`` (:func:`animate`, a learning trace replayed through the drawings) <- ``svg``
 (drawings as inline SVG text, for notebooks and HTML pages) <- ``notebook`` (:func:`show`: the
@@ -31,6 +32,7 @@ from .latent_trees import draw_latent_tree, latent_tree_layout
 from .multidimensional import draw_multidimensional, multidimensional_layout
 from .network import draw_graph
 from .notebook import NotebookDisplay, show
+from .posteriors import draw_inference, draw_posterior
 from .region_graph import draw_region_graph
 from .stability import draw_stability, draw_structure_difference
 from .svg import draw_svg, figure_svg
@@ -50,6 +52,8 @@ __all__ = [
     "draw_multidimensional",
     "draw_stability",
     "draw_structure_difference",
+    "draw_inference",
+    "draw_posterior",
     "multidimensional_layout",
     "animate",
     "animation_widget",
