@@ -39,7 +39,8 @@ DRAWINGS = {
 }
 # animation: replays a learning trace through several drawings (graph, hyperforest, interactions), so it
 # calls them as dispatch does and is an entry module; no drawing imports it.
-ENTRY = {"dispatch", "export", "svg", "notebook", "animation", "__init__"}
+# separation: draws the d-separation question on draw_graph's drawing, so it is an entry module too.
+ENTRY = {"dispatch", "export", "svg", "notebook", "animation", "separation", "__init__"}
 
 
 def _sibling_imports(module):

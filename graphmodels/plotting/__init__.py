@@ -34,6 +34,7 @@ from .network import draw_graph
 from .notebook import NotebookDisplay, show
 from .posteriors import draw_inference, draw_posterior
 from .region_graph import draw_region_graph
+from .separation import draw_d_separation
 from .stability import draw_stability, draw_structure_difference
 from .svg import draw_svg, figure_svg
 
@@ -54,6 +55,7 @@ __all__ = [
     "draw_structure_difference",
     "draw_inference",
     "draw_posterior",
+    "draw_d_separation",
     "multidimensional_layout",
     "animate",
     "animation_widget",
