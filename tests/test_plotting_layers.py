@@ -39,8 +39,9 @@ DRAWINGS = {
 }
 # animation: replays a learning trace through several drawings (graph, hyperforest, interactions), so it
 # calls them as dispatch does and is an entry module; no drawing imports it.
-# separation: draws the d-separation question on draw_graph's drawing, so it is an entry module too.
-ENTRY = {"dispatch", "export", "svg", "notebook", "animation", "separation", "__init__"}
+# separation: draws the d-separation question on draw_graph's drawing; message_passing replays a traced query
+# on the junction-tree, factor-graph or region-graph drawing (for animation): entry modules too.
+ENTRY = {"dispatch", "export", "svg", "notebook", "animation", "separation", "message_passing", "__init__"}
 
 
 def _sibling_imports(module):

@@ -304,6 +304,16 @@ class Distribution(_Questions):
             graph.nodes[v]["cardinality"] = len(self.states[v])
         return graph
 
+    @property
+    def factor_graph(self) -> nx.Graph:
+        """The factor graph of loopy belief propagation: each factor joined to its variables.
+
+        Variables are nodes with ``kind="variable"`` (and ``cardinality``); each factor is a
+        node with ``kind="factor"`` (and ``size``): the frozenset of its variables, or the pair
+        ``(frozenset, k)`` for the k-th factor when several share a scope.
+        """
+        return self._factor_graph()[0]
+
     def junction_tree(self) -> JunctionTree:
         """The junction tree of the exact methods, compiled on first use and kept."""
         if self._tree is None:

@@ -228,7 +228,7 @@ def draw_d_separation(
         else:
             patch.set_alpha(0.3)
     nodes = list(drawn.nodes)
-    collection = next(c for c in ax.collections if c.get_gid() == "nodes")
+    collection: Any = next(c for c in ax.collections if c.get_gid() == "nodes")  # draw_graph's PathCollection
     xy = np.asarray(collection.get_offsets())
     size = float(np.max(collection.get_sizes()))
     where = {n: xy[i] for i, n in enumerate(nodes)}
