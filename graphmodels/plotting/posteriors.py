@@ -491,7 +491,7 @@ def _draw_cards(ax, nodes, xy, cards, graph, card_w, label_w, em_x, em_y, font, 
         band = Rectangle(
             (left, top - band_h), card_w * em_x, band_h, facecolor=ROLE_COLORS[role], linewidth=0, zorder=2.1
         )
-        band.set_gid("card-band")
+        band.set_gid("title-band")
         ax.add_artist(band)
         band.set_clip_path(patch)
         ax.text(
