@@ -722,7 +722,7 @@ def draw_posterior(
     >>> tan = gm.TAN().fit(X, y)
     >>> answer = tan.query("class", {"safety": "low"})
     >>> ax = draw_posterior(answer, prior=tan.query("class"))
-    >>> [round(p.get_width(), 3) for p in ax.patches if p.get_gid() == "posterior"]
+    >>> [round(float(p.get_width()), 3) for p in ax.patches if p.get_gid() == "posterior"]
     [0.001, 0.001, 0.998, 0.001]
     >>> import matplotlib.pyplot as plt; plt.close("all")
     """
