@@ -70,6 +70,15 @@ def sprinkler():
     return _network(cpts, parents, states)
 
 
+@pytest.fixture(scope="session")
+def tree7():
+    """a -> b, a -> c, c -> d with 7 states each: a junction tree of three cliques (too large to merge)."""
+    rng = np.random.default_rng(4)
+    parents = {"a": [], "b": ["a"], "c": ["a"], "d": ["c"]}
+    cpts = {v: rng.dirichlet(np.ones(7), size=(7,) * len(parents[v])) for v in parents}
+    return _network(cpts, parents, {v: [f"s{k}" for k in range(7)] for v in parents})
+
+
 def _joint(network):
     """Every configuration of the network and its probability, by the chain rule."""
     names = network.variables
@@ -160,47 +169,45 @@ def test_several_answers_and_joints_display_too(sprinkler):
 # trace=True
 
 
-def test_a_traced_query_records_the_messages_the_answer_needs(sprinkler):
-    evidence = {"slippery": "yes"}
-    trace = sprinkler.query("rain", evidence, trace=True)
+def test_a_traced_query_records_the_messages_the_answer_needs(tree7):
+    evidence = {"d": "s3"}
+    trace = tree7.query("b", evidence, trace=True)
     assert isinstance(trace, QueryTrace) and trace.method == "junction tree"
     answer, messages = trace
-    pd.testing.assert_series_equal(answer, sprinkler.query("rain", evidence), check_series_type=False)
-    tree = sprinkler.distribution().junction_tree()
-    # Towards the clique where rain is read, every other clique sends exactly one message.
-    assert len(messages) == len(tree.cliques) - 1
+    pd.testing.assert_series_equal(answer, tree7.query("b", evidence), check_series_type=False)
+    np.testing.assert_allclose(answer.to_numpy(), _posterior(tree7, "b", {"d": np.eye(7)[3]}), atol=1e-12)
+    tree = tree7.distribution().junction_tree()
+    # Towards the clique where b is read, every other clique sends exactly one message.
+    assert len(tree.cliques) >= 3 and len(messages) == len(tree.cliques) - 1
     assert list(messages.columns) == ["step", "iteration", "kind", "source", "target", "separator", "table"]
     graph = trace.graph
     for row in messages.itertuples():
         assert graph.has_edge(row.source, row.target)
         assert set(row.separator) == graph.edges[row.source, row.target]["sepset"]
         assert sum(row.table.values()) == pytest.approx(1.0)
-    assert messages["target"].iloc[-1] == trace.targets[0] and rain_in(trace.targets[0])
+    assert messages["target"].iloc[-1] == trace.targets[0] and "b" in trace.targets[0]
     # The cache of messages is neither used nor changed: the same question traces the same messages.
     again: list = []
-    sprinkler.distribution().query("rain", evidence, trace=again)
+    tree7.distribution().query("b", evidence, trace=again)
     assert again == []  # reused: none computed
-    repeated = sprinkler.query("rain", evidence, trace=True).messages
+    repeated = tree7.query("b", evidence, trace=True).messages
     assert len(repeated) == len(messages)
-    assert [r for r in repeated["table"]] == [r for r in messages["table"]]
+    assert list(repeated["table"]) == list(messages["table"])
 
 
-def rain_in(clique):
-    return "rain" in clique
-
-
-def test_the_message_into_a_chain_is_the_marginal_of_its_end():
-    # a -> b -> c: the message from the clique {a, b} to {b, c} over b is P(b) (no evidence).
-    states = {v: ["0", "1"] for v in "abc"}
+def test_the_message_along_a_chain_is_the_marginal_of_its_end():
+    # a -> b -> c (7 states, so that no two cliques are merged): the message from {a, b} to {b, c}
+    # over b is P(b) = sum_a P(a) P(b | a) when nothing is observed.
+    rng = np.random.default_rng(5)
+    p_a, p_b = rng.dirichlet(np.ones(7)), rng.dirichlet(np.ones(7), size=7)
     network = _network(
-        {"a": [0.3, 0.7], "b": [[0.9, 0.1], [0.2, 0.8]], "c": [[0.5, 0.5], [0.4, 0.6]]},
+        {"a": p_a, "b": p_b, "c": rng.dirichlet(np.ones(7), size=7)},
         {"a": [], "b": ["a"], "c": ["b"]},
-        states,
+        {v: [f"s{k}" for k in range(7)] for v in "abc"},
     )
-    trace = network.query("c", trace=True)
-    row = trace.messages.iloc[-1]
+    row = network.query("c", trace=True).messages.iloc[-1]
     assert row["separator"] == ("b",) and row["target"] == frozenset({"b", "c"})
-    assert row["table"] == pytest.approx({"0": 0.3 * 0.9 + 0.7 * 0.2, "1": 0.3 * 0.1 + 0.7 * 0.8})
+    np.testing.assert_allclose(list(row["table"].values()), p_a @ p_b, atol=1e-12)
 
 
 def test_loopy_and_gbp_traces_number_their_iterations(sprinkler):
@@ -427,8 +434,8 @@ def test_draw_d_separation_on_models_and_markov_networks(sprinkler, tiny_models)
 # The animation of message passing, and the drawings it plays on
 
 
-def test_animate_plays_one_frame_per_message_on_the_junction_tree(sprinkler):
-    trace = sprinkler.query("rain", {"slippery": "yes"}, trace=True)
+def test_animate_plays_one_frame_per_message_on_the_junction_tree(tree7):
+    trace = tree7.query("b", {"d": "s3"}, trace=True)
     anim = animate(trace)
     assert len(anim.frames) == len(trace.messages) + 1  # one per message, then the answer
     ax = anim._fig.axes[0]
@@ -460,12 +467,13 @@ def test_animate_loopy_messages_on_the_factor_graph(sprinkler):
 
 
 def test_draw_junction_tree_draws_the_inference_tree_with_its_own_edges():
-    # Two components: the inference tree joins them by an empty separator.
-    states = {v: ["0", "1"] for v in "abcd"}
+    # Two components (7 states: too large to merge): the inference tree joins them by an empty separator.
+    rng = np.random.default_rng(6)
+    parents = {"a": [], "b": ["a"], "c": [], "d": ["c"]}
     network = _network(
-        {"a": [0.5, 0.5], "b": [[0.9, 0.1], [0.2, 0.8]], "c": [0.4, 0.6], "d": [[0.7, 0.3], [0.1, 0.9]]},
-        {"a": [], "b": ["a"], "c": [], "d": ["c"]},
-        states,
+        {v: rng.dirichlet(np.ones(7), size=(7,) * len(parents[v])) for v in parents},
+        parents,
+        {v: [f"s{k}" for k in range(7)] for v in parents},
     )
     graph = network.distribution().junction_tree().graph
     ax = draw_junction_tree(graph, ax=Figure().subplots())
