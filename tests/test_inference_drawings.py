@@ -161,6 +161,8 @@ def test_several_answers_and_joints_display_too(sprinkler):
     np.testing.assert_allclose(_widths(joint._repr_html_()), np.round(100 * joint["probability"].to_numpy(), 1))
     observed = sprinkler.query("wet", {"wet": "yes"})._repr_html_()
     assert '<tr class="gm-observed"><td>yes</td>' in observed
+    best = sprinkler.map_query(evidence={"wet": "yes"})._repr_html_()
+    assert "<th>rain</th><td>no</td>" in best and "probability" in best
     batch = sprinkler.query("rain", pd.DataFrame({"wet": ["yes", "no"]}))
     assert type(batch) is pd.DataFrame  # a batch stays a plain DataFrame, one row per evidence set
 

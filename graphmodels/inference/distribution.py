@@ -135,6 +135,8 @@ class _Questions:
 
     def _marginal_result(self, positions, marginals, rows, evidence=None):
         """A Posterior per variable (a Posteriors of them for several); DataFrames for batched evidence."""
+        if isinstance(evidence, Mapping):
+            evidence = dict(evidence)  # the answer's title: the evidence as asked, whatever the caller does next
         results = {}
         for k in positions:
             name = self.variables[k]
@@ -160,7 +162,7 @@ class _Questions:
         index = pd.MultiIndex.from_product([self.states[n] for n in names], names=names)
         if rows is None:
             answer = JointPosterior({"probability": np.asarray(joint).reshape(-1)}, index=index)
-            answer.evidence = evidence
+            answer.evidence = dict(evidence) if isinstance(evidence, Mapping) else evidence
             return answer
         return pd.DataFrame(np.asarray(joint).reshape(len(rows), -1), index=rows, columns=index)
 
