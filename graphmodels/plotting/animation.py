@@ -488,8 +488,8 @@ def animate(
                                                 MAP stage
     ``HierarchicalNaiveBayes``                  the latents added (the steps over the states of a
                                                 latent are left out)
-    a query asked with ``trace=True``           message passing: one frame per message of
-    (:class:`~graphmodels.inference.QueryTrace`)  ``trace.messages`` on the drawing of the junction
+    a query asked with ``trace=True`` (a        message passing: one frame per message of
+    ``QueryTrace``)                             ``trace.messages`` on the drawing of the junction
                                                 tree (:func:`draw_junction_tree`), the factor
                                                 graph of loopy BP (:func:`draw_factor_graph`) or
                                                 the region graph of GBP (:func:`draw_region_graph`):
@@ -510,8 +510,8 @@ def animate(
         ``(x, y)``, for the final structure; by default the drawing's own.
     max_frames : int, default=200
         The most frames (``>= 2``, the final one included). A query's trace longer than that
-        (loopy BP runs many sweeps) shows evenly spread messages. A longer learning trace leaves out its
-        rejected steps first (``"reject"``, ``"drop"``, HNB's ``"test"``), evenly spread; if the
+        (loopy BP runs many sweeps) shows evenly spread messages. A longer learning trace leaves
+        out its rejected steps first (``"reject"``, ``"drop"``, HNB's ``"test"``), evenly spread; if the
         others are still too many they are subsampled evenly too. Every frame still shows the
         structure replayed up to its step. Chow-Liu on the 60 attributes of ``splice`` has
         1770 candidate edges.
