@@ -246,12 +246,16 @@ class Queryable(StructureQuestions):
             ``"auto"`` is exact.
         **options
             Passed to an approximate method (``damping``, ``max_iter``, ``tol``,
-            ``n_samples``, ``random_state``).
+            ``n_samples``, ``random_state``); ``trace=True`` returns the answer with every
+            message passed to reach it (a :class:`~graphmodels.inference.QueryTrace`, which
+            :func:`graphmodels.plotting.animate` plays; not for a mixture: ChowLiu with one
+            forest per class, AODE, AnDE).
 
         Returns
         -------
         pandas.Series, dict or DataFrame
-            See :meth:`graphmodels.inference.Distribution.query`.
+            See :meth:`graphmodels.inference.Distribution.query`: one evidence set is answered
+            with pandas objects that display in a notebook as tables with bars.
 
         Examples
         --------

@@ -443,6 +443,49 @@ def network_layout(
     return {node: pos[node] for node in graph.nodes}
 
 
+def drawing_positions(
+    graph: nx.Graph,
+    layout: str | Mapping[Any, Any] | None = None,
+    *,
+    max_row_width: int | None = None,
+    ax: Axes | None = None,
+    page_aspect: float | None = None,
+) -> dict[Any, tuple[float, float]]:
+    """The positions of :func:`~graphmodels.plotting.draw_graph` (and the drawings on its layout).
+
+    A dict `layout` is checked to cover every node; a large graph (:data:`LARGE_GRAPH` nodes
+    or more) with the default or ``"layered"`` layout has its layers flowed into rows shaped
+    to the page (`ax`'s, else `page_aspect`, else :data:`LARGE_FIGURE`'s); anything else is
+    :func:`network_layout`'s.
+
+    Raises
+    ------
+    ValueError
+        For a dict missing nodes, an unknown layout name or a bad `max_row_width`.
+    TypeError
+        For a `layout` that is neither None, a name nor a dict.
+    """
+    if isinstance(layout, Mapping):
+        missing = [n for n in graph.nodes if n not in layout]
+        if missing:
+            raise ValueError(f"`layout` has no position for {len(missing)} node(s), e.g. {missing[0]!r}.")
+        return {n: (float(layout[n][0]), float(layout[n][1])) for n in graph.nodes}
+    if graph.number_of_nodes() >= LARGE_GRAPH and (layout is None or layout == "layered"):
+        network_layout(nx.empty_graph(0), "layered", max_row_width=max_row_width)  # checks `max_row_width`
+        if max_row_width is None:
+            if ax is not None:
+                box = ax.get_position()
+                fig_w, fig_h = ax.figure.get_size_inches()  # type: ignore[union-attr]
+                aspect = box.width * fig_w / (box.height * fig_h)
+            else:
+                aspect = page_aspect if page_aspect is not None else LARGE_FIGURE[0] / LARGE_FIGURE[1]
+            max_row_width = _page_row_width(graph.number_of_nodes(), aspect)
+        return _flowed_layered(graph, max_row_width)
+    if layout is None or isinstance(layout, str):
+        return network_layout(graph, layout, max_row_width=max_row_width)
+    raise TypeError(f"`layout` must be None, a method name or a dict of positions, got {type(layout).__name__}.")
+
+
 #: Where :func:`grid_layout` puts the class nodes.
 CLASS_POSITIONS = ("top", "bottom", "left", "right", "grid")
 

@@ -82,8 +82,8 @@ def _multidimensional(graph_or_model, ax, options):
 
 
 def _junction_tree(graph, ax, options):
-    """A junction tree (``Hyperforest.junction_tree()``): drawn from the hyperforest of its cliques."""
-    return draw_junction_tree(Hyperforest(list(graph.nodes)), ax=ax, title=options["title"])
+    """A junction tree (``Hyperforest.junction_tree()``, ``JunctionTree.graph``): drawn with its own edges."""
+    return draw_junction_tree(graph, ax=ax, title=options["title"])
 
 
 def _region_graph(graph, ax, options):

@@ -30,16 +30,14 @@ from ._common import (
     _check_bool,
     _check_top_k,
     _edge_widths,
-    _flowed_layered,
     _is_number,
     _kind,
-    _page_row_width,
     _role,
     _strongest,
     as_graph,
+    drawing_positions,
     format_label,  # noqa: F401  (imported from here by callers and tests)
     format_labels,
-    network_layout,
     scatter_nodes,
 )
 
@@ -234,26 +232,7 @@ def draw_graph(
     graph = as_graph(graph_or_model)
     top_k = _check_top_k(top_k, faded)
     large = graph.number_of_nodes() >= LARGE_GRAPH
-    if isinstance(layout, dict):
-        missing = [n for n in graph.nodes if n not in layout]
-        if missing:
-            raise ValueError(f"`layout` has no position for {len(missing)} node(s), e.g. {missing[0]!r}.")
-        pos = {n: (float(layout[n][0]), float(layout[n][1])) for n in graph.nodes}
-    elif large and (layout is None or layout == "layered"):
-        network_layout(nx.empty_graph(0), "layered", max_row_width=max_row_width)  # checks `max_row_width`
-        if max_row_width is None:
-            if ax is None:
-                aspect = LARGE_FIGURE[0] / LARGE_FIGURE[1]
-            else:
-                box = ax.get_position()
-                fig_w, fig_h = ax.figure.get_size_inches()  # type: ignore[union-attr]
-                aspect = box.width * fig_w / (box.height * fig_h)
-            max_row_width = _page_row_width(graph.number_of_nodes(), aspect)
-        pos = _flowed_layered(graph, max_row_width)
-    elif layout is None or isinstance(layout, str):
-        pos = network_layout(graph, layout, max_row_width=max_row_width)
-    else:
-        raise TypeError(f"`layout` must be None, a method name or a dict of positions, got {type(layout).__name__}.")
+    pos = drawing_positions(graph, layout, max_row_width=max_row_width, ax=ax)
 
     _check_bool(show_cut_points, "show_cut_points")
     cut_points = {n: c for n, c in _cut_points(graph_or_model).items() if n in graph} if show_cut_points else {}
