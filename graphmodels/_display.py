@@ -52,9 +52,10 @@ __all__ = [
 #: takes well under a second (``benchmarks/bench_display.py``).
 MAX_DRAWN_NODES = 300
 
-#: A model's inline drawing of more nodes than this leaves out the class arcs when it has other arcs
-#: too (one from the class to every attribute: on a page of a hundred nodes they cover the others,
-#: and they are half of the drawing's time); ``draw_network(model)`` draws them.
+#: A model's inline drawing of more nodes than this leaves out the class arcs (one from the class to
+#: every attribute: on a page of a hundred nodes they cover the others, and they are a third to a
+#: half of the drawing's time); ``draw_network(model)`` draws them. A grid of members or classes holds
+#: at most this many nodes.
 LARGE_DRAWING = 60
 
 #: Most items (classes, columns, hyperedges) listed in one summary cell; the rest are counted.

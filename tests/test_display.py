@@ -219,6 +219,9 @@ def test_a_model_past_60_nodes_is_drawn_without_class_arcs_and_one_past_the_boun
     assert "graphmodels.plotting.draw_network" in bounded
     # Asked for, the class arcs are drawn too.
     assert model_html(model, top_k=None, faded="fade").count('id="edge:class') == 100
+    # Naive Bayes has only class arcs: its class and attributes are drawn.
+    naive = gm.NaiveBayes().fit(X, y)._repr_html_()
+    assert "<svg" in naive and 'id="edge' not in naive and ">x99<" in naive and "101 nodes: drawn without" in naive
 
 
 def test_a_model_with_a_structure_per_class_draws_its_two_most_probable_classes():

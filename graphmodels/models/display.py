@@ -19,12 +19,15 @@ structure with more than :data:`~graphmodels._display.MAX_DRAWN_NODES` (300)
 nodes is summarized without a drawing (the summary says so and names
 :func:`~graphmodels.plotting.draw_network`); one of more than
 :data:`~graphmodels._display.LARGE_DRAWING` (60) nodes is drawn without its
-class arcs when it has other arcs too (a note says so); AODE and AnDE draw
-at most 2 members and a model with one structure per class (``ChowLiu``,
-``HyperforestClassifier`` with ``representation_ == "free"``) at most 2
-classes, the most probable (:data:`MAX_DRAWN_MEMBERS`). It never raises: an
-error while summarizing shows as a message beside the model's ``repr``, an
-error while drawing as a note under the summary.
+class arcs (a note says so; naive Bayes shows its class and attributes); AODE
+and AnDE draw at most 2 members and a model with one structure per class
+(``ChowLiu``, ``HyperforestClassifier`` with ``representation_ == "free"``)
+at most 2 classes, the most probable (:data:`MAX_DRAWN_MEMBERS`), as many
+as hold 60 nodes in all (one when a member has more). Drawing options given
+by the caller (``show(model, top_k=...)``) take precedence, and with any of
+them the class arcs are drawn. It never raises: an error while summarizing
+shows as a message beside the model's ``repr``, an error while drawing as a
+note under the summary.
 
 Only ``_repr_html_`` is offered, no ``_repr_svg_``: IPython computes every
 ``_repr_*_`` an object has for every display (its ``DisplayFormatter``
@@ -123,17 +126,17 @@ def _model_html(model, max_nodes, draw, options):
     if not _is_fitted(model):
         return render(title, parameters=parameters, parameters_open=True, notes=["not fitted: call fit first"])
     n_nodes, drawing_options = _drawn_nodes(model, max_nodes)
-    notes = []
-    if n_nodes <= max_nodes and not {"top_k", "faded"} & set(options):
-        hidden = _without_class_arcs(model)
-        if hidden:
-            notes.append(
-                f"{hidden.pop('nodes')} nodes: drawn without the class arcs (one from the class to every "
-                "attribute); graphmodels.plotting.draw_network(model) draws them"
-            )
-            drawing_options.update(hidden)
+    drawn, notes = model, []
+    large = _without_class_arcs(model) if n_nodes <= max_nodes and not options else None
+    if large is not None:
+        drawn, hidden, shown = large
+        drawing_options.update(hidden)
+        notes.append(
+            f"{shown} nodes: drawn without the class arcs (one from the class to every attribute); "
+            "graphmodels.plotting.draw_network(model) draws them"
+        )
     drawing, drawing_notes = drawing_html(
-        model, n_nodes, max_nodes=max_nodes, draw=draw, options={**drawing_options, **options}
+        drawn, n_nodes, max_nodes=max_nodes, draw=draw, options={**drawing_options, **options}
     )
     notes = notes + drawing_notes if drawing else drawing_notes
     return render(title, model_summary(model), parameters=parameters, notes=notes, drawing=drawing)
@@ -187,15 +190,17 @@ def _drawn_nodes(model: Any, max_nodes: int) -> tuple[int, dict[str, Any]]:
         # Kikuchi-Bayes is drawn as its interaction diagram: one point per attribute.
         return int(model.n_features_in_), {}
     per_member = node_count(getattr(model, "structure_", None))
+    # A grid's panels hold at most LARGE_DRAWING nodes in all (one panel when a member has more).
+    room = min(max_nodes, LARGE_DRAWING) // max(per_member, 1)
     if hasattr(model, "ranked_superparents"):
-        # AODE, AnDE: a grid of the most informative members, as many as fit in max_nodes (1 or 2).
-        members_drawn = int(np.clip(max_nodes // max(per_member, 1), 1, MAX_DRAWN_MEMBERS))
+        # AODE, AnDE: a grid of the most informative members (1 or 2).
+        members_drawn = int(np.clip(room, 1, MAX_DRAWN_MEMBERS))
         return per_member * members_drawn, {"max_members": members_drawn}
     n_classes = _classes_with_a_structure(model)
     if n_classes:
         # ChowLiu, HyperforestClassifier with one structure per class: a grid of the most probable
-        # classes, as many as fit in max_nodes (1 or 2), each over every variable.
-        classes_drawn = int(np.clip(max_nodes // max(per_member, 1), 1, min(n_classes, MAX_DRAWN_MEMBERS)))
+        # classes (1 or 2), each over every variable.
+        classes_drawn = int(np.clip(room, 1, min(n_classes, MAX_DRAWN_MEMBERS)))
         return per_member * classes_drawn, {"max_members": classes_drawn}
     return per_member, {}
 
@@ -214,36 +219,39 @@ def _classes_with_a_structure(model: Any) -> int:
     return 0
 
 
-def _without_class_arcs(model: Any) -> dict[str, Any]:
-    """Drawing options that leave out the class arcs of a drawing of more than ``LARGE_DRAWING`` nodes; or ``{}``.
+def _without_class_arcs(model: Any) -> tuple[Any, dict[str, Any], int] | None:
+    """What to draw, with which options, for a drawing of more than ``LARGE_DRAWING`` nodes without its class arcs.
 
-    Only when the structure has other arcs too; the options come with ``"nodes"``, the nodes of
-    one drawing (of one member, for AODE and AnDE), for the note.
-
-    For a model drawn as its one ``structure_``, or as members of AODE or AnDE (each the class arcs
-    and its super-parents' arcs), not a grid of classes, a latent tree or an interaction diagram:
-    ``top_k`` every arc but the class arcs, which ``draw_network`` then hides as a group.
+    ``(obj, options, nodes)``, `nodes` those of one drawing (one member, for AODE and AnDE); None
+    when the drawing is not that large or has no class arcs, or is a grid of classes, a latent
+    tree or an interaction diagram. A model drawn as its one ``structure_`` is drawn as a copy of
+    it without the class arcs (naive Bayes: the class and its attributes); AODE and AnDE as
+    themselves, with ``top_k`` every arc of a member but the class arcs, which ``draw_network``
+    then hides as a group.
     """
     if _members(model) is not None or _base_model(model) is not None or hasattr(model, "interactions_"):
-        return {}
+        return None
     if _classes_with_a_structure(model):
-        return {}
-    if hasattr(model, "ranked_superparents"):
+        return None
+    superparents = hasattr(model, "ranked_superparents")
+    if superparents:
         structure = model.member_structure(model.ranked_superparents(1)[0])  # every member has as many arcs
     else:
         structure = getattr(model, "structure_", None)
     if not hasattr(structure, "edges") or not hasattr(structure, "is_directed"):
-        return {}
+        return None
     n_nodes = node_count(structure)
-    if n_nodes <= LARGE_DRAWING:
-        return {}
-    if any(role == "latent" for _, role in structure.nodes(data="role")):
-        return {}  # a latent tree: drawn by its own drawing, which has no top_k
-    kinds = [kind for _, _, kind in structure.edges(data="kind")]
-    others = sum(kind != "class" for kind in kinds)
-    if others == 0 or others == len(kinds):
-        return {}
-    return {"top_k": others, "faded": "hide", "nodes": n_nodes}
+    if n_nodes <= LARGE_DRAWING or any(role == "latent" for _, role in structure.nodes(data="role")):
+        return None  # small, or a latent tree (drawn by its own drawing)
+    class_arcs = [(u, v) for u, v, kind in structure.edges(data="kind") if kind == "class"]
+    if not class_arcs:
+        return None
+    if superparents:
+        others = structure.number_of_edges() - len(class_arcs)
+        return (model, {"top_k": others, "faded": "hide"}, n_nodes) if others else None
+    drawn = structure.copy()
+    drawn.remove_edges_from(class_arcs)
+    return drawn, {}, n_nodes
 
 
 def _names(model: Any) -> list[Any]:

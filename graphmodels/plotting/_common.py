@@ -957,6 +957,12 @@ def _bend(a, b, others, clearance=0.45, bounds=None):
     if len(others) == 0:
         return 0.0
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    # The straight segment first: when it passes no node (most arcs), no bend is scored.
+    segment = (1 - _T) * a + _T * b
+    low, high = segment.min(axis=0) - clearance, segment.max(axis=0) + clearance
+    near = others[((others >= low) & (others <= high)).all(axis=1)]
+    if len(near) == 0 or ((segment[:, None, :] - near[None, :, :]) ** 2).sum(axis=2).min() >= clearance**2:
+        return 0.0
     dx, dy = b - a
     # arc3's control point: the middle moved by rad * (dy, -dx); curves of shape (bends, points, 2).
     controls = (a + b) / 2 + _RADS[:, None] * np.array([dy, -dx])
