@@ -382,7 +382,8 @@ def markdown_generated(results, elapsed, load_before, load_after, baseline):
             entry["before (s wall / CPU)"] = _cell(old)
         entry["after (s wall / CPU)"] = _cell(row)
         if has_baseline:
-            ratio = row.get("render_s_before", np.nan) / row.get("render_s", np.nan)
+            both_drawn = row.get("status") == "drawn" and row.get("status_before") == "drawn"
+            ratio = row.get("render_s_before", np.nan) / row.get("render_s", np.nan) if both_drawn else np.nan
             entry["before / after"] = f"{ratio:.1f}x" if np.isfinite(ratio) else "-"
         rows.append(entry)
     lines += [common.markdown_table(pd.DataFrame(rows)), ""]
