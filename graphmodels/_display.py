@@ -12,7 +12,7 @@ with its drawing without anyone importing the plotting package.
 Everything here is plain text: no JavaScript, no style sheet or font
 fetched, no ``<script>``; the CSS is scoped by the class ``gm-display``.
 Rendering is bounded (a structure with more than :data:`MAX_DRAWN_NODES`
-nodes is summarized, not drawn) and never raises: an error shows as a
+(300) nodes is summarized, not drawn) and never raises: an error shows as a
 message inside the block, with the object's ``repr``.
 
 Like ``_special`` and ``_validation``, this module imports nothing of the
@@ -29,6 +29,7 @@ from typing import Any
 
 __all__ = [
     "MAX_DRAWN_NODES",
+    "LARGE_DRAWING",
     "MAX_LISTED",
     "set_svg_drawer",
     "svg_drawer",
@@ -48,9 +49,16 @@ __all__ = [
     "probabilities_html",
 ]
 
-#: Structures with more nodes than this are summarized, not drawn inline (a drawing of hundreds of
-#: nodes is slow to make and unreadable; draw it with ``graphmodels.plotting.draw_network``).
-MAX_DRAWN_NODES = 60
+#: Structures with more nodes than this are summarized, not drawn inline (a drawing of more is slow
+#: to make and unreadable; draw it with ``graphmodels.plotting.draw_network``). Up to it, a drawing
+#: takes well under a second (``benchmarks/bench_display.py``).
+MAX_DRAWN_NODES = 300
+
+#: A model's inline drawing of more nodes than this leaves out the class arcs (one from the class to
+#: every attribute: on a page of a hundred nodes they cover the others, and they are a third to a
+#: half of the drawing's time); ``draw_network(model)`` draws them. A grid of members or classes holds
+#: at most this many nodes.
+LARGE_DRAWING = 60
 
 #: Most items (classes, columns, hyperedges) listed in one summary cell; the rest are counted.
 MAX_LISTED = 8

@@ -121,7 +121,9 @@ def _grid(count, title, cell=(5.0, 4.0)):
 
     columns = min(3, count)
     rows = math.ceil(count / columns)
-    figure, axes = plt.subplots(rows, columns, figsize=(cell[0] * columns, cell[1] * rows), squeeze=False)
+    figure, axes = plt.subplots(
+        rows, columns, figsize=(cell[0] * columns, cell[1] * rows), squeeze=False, layout="constrained"
+    )
     for target in axes.ravel()[count:]:
         figure.delaxes(target)
     if title:
