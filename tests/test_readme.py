@@ -212,6 +212,10 @@ FIGURES = {
         ],
     ),
     "tan_kruskal.gif": ("examples/animate_tan.py", ["car", "trace=True", "animate(model"]),
+    "inference_tan_car.png": (
+        "examples/draw_inference_tan.py",
+        ["gm.TAN().fit(", 'draw_inference(tan, evidence={"class": "vgood", "safety": "high"}, compare_to_prior=True)'],
+    ),
 }
 FIGURE = re.compile(r"^!\[[^\]]*\]\((examples/figures/[^)]+)\)", re.M)
 

@@ -219,7 +219,7 @@ def class_network(
     >>> X, y = gm.datasets.load("car", return_X_y=True)
     >>> bn = gm.NaiveBayes().fit(X, y).to_bayesian_network()  # calls class_network
     >>> bn.variables[0], bn.parents["safety"], bn.states["safety"]
-    ('class', ('class',), ['high', 'low', 'med'])
+    ('class', ('class',), ['low', 'med', 'high'])
     """
     owner = type(model).__name__
     encoder = model.encoder_

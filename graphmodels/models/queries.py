@@ -39,8 +39,8 @@ import numpy as np
 import pandas as pd
 
 from ..estimators.discriminative import Discriminative
-from ..inference import Distribution, Factor, Mixture, MostProbableState
-from ..networks.questions import StructureQuestions
+from ..inference import Distribution, Factor, Mixture
+from ..networks.questions import NetworkQueries
 
 __all__ = [
     "Queryable",
@@ -81,7 +81,7 @@ def families_distribution(
     )
 
 
-class Queryable(StructureQuestions):
+class Queryable(NetworkQueries):
     """``query``, ``map_query`` and ``sample`` on a fitted model, asked of its distribution.
 
     A subclass implements ``_build_distribution()``; the result is built on first use, kept
@@ -126,10 +126,7 @@ class Queryable(StructureQuestions):
             :mod:`graphmodels.models.queries` for what each model's is).
         """
         self._check_fitted()
-        cached = self.__dict__.get("_distribution_cache")
-        if cached is None:
-            cached = self.__dict__["_distribution_cache"] = self._build_distribution()
-        return cached
+        return super().distribution()
 
     # -- evidence in the model's terms ---------------------------------------------------------
 
@@ -196,12 +193,16 @@ class Queryable(StructureQuestions):
             ``"auto"`` is exact.
         **options
             Passed to an approximate method (``damping``, ``max_iter``, ``tol``,
-            ``n_samples``, ``random_state``).
+            ``n_samples``, ``random_state``); ``trace=True`` returns the answer with every
+            message passed to reach it (a :class:`~graphmodels.inference.QueryTrace`, which
+            :func:`graphmodels.plotting.animate` plays; not for a mixture: ChowLiu with one
+            forest per class, AODE, AnDE).
 
         Returns
         -------
         pandas.Series, dict or DataFrame
-            See :meth:`graphmodels.inference.Distribution.query`.
+            See :meth:`graphmodels.inference.Distribution.query`: one evidence set is answered
+            with pandas objects that display in a notebook as tables with bars.
 
         Examples
         --------
@@ -214,18 +215,6 @@ class Queryable(StructureQuestions):
         return self.distribution().query(
             variables, self._model_evidence(evidence), joint=joint, method=method, **options
         )
-
-    def map_query(
-        self, variables: Any = None, evidence: Mapping[Hashable, Any] | pd.DataFrame | None = None
-    ) -> MostProbableState:
-        """The most probable joint state of `variables` (all unobserved ones when None) given `evidence`.
-
-        Returns
-        -------
-        MostProbableState
-            ``states`` and ``probability`` (``P(states | evidence)``); it unpacks as a pair.
-        """
-        return self.distribution().map_query(variables, self._model_evidence(evidence))
 
     def sample(
         self,

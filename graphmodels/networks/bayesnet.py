@@ -274,7 +274,7 @@ class DiscreteBayesianNetwork(NetworkQueries):
     def _repr_html_(self) -> str:
         """The notebook display: the variables, the size of the tables and the graph as inline SVG.
 
-        Bounded (a graph of more than 60 nodes is summarised, not drawn) and
+        Bounded (a graph of more than 300 nodes is summarised, not drawn) and
         never raising, as a model's display.
         """
         from .._display import network_html
@@ -324,7 +324,7 @@ class DiscreteBayesianNetwork(NetworkQueries):
         return codes
 
     def sample(
-        self, n_samples: int, random_state: int | np.random.Generator | None = None, *, evidence: Any = None
+        self, n_samples: int = 1, random_state: int | np.random.Generator | None = None, *, evidence: Any = None
     ) -> pd.DataFrame:
         """Forward-sample rows as state labels (given `evidence`: exact samples through the junction tree).
 

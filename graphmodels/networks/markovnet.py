@@ -121,7 +121,7 @@ class DiscreteMarkovNetwork(NetworkQueries):
     def _repr_html_(self) -> str:
         """The notebook display: the variables, the size of the tables and the graph as inline SVG.
 
-        Bounded (a graph of more than 60 nodes is summarised, not drawn) and
+        Bounded (a graph of more than 300 nodes is summarised, not drawn) and
         never raising, as a model's display.
         """
         from .._display import network_html

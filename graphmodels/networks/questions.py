@@ -12,9 +12,10 @@ from __future__ import annotations
 from collections.abc import Hashable, Mapping
 from typing import Any
 
+import numpy as np
 import pandas as pd
 
-from ..inference import Distribution, MostProbableState
+from ..inference import Distribution, Mixture, MostProbableState
 
 __all__ = ["NetworkQueries", "StructureQuestions"]
 
@@ -69,13 +70,21 @@ class StructureQuestions:
 
 
 class NetworkQueries(StructureQuestions):
-    """``query``, ``map_query`` and :meth:`distribution` on a given network (no fit, no encoder)."""
+    """``query``, ``map_query``, ``sample`` and :meth:`distribution`, asked of ``_build_distribution()``.
 
-    def _build_distribution(self) -> Distribution:  # pragma: no cover - each network defines it
+    A given network uses it as it is (no fit, no encoder, evidence in its own names and
+    states); the fitted models' :class:`graphmodels.models.queries.Queryable` extends it with
+    their fit check and evidence in the model's terms (cut columns, left-out attributes).
+    """
+
+    def _build_distribution(self) -> Distribution | Mixture:  # pragma: no cover - each subclass defines it
         raise NotImplementedError
 
-    def distribution(self) -> Distribution:
-        """The network as a :class:`~graphmodels.inference.Distribution` (built once)."""
+    def _model_evidence(self, evidence: Any) -> Any:
+        return evidence  # a given network's names and states are its own
+
+    def distribution(self) -> Distribution | Mixture:
+        """The distribution :meth:`query`, :meth:`map_query` and :meth:`sample` ask (built once)."""
         cached = self.__dict__.get("_distribution_cache")
         if cached is None:
             cached = self.__dict__["_distribution_cache"] = self._build_distribution()
@@ -91,10 +100,28 @@ class NetworkQueries(StructureQuestions):
         **options: Any,
     ) -> Any:
         """The posterior of `variables` given `evidence` (see :meth:`graphmodels.inference.Distribution.query`)."""
-        return self.distribution().query(variables, evidence, joint=joint, method=method, **options)
+        return self.distribution().query(
+            variables, self._model_evidence(evidence), joint=joint, method=method, **options
+        )
 
     def map_query(
         self, variables: Any = None, evidence: Mapping[Hashable, Any] | pd.DataFrame | None = None
     ) -> MostProbableState:
-        """The most probable joint state of `variables` (all unobserved ones when None) given `evidence`."""
-        return self.distribution().map_query(variables, evidence)
+        """The most probable joint state of `variables` (all unobserved ones when None) given `evidence`.
+
+        Returns
+        -------
+        MostProbableState
+            ``states`` and ``probability`` (``P(states | evidence)``); it unpacks as a pair.
+        """
+        return self.distribution().map_query(variables, self._model_evidence(evidence))
+
+    def sample(
+        self,
+        n_samples: int = 1,
+        random_state: int | np.random.Generator | None = None,
+        *,
+        evidence: Mapping[Hashable, Any] | None = None,
+    ) -> pd.DataFrame:
+        """Exact samples of every variable from the distribution, given `evidence`."""
+        return self.distribution().sample(n_samples, self._model_evidence(evidence), random_state=random_state)

@@ -166,7 +166,7 @@ def show(graph_or_model: Any, *, max_nodes: int = MAX_DRAWN_NODES, **options: An
     ----------
     graph_or_model : nx.Graph, Hyperforest, model or DiscreteBayesianNetwork
         A network is shown as its graph (``bn.graph``).
-    max_nodes : int, default=60
+    max_nodes : int, default=300
         A structure with more nodes is summarized, not drawn (all members'
         nodes together for a grid of members); :attr:`NotebookDisplay.svg`
         draws it anyway.
