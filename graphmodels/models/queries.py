@@ -40,7 +40,9 @@ import pandas as pd
 
 from ..estimators.discriminative import Discriminative
 from ..inference import Distribution, Factor, Mixture
-from ..networks.questions import NetworkQueries
+from ..networks.questions import (
+    NetworkQueries as _NetworkQueries,  # not NetworkQueries: that name is a deprecated alias here
+)
 
 __all__ = [
     "Queryable",
@@ -81,7 +83,7 @@ def families_distribution(
     )
 
 
-class Queryable(NetworkQueries):
+class Queryable(_NetworkQueries):
     """``query``, ``map_query`` and ``sample`` on a fitted model, asked of its distribution.
 
     A subclass implements ``_build_distribution()``; the result is built on first use, kept
