@@ -22,8 +22,9 @@ import pytest
 import graphmodels as gm
 from graphmodels import _display
 from graphmodels.estimators import Discriminative
-from graphmodels.models import DiscreteBayesianNetwork, NotFittedError, registered_models
+from graphmodels.models import NotFittedError, registered_models
 from graphmodels.models.display import model_html
+from graphmodels.networks import DiscreteBayesianNetwork
 from graphmodels.plotting import NotebookDisplay, draw_svg, show
 from graphmodels.structures import Hyperforest
 
@@ -636,7 +637,7 @@ def test_potential_errors_name_the_clique_and_list_the_valid_ones():
 
 # ---------------------------------------------------------------------------- networks
 def test_bayesian_network_display_counts_alarm_parameters():
-    bn = gm.models.load_network("alarm")
+    bn = gm.io.load_network("alarm")
     html = bn._repr_html_()
     # ALARM: 37 variables, 46 arcs and 509 free parameters (Beinlich et al. 1989).
     assert "37 variables" in html and "<th>arcs</th><td>46</td>" in html
@@ -654,7 +655,7 @@ def test_markov_network_display_lists_factors():
 
 
 def test_network_display_never_raises(monkeypatch):
-    bn = gm.models.load_network("alarm")
+    bn = gm.io.load_network("alarm")
     monkeypatch.setattr(type(bn), "graph", property(lambda self: 1 / 0))
     html = bn._repr_html_()
     assert "could not display" in html and "ZeroDivisionError" in html

@@ -27,7 +27,8 @@ from matplotlib.figure import Figure  # noqa: E402
 import graphmodels as gm  # noqa: E402
 from graphmodels.inference import JointPosterior, Posterior, Posteriors, QueryTrace  # noqa: E402
 from graphmodels.inference.separation import _trail_is_active, active_trails  # noqa: E402
-from graphmodels.models import DiscreteBayesianNetwork, NotFittedError  # noqa: E402
+from graphmodels.models import NotFittedError  # noqa: E402
+from graphmodels.networks import DiscreteBayesianNetwork  # noqa: E402
 from graphmodels.plotting import (  # noqa: E402
     animate,
     draw_d_separation,

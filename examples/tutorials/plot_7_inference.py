@@ -32,7 +32,7 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 import graphmodels as gm
-from graphmodels.models import load_network
+from graphmodels.io import load_network
 from graphmodels.plotting import animate, draw_d_separation, draw_inference, draw_posterior
 
 alarm = load_network("alarm")

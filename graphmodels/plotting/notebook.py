@@ -22,8 +22,8 @@ import networkx as nx
 from .._display import MAX_DRAWN_NODES, structure_html
 from .._files import write_text
 from ..models.base import BaseModel
-from ..models.bayesnet import DiscreteBayesianNetwork
 from ..models.display import model_html
+from ..networks import DiscreteBayesianNetwork
 from .svg import draw_svg
 
 if TYPE_CHECKING:
