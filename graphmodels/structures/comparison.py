@@ -39,6 +39,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
+from .dags import cpdag as _cpdag
 from .hyperforests import Hyperforest, hyperforests_by_class
 
 __all__ = [
@@ -54,7 +55,7 @@ __all__ = [
 STRUCTURE_KINDS = ("arcs", "edges", "hyperedges", "regions")
 
 #: Status of an item of a :class:`StructureDifference`, as in its graph's ``status`` edge attribute.
-STATUSES = ("shared", "only_a", "only_b", "reversed")
+STATUSES = ("shared", "only_a", "only_b", "reversed", "reoriented")
 
 
 # ---------------------------------------------------------------------------- reading structures
@@ -245,6 +246,10 @@ class StructureDifference:
         Names of `a` and `b` for drawings and messages.
     class_name : hashable or None
         The class variable, when either structure names one.
+    reoriented : frozenset
+        Comparing equivalence classes (``structure_difference(a, b, cpdag=True)``): the items
+        of `a` whose pair `b` joins too, one as an arc and the other as an undirected edge (as
+        in `a`: an arc tuple or an undirected edge's frozenset). Empty otherwise.
     """
 
     kind: str
@@ -255,6 +260,7 @@ class StructureDifference:
     graph: nx.Graph = field(compare=False)
     labels: tuple[str, str] = ("a", "b")
     class_name: Hashable | None = None
+    reoriented: frozenset = frozenset()
 
     @property
     def counts(self) -> dict[str, int]:
@@ -268,21 +274,27 @@ class StructureDifference:
 
     @property
     def hamming(self) -> int:
-        """Structural Hamming distance: items of one structure only, plus reversed arcs [1]_.
+        """Structural Hamming distance: items of one structure only, plus reversed (and reoriented) arcs [1]_.
+
+        With ``cpdag=True`` it is the distance of the two CPDAGs as R bnlearn's ``shd`` counts
+        it: each pair of variables that one CPDAG joins differently from the other (absent,
+        undirected, or an arc either way) counts once.
 
         References
         ----------
         .. [1] Tsamardinos, I., Brown, L. E., & Aliferis, C. F. (2006). The max-min hill-climbing
                Bayesian network structure learning algorithm. *Machine Learning*, 65(1), 31-78.
         """
-        return len(self.only_a) + len(self.only_b) + len(self.reversed)
+        return len(self.only_a) + len(self.only_b) + len(self.reversed) + len(self.reoriented)
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{status}={n}" for status, n in self.counts.items())
         return f"StructureDifference(kind={self.kind!r}, {counts})"
 
 
-def structure_difference(a: Any, b: Any, *, labels: Sequence[str] | None = None) -> StructureDifference:
+def structure_difference(
+    a: Any, b: Any, *, labels: Sequence[str] | None = None, cpdag: bool = False
+) -> StructureDifference:
     """What two learned structures of the same kind share, and where they differ.
 
     pyAgrum's ``showBNDiff`` for every structure of the library: TAN against Chow-Liu,
@@ -307,6 +319,13 @@ def structure_difference(a: Any, b: Any, *, labels: Sequence[str] | None = None)
     labels : pair of str, optional
         Names of `a` and `b` in drawings; default ``("a", "b")``, or the class names of two
         models of different classes.
+    cpdag : bool, default=False
+        Compare the Markov equivalence classes of two DAGs instead of the DAGs: each DAG is
+        replaced by its CPDAG (:func:`~graphmodels.structures.cpdag`; a graph with undirected
+        edges, as pairs of arcs, is read as a CPDAG already), whose items are its arcs and its
+        undirected edges (frozensets). Data cannot tell the DAGs of one class apart, so this is
+        how a structure search is scored against the truth (R bnlearn's ``shd``):
+        :attr:`StructureDifference.hamming` counts the pairs joined differently.
 
     Returns
     -------
@@ -336,6 +355,8 @@ def structure_difference(a: Any, b: Any, *, labels: Sequence[str] | None = None)
     >>> diff.hamming
     3
     """
+    if cpdag:
+        return _cpdag_difference(a, b, _check_labels(labels, a, b))
     first, second = _read(a), _read(b)
     if first.kind != second.kind:
         raise TypeError(
@@ -378,6 +399,70 @@ def structure_difference(a: Any, b: Any, *, labels: Sequence[str] | None = None)
             graph.add_edge(*_pair(pair, order), status=status)
     class_name = first.class_name if first.class_name is not None else second.class_name
     return StructureDifference(kind, shared, only_a, only_b, reversed_arcs, graph, names, class_name)
+
+
+def _as_cpdag(obj: Any) -> nx.DiGraph:
+    structure, _, what = _structure_of(obj)
+    if not isinstance(structure, nx.DiGraph):
+        raise TypeError(f"cpdag=True compares DAGs or CPDAGs (nx.DiGraph), got {what}.")
+    if any(structure.has_edge(v, u) for u, v in structure.edges):
+        return structure  # undirected edges already: a CPDAG (or PDAG)
+    return _cpdag(structure)
+
+
+def _pattern_items(graph: nx.DiGraph) -> dict[frozenset, Any]:
+    """Each joined pair -> its item: the arc ``(u, v)``, or the pair itself when undirected."""
+    items: dict[frozenset, Any] = {}
+    for u, v in graph.edges:
+        pair = frozenset((u, v))
+        items[pair] = pair if graph.has_edge(v, u) else (u, v)
+    return items
+
+
+def _cpdag_difference(a: Any, b: Any, names: tuple[str, str]) -> StructureDifference:
+    """:func:`structure_difference` of the CPDAGs of `a` and `b`."""
+    first, second = _as_cpdag(a), _as_cpdag(b)
+    items_a, items_b = _pattern_items(first), _pattern_items(second)
+    shared, only_a, only_b, flipped, reoriented = set(), set(), set(), set(), set()
+    for pair, item in items_a.items():
+        other = items_b.get(pair)
+        if other is None:
+            only_a.add(item)
+        elif other == item:
+            shared.add(item)
+        elif isinstance(item, tuple) and isinstance(other, tuple):
+            flipped.add(item)
+        else:
+            reoriented.add(item)
+    only_b = {item for pair, item in items_b.items() if pair not in items_a}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(first.nodes(data=True))
+    graph.add_nodes_from((n, d) for n, d in second.nodes(data=True) if n not in graph)
+    order = list(graph.nodes)
+    for status, items in (
+        ("shared", shared),
+        ("only_a", only_a),
+        ("only_b", only_b),
+        ("reversed", flipped),
+        ("reoriented", reoriented),
+    ):
+        for item in _ordered_items(items, order):
+            if isinstance(item, tuple):
+                graph.add_edge(*item, status=status, directed=True)
+            else:
+                graph.add_edge(*_pair(item, order), status=status, directed=False)
+    class_name = next((n for n, role in graph.nodes(data="role") if role == "class"), None)
+    return StructureDifference(
+        "arcs",
+        frozenset(shared),
+        frozenset(only_a),
+        frozenset(only_b),
+        frozenset(flipped),
+        graph,
+        names,
+        class_name,
+        frozenset(reoriented),
+    )
 
 
 def _check_labels(labels: Any, a: Any, b: Any) -> tuple[str, str]:
