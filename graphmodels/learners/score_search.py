@@ -55,7 +55,7 @@ from .._trace import new_trace, traced
 from .._validation import Boolean, Interval, Options, Predicate, validate_params
 from ..stats.counting import CountingEngine, unique_rows
 from ..stats.information import as_engine
-from ..stats.scores import FAMILY_SCORES, check_equivalent_sample_size, family_score
+from ..stats.scores import FAMILY_SCORES, check_equivalent_sample_size, family_score, log_likelihood_family_score
 from ..structures.knowledge import Knowledge, expert_knowledge
 
 if TYPE_CHECKING:
@@ -172,10 +172,26 @@ class FamilyScores:
         self._cache: dict[tuple[int, frozenset[int]], float] = {}
         self.n_tables = 0
         self.n_passes = 0
+        self.rescale = bool(engine.has_unknown)
+        self.total = float(engine.total)
 
     def _score(self, table: np.ndarray) -> np.ndarray:
-        """Scores of family tables of shape (..., q, r)."""
-        return np.asarray(family_score(table, self.score, equivalent_sample_size=self.equivalent_sample_size))
+        """Scores of family tables of shape (..., q, r).
+
+        With unobserved cells a family is counted on the rows that observe it, fewer for a
+        larger family: its score is scaled to the number of rows (the log-likelihood per
+        observed row, times the rows), or a family would gain parents by losing rows.
+        """
+        if not self.rescale:
+            return np.asarray(family_score(table, self.score, equivalent_sample_size=self.equivalent_sample_size))
+        table = np.asarray(table, dtype=np.float64)
+        observed = table.sum(axis=(-2, -1))
+        factor = np.where(observed > 0, self.total / np.where(observed > 0, observed, 1.0), 0.0)
+        if self.score in ("bic", "aic", "log-likelihood"):
+            q, r = table.shape[-2], table.shape[-1]
+            penalty = {"bic": math.log(max(self.total, 1.0)) / 2.0, "aic": 1.0, "log-likelihood": 0.0}[self.score]
+            return np.asarray(log_likelihood_family_score(table)) * factor - penalty * q * (r - 1)
+        return np.asarray(family_score(table, self.score, equivalent_sample_size=self.equivalent_sample_size)) * factor
 
     def _fetch(self, requests):
         if not requests:
