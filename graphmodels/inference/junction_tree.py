@@ -629,7 +629,13 @@ class JunctionTree:
                 states[:, v] = s
         return states
 
-    def sample_rows(self, evidence: Mapping[int, np.ndarray], *, random_state: Any = None) -> np.ndarray:
+    def sample_rows(
+        self,
+        evidence: Mapping[int, np.ndarray],
+        *,
+        row_factors: Mapping[int, np.ndarray] | None = None,
+        random_state: Any = None,
+    ) -> np.ndarray:
         """One exact sample of every variable per row of batched evidence (``P(x | evidence row)``).
 
         The sampler of :meth:`sample`, with each clique's belief conditioned on its separator
@@ -641,6 +647,8 @@ class JunctionTree:
         evidence : mapping of int to ndarray
             Likelihoods of shape ``(n, r_v)`` (batched) or ``(r_v,)`` (the same for every row);
             at least one batched.
+        row_factors : mapping of int to ndarray, optional
+            The tables of the slots, as for :meth:`beliefs`.
         random_state : int, Generator or None
 
         Returns
@@ -657,7 +665,7 @@ class JunctionTree:
         if n is None:
             raise ValueError("sample_rows takes batched evidence (one row per sample); use sample for one set.")
         rng = np.random.default_rng(random_state)
-        beliefs = self.beliefs(evidence)
+        beliefs = self.beliefs(evidence, row_factors=row_factors)
         if not np.isfinite(beliefs[self.root][1]).all():
             raise ValueError("The evidence of some row has probability zero under the model.")
         order, parent = self._rooted(self.root)

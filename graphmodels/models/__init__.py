@@ -5,6 +5,7 @@ from .ande import AnDE
 from .aode import AODE
 from .augmented import FAN, TAN, ChowLiu, NaiveBayes
 from .base import BaseClassifier, BaseDensity, BaseModel, NotFittedError, TrainingCounts, clone_model, training_counts
+from .bayesian_network import BayesianNetwork
 from .bayesnet import DiscreteBayesianNetwork
 from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree
@@ -37,6 +38,7 @@ __all__ = [
     "KDB",
     "SelectiveKDB",
     "ChowLiuTree",
+    "BayesianNetwork",
     "HyperforestDensity",
     "HyperforestClassifier",
     "KikuchiBayes",
