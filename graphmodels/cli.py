@@ -37,9 +37,15 @@ them).
   stderr. ``compare`` shows its progress when stderr is a terminal and the
   run lasts more than a few seconds; ``report`` writes a line per step;
   ``--quiet`` silences both.
-* **Exit status**: 0 on success; 2 for a usage or data error, reported in
-  one line ``graphmodels: error: ...`` on stderr, without a traceback; 130
-  when interrupted.
+* **A model that fails** in ``compare`` or ``report`` (a table beyond its
+  ``max_cells``, data it cannot handle: any error of its fit or predict)
+  is shown as failed, with its one-line reason (``compare``: status
+  ``failed``, ``-`` for its figures, and a line ``NAME failed: reason``
+  under the table; ``report``: in the page), and the other models go on.
+* **Exit status**: 0 on success, also when some models failed but at least
+  one completed; 2 for a usage or data error, or when every model of
+  ``compare`` failed, reported in one line ``graphmodels: error: ...`` on
+  stderr, without a traceback; 130 when interrupted.
 
 Each fold's log-loss in ``compare`` clips the probability of the true class
 at ``1e-15`` (as scikit-learn's ``log_loss``), so a class absent from a
@@ -577,7 +583,7 @@ def _cmd_fit(args: argparse.Namespace) -> None:
 
 
 def _cmd_compare(args: argparse.Namespace) -> None:
-    from .evaluation import RepeatedStratifiedKFold, compare
+    from .evaluation import ModelFailedWarning, RepeatedStratifiedKFold, compare, failure_reason
 
     models = {m: _model(m, args.discretizer, args.seed, args.categorical) for m in args.models}
     if args.out:
@@ -585,14 +591,17 @@ def _cmd_compare(args: argparse.Namespace) -> None:
     name, X, y = _load_data(args.data, args.target, args.sep)
     _check_columns(X, args)
     cv = RepeatedStratifiedKFold(n_splits=args.folds, n_repeats=args.repeats, random_state=args.seed)
-    result = compare(
-        models,
-        {name: (X, y)},
-        cv=cv,
-        discretizer=None,  # each model discretizes inside its fit, so on each training fold
-        verbose=False if args.quiet else None,
-    )
-    table = result.summary.set_index("model")[["log_loss", "log_loss_std", "error", "fit_time", "predict_time"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ModelFailedWarning)  # the failures are listed under the table
+        result = compare(
+            models,
+            {name: (X, y)},
+            cv=cv,
+            discretizer=None,  # each model discretizes inside its fit, so on each training fold
+            verbose=False if args.quiet else None,
+        )
+    summary = result.summary.set_index("model")
+    table = summary[["log_loss", "log_loss_std", "error", "fit_time", "predict_time", "status"]]
     print(
         f"{name}: {len(X)} rows, {X.shape[1]} attributes, {y.nunique()} classes; "
         f"{args.repeats} x {args.folds}-fold stratified cross-validation"
@@ -605,16 +614,24 @@ def _cmd_compare(args: argparse.Namespace) -> None:
                 "fit_time": "fit (s)",
                 "predict_time": "predict (s)",
             }
-        ).to_string(float_format=lambda v: f"{v:.4f}")
+        ).to_string(float_format=lambda v: f"{v:.4f}", na_rep="-")
     )
+    failed = result.failures
+    for model_name, reason in zip(failed["model"], failed["failure"]):
+        print(f"{model_name} failed: {reason}")
     if args.out:
         os.makedirs(args.out, exist_ok=True)
         write_text(os.path.join(args.out, f"{name}-folds.csv"), result.results.to_csv(index=False), compress=False)
         for model_name, model in models.items():
-            model.fit(X, y)
-            path = os.path.join(args.out, f"{name}-{model_name}.png")
-            _draw(model, path, f"{type(model).__name__} on {name}")
-        print(f"fold results and a drawing of each structure saved in {args.out}")
+            if summary.at[model_name, "status"] == "failed":
+                continue
+            try:
+                model.fit(X, y)
+                path = os.path.join(args.out, f"{name}-{model_name}.png")
+                _draw(model, path, f"{type(model).__name__} on {name}")
+            except Exception as error:  # noqa: BLE001 - one model's drawing that fails costs that drawing only
+                _note(f"no drawing of {model_name}: {failure_reason(error)}")
+        print(f"fold results and a drawing of each structure that completed saved in {args.out}")
 
 
 def _cmd_report(args: argparse.Namespace) -> None:

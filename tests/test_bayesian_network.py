@@ -65,8 +65,8 @@ def test_likelihood_queries_and_export_agree_with_the_network(chain, tmp_path):
     asked = model.query("a", evidence={"c": "1"})
     np.testing.assert_allclose(asked.to_numpy(), network.query("a", evidence={"c": "1"}).to_numpy(), atol=1e-10)
     path = tmp_path / "chain.bif"
-    gm.models.write_bif(network, path)
-    again = gm.models.read_bif(path)
+    gm.io.write_bif(network, path)
+    again = gm.io.read_bif(path)
     np.testing.assert_allclose(again.log_likelihood(chain), network.log_likelihood(chain), atol=1e-9)
     saved = tmp_path / "model.json"
     model.save(saved)
@@ -243,7 +243,7 @@ def test_dag_drawings_point_down_and_cpdag_edges_are_undirected():
     from graphmodels.plotting import draw_network, network_layout
     from graphmodels.structures import undirected_edges
 
-    alarm = gm.models.load_network("alarm")
+    alarm = gm.io.load_network("alarm")
     position = network_layout(alarm.graph)
     assert all(position[u][1] > position[v][1] for u, v in alarm.graph.edges)  # main drew 7 of 46 upward
     ax = draw_network(alarm)  # a given network: its DAG

@@ -592,3 +592,51 @@ def test_compare_is_silent_on_stderr_when_it_is_not_a_terminal(monkeypatch, caps
     monkeypatch.setattr(compare_module, "_PROGRESS_DELAY", 0.0)
     assert main(["compare", "lenses", "--models", "nb", "--folds", "3", "--repeats", "1"]) == 0
     assert capsys.readouterr().err == ""
+
+
+# ----------------------------------------------------------------------------------------------
+# compare and report: a model that cannot fit is reported, not fatal
+# ----------------------------------------------------------------------------------------------
+class FitFails(gm.NaiveBayes):
+    """A registered classifier whose fit raises (as one with a bug, or data it cannot handle)."""
+
+    def _fit(self, engine):
+        raise RuntimeError("the search did not converge")
+
+
+@pytest.fixture
+def too_wide_for_ande(tmp_path):
+    """60 rows, 20 attributes of 12 states, 3 classes: AnDE(n=2)'s tables need 1.6e7 cells, past its 1e7 default."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({f"a{j}": rng.choice(list("abcdefghijkl"), size=60) for j in range(20)})
+    frame["class"] = np.repeat(["u", "v", "w"], 20)
+    path = tmp_path / "wide.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_compare_reports_failed_models_and_keeps_exit_code_0(too_wide_for_ande, tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(CLASSIFIERS, "fit-fails", FitFails)
+    argv = ["compare", str(too_wide_for_ande), "--models", "nb", "ande", "fit-fails", "--folds", "2", "--repeats", "1"]
+    assert main([*argv, "--out", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    rows = {line.split()[0]: line.split() for line in captured.out.splitlines()[3:6]}
+    assert rows["nb"][-1] == "ok" and rows["ande"][1:] == ["-"] * 5 + ["failed"] and rows["fit-fails"][-1] == "failed"
+    assert "\nande failed: TableTooLargeError: AnDE: The tables for n=2 " in captured.out
+    assert "\nfit-fails failed: RuntimeError: the search did not converge\n" in captured.out
+    assert "Traceback" not in captured.err and "warning" not in captured.err  # listed once, under the table
+    assert (tmp_path / "wide-nb.png").exists() and not (tmp_path / "wide-ande.png").exists()
+    assert set(pd.read_csv(tmp_path / "wide-folds.csv")["model"]) == {"nb"}
+    # Every model failed: exit code 2 and one line naming each.
+    _one_line_error(
+        capsys, main(argv[:3] + ["ande", "fit-fails", *argv[6:]]), "Every model failed", "fit-fails on wide"
+    )
+
+
+def test_report_shows_a_model_whose_fit_raises_as_failed(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(CLASSIFIERS, "fit-fails", FitFails)
+    out = tmp_path / "report.html"
+    assert main(["report", "lenses", "--models", "nb", "fit-fails", "--folds", "2", "--out", str(out), "--quiet"]) == 0
+    page = out.read_text()
+    assert "failed: RuntimeError: the search did not converge" in page
+    assert "Could not be fitted: RuntimeError: the search did not converge" in page

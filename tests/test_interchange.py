@@ -18,6 +18,7 @@ import pytest
 import graphmodels as gm
 from graphmodels._special import logsumexp
 from graphmodels.estimators import Discriminative
+from graphmodels.io import load_network, read_uai, read_xmlbif, write_bif, write_uai, write_xmlbif
 from graphmodels.models import (
     AODE,
     FAN,
@@ -25,8 +26,6 @@ from graphmodels.models import (
     TAN,
     AnDE,
     ChowLiu,
-    DiscreteBayesianNetwork,
-    DiscreteMarkovNetwork,
     HierarchicalNaiveBayes,
     HyperforestClassifier,
     HyperforestDensity,
@@ -36,15 +35,9 @@ from graphmodels.models import (
     MultiDimensionalTAN,
     NaiveBayes,
     SelectiveKDB,
-    load_network,
-    read_uai,
-    read_xmlbif,
-    write_bif,
-    write_uai,
-    write_xmlbif,
 )
 from graphmodels.models.export import UNSEEN_STATE, state_names
-from graphmodels.models.synthetic import random_multidimensional_network
+from graphmodels.networks import DiscreteBayesianNetwork, DiscreteMarkovNetwork, random_multidimensional_network
 
 # ---------------------------------------------------------------- brute force
 

@@ -51,16 +51,23 @@ Table = tuple[np.ndarray, np.ndarray]  # (values, log_scale)
 
 
 class Message:
-    """One message of a trace: from clique to clique, its separator and its (normalized) table."""
+    """One message of a trace: from clique to clique, its separator and its (normalized) table.
 
-    __slots__ = ("source", "target", "separator", "values", "kind")
+    ``iteration`` numbers the sweep of an iterative method (loopy BP, GBP), from 1; None for
+    the junction tree's single pass.
+    """
 
-    def __init__(self, source: int, target: int, separator: Scope, values: np.ndarray, kind: str) -> None:
+    __slots__ = ("source", "target", "separator", "values", "kind", "iteration")
+
+    def __init__(
+        self, source: int, target: int, separator: Scope, values: np.ndarray, kind: str, iteration: int | None = None
+    ) -> None:
         self.source = source
         self.target = target
         self.separator = separator
         self.values = values
         self.kind = kind
+        self.iteration = iteration
 
     def __repr__(self) -> str:
         return f"Message({self.source} -> {self.target}, separator={self.separator}, kind={self.kind!r})"

@@ -23,7 +23,7 @@ from .registry import register_model
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["AODE"]
 
@@ -175,7 +175,7 @@ class _SuperParentEnsemble(BaseClassifier, Queryable):
         return superparent_network(class_variable, features, names, cardinalities=cardinalities)
 
     def member_network(self, superparents: Hashable | Sequence[Hashable]) -> DiscreteBayesianNetwork:
-        """One member of the ensemble as a :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """One member of the ensemble as a :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         The member with super-parents ``S``, ``P(y, x_S) prod_{k not in S}
         P(x_k | y, x_S)``, with the model's fitted tables as CPTs; its arcs
@@ -214,7 +214,7 @@ class _SuperParentEnsemble(BaseClassifier, Queryable):
         See Also
         --------
         member_networks : every member, and how the model combines them.
-        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.io.write_bif : write the network in BIF.
 
         Examples
         --------
@@ -258,7 +258,7 @@ class _SuperParentEnsemble(BaseClassifier, Queryable):
         return Mixture(members, np.ones(len(members)), name=type(self).__name__)
 
     def member_networks(self, *, fallback: bool = False) -> dict[tuple[Hashable, ...], DiscreteBayesianNetwork]:
-        """Every member of the ensemble as a :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """Every member of the ensemble as a :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         The model is not one network but an average of networks, one per
         super-parent set; this gives them all, as :meth:`member_network`

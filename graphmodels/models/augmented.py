@@ -48,8 +48,8 @@ if TYPE_CHECKING:
     from collections.abc import Hashable
 
     from ..estimators.parameters import Estimator
+    from ..networks import DiscreteBayesianNetwork
     from ..stats.counting import CountingEngine
-    from .bayesnet import DiscreteBayesianNetwork
 
 __all__ = ["NaiveBayes", "TAN", "FAN", "ChowLiu"]
 
@@ -191,7 +191,7 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         return families, column_states(self), {}
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """The fitted model as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         Its variables are the class (named ``class_name_``, states
         ``classes_``) and the attributes (named as the columns, states
@@ -217,7 +217,7 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
 
         See Also
         --------
-        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.io.write_bif : write the network in BIF.
         graphmodels.models.export.class_network : the construction, and how
             tables fitted with ``estimator="discriminative"`` become CPTs.
 
@@ -892,7 +892,7 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         The model is ``P(y, x) = P(y) P_y(x)`` with a tree (or forest) of its
         own for each class, so it is not one Bayesian network (the classes'
         trees may orient an edge both ways), but each ``P_y`` is one: a
-        :class:`~graphmodels.models.DiscreteBayesianNetwork` over the
+        :class:`~graphmodels.networks.DiscreteBayesianNetwork` over the
         attributes whose arcs are ``structures_[c]`` and whose CPTs are
         ``log_tables_[c]``. With the prior, ``P(y = c) P_c(x)`` normalized
         over the classes is :meth:`predict_proba`, also with unobserved
@@ -923,7 +923,7 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         See Also
         --------
         graphmodels.models.export.class_conditional_networks : the construction.
-        graphmodels.models.write_bif : write one class's network in BIF.
+        graphmodels.io.write_bif : write one class's network in BIF.
 
         Notes
         -----
@@ -974,7 +974,7 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         -------
         callable
             ``model.to_bayesian_network()`` returns a
-            :class:`~graphmodels.models.DiscreteBayesianNetwork` (see
+            :class:`~graphmodels.networks.DiscreteBayesianNetwork` (see
             :meth:`TAN.to_bayesian_network`); before `fit` it raises
             ``NotFittedError``.
 

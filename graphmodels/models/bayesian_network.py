@@ -28,7 +28,7 @@ if TYPE_CHECKING:
     import pandas as pd
 
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["BayesianNetwork", "STRUCTURE_SEARCHES", "MISSING_POLICIES"]
 
@@ -190,7 +190,7 @@ class BayesianNetwork(BaseDensity, ConditionalTables, Queryable):
     Examples
     --------
     >>> import graphmodels as gm
-    >>> alarm = gm.models.load_network("alarm")
+    >>> alarm = gm.io.load_network("alarm")
     >>> X = alarm.sample(2000, random_state=0)
     >>> model = BayesianNetwork().fit(X)
     >>> diff = gm.structures.structure_difference(model, alarm.graph, cpdag=True)
@@ -558,12 +558,12 @@ class BayesianNetwork(BaseDensity, ConditionalTables, Queryable):
         return families, states, {}
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted network as a :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """The fitted network as a :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         Variables named as the columns (and latent variables), ``str`` of a name that is not
         a string; states are the encoder's labels written as strings, in code order (a latent
         variable's ``"0"``, ``"1"``, ...). Write it with ``write_bif``, ``write_xmlbif``,
-        ``write_uai``, or hand it to pgmpy or pyAgrum (:mod:`graphmodels.interop`).
+        ``write_uai``, or hand it to pgmpy or pyAgrum (:mod:`graphmodels.io`).
 
         Examples
         --------
@@ -573,7 +573,7 @@ class BayesianNetwork(BaseDensity, ConditionalTables, Queryable):
         >>> bn.parents["wet"], bn.states["rain"]
         (('rain',), ['n', 'y'])
         """
-        from .bayesnet import DiscreteBayesianNetwork
+        from ..networks import DiscreteBayesianNetwork
         from .export import _variable_names, state_names
 
         self._check_fitted()

@@ -22,7 +22,7 @@ from .tables import ConditionalTables, column_states
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["HierarchicalNaiveBayes"]
 
@@ -316,7 +316,7 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         return out
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`, latents included.
+        """The fitted model as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`, latents included.
 
         Its variables are the class (named ``class_name_``, states
         ``classes_``), the attributes (named as the columns, states

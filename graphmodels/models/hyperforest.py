@@ -59,9 +59,9 @@ from .registry import register_model
 from .tables import clique_potentials, column_states, find_variables, potential_frame
 
 if TYPE_CHECKING:
+    from ..networks import DiscreteMarkovNetwork
     from ..stats.counting import CountingEngine
     from ..stats.hyperedges import HyperedgeWeights
-    from .markovnet import DiscreteMarkovNetwork
 
 __all__ = ["HyperforestDensity", "HyperforestClassifier", "REPRESENTATIONS", "clique_log_tables"]
 
@@ -497,7 +497,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         return [(None, self.network_)]
 
     def to_markov_network(self) -> DiscreteMarkovNetwork:
-        """The fitted density as one :class:`~graphmodels.models.DiscreteMarkovNetwork`.
+        """The fitted density as one :class:`~graphmodels.networks.DiscreteMarkovNetwork`.
 
         One factor per clique of the junction forest (``network_``): the
         clique's conditional ``P(residual | separator)``, its joint for a root
@@ -523,7 +523,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
 
         Examples
         --------
@@ -816,7 +816,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         )
 
     def to_markov_network(self) -> DiscreteMarkovNetwork:
-        """The fitted classifier as one :class:`~graphmodels.models.DiscreteMarkovNetwork` over ``(y, x)``.
+        """The fitted classifier as one :class:`~graphmodels.networks.DiscreteMarkovNetwork` over ``(y, x)``.
 
         Every representation is one normalized Markov network over the class
         and the attributes, whose product is the model's joint ``P(y, x)``:
@@ -859,7 +859,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
         graphmodels.models.export.classifier_markov_network : the construction.
 
         Notes

@@ -30,7 +30,7 @@ from .tables import column_states, find_variables, potential_frame
 if TYPE_CHECKING:
     import networkx as nx
 
-    from .markovnet import DiscreteMarkovNetwork
+    from ..networks import DiscreteMarkovNetwork
 
 __all__ = ["KikuchiBayes", "DEFAULT_PRIOR_STRENGTH"]
 
@@ -371,7 +371,7 @@ class KikuchiBayes(BaseClassifier, Queryable):
         return markov_distribution(self, self.to_markov_network(), region_graph=self.structure_)
 
     def to_markov_network(self, stage: int | None = None) -> DiscreteMarkovNetwork:
-        """One stage's Kikuchi approximation as a :class:`~graphmodels.models.DiscreteMarkovNetwork`.
+        """One stage's Kikuchi approximation as a :class:`~graphmodels.networks.DiscreteMarkovNetwork`.
 
         The model scores a row by ``prod_R P(x_R, y)^{c_R}`` over the regions
         ``R`` of a stage of its path with their counting numbers ``c_R``
@@ -421,7 +421,7 @@ class KikuchiBayes(BaseClassifier, Queryable):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
         region_graph : the region graph of a stage, with its counting numbers.
 
         Notes

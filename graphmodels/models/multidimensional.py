@@ -55,7 +55,7 @@ from .tables import ConditionalTables
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["MultiDimensionalNaiveBayes", "MultiDimensionalTAN", "MultiDimensionalAODE"]
 
@@ -412,7 +412,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
 
     Examples
     --------
-    >>> from graphmodels.models.synthetic import random_multidimensional_network
+    >>> from graphmodels.networks import random_multidimensional_network
     >>> network, _ = random_multidimensional_network(3, 6, random_state=0)
     >>> data = network.sample(500, random_state=1)
     >>> model = MultiDimensionalNaiveBayes().fit(data.filter(like="A"), data.filter(like="C"))
@@ -451,7 +451,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         return [self.structure_]
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted MDBNC as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """The fitted MDBNC as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         Its variables are the labels (named as the columns of `Y`, states
         ``classes_[j]``) and the attributes (named as the columns of `X`,
@@ -480,7 +480,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
 
         Examples
         --------
-        >>> from graphmodels.models.synthetic import random_multidimensional_network
+        >>> from graphmodels.networks import random_multidimensional_network
         >>> network, _ = random_multidimensional_network(3, 6, random_state=0)
         >>> data = network.sample(500, random_state=1)
         >>> model = MultiDimensionalNaiveBayes().fit(data.filter(like="A"), data.filter(like="C"))

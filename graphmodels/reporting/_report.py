@@ -28,7 +28,7 @@ from .._files import write_text
 from .._validation import Boolean, Interval, Options, Predicate, validate_params
 from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, IntegerColumnsCutWarning, MDLDiscretizer
 from ..data.encoding import MISSING_LABEL, as_frame
-from ..evaluation import RepeatedStratifiedKFold, cross_validate
+from ..evaluation import RepeatedStratifiedKFold, cross_validate, failure_reason
 from ..models import CLASSIFIERS, TAN, HyperforestClassifier, KikuchiBayes, clone_model, training_counts
 from ..models.base import CATEGORICAL_CONSTRAINTS
 from ..stats import pairwise_mutual_information
@@ -58,9 +58,10 @@ TOP_INTERACTIONS = 10
 #: models' own ``discretizer="auto"`` (``BaseClassifier._auto_discretizer``).
 _AUTO_DISCRETIZER = "mdl"
 
-#: Failures of one model that the report shows instead of stopping (a table beyond
-#: ``max_cells`` is a ValueError; memory may run out on a wide table).
-_MODEL_ERRORS = (ValueError, MemoryError)
+#: Failures of one model that the report shows instead of stopping: any error of its fit or predict
+#: (a table beyond ``max_cells``, memory that runs out on a wide table, data the model cannot handle).
+#: KeyboardInterrupt and SystemExit are not among them.
+_MODEL_ERRORS = (Exception,)
 
 
 class Report:
@@ -295,8 +296,12 @@ def report(
 
     Notes
     -----
-    A model that fails (a table beyond its ``max_cells``, say) is reported
-    as failed in the page, and the report goes on. Warnings raised while the
+    A model that fails (any error of its fit or predict: a table beyond its
+    ``max_cells``, data it cannot handle) is reported as failed in the page,
+    with its one-line reason, and the report goes on: its row of the models
+    table says ``failed: <reason>`` and has no rank (the others are ranked
+    among themselves), ``cv_summary`` has ``NaN`` metrics and the reason in
+    ``failure``, and its structure is not drawn. Warnings raised while the
     report runs are shown as usual and listed in its notes.
 
     Each fold's log-loss clips the probability of the true class at
@@ -731,8 +736,9 @@ def _cross_validate(
         try:
             folds = cross_validate(model, X, y, cv=cv, discretizer=None, verbose=False)
         except _MODEL_ERRORS as error:
-            say(f"{name} failed: {error}")
-            rows.append({"model": name, "failure": _one_line(error)})
+            reason = failure_reason(error)
+            say(f"{name} failed: {reason}")
+            rows.append({"model": name, "failure": reason})
             continue
         folds.insert(0, "model", name)
         frames.append(folds)
@@ -765,10 +771,6 @@ def _version() -> str:
         return "(not installed)"
 
 
-def _one_line(error: BaseException) -> str:
-    return " ".join(str(error).split()) or type(error).__name__
-
-
 def _fit_all_rows(
     models: dict[str, Any], X: pd.DataFrame, y: pd.Series, counts: TrainingCounts, say: _Progress
 ) -> tuple[dict[str, Any], dict[str, str]]:
@@ -783,7 +785,7 @@ def _fit_all_rows(
             else:
                 fitted[name] = estimator.fit(X, y)
         except _MODEL_ERRORS as error:
-            errors[name] = _one_line(error)
+            errors[name] = failure_reason(error)
     return fitted, errors
 
 
@@ -824,7 +826,7 @@ def _interactions(
             model, extra = _fitted_or_new(fitted, name, cls, counts, discretizer, categorical)
             tables[name], notes[name] = extract(model, float(counts.engine.total))
         except _MODEL_ERRORS as error:
-            tables[name], notes[name] = pd.DataFrame(), f"could not be fitted: {_one_line(error)}"
+            tables[name], notes[name] = pd.DataFrame(), f"could not be fitted: {failure_reason(error)}"
             continue
         if extra:
             notes[name] += " (fitted with default settings for this section; it is not among the report's models)"
