@@ -254,3 +254,21 @@ def test_dag_drawings_point_down_and_cpdag_edges_are_undirected():
     lines = [type(p.get_arrowstyle()).__name__ for p in ax.patches]
     assert lines.count("Curve") == len(undirected_edges(pattern)) > 0  # one line, no arrowhead, per edge
     assert len(lines) == pattern.number_of_edges() - len(undirected_edges(pattern))
+
+
+def test_map_query_sample_and_display_of_a_given_dag(chain):
+    dag = nx.DiGraph([("a", "b"), ("b", "c")])
+    model = BayesianNetwork(structure=dag, estimator="laplace").fit(chain)
+    levels = dict(zip(model.encoder_.columns_, model.encoder_.levels_))
+    grid = pd.DataFrame(list(itertools.product(*levels.values())), columns=list(levels))
+    joint = np.exp(model.score_samples(grid))
+    # The most probable joint state given c = "1", by enumerating every row of the grid.
+    given = (grid["c"] == "1").to_numpy()
+    brute = grid[given].iloc[int(np.argmax(joint[given]))]
+    states, probability = model.map_query(evidence={"c": "1"})
+    assert {k: states[k] for k in ("a", "b", "d")} == {k: brute[k] for k in ("a", "b", "d")}
+    assert probability == pytest.approx(joint[given].max() / joint[given].sum())
+    assert model.score(chain) == pytest.approx(model.score_samples(chain).sum())  # as KernelDensity.score
+    assert list(model.sample(4, random_state=1).columns) == ["a", "b", "c", "d"]
+    html = model._repr_html_()
+    assert "BayesianNetwork" in html and "<svg" in html
