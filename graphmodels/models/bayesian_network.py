@@ -95,8 +95,9 @@ class BayesianNetwork(BaseDensity, ConditionalTables, Queryable):
         the `latent` variables) is used as it is.
     criterion : {"bic", "bdeu", "k2", "aic", "log-likelihood"}, default="bic"
         The score of the score-based searches. BIC is the default: on samples of ALARM
-        (``benchmarks/bench_structure_learning.py``) its networks are the closest to the
-        truth of the decomposable scores.
+        (``benchmarks/bench_bn_learning.py``, RESULTS.md) hill climbing with BIC came closer
+        to the true equivalence class than with BDeu at 1,000 and 20,000 rows (BDeu at 5,000).
+        PC-stable came closest of all there.
     equivalent_sample_size : float, default=1.0
         BDeu's prior equivalent sample size (for ``criterion="bdeu"``).
     test : {"g2", "chi2", "mi"}, default="g2"
