@@ -36,6 +36,8 @@ References
        Statistical Software*, 35(3), 1-22.
 .. [5] Silander, T., & Myllymaki, P. (2006). A simple approach for finding the globally optimal
        Bayesian network structure. In *Proceedings of UAI*, 445-452.
+.. [6] Balov, N. (2013). Consistent model selection of discrete Bayesian networks from incomplete
+       data. *Electronic Journal of Statistics*, 7, 1047-1077.
 """
 
 from __future__ import annotations
@@ -180,7 +182,8 @@ class FamilyScores:
 
         With unobserved cells a family is counted on the rows that observe it, fewer for a
         larger family: its score is scaled to the number of rows (the log-likelihood per
-        observed row, times the rows), or a family would gain parents by losing rows.
+        observed row, times the rows), or a family would gain parents by losing rows: Balov's
+        node-average likelihood [6]_, with BIC's penalty R bnlearn's ``pnal`` score, times the rows.
         """
         if not self.rescale:
             return np.asarray(family_score(table, self.score, equivalent_sample_size=self.equivalent_sample_size))
