@@ -183,7 +183,7 @@ class FamilyScores:
         With unobserved cells a family is counted on the rows that observe it, fewer for a
         larger family: its score is scaled to the number of rows (the log-likelihood per
         observed row, times the rows), or a family would gain parents by losing rows: Balov's
-        node-average likelihood [6]_, with BIC's penalty R bnlearn's ``pnal`` score, times the rows.
+        node-average likelihood (Balov 2013), with BIC's penalty R bnlearn's ``pnal`` score, times the rows.
         """
         if not self.rescale:
             return np.asarray(family_score(table, self.score, equivalent_sample_size=self.equivalent_sample_size))
