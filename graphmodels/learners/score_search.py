@@ -23,7 +23,9 @@ two families, so the search keeps every family's score and rescores only the cha
 Every search takes the same expert knowledge (:func:`~graphmodels.structures.expert_knowledge`:
 required and forbidden arcs, tiers, roots, ``max_parents``). A cell coded ``-1`` (unobserved)
 drops the row from the tables that read its variable: each family is scored on the rows where
-it is observed (available-case analysis, R bnlearn's default for incomplete data).
+it is observed (available-case analysis, R bnlearn's default for incomplete data), its score
+scaled to all the rows (Balov's node-average likelihood [6]_), so that no family gains parents
+by losing rows.
 
 References
 ----------
