@@ -7,6 +7,7 @@ from .ande import AnDE
 from .aode import AODE
 from .augmented import FAN, TAN, ChowLiu, NaiveBayes
 from .base import BaseClassifier, BaseDensity, BaseModel, NotFittedError, TrainingCounts, clone_model, training_counts
+from .bayesian_network import BayesianNetwork
 from .density import ChowLiuTree
 from .hierarchical_nb import HierarchicalNaiveBayes
 from .hyperforest import HyperforestClassifier, HyperforestDensity
@@ -34,6 +35,7 @@ __all__ = [
     "KDB",
     "SelectiveKDB",
     "ChowLiuTree",
+    "BayesianNetwork",
     "HyperforestDensity",
     "HyperforestClassifier",
     "KikuchiBayes",

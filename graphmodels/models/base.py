@@ -129,6 +129,8 @@ CLASS_NODE = "class"
 ESTIMATOR_CONSTRAINT = Predicate(get_estimator, "a name of graphmodels.estimators.ESTIMATORS, a dict or an Estimator")
 MAX_CELLS_CONSTRAINT = Interval(numbers.Integral, 1, None)
 MISSING_CONSTRAINT = Options(["value", "error"])
+#: How training_counts may encode missing cells (the encoder's policies).
+COUNTS_MISSING_CONSTRAINT = Options(["value", "error", "unobserved"])
 DISCRETIZER_CONSTRAINTS = [
     None,
     Options(["auto", *DISCRETIZERS], ignore_case=True),
@@ -238,8 +240,9 @@ def training_counts(
         Series partitioned as `X`, or the name of a column of `X`.
     sample_weight : array-like of shape (n_rows,), optional
         Non-negative frequency weights (not with a Dask `X`).
-    missing : {"value", "error"}, default="value"
-        Missing cells as a state of their own, or refused.
+    missing : {"value", "error", "unobserved"}, default="value"
+        Missing cells as a state of their own, refused, or coded ``-1`` (unobserved: each
+        table counts the rows where its variables are observed; not with a Dask `X`).
     max_cells : int, default=10_000_000
         Largest table the counting engine may allocate, and the MDL discretizer's
         class counts unless it has a ``max_cells`` of its own.
@@ -287,9 +290,18 @@ def training_counts(
     validate_params(
         "training_counts",
         {"missing": missing, "max_cells": max_cells, "categorical": categorical},
-        {"missing": [MISSING_CONSTRAINT], "max_cells": [MAX_CELLS_CONSTRAINT], "categorical": CATEGORICAL_CONSTRAINTS},
+        {
+            "missing": [COUNTS_MISSING_CONSTRAINT],
+            "max_cells": [MAX_CELLS_CONSTRAINT],
+            "categorical": CATEGORICAL_CONSTRAINTS,
+        },
     )
     if is_dask_collection(X):
+        if missing == "unobserved":
+            raise ValueError(
+                "missing='unobserved' (missing cells left out of each table, or filled in by EM) needs the rows in "
+                "memory; a Dask DataFrame takes missing='value' or 'error'. Compute it first (X.compute())."
+            )
         return _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer, categorical)
     if is_dask_collection(y):
         raise TypeError("`y` is a Dask Series but `X` is not a Dask DataFrame; give both as Dask or both in memory.")
@@ -799,6 +811,15 @@ class BaseModel:
         """False when the tables are log-potentials (a discriminative fit), not log-probabilities."""
         return not isinstance(getattr(self, "estimator_", None), Discriminative)
 
+    @property
+    def missing_encoding(self) -> str:
+        """How :func:`training_counts` encodes missing cells for this model: its ``missing``.
+
+        A model whose ``missing`` is not an encoding of the cells themselves (a Bayesian
+        network's ``"em"``) reads them as ``"unobserved"``.
+        """
+        return self.missing
+
     def _fitted_attribute_names(self):
         return [name for name in vars(self) if name.endswith("_") and not name.startswith("_")]
 
@@ -1088,10 +1109,11 @@ class BaseModel:
         """``encoder_``, ``n_rows_``, ``n_features_in_`` and ``feature_names_in_`` from shared training counts."""
         if counts.n_features == 0 and not getattr(self, "_allow_no_features", False):
             raise ValueError(f"`X` has 0 feature(s) (shape={counts.shape}) while a minimum of 1 is required.")
-        if counts.missing != self.missing:
+        if counts.missing != self.missing_encoding:
             raise ValueError(
                 f"The training counts were encoded with missing={counts.missing!r} but "
-                f"{type(self).__name__} has missing={self.missing!r}."
+                f"{type(self).__name__} (missing={self.missing!r}) reads them encoded with "
+                f"missing={self.missing_encoding!r}."
             )
         self.encoder_ = counts.encoder
         self.discretizer_ = counts.discretizer
@@ -1292,7 +1314,7 @@ class BaseClassifier(BaseModel):
                 X,
                 y,
                 sample_weight=sample_weight,
-                missing=self.missing,
+                missing=self.missing_encoding,
                 max_cells=self.max_cells,
                 discretizer=self._new_discretizer(),
                 categorical=getattr(self, "categorical", None),
@@ -1441,7 +1463,7 @@ class BaseDensity(BaseModel):
             counts = training_counts(
                 X,
                 sample_weight=sample_weight,
-                missing=self.missing,
+                missing=self.missing_encoding,
                 max_cells=self.max_cells,
                 discretizer=self._new_discretizer(),
                 categorical=getattr(self, "categorical", None),
