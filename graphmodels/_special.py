@@ -10,7 +10,7 @@ This module imports nothing from the package: every layer may use it.
 
 from __future__ import annotations
 
-__all__ = ["expit", "gammaln", "logsumexp", "xlogy", "log_sum_exp_rows"]
+__all__ = ["chdtrc", "expit", "gammaln", "logsumexp", "xlogy", "log_sum_exp_rows"]
 
 _scipy_special = None
 
@@ -22,6 +22,11 @@ def _module():
 
         _scipy_special = scipy.special
     return _scipy_special
+
+
+def chdtrc(*args, **kwargs):
+    """:func:`scipy.special.chdtrc` (the chi-squared survival function), imported on first call."""
+    return _module().chdtrc(*args, **kwargs)
 
 
 def expit(*args, **kwargs):

@@ -8,6 +8,7 @@ from .base import BaseClassifier, BaseDensity, BaseModel, NotFittedError, Traini
 from .bayesnet import DiscreteBayesianNetwork
 from .bif import load_network, read_bif, write_bif
 from .density import ChowLiuTree
+from .explanations import shapley_values
 from .hierarchical_nb import HierarchicalNaiveBayes
 from .hyperforest import HyperforestClassifier, HyperforestDensity
 from .kdb import KDB
@@ -74,4 +75,5 @@ __all__ = [
     "TrainingCounts",
     "training_counts",
     "clone_model",
+    "shapley_values",
 ]
