@@ -32,13 +32,15 @@ DRAWINGS = {
     "latent_trees",
     "multidimensional",
     "interactions",
+    "interaction_graph",
     "region_graph",
     "kikuchi_path",
     "stability",
 }
 # animation: replays a learning trace through several drawings (graph, hyperforest, interactions), so it
 # calls them as dispatch does and is an entry module; no drawing imports it.
-ENTRY = {"dispatch", "export", "svg", "notebook", "animation", "__init__"}
+# explanations: colours the structure drawn by draw_graph (network), as animation replays drawings.
+ENTRY = {"dispatch", "export", "svg", "notebook", "animation", "explanations", "__init__"}
 
 
 def _sibling_imports(module):

@@ -2,9 +2,10 @@
 
 Layers inside the package: ``_common`` (colours, labels, layouts, geometry; draws
 nothing) <- one module per drawing (``network``, ``hyperforests``, ``latent_trees``,
-``multidimensional``, ``interactions``, ``region_graph``, ``kikuchi_path``, ``stability``) and
-``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type) and
-``animation`` (:func:`animate`, a learning trace replayed through the drawings) <- ``svg``
+``multidimensional``, ``interactions``, ``interaction_graph``, ``region_graph``, ``kikuchi_path``,
+``stability``) and ``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type),
+``animation`` (:func:`animate`, a learning trace replayed through the drawings) and
+``explanations`` (a row's terms as a waterfall and on the model's structure) <- ``svg``
 (drawings as inline SVG text, for notebooks and HTML pages) <- ``notebook`` (:func:`show`: the
 notebook display of any structure or model).
 
@@ -23,8 +24,10 @@ matplotlib's and scikit-learn's displays do. :func:`animate` returns a matplotli
 from ._common import grid_layout, network_layout
 from .animation import animate, animation_widget
 from .dispatch import draw_network
+from .explanations import draw_contribution_summary, draw_contributions, draw_waterfall
 from .export import to_dot, to_graphml
 from .hyperforests import draw_hyperforest, draw_junction_tree
+from .interaction_graph import draw_information, draw_interaction_dendrogram, draw_interaction_graph
 from .interactions import draw_interactions
 from .kikuchi_path import draw_kikuchi_path
 from .latent_trees import draw_latent_tree, latent_tree_layout
@@ -43,6 +46,12 @@ __all__ = [
     "draw_hyperforest",
     "draw_junction_tree",
     "draw_interactions",
+    "draw_interaction_graph",
+    "draw_interaction_dendrogram",
+    "draw_information",
+    "draw_waterfall",
+    "draw_contributions",
+    "draw_contribution_summary",
     "draw_region_graph",
     "draw_kikuchi_path",
     "draw_latent_tree",

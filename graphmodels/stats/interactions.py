@@ -135,12 +135,12 @@ def interaction_information(
     --------
     >>> import pandas as pd
     >>> frame = pd.DataFrame({"a": [0, 0, 1, 1], "b": [0, 1, 0, 1]})
-    >>> frame["xor"], frame["copy"] = frame["a"] ^ frame["b"], frame["a"]
+    >>> frame["xor"], frame["copy"], frame["y"] = frame["a"] ^ frame["b"], frame["a"], frame["a"]
     >>> round(interaction_information(frame, ["a", "b", "xor"], base=2), 6)  # synergy: one bit
     1.0
-    >>> round(interaction_information(frame, ["a", "copy", "b"], base=2), 6)  # no interaction
+    >>> round(interaction_information(frame, ["a", "b", "y"], base=2), 6)  # no interaction
     0.0
-    >>> round(interaction_information(frame, ["a", "copy", "xor"], base=2), 6)  # redundancy
+    >>> round(interaction_information(frame, ["a", "copy", "y"], base=2), 6)  # redundancy: twice the same bit
     -1.0
     """
     names = _group(variables)
