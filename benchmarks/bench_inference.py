@@ -36,14 +36,14 @@ from graphmodels.inference import (
     loopy_belief_propagation,
     region_graph_of_scopes,
 )
-from graphmodels.models import load_network
-from graphmodels.models.synthetic import random_hypertree_network
+from graphmodels.io import load_network
+from graphmodels.networks import random_hypertree_network
 
 warnings.simplefilter("ignore")
 import pyagrum as gum  # noqa: E402
 from pgmpy.inference import BeliefPropagation, VariableElimination  # noqa: E402
 
-from graphmodels.interop import to_pgmpy, to_pyagrum  # noqa: E402
+from graphmodels.io import to_pgmpy, to_pyagrum  # noqa: E402
 
 SEED = 0
 

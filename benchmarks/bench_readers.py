@@ -61,7 +61,10 @@ CHILD = """
 import json, resource, sys, time
 reader, path = sys.argv[1], sys.argv[2]
 if reader == "graphmodels":
-    from graphmodels.models import read_bif, read_uai, read_xmlbif
+    try:
+        from graphmodels.io import read_bif, read_uai, read_xmlbif
+    except ImportError:  # a revision from before graphmodels.io (issue 28): the readers were in models
+        from graphmodels.models import read_bif, read_uai, read_xmlbif
     read = {"bif": read_bif, "bifxml": read_xmlbif, "uai": read_uai}[path.rsplit(".", 1)[1]]
 elif reader == "pgmpy":
     from pgmpy.readwrite import BIFReader, UAIReader, XMLBIFReader
@@ -96,7 +99,7 @@ print(json.dumps({"seconds": seconds, "cpu": cpu_seconds, "before_kib": before, 
 
 def random_network(target_mb, *, states, parents, seed=0):
     """A network whose BIF text is about `target_mb` MB: `parents` roots and children of all of them."""
-    from graphmodels.models import DiscreteBayesianNetwork
+    from graphmodels.networks import DiscreteBayesianNetwork
 
     rng = np.random.default_rng(seed)
     cells = states ** (parents + 1)
@@ -114,7 +117,7 @@ def random_network(target_mb, *, states, parents, seed=0):
 
 def write_files(folder, sizes, *, states, parents):
     """{(format, size): (path, MB of text, cells)}: one network per size, written in the three formats."""
-    from graphmodels.models import write_bif, write_uai, write_xmlbif
+    from graphmodels.io import write_bif, write_uai, write_xmlbif
 
     writers = {"BIF": write_bif, "XMLBIF": write_xmlbif, "UAI": write_uai}
     files = {}

@@ -12,7 +12,8 @@ import pandas as pd
 import pytest
 
 from graphmodels import cli
-from graphmodels.models import DiscreteBayesianNetwork, write_bif, write_uai, write_xmlbif
+from graphmodels.io import write_bif, write_uai, write_xmlbif
+from graphmodels.networks import DiscreteBayesianNetwork
 from graphmodels.plotting import show, to_dot, to_graphml
 from graphmodels.reporting import Report
 

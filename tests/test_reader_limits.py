@@ -11,19 +11,9 @@ import tracemalloc
 import numpy as np
 import pytest
 
-from graphmodels.models import (
-    DiscreteBayesianNetwork,
-    FileTooLargeError,
-    bif,
-    load_network,
-    read_bif,
-    read_uai,
-    read_xmlbif,
-    uai,
-    write_bif,
-    write_uai,
-    write_xmlbif,
-)
+from graphmodels.io import bif, load_network, read_bif, read_uai, read_xmlbif, uai, write_bif, write_uai, write_xmlbif
+from graphmodels.models import FileTooLargeError
+from graphmodels.networks import DiscreteBayesianNetwork
 from graphmodels.stats import TableTooLargeError
 
 

@@ -178,7 +178,9 @@ def loopy_belief_propagation(
             if trace is not None:
                 for row, f in enumerate(members):
                     for j, v in enumerate(factors[f][0]):
-                        trace.append(Message(f, int(v), (int(v),), updated[j][row], f"loopy iteration {iteration}"))
+                        trace.append(
+                            Message(f, int(v), (int(v),), updated[j][row], f"loopy iteration {iteration}", iteration)
+                        )
         residuals.append(change)
         if change < tol:
             converged = True

@@ -166,7 +166,7 @@ def generalized_belief_propagation(
             change = max(change, float(np.abs(new - old).max()))
             messages[(p, r)] = new  # sequential: later updates see it
             if trace is not None:
-                trace.append(Message(p, r, scopes[r], new, f"gbp iteration {iteration}"))
+                trace.append(Message(p, r, scopes[r], new, f"gbp iteration {iteration}", iteration))
         residuals.append(change)
         if change < tol:
             converged = True

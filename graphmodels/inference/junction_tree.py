@@ -51,16 +51,23 @@ Table = tuple[np.ndarray, np.ndarray]  # (values, log_scale)
 
 
 class Message:
-    """One message of a trace: from clique to clique, its separator and its (normalized) table."""
+    """One message of a trace: from clique to clique, its separator and its (normalized) table.
 
-    __slots__ = ("source", "target", "separator", "values", "kind")
+    ``iteration`` numbers the sweep of an iterative method (loopy BP, GBP), from 1; None for
+    the junction tree's single pass.
+    """
 
-    def __init__(self, source: int, target: int, separator: Scope, values: np.ndarray, kind: str) -> None:
+    __slots__ = ("source", "target", "separator", "values", "kind", "iteration")
+
+    def __init__(
+        self, source: int, target: int, separator: Scope, values: np.ndarray, kind: str, iteration: int | None = None
+    ) -> None:
         self.source = source
         self.target = target
         self.separator = separator
         self.values = values
         self.kind = kind
+        self.iteration = iteration
 
     def __repr__(self) -> str:
         return f"Message({self.source} -> {self.target}, separator={self.separator}, kind={self.kind!r})"
@@ -291,6 +298,17 @@ class JunctionTree:
             survivor[i] = root
         return survivor
 
+    def _rooted(self, root: int) -> tuple[list[int], dict[int, int]]:
+        """The cliques in breadth-first order from `root`, and each one's parent (-1 for the root)."""
+        parent = {root: -1}
+        order = [root]
+        for c in order:
+            for nb in self.neighbors[c]:
+                if nb not in parent:
+                    parent[nb] = c
+                    order.append(nb)
+        return order, parent
+
     def _side_variables(self) -> None:
         """For each directed edge (i, j), the variables whose home clique lies on i's side."""
         homed: list[list[int]] = [[] for _ in self.cliques]
@@ -298,13 +316,7 @@ class JunctionTree:
             homed[c].append(v)
         self.side: dict[tuple[int, int], frozenset[int]] = {}
         # One post-order from clique 0 gives the downward sides; upward sides are the complement.
-        parent = {0: -1}
-        order = [0]
-        for c in order:
-            for nb in self.neighbors[c]:
-                if nb not in parent:
-                    parent[nb] = c
-                    order.append(nb)
+        order, parent = self._rooted(0)
         below: dict[int, frozenset[int]] = {}
         for c in reversed(order):
             variables = set(homed[c])
@@ -394,13 +406,7 @@ class JunctionTree:
         needed: list[tuple[int, int]] = []
         seen: set[tuple[int, int]] = set()
         for target in targets:
-            parent = {target: -1}
-            order = [target]
-            for c in order:
-                for nb in self.neighbors[c]:
-                    if nb not in parent:
-                        parent[nb] = c
-                        order.append(nb)
+            order, parent = self._rooted(target)
             for c in reversed(order):
                 p = parent[c]
                 if p >= 0 and (c, p) not in seen:
@@ -518,13 +524,7 @@ class JunctionTree:
         evidence = dict(evidence or {})
         n_rows = _batch_size(evidence)
         root = self.root
-        parent = {root: -1}
-        order = [root]
-        for c in order:
-            for nb in self.neighbors[c]:
-                if nb not in parent:
-                    parent[nb] = c
-                    order.append(nb)
+        order, parent = self._rooted(root)
         messages: dict[tuple[int, int], Table] = {}
         tables: dict[int, np.ndarray] = {}
         for c in reversed(order):
@@ -612,13 +612,7 @@ class JunctionTree:
         if not np.isfinite(beliefs[self.root][1]):
             raise ValueError("The evidence has probability zero under the model: there is nothing to sample.")
         root = self.root
-        parent = {root: -1}
-        order = [root]
-        for c in order:
-            for nb in self.neighbors[c]:
-                if nb not in parent:
-                    parent[nb] = c
-                    order.append(nb)
+        order, parent = self._rooted(root)
         states = np.zeros((n_samples, len(self.cardinalities)), dtype=np.intp)
         for c in order:
             clique = list(self.cliques[c])

@@ -3,9 +3,12 @@
 Layers inside the package: ``_common`` (colours, labels, layouts, geometry; draws
 nothing) <- one module per drawing (``network``, ``hyperforests``, ``latent_trees``,
 ``multidimensional``, ``interactions``, ``interaction_graph``, ``region_graph``, ``kikuchi_path``,
-``stability``) and ``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type),
-``animation`` (:func:`animate`, a learning trace replayed through the drawings) and
-``explanations`` (a row's terms as a waterfall and on the model's structure) <- ``svg``
+``stability``, ``posteriors``) and
+``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type),
+``separation`` (:func:`draw_d_separation`, on :func:`draw_graph`'s drawing),
+``message_passing`` (a traced query's messages replayed), ``animation`` (:func:`animate`, a
+learning trace or a query's messages replayed through the drawings) and ``explanations`` (a row's
+terms as a waterfall and on the model's structure) <- ``svg``
 (drawings as inline SVG text, for notebooks and HTML pages) <- ``notebook`` (:func:`show`: the
 notebook display of any structure or model).
 
@@ -26,7 +29,7 @@ from .animation import animate, animation_widget
 from .dispatch import draw_network
 from .explanations import draw_contribution_summary, draw_contributions, draw_waterfall
 from .export import to_dot, to_graphml
-from .hyperforests import draw_hyperforest, draw_junction_tree
+from .hyperforests import draw_factor_graph, draw_hyperforest, draw_junction_tree
 from .interaction_graph import draw_information, draw_interaction_dendrogram, draw_interaction_graph
 from .interactions import draw_interactions
 from .kikuchi_path import draw_kikuchi_path
@@ -34,7 +37,9 @@ from .latent_trees import draw_latent_tree, latent_tree_layout
 from .multidimensional import draw_multidimensional, multidimensional_layout
 from .network import draw_graph
 from .notebook import NotebookDisplay, show
+from .posteriors import draw_inference, draw_posterior
 from .region_graph import draw_region_graph
+from .separation import draw_d_separation
 from .stability import draw_stability, draw_structure_difference
 from .svg import draw_svg, figure_svg
 
@@ -45,6 +50,7 @@ __all__ = [
     "grid_layout",
     "draw_hyperforest",
     "draw_junction_tree",
+    "draw_factor_graph",
     "draw_interactions",
     "draw_interaction_graph",
     "draw_interaction_dendrogram",
@@ -59,6 +65,9 @@ __all__ = [
     "draw_multidimensional",
     "draw_stability",
     "draw_structure_difference",
+    "draw_inference",
+    "draw_posterior",
+    "draw_d_separation",
     "multidimensional_layout",
     "animate",
     "animation_widget",
