@@ -118,7 +118,7 @@ def triple_rows():
                 "triples": len(triples),
                 "wall": wall,
                 "CPU": cpu,
-                "strongest |I| (nats)": float(triples["interaction"].abs().max()),
+                "strongest abs(I), nats": float(triples["interaction"].abs().max()),
             }
         )
         print(f"[explain] splice triples, test={test}: {wall:.2f} s wall, {cpu:.2f} s CPU ({len(triples)})")
@@ -167,8 +167,8 @@ def shapley_rows(n_rows=1000):
                 "rows": n,
                 "wall": wall,
                 "CPU": cpu,
-                "efficiency: max |sum - log-odds|": efficiency,
-                "max |sampled - exact|": gap,
+                "efficiency: max abs(sum - log-odds)": efficiency,
+                "max abs(sampled - exact)": gap,
                 "max standard error": float(errors.to_numpy().max()) if method == "sampling" else math.nan,
             }
         )
@@ -223,7 +223,7 @@ def pyagrum_rows(sets):
                 "set": name,
                 "attributes": len(columns),
                 "rows": n_rows,
-                "max |ours - pyAgrum|": max(difference, base_gap),
+                "max abs(ours - pyAgrum)": max(difference, base_gap),
                 "ours: wall per row": wall_ours / n_rows,
                 "ours: CPU per row": cpu_ours / n_rows,
                 "pyAgrum: wall per row": wall_theirs / n_rows,
@@ -307,7 +307,7 @@ def render(pairs, triples, shapley, pyagrum, load_start, load_end):
             _fmt(
                 shapley,
                 seconds={"wall", "CPU"},
-                small={"efficiency: max |sum - log-odds|", "max |sampled - exact|", "max standard error"},
+                small={"efficiency: max abs(sum - log-odds)", "max abs(sampled - exact)", "max standard error"},
             ),
             "",
         ]
@@ -326,7 +326,7 @@ def render(pairs, triples, shapley, pyagrum, load_start, load_end):
                 pyagrum,
                 seconds={c for c in pyagrum.columns if "per row" in c},
                 ratios={"pyAgrum / ours (CPU)"},
-                small={"max |ours - pyAgrum|"},
+                small={"max abs(ours - pyAgrum)"},
             ),
             "",
         ]
