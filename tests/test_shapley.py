@@ -83,6 +83,22 @@ def test_one_block_per_class_each_summing_to_the_log_probability(random_table):
         assert np.allclose(values[label]["<prior>"], np.log(np.exp(model.class_log_prior_[k])), atol=1e-10)
 
 
+def test_pyagrums_conditional_shapley_values_on_the_same_tan():
+    # pyAgrum plays the same game (a coalition's value: the posterior logit with the others
+    # unobserved), by one junction-tree query per coalition on the exported network.
+    explain = pytest.importorskip("pyagrum.explain")
+    from graphmodels.io import to_pyagrum
+
+    X, y = _data(7, p=4)
+    model = gm.TAN().fit(X, y)
+    ours = gm.shapley_values(model, X.head(3))
+    explainer = explain.ConditionalShapValues(to_pyagrum(model), "label", logit=True)
+    assert explainer.baseline[1] == pytest.approx(ours["<prior>"].iloc[0], abs=1e-10)
+    for i in range(3):
+        theirs = explainer.compute(X.iloc[i].astype(str))[1]  # the logit of classes_[1]
+        assert np.allclose([theirs[c] for c in X.columns], ours.iloc[i][X.columns].to_numpy(dtype=float), atol=1e-10)
+
+
 def test_symmetry_and_null_player():
     X, y = _data(2, p=2)
     X["copy"] = X["x0"]  # exchangeable with x0 in naive Bayes
