@@ -728,7 +728,7 @@ def _cmd_interactions(args: argparse.Namespace) -> None:
     if tested:
         print(
             f"p: the {args.test} likelihood-ratio test against the model built from the 2-way tables (Jakulin & "
-            f"Bratko 2004); adjusted: {args.correction} within each table; * adjusted p <= {args.alpha}."
+            f"Bratko 2004); adjusted: {args.correction} within each table, significant at adjusted p <= {args.alpha}."
         )
 
     def shown(frame, columns, names):
