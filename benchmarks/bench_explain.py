@@ -296,7 +296,8 @@ def render(pairs, triples, shapley, pyagrum, load_start, load_end):
             "### Shapley values of 1,000 rows of adult (`shapley_values`)",
             "",
             "A seeded sample of 1,000 rows, models fitted on all 48,842; 14 attributes, 16,384 coalitions a row; "
-            "`exact` by the dynamic programme over the model's trees (naive Bayes: its trees are single nodes), "
+            "`exact` by the dynamic programme over the TAN's tree, for naive Bayes (an additive game) from the empty "
+            "coalition and the 14 singletons, "
             "`sampling` by 200 antithetic permutations on the first 100 of those rows (each permutation scores 15 "
             "masked rows through the model's general scoring, not the trees' programme: for a tree model with 14 "
             "attributes the exact values are both cheaper and exact; sampling is for more than 15 attributes). Efficiency: the values of a row add up to its log-odds. "

@@ -16,7 +16,7 @@ import pandas as pd
 import pytest
 
 import graphmodels as gm
-from graphmodels.models.explanations import _coalition_scores, forest_coalition_scores
+from graphmodels.models.explanations import _coalition_scores, _exact_shapley, forest_coalition_scores
 
 
 def _data(seed=0, n_rows=200, p=4):
@@ -115,6 +115,23 @@ def test_naive_bayes_game_is_additive_so_its_values_are_its_terms():
     assert np.allclose(gm.shapley_values(model, X.head(10)), model.explain(X.head(10)), atol=1e-12)
 
 
+@pytest.mark.parametrize("estimator", ["leave-one-out", "discriminative"])
+def test_two_class_naive_bayes_values_come_from_the_singletons_exactly(estimator):
+    # Additive: v(S) = v({}) + sum_{j in S} (v({j}) - v({})), also when summing an attribute out
+    # of discriminative tables is a class-dependent constant (then the values are not the terms).
+    X, y = _data(8, p=6)
+    model = gm.NaiveBayes(estimator=estimator).fit(X, y)
+    values = gm.shapley_values(model, X.head(4))
+    phi, base = _exact_shapley(model, np.asarray(model._encode_new(X.head(4)), dtype=np.int64))
+    assert np.allclose(values.to_numpy(), np.column_stack([base[:, 0], phi[:, 0, :]]), atol=1e-10)
+    # Beyond max_exact: still exact (no sampling), and the terms for generative tables.
+    wide = pd.concat([X, X.add_prefix("copy_"), X.add_prefix("again_")], axis=1)  # 18 attributes
+    model = gm.NaiveBayes().fit(wide, y)
+    values = gm.shapley_values(model, wide.head(3))
+    assert values.attrs["method"] == "exact"
+    assert np.allclose(values, model.explain(wide.head(3)), atol=1e-10)
+
+
 @pytest.mark.parametrize(
     "model", [gm.TAN(), gm.ChowLiu(representation="free"), gm.TAN(estimator="discriminative")], ids=repr
 )
@@ -162,7 +179,7 @@ def test_sampling_is_within_its_error_of_the_exact_values_and_keeps_efficiency()
 
 def test_auto_samples_beyond_max_exact_and_errors_are_clear():
     X, y = _data(6, p=5)
-    model = gm.NaiveBayes().fit(X, y)
+    model = gm.TAN().fit(X, y)
     assert gm.shapley_values(model, X.head(2), max_exact=3, random_state=0).attrs["method"].startswith("sampling")
     with pytest.raises(ValueError, match="method"):
         gm.shapley_values(model, X.head(2), method="kernel")

@@ -350,6 +350,28 @@ def _exact_shapley(model, codes):
     return np.concatenate(phi)[inverse], np.concatenate(base)[inverse]
 
 
+def _additive_log_odds(model):
+    """Whether the model's two-class log-odds game is additive: naive Bayes, whatever its tables."""
+    from .augmented import NaiveBayes
+
+    return isinstance(model, NaiveBayes) and len(model.classes_) == 2
+
+
+def _additive_shapley(model, codes):
+    """An additive game's values from the empty coalition and the p singletons: phi_j = v({j}) - v({})."""
+    n, p = codes.shape
+    phi, base = np.empty((n, 1, p)), np.empty((n, 1))
+    step = max(1, _BLOCK_CELLS // ((p + 1) * p))
+    singletons = np.vstack([np.zeros((1, p), dtype=bool), np.eye(p, dtype=bool)])  # (p + 1, p)
+    for start in range(0, n, step):
+        block = codes[start : start + step]
+        masked = np.where(singletons[None, :, :], block[:, None, :], -1).reshape(-1, p)
+        values = _values(model._class_log_scores(masked)).reshape(len(block), p + 1)
+        base[start : start + step, 0] = values[:, 0]
+        phi[start : start + step, 0, :] = values[:, 1:] - values[:, :1]
+    return phi, base
+
+
 def _sampled_shapley(model, codes, n_permutations, rng):
     """Antithetic permutation sampling: (phi, standard error, base), each per row and value."""
     n, p = codes.shape
@@ -446,8 +468,8 @@ def shapley_values(
     NotFittedError
         If `model` is not fitted.
     ValueError
-        For an unknown `method`, ``method="exact"`` with more than 25 attributes, or a
-        parameter outside its range.
+        For an unknown `method`, ``method="exact"`` with more than 25 attributes (but for
+        naive Bayes with two classes), or a parameter outside its range.
 
     See Also
     --------
@@ -455,9 +477,12 @@ def shapley_values(
 
     Notes
     -----
-    For naive Bayes with two classes the game is additive, so the Shapley values are its
-    terms: ``shapley_values(nb, X)`` equals ``nb.explain(X)``. Exact enumeration costs
-    ``2**p`` evaluations per distinct row, so ``"auto"`` samples beyond 15 attributes.
+    For naive Bayes with two classes the game is additive (each attribute adds its own
+    log-ratio, observed or summed out), so its Shapley values are ``v({j}) - v({})``, exact for
+    any number of attributes from ``p + 1`` evaluations a row (unless ``method="sampling"``);
+    with generative tables they are its terms, ``shapley_values(nb, X)`` equals
+    ``nb.explain(X)``. Exact enumeration costs ``2**p`` evaluations per distinct row, so
+    ``"auto"`` samples beyond 15 attributes for the other models.
 
     References
     ----------
@@ -483,10 +508,14 @@ def shapley_values(
     _check_shapley(method, max_exact, n_permutations)
     codes = np.asarray(model._encode_new(X), dtype=np.int64)
     n, p = codes.shape
-    exact = method == "exact" or (method == "auto" and p <= max_exact)
-    if exact and p > 25:
+    additive = method != "sampling" and _additive_log_odds(model)
+    exact = additive or method == "exact" or (method == "auto" and p <= max_exact)
+    if exact and not additive and p > 25:
         raise ValueError(f"method='exact' enumerates 2**{p} coalitions per row; use method='sampling' beyond 25.")
-    if exact:
+    if additive:
+        phi, base = _additive_shapley(model, codes)
+        error = np.zeros_like(phi)
+    elif exact:
         phi, base = _exact_shapley(model, codes)
         error = np.zeros_like(phi)
     else:
