@@ -183,7 +183,8 @@ def test_hidden_hypertree_is_recovered(k):
     still recovers it while ML overfits with width k + 1. Greedy search can
     miss, so a rate over seeds is asserted.
     """
-    recovered = {"ml": 0, "mdl": 0, "mdl+1": 0}
+    wider = k < 3  # the search at width k + 1 is proven at k = 1, 2; at width 4 it costs ~10 s a seed
+    recovered = {"ml": 0, "mdl": 0, "mdl+1": 0} if wider else {"ml": 0, "mdl": 0}
     seeds = range(6)
     for seed in seeds:
         network, hypertree = random_hypertree_network(9, k, random_state=seed)
@@ -191,8 +192,10 @@ def test_hidden_hypertree_is_recovered(k):
         for criterion in ["ml", "mdl"]:
             found = HyperforestDensity(treewidth=k, criterion=criterion).fit(data).structure_
             recovered[criterion] += found == hypertree
-        assert HyperforestDensity(treewidth=k + 1, criterion="ml").fit(data).structure_.width == k + 1
-        recovered["mdl+1"] += HyperforestDensity(treewidth=k + 1, criterion="mdl").fit(data).structure_ == hypertree
+        if wider:
+            assert HyperforestDensity(treewidth=k + 1, criterion="ml").fit(data).structure_.width == k + 1
+            found = HyperforestDensity(treewidth=k + 1, criterion="mdl").fit(data).structure_
+            recovered["mdl+1"] += found == hypertree
     assert min(recovered.values()) >= 5, recovered
 
 

@@ -100,7 +100,7 @@ def test_auto_round_trips_and_bad_values_are_named(model_class, tmp_path):
     model = model_class().fit(X, y)
     path = tmp_path / "model.json"
     model.save(path)
-    loaded = gm.load(path)
+    loaded = gm.load_model(path)
     assert loaded.representation_ == model.representation_
     pd.testing.assert_frame_equal(loaded.representation_selection_, model.representation_selection_)
     np.testing.assert_allclose(loaded.predict_proba(X), model.predict_proba(X))
@@ -121,7 +121,7 @@ def test_a_chow_liu_file_saved_before_representation_existed_loads_as_per_class(
     params.remove(["representation", "free"])
     del document["fitted"]["representation_"]
     path.write_text(json.dumps(document))
-    loaded = gm.load(path)
+    loaded = gm.load_model(path)
     assert loaded.get_params()["representation"] == "free" and loaded.representation_ == "free"
     np.testing.assert_allclose(loaded.predict_proba(X), model.predict_proba(X))
     # A clone refits what was saved (per class), not today's default.

@@ -75,8 +75,25 @@ with warnings.catch_warnings():
     sklearn_checks = parametrize_with_checks(CHECKED, expected_failed_checks=_expected)
 
 
+#: Expected failures whose premise is the same for every model they apply to, and that are slow
+#: where a fit is slow (a regression target makes every float a class; the sample-weight check
+#: fits every float as a state): each proven on naive Bayes, skipped elsewhere.
+FAILING_ALIKE = {
+    "check_classifiers_regression_target",
+    "check_complex_data",
+    "check_sample_weight_equivalence_on_dense_data",
+}
+
+
+def _check_name(check):
+    return getattr(check, "func", check).__name__
+
+
 @sklearn_checks
 def test_sklearn_estimator_checks(estimator, check):
+    name = _check_name(check)
+    if name in FAILING_ALIKE and name in _expected(estimator) and type(estimator) is not gm.NaiveBayes:
+        pytest.skip(f"{name}: {EXPECTED_FAILURES[name]} (the same for every model; run on NaiveBayes)")
     check(estimator)
 
 

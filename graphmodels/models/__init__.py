@@ -82,6 +82,8 @@ _MOVED = {
 
 
 def __getattr__(name: str) -> Any:
+    if name not in _MOVED:  # imports nothing: a probe such as inspect.unwrap's must not change a namespace
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
     from .._deprecation import moved, no_attribute
 
     if _MOVED.get(name) == "networks":
