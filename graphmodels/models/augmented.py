@@ -335,6 +335,10 @@ class NaiveBayes(_AugmentedNaiveBayes):
         self.missing = missing
         self.max_cells = max_cells
 
+    #: Its two-class log-odds is a sum of one term per attribute, observed or summed out, so
+    #: graphmodels.shapley_values takes each attribute's value from its singleton coalition.
+    _additive_log_odds = True
+
     def _learn_structure(self, engine):
         names = engine.names
         cards = dict(zip(names, engine.cardinalities))

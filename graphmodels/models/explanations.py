@@ -351,10 +351,8 @@ def _exact_shapley(model, codes):
 
 
 def _additive_log_odds(model):
-    """Whether the model's two-class log-odds game is additive: naive Bayes, whatever its tables."""
-    from .augmented import NaiveBayes
-
-    return isinstance(model, NaiveBayes) and len(model.classes_) == 2
+    """Whether the model's two-class log-odds game is additive (naive Bayes, whatever its tables, says so)."""
+    return bool(getattr(model, "_additive_log_odds", False)) and len(model.classes_) == 2
 
 
 def _additive_shapley(model, codes):
