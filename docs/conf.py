@@ -124,7 +124,7 @@ def _cli_help(app):
     out = HERE / "api" / "generated"
     out.mkdir(parents=True, exist_ok=True)
     os.environ["COLUMNS"] = "88"  # argparse wraps the help text to the terminal width
-    for command in ["", "datasets", "fit", "compare", "report"]:
+    for command in ["", "datasets", "fit", "compare", "report", "interactions"]:
         buffer = io.StringIO()
         argv = [command, "--help"] if command else ["--help"]
         with contextlib.redirect_stdout(buffer), contextlib.suppress(SystemExit):

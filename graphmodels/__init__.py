@@ -41,8 +41,10 @@ from .models import (
     NaiveBayes,
     SelectiveKDB,
     load_model,
+    shapley_values,
 )
 from .reporting import report
+from .stats import interaction_graph, interaction_information
 
 __version__ = "0.1.0"
 
@@ -76,6 +78,9 @@ __all__ = [
     "LabelPowerset",
     "ClassifierChain",
     "load_model",
+    "shapley_values",
+    "interaction_information",
+    "interaction_graph",
     "reporting",
     "report",
     "__version__",

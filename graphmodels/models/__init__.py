@@ -9,6 +9,7 @@ from .augmented import FAN, TAN, ChowLiu, NaiveBayes
 from .base import BaseClassifier, BaseDensity, BaseModel, NotFittedError, TrainingCounts, clone_model, training_counts
 from .bayesian_network import BayesianNetwork
 from .density import ChowLiuTree
+from .explanations import shapley_values
 from .hierarchical_nb import HierarchicalNaiveBayes
 from .hyperforest import HyperforestClassifier, HyperforestDensity
 from .kdb import KDB
@@ -64,6 +65,7 @@ __all__ = [
     "TrainingCounts",
     "training_counts",
     "clone_model",
+    "shapley_values",
 ]
 
 

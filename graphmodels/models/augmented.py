@@ -179,6 +179,23 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         joint = forest_log_likelihood(codes, self.feature_parents_, self.log_tables_)
         return joint + self.class_log_prior_
 
+    def _explanation_terms(self, codes):
+        """One term per attribute family: ``log P(x_j | y, x_parent)`` (see :meth:`explain`)."""
+        from .explanations import ExplanationTerms, family_terms
+
+        families = [((int(q),) if q >= 0 else (), j) for j, q in enumerate(self.feature_parents_)]
+        tables = [t if q >= 0 else t[:, 0, :] for q, t in zip(self.feature_parents_, self.log_tables_)]
+        terms, complete = family_terms(codes, families, tables)
+        return ExplanationTerms(list(self.encoder_.columns_), self.class_log_prior_, terms, complete)
+
+    def _forest_coalition_scores(self, codes, *, local_order=False):
+        """``log P(y, x_S)`` of every coalition (for :func:`~graphmodels.shapley_values`), over the forest."""
+        from .explanations import forest_coalition_scores
+
+        return forest_coalition_scores(
+            codes, self.feature_parents_, self.log_tables_, self.class_log_prior_, local_order=local_order
+        )
+
     def _conditional_tables(self):
         """For :meth:`cpd`: the class prior, and each attribute's table given the class and its parent."""
         columns = list(self.encoder_.columns_)
@@ -317,6 +334,10 @@ class NaiveBayes(_AugmentedNaiveBayes):
         self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
+
+    #: Its two-class log-odds is a sum of one term per attribute, observed or summed out, so
+    #: graphmodels.shapley_values takes each attribute's value from its singleton coalition.
+    _additive_log_odds = True
 
     def _learn_structure(self, engine):
         names = engine.names
@@ -809,6 +830,37 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
             for parents, tables in zip(self.feature_parents_, self.log_tables_)
         ]
         return np.column_stack(columns) + self.class_log_prior_
+
+    def _explanation_terms(self, codes):
+        """One term per attribute family, each class with its own tree (see :meth:`explain`)."""
+        from .explanations import ExplanationTerms, family_terms
+
+        n, p = codes.shape
+        terms = np.zeros((n, len(self.classes_), p))
+        complete = np.ones(n, dtype=bool)
+        for c, (parents, tables) in enumerate(zip(self.feature_parents_, self.log_tables_)):
+            families = [((int(q),) if q >= 0 else (), j) for j, q in enumerate(parents)]
+            own = [t if q >= 0 else t[:, 0, :] for q, t in zip(parents, tables)]
+            class_terms, class_complete = family_terms(codes, families, own)
+            terms[:, c, :] = class_terms[:, 0, :]
+            complete &= class_complete
+        return ExplanationTerms(list(self.encoder_.columns_), self.class_log_prior_, terms, complete)
+
+    def _forest_coalition_scores(self, codes, *, local_order=False):
+        """``log P(y, x_S)`` of every coalition (for :func:`~graphmodels.shapley_values`), class by class.
+
+        The classes' trees differ, so each class's coalitions come in attribute order.
+        """
+        from .explanations import forest_coalition_scores
+
+        scores = np.concatenate(
+            [
+                forest_coalition_scores(codes, parents, tables, self.class_log_prior_[c : c + 1])
+                for c, (parents, tables) in enumerate(zip(self.feature_parents_, self.log_tables_))
+            ],
+            axis=2,
+        )
+        return (scores, list(range(codes.shape[1]))) if local_order else scores
 
     def _conditional_tables(self):
         """For :meth:`cpd`: the class prior, and each attribute's table given the class and its parents.

@@ -1380,6 +1380,60 @@ class BaseClassifier(BaseModel):
         """
         return self._joint_log_likelihood(codes)
 
+    def explain(self, X: pd.DataFrame | ArrayLike) -> pd.DataFrame:
+        """Each row's log-odds (or each class's log-probability) split exactly into the model's terms.
+
+        The model's score of a class is a sum of terms (its families, regions, hyperedges or
+        latent variables; see :mod:`graphmodels.models.explanations` for each model), so the
+        prediction of a row is their sum: this returns them.
+
+        Parameters
+        ----------
+        X : DataFrame or 2-D array-like of shape (n_rows, n_features)
+            Rows to explain, as for :meth:`predict_proba`.
+
+        Returns
+        -------
+        DataFrame
+            One row per row of `X` (its index). Two classes: ``<prior>`` (the model's prior
+            log-odds) and one column per term, the terms' contributions to the log-odds of
+            ``classes_[1]`` against ``classes_[0]``; a row sums to that log-odds exactly (to
+            rounding). More classes: one block per class (MultiIndex ``(class, term)``):
+            ``<prior>`` (``log P(class)``), each term minus its mean over the classes (a term
+            that is the same for every class tells nothing), and ``<normalizer>``; a block sums
+            to ``log P(class | x)``. ``<unobserved>``, only when some row needs it, holds what
+            the model's sum over a state never seen adds beyond the terms it could read.
+
+        See Also
+        --------
+        graphmodels.shapley_values : each attribute's Shapley value, by marginalization.
+        graphmodels.plotting.draw_waterfall : a row's terms as a waterfall.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("voting", return_X_y=True)
+        >>> tan = gm.TAN().fit(X, y)
+        >>> terms = tan.explain(X.head(2))
+        >>> log_odds = np.diff(tan.predict_log_proba(X.head(2)), axis=1)[:, 0]
+        >>> bool(np.allclose(terms.sum(axis=1), log_odds, atol=1e-10))
+        True
+        """
+        from .explanations import explain
+
+        return explain(self, X)
+
+    def _explanation_terms(self, codes):
+        """The class scores of encoded rows split into terms (an ``ExplanationTerms``).
+
+        By default the chain rule over the columns (``graphmodels.models.explanations``); each
+        model family overrides it with its own units.
+        """
+        from .explanations import chain_rule_terms
+
+        return chain_rule_terms(self, codes)
+
     def predict_log_proba(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Log of the class posterior, shape (n_rows, n_classes), columns in ``classes_`` order.
 

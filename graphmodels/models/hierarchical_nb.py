@@ -306,6 +306,18 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         """The network of :meth:`to_bayesian_network`: the class, the attributes and the latent variables."""
         return network_distribution(self, self.to_bayesian_network())
 
+    def _explanation_terms(self, codes):
+        """One term per child of the class: an attribute, or a latent variable for the attributes under it."""
+        from .explanations import ExplanationTerms
+
+        values = self._all_codes(np.asarray(codes, dtype=np.int64))
+        terms = np.zeros((codes.shape[0], len(self.classes_), len(self.children_)))
+        for k, (child, table) in enumerate(zip(self.children_, self.child_log_tables_)):
+            x = values[child]
+            known = x >= 0
+            terms[known, :, k] = table[:, x[known]].T
+        return ExplanationTerms(list(self.children_), self.class_log_prior_, terms)
+
     def _joint_log_likelihood(self, codes):
         values = self._all_codes(np.asarray(codes, dtype=np.int64))
         out = np.tile(self.class_log_prior_, (codes.shape[0], 1))

@@ -815,6 +815,57 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
             + self.class_log_prior_[None, :]
         )
 
+    def _explanation_terms(self, codes):
+        """One term per hyperedge (clique of the junction forest): ``log P(residual | separator)``.
+
+        Named ``{a, b}`` by its attributes; with ``"free"`` a clique of some classes only is 0 in
+        the others. In the joint representation the class is inside the cliques: ``<prior>`` is
+        the model's ``log P(y)``, taken out of the first clique that holds the class.
+        """
+        from .explanations import ExplanationTerms, region_name
+
+        n, p = codes.shape
+        n_classes = len(self.classes_)
+        columns = list(self.encoder_.columns_)
+        complete = ~(codes < 0).any(axis=1)
+        keys: dict[frozenset[int], int] = {}
+        names: list[Hashable] = []
+        entries = []  # (clique's term column, class or None for every class, clique, table)
+        for c, network in enumerate(self.networks_):
+            owner = c if self.representation_ == "free" else None
+            for clique, table in zip(network["cliques"], network["log_tables"]):
+                attributes = frozenset(v for v in clique if v < p)
+                if attributes not in keys:
+                    keys[attributes] = len(names)
+                    names.append(region_name([columns[v] for v in sorted(attributes)]))
+                entries.append((keys[attributes], owner, clique, table))
+        terms = np.zeros((n, n_classes, len(names)))
+        intercept = self.class_log_prior_
+        if self.representation_ == "joint":
+            intercept = np.asarray(self._class_log_scores(np.full((1, p), -1, dtype=np.int64)))[0]
+        taken = False
+        for k, owner, clique, table in entries:
+            attributes = [v for v in clique if v < p]
+            rows = np.flatnonzero(~(codes[:, attributes] < 0).any(axis=1))  # the clique fully observed
+            known = codes[rows]
+            if self.representation_ == "joint":
+                for y in range(n_classes):
+                    full = np.column_stack([known, np.full(len(rows), y)])
+                    cell = np.ravel_multi_index(tuple(full[:, v] for v in clique), table.shape[1:])
+                    terms[rows, y, k] += table.reshape(-1)[cell]
+                if not taken and p in clique:
+                    terms[rows, :, k] -= intercept  # the class prior, shown apart
+                    taken = True
+                continue
+            cell = np.ravel_multi_index(tuple(known[:, v] for v in clique), table.shape[1:])
+            values = table.reshape(table.shape[0], -1)[:, cell].T  # (rows, strata)
+            if owner is None:
+                terms[rows, :, k] += values
+            else:
+                terms[rows, owner, k] += values[:, 0]
+        # A clique with an unseen state is summed out with its neighbours: those rows get <unobserved>.
+        return ExplanationTerms(names, intercept, terms, complete)
+
     def to_markov_network(self) -> DiscreteMarkovNetwork:
         """The fitted classifier as one :class:`~graphmodels.networks.DiscreteMarkovNetwork` over ``(y, x)``.
 

@@ -19,6 +19,15 @@ from .information import (
     mutual_information,
     pairwise_mutual_information,
 )
+from .interactions import (
+    adjust_p_values,
+    information_graph,
+    interaction_distances,
+    interaction_graph,
+    interaction_information,
+    pairwise_interaction_information,
+    triple_interaction_information,
+)
 from .scores import (
     FAMILY_SCORES,
     aic_family_score,
@@ -60,4 +69,11 @@ __all__ = [
     "mutual_information",
     "conditional_mutual_information",
     "pairwise_mutual_information",
+    "interaction_information",
+    "pairwise_interaction_information",
+    "triple_interaction_information",
+    "interaction_graph",
+    "interaction_distances",
+    "information_graph",
+    "adjust_p_values",
 ]
