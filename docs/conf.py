@@ -70,7 +70,8 @@ autosummary_ignore_module_all = False
 autodoc_typehints = "none"  # numpydoc's Parameters section already gives the types
 autodoc_member_order = "groupwise"
 # Class pages (_templates/autosummary/class.rst) list the members, including those inherited
-# from graphmodels' own bases (predict, score, ...) but not those of Python's built-in bases.
+# from graphmodels' own bases (predict, score, ...) but not those of Python's built-in bases or pandas'
+# (the answers of queries are Series and DataFrames).
 
 # numpydoc renders the sections; autodoc lists the members (no second members table).
 numpydoc_show_class_members = False
