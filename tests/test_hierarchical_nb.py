@@ -228,6 +228,7 @@ def test_predictions_are_naive_bayes_over_the_class_children():
     np.testing.assert_allclose(np.log(proba), model.predict_log_proba(X))
 
 
+@pytest.mark.unseen_values
 def test_unseen_child_configurations_sum_the_latent_out():
     X, y = _monk_like(1)
     model = gm.HierarchicalNaiveBayes().fit(X, y)

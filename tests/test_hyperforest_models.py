@@ -74,6 +74,7 @@ def test_training_log_likelihood_is_the_forest_weight():
         assert model.score_samples(frame).mean() == pytest.approx(weight, abs=1e-10)
 
 
+@pytest.mark.unseen_values
 def test_unseen_states_are_summed_out():
     frame = _frame(seed=1)
     model = HyperforestDensity(treewidth=2, estimator=Dirichlet(0.1)).fit(frame)
@@ -97,6 +98,7 @@ def test_unseen_states_are_summed_out():
 
 
 @pytest.mark.parametrize("seed", range(4))
+@pytest.mark.unseen_values
 def test_several_unseen_cells_on_wide_junction_trees(seed):
     """Messages through separators of width 3: three hidden cells per row, against explicit sums."""
     network, _ = random_hypertree_network(8, 3, random_state=seed)

@@ -235,5 +235,7 @@ def test_every_registered_model_is_drawn_when_fitted_and_refused_when_not(name):
 
 @pytest.mark.parametrize("bad", [42, "a graph", [nx.path_graph(2)], {"a": ["b"]}, np.eye(2)])
 def test_what_is_not_a_structure_is_a_type_error_listing_what_is(bad):
-    with pytest.raises(TypeError, match="Expected a networkx graph, a Hyperforest, a DiscreteBayesianNetwork or a fitted model"):
+    with pytest.raises(
+        TypeError, match="Expected a networkx graph, a Hyperforest, a DiscreteBayesianNetwork or a fitted model"
+    ):
         draw_network(bad, Figure().subplots())

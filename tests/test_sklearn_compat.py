@@ -18,6 +18,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
 import graphmodels as gm  # noqa: E402
 from graphmodels.data import EqualFrequencyDiscretizer  # noqa: E402
 
+# scikit-learn's checks predict on values their fit never saw, by design.
+pytestmark = pytest.mark.unseen_values
+
 # Checks whose premise does not hold for discrete models.
 EXPECTED_FAILURES = {
     "check_supervised_y_2d": "a column vector y is accepted as 1-D without a DataConversionWarning",
