@@ -582,7 +582,7 @@ class BaseModel:
                 raise ValueError(
                     f"`estimator`: {type(self).__name__} cannot choose its estimator by leave-one-out "
                     "(LeaveOneOutSelection needs a likelihood that is a sum over family tables: NaiveBayes, "
-                    "TAN, FAN, ChowLiu, KDB, HyperforestClassifier); pass one estimator, such as 'bdeu-auto'."
+                    "TAN, FAN, ChowLiu, KDB, HyperforestClassifier, HierarchicalNaiveBayes); pass one estimator, such as 'bdeu-auto'."
                 )
             if isinstance(self.estimator_, Discriminative) and not self._fits_discriminative:
                 raise ValueError(
