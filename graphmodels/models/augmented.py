@@ -602,22 +602,29 @@ class ChowLiu(BaseClassifier, ConditionalTables):
     }
 
     def _fit(self, engine):
-        features, class_name = engine.names[:-1], engine.names[-1]
-        # One pass for every class's tables: the learners and the CPTs read the
-        # class-conditional pairwise blocks from the engine's cache.
-        engine.one_way_counts(features, given=class_name)
-        if len(features) > 1:
-            engine.pairwise_counts(features, given=class_name)
         learners = {"free": self._learn_class_trees, "shared": self._learn_shared_tree}
         representation = str(self.representation).lower()
         if representation == "auto":
-            self._fit_best_representation(engine, learners)
+            self._fit_best_representation(engine, learners, simplest="shared")
             return
         learners[representation](engine)
         self._fit_selected_tables(engine)
 
+    @staticmethod
+    def _count_pairs(engine):
+        """Every class-conditional one-way and pairwise table in one pass (kept in the engine's cache).
+
+        The learners and the CPTs then read their blocks, on the training rows and on each inner
+        fold's (a per-class structure's selection refits on those).
+        """
+        features, class_name = engine.names[:-1], engine.names[-1]
+        engine.one_way_counts(features, given=class_name)
+        if len(features) > 1:
+            engine.pairwise_counts(features, given=class_name)
+
     def _learn_class_trees(self, engine):
         """Each class's own tree or forest (``representation="free"``)."""
+        self._count_pairs(engine)
         features, class_name = engine.names[:-1], engine.names[-1]
         trees = []
         # One record for every class's search (each row labelled with its class), one DataFrame at the end.
@@ -650,6 +657,7 @@ class ChowLiu(BaseClassifier, ConditionalTables):
 
     def _learn_shared_tree(self, engine):
         """TAN's tree in every class (``representation="shared"``): the model is then :class:`TAN`."""
+        self._count_pairs(engine)
         features, class_name = engine.names[:-1], engine.names[-1]
         if self.trace:
             structure, self.trace_ = tan_structure(engine, class_name, features, algorithm=self.algorithm, trace=True)

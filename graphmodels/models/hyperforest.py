@@ -622,7 +622,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         kind = REPRESENTATIONS[str(self.representation).lower()]
         if kind == "auto":
             learners = {name: functools.partial(self._learn_structure, kind=name) for name in ("free", "shared")}
-            self._fit_best_representation(engine, learners)
+            self._fit_best_representation(engine, learners, simplest="shared")
             return
         if kind == "joint" and isinstance(self.estimator_, LeaveOneOutSelection):
             # Its tables do not all hold the class (leaving a row out would change every
