@@ -47,9 +47,9 @@ Usage::
 
     python benchmarks/bench_defaults.py                       # full run, rewrites the section (~30 min)
     python benchmarks/bench_defaults.py --quick               # 300-row subsamples, prints only
-    python benchmarks/bench_defaults.py --sets car iris --models tan nb
     python benchmarks/bench_defaults.py --render-only         # the section from the saved raw results
     python benchmarks/bench_defaults.py --models tan nb       # rerun some models, keep the others' saved rows
+    python benchmarks/bench_defaults.py --models hnb --sets zoo   # rerun one model on some sets, keep the rest
 
 Raw per-fold results go to ``benchmarks/results/defaults_uci.csv.gz`` (after
 every data set, so an interrupted run keeps what it finished); a full run
@@ -601,10 +601,10 @@ def main(argv=None):
     start = time.perf_counter()
     rows = []
     kept = pd.DataFrame()
-    if models != ALL_MODELS and not args.quick and not args.sets and RAW.is_file():
-        # A run of some models keeps the saved rows of the others (the section covers every model).
+    if (models != ALL_MODELS or args.sets) and not args.quick and RAW.is_file():
+        # A run of some models or sets keeps the saved rows of the others (the section covers them all).
         kept = pd.read_csv(RAW)
-        kept = kept[~kept["model"].isin(models)]
+        kept = kept[~(kept["model"].isin(models) & kept["dataset"].isin(list(sets)))]
     for name, (X, y) in sets.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # StratifiedKFold on classes with < 5 rows
