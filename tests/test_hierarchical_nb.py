@@ -239,6 +239,14 @@ def test_leave_one_out_selection_without_latents_is_naive_bayes():
     np.testing.assert_allclose(hnb.predict_proba(X), nb.predict_proba(X), rtol=1e-12)
 
 
+def test_default_without_latents_is_default_naive_bayes():
+    # HNB's default prior is chosen by the same evidence as NaiveBayes's (issue 26): with no latent
+    # the default model is the default naive Bayes (the default was EmpiricalBayesBDeu, NB's not).
+    X, y = _monk_like(1, n=200)
+    hnb = gm.HierarchicalNaiveBayes(max_latents=0).fit(X, y)
+    np.testing.assert_allclose(hnb.predict_proba(X), gm.NaiveBayes().fit(X, y).predict_proba(X), rtol=1e-12)
+
+
 def test_leave_one_out_selection_scores_the_final_model_with_its_latents():
     X, y = _monk_like(0)
     model = gm.HierarchicalNaiveBayes(estimator="leave-one-out", random_state=0).fit(X, y)
