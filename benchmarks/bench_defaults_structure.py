@@ -226,7 +226,7 @@ def main(argv=None):
             'hyperedge) unless `"free"` (one per class) or `"auto"` (whichever of the two has the lower '
             "leave-one-out log-loss) is named, `n_starts` as named. Representation variants: "
             '`"auto"` scored by leave-one-out of the tables on every training row (the rule before issue 26), '
-            "or by 10-fold inner cross-validation of the whole fit (each fold's structure relearned, the "
+            "or by 5-fold inner cross-validation of the whole fit (each fold's structure relearned, the "
             "tables refitted with the prior each representation kept on all rows) on every training set, or "
             "the default: cross-validation where the classes average fewer than "
             f"{SMALL_CLASS_ROWS} training rows, leave-one-out elsewhere. Fit time: all folds and sets, "
