@@ -504,13 +504,14 @@ def _describe_regions(model: Any, graph: Any) -> list[str]:
 
 def _describe(model: Any) -> list[str]:
     """A summary of `model`'s structure, and how its representation was chosen when it was."""
-    from ._display import representation_scores
+    from ._display import representation_scores, representation_scoring
 
     lines = _describe_structure(model)
     scores = representation_scores(model)
     if scores is not None:
         lines.append(
-            f"representation: {model.representation_}, the lowest leave-one-out log-loss on the training rows "
+            f"representation: {model.representation_}, the lowest {representation_scoring(model)} log-loss on the "
+            "training rows "
             f"({scores} nats per row)"
         )
     return lines

@@ -568,9 +568,12 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         classes (the class in every hyperedge), or one per class. The
         paper's best classifier overall is MDL-C_s-3, its best density
         MDL-C_f-3. ``"auto"`` fits C_s and C_f and keeps the one whose class
-        probabilities have the lower leave-one-out log-loss on the training
-        rows (exact from the counts, as the estimator's selection; the
-        structures are not refitted); the scores are
+        probabilities have the lower log-loss on training rows left out, as
+        :class:`~graphmodels.ChowLiu` does: each row left out of the tables
+        (exact from the counts; the structures are not refitted) where the
+        classes average at least 100 training rows, a 5-fold inner
+        cross-validation of the whole fit where they have fewer (C_f kept
+        only when better by more than one standard error); the scores are
         ``representation_selection_``. The default, auto at tree-width 2,
         had a lower mean cross-validated log-loss and error than MDL-C_f-2
         and MDL-C_s-2 alone and than TAN over the shared UCI sets
@@ -621,8 +624,9 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
     representation_ : {"joint", "shared", "free"}
         The representation fitted, its name normalized.
     representation_selection_ : DataFrame
-        Only with ``representation="auto"``: the leave-one-out log-loss and
-        error of C_f (``"free"``) and C_s (``"shared"``).
+        Only with ``representation="auto"``: the held-out log-loss and error
+        of C_f (``"free"``) and C_s (``"shared"``), ``scored_by`` and
+        ``standard_error`` as for :class:`~graphmodels.ChowLiu`.
     structure_ : Hyperforest or nx.Graph
         J: over the attributes and the class (role ``"class"``); C_s: over
         the attributes; C_f: an ``nx.Graph``, the union of the per-class
@@ -722,7 +726,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         kind = REPRESENTATIONS[str(self.representation).lower()]
         if kind == "auto":
             learners = {name: functools.partial(self._learn_structure, kind=name) for name in ("free", "shared")}
-            self._fit_best_representation(engine, learners)
+            self._fit_best_representation(engine, learners, simplest="shared")
             return
         if kind == "joint" and isinstance(self.estimator_, LeaveOneOutSelection):
             # Its tables do not all hold the class (leaving a row out would change every
