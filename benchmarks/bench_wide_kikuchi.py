@@ -28,6 +28,7 @@ Run ``python benchmarks/bench_wide_kikuchi.py [--label before|after] [--sets col
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -39,6 +40,7 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
+import wide_data  # noqa: E402
 
 LIMIT_S = 120
 FOLD_SETS = ("connect-4", "dna180")
@@ -88,17 +90,21 @@ def one(spec):
     if spec.startswith("cols:"):
         X, y = data(int(spec[5:]))
         X_test = y_test = None
+    elif spec.startswith("gen:"):
+        X, y = wide_data.kikuchi_data(**wide_data.KIKUCHI[spec[4:]][1])
+        X_test = y_test = None
     else:
         split = fold_data(spec)
         if split is None:
             print(json.dumps({"set": spec, "missing": True}))
             return
         X, y, X_test, y_test = split
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     model = gm.KikuchiBayes().fit(X, y)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # MiB (Linux: KiB)
     posts = [float(v) for v in model.path_["log_posterior"]]
+    regions = "|".join(",".join(sorted(map(str, region))) for region in model.path_["region"])
     log_loss = None
     if X_test is not None:
         from sklearn.metrics import log_loss as sk_log_loss
@@ -111,12 +117,16 @@ def one(spec):
                 "rows": len(X),
                 "columns": X.shape[1],
                 "seconds": seconds,
+                "cpu_seconds": cpu,
+                "load": common.load_average(),
                 "peak_mib": rss,
                 "stages": len(posts),
                 "map_stage": int(model.map_step_),
                 "best_log_posterior": max(posts),
                 "test_log_loss": log_loss,
                 "graphmodels": str(Path(gm.__file__).parent),
+                "path_sha": hashlib.sha256(regions.encode()).hexdigest()[:12],
+                "log_posteriors": posts,
             }
         )
     )
@@ -141,6 +151,7 @@ def main():
     parser.add_argument("--one")
     parser.add_argument("--label", default="after")
     parser.add_argument("--sets", help="comma-separated: cols:N, connect-4, dna180 (default: all)")
+    parser.add_argument("--json", help="write the rows (with every stage's log posterior) to this file")
     parser.add_argument("--limit", type=float, default=LIMIT_S, help="seconds per fit before it is killed")
     args = parser.parse_args()
     if args.one:
@@ -155,7 +166,9 @@ def main():
         rows += [run(name, args.limit) for name in FOLD_SETS]
     frame = pd.DataFrame(rows)
     frame.insert(0, "code", args.label)
-    print(frame.drop(columns=["graphmodels"], errors="ignore").to_string(index=False))
+    print(frame.drop(columns=["graphmodels", "log_posteriors"], errors="ignore").to_string(index=False))
+    if args.json:
+        Path(args.json).write_text(json.dumps(rows))
     print("load average:", common.load_average())
 
 
