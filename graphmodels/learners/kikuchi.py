@@ -420,6 +420,7 @@ class _CandidatePool:
         self.has_delta = np.zeros(len(masks), dtype=bool)
         self.changes = [None] * len(masks)
         self.delta_dfs = np.zeros(len(masks))
+        self._holding = None
         self._refresh(range(len(masks)))
 
     def _refresh(self, which):
@@ -496,7 +497,17 @@ class _CandidatePool:
     def update(self, added):
         """Account for the region `added` joining the model."""
         masks = self.masks
-        for b in np.flatnonzero(self.active):
+        if self._holding is None:  # the candidates holding each attribute
+            holding = collections.defaultdict(list)
+            for b, mask in enumerate(masks):
+                for bit in _bits(mask):
+                    holding[bit].append(b)
+            self._holding = {bit: np.array(members, dtype=np.int64) for bit, members in holding.items()}
+        # only candidates sharing an attribute with `added` can fall inside it or change
+        near = [self._holding[bit] for bit in _bits(added) if bit in self._holding]
+        near = np.unique(np.concatenate(near)) if near else np.zeros(0, dtype=np.int64)
+        near = near[self.active[near]]
+        for b in near:
             if masks[b] & added == masks[b]:  # now inside a region of the model
                 self.active[b] = False
         root = self.model.closure(0)
@@ -504,7 +515,7 @@ class _CandidatePool:
             self.root = root
             stale = np.flatnonzero(self.active)
         else:
-            stale = [b for b in np.flatnonzero(self.active) if masks[b] & added]
+            stale = near[self.active[near]]  # ascending, as a scan of every candidate
         self._refresh(stale)
 
     def best(self, n):
