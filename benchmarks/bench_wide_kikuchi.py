@@ -1,28 +1,30 @@
-"""Issue 18: KikuchiBayes on wide data.
+"""KikuchiBayes on wide data (issues 18 and 26): generated sets of several kinds and two shared sets.
 
-Three kinds of data, each fitted with the default ``gm.KikuchiBayes()`` (max_region_size=4:
-candidate regions of up to 3 attributes, C(n, 3) of them):
+Each fit is the default ``gm.KikuchiBayes()`` (max_region_size=4: candidate regions of up to 3
+attributes, C(n, 3) of them), in its own subprocess, on:
 
-- ``cols:N``: 2,000 rows of N uniform 3-state columns; the class depends on four columns
-  (x000..x003, seed 0), every other column is noise. By default 50, 100 and 200 columns
-  (200 only if 100 finishes in under 60 s).
-- ``connect-4``: the first training fold of stratified 5-fold cross-validation
-  (``StratifiedKFold(5, shuffle=True, random_state=0)``) of the shared connect-4 set
-  (67,557 x 42, three classes; 54,045 training rows), all attributes categorical.
-- ``dna180``: the same fold of splice's 60 nucleotides one-hot encoded into 180 binary
-  attributes as in the Statlog DNA set (A = 100, C = 010, G = 001, T = 000), after dropping
-  the 15 rows with ambiguity codes (D, N, S, R), as Statlog did: 3,175 x 180, three classes
-  (2,540 training rows).
+- ``gen:NAME``: 2,000 rows x 200 columns from ``wide_data.KIKUCHI`` (benchmarks/wide_data.py):
+  the class on main effects (``main``, issue 18's own set), on 6 pairs of columns (parity terms,
+  strong and weak), on 3 triples, on nothing; binary, ternary, 2-5-state and skewed columns; two
+  and three classes. The test log-loss is on 2,000 more rows of the same generator (seed 1).
+- ``cols:N``: ``main`` with N columns.
+- ``connect-4``: the first training fold of ``StratifiedKFold(5, shuffle=True, random_state=0)``
+  of the shared connect-4 set (54,045 x 42, three classes), all attributes categorical.
+- ``dna180``: the same fold of splice's 60 nucleotides one-hot encoded into 180 binary attributes
+  as in the Statlog DNA set (A = 100, C = 010, G = 001, T = 000), rows with ambiguity codes
+  dropped (2,540 training rows).
 
-Each fit runs in its own subprocess with a time limit and reports fit time, peak resident
-memory of that process (``resource.getrusage``), the number of stages, the best log
-posterior and, for the folds, the log-loss on the held-out fold. The shared sets are read
-from ``../shared/datasets`` (or ``GRAPHMODELS_DATASETS``); a missing one is skipped with a
-message.
+Each fit reports wall and CPU time, peak resident memory (``ru_maxrss``), the stages, the MAP
+stage, the best log posterior, the held-out log-loss, and a digest of the whole path. With
+``--before PATH`` the package in PATH (a checkout of the code to compare with, e.g. ``git
+worktree add /tmp/before <commit>``) is timed too, set by set just before the current one (or
+``--after PATH``), and the two paths (every region and every stage's log posterior, bit for bit)
+and log-losses are compared. The shared sets are read from ``../shared/datasets`` (or
+``GRAPHMODELS_DATASETS``).
 
-Run ``python benchmarks/bench_wide_kikuchi.py [--label before|after] [--sets cols:50,connect-4]
-[--limit SECONDS]``; to time another version of the package, put its folder first on
-``PYTHONPATH``.
+Run ``python benchmarks/bench_wide_kikuchi.py [--before PATH] [--sets gen:pairwise,connect-4]
+[--limit SECONDS] [--results PATH]``; it prints a table and, with ``--results``, rewrites the
+``wide-kikuchi`` section.
 """
 
 from __future__ import annotations
@@ -42,8 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
 import wide_data  # noqa: E402
 
-LIMIT_S = 120
-FOLD_SETS = ("connect-4", "dna180")
+LIMIT_S = 3600
 
 
 def data(n_cols, n_rows=2000, seed=0):
@@ -91,8 +92,9 @@ def one(spec):
         X, y = data(int(spec[5:]))
         X_test = y_test = None
     elif spec.startswith("gen:"):
-        X, y = wide_data.kikuchi_data(**wide_data.KIKUCHI[spec[4:]][1])
-        X_test = y_test = None
+        options = wide_data.KIKUCHI[spec[4:]][1]
+        X, y = wide_data.kikuchi_data(**options)
+        X_test, y_test = wide_data.kikuchi_data(**options, seed=1)
     else:
         split = fold_data(spec)
         if split is None:
@@ -132,10 +134,14 @@ def one(spec):
     )
 
 
-def run(spec, limit):
+def run(spec, limit, tree=None):
+    """One fit in a subprocess; `tree`: a folder whose ``graphmodels`` package is imported instead."""
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree) + os.pathsep + env.get("PYTHONPATH", "")
     try:
         out = subprocess.run(
-            [sys.executable, __file__, "--one", spec], capture_output=True, text=True, timeout=limit, env=os.environ
+            [sys.executable, __file__, "--one", spec], capture_output=True, text=True, timeout=limit, env=env
         )
         lines = out.stdout.strip().splitlines()
         if not lines:
@@ -146,30 +152,102 @@ def run(spec, limit):
         return {"set": spec, "seconds": float("inf")}
 
 
+DEFAULT_SETS = [f"gen:{name}" for name in wide_data.KIKUCHI] + ["dna180", "connect-4"]
+TARGET_S = 30.0
+
+
+def _same(before, after):
+    """Whether two fits took the same path: every region, and every stage's log posterior and the
+    held-out log-loss bit for bit."""
+    keys = ("path_sha", "log_posteriors", "test_log_loss", "map_stage")
+    return all(before.get(key) == after.get(key) for key in keys)
+
+
+def _describe(spec):
+    if spec.startswith("gen:"):
+        return f"{spec[4:]}: {wide_data.KIKUCHI[spec[4:]][0]}"
+    if spec.startswith("cols:"):
+        return f"main, {spec[5:]} columns"
+    return {"connect-4": "connect-4 fold (54,045 x 42, 3 classes)", "dna180": "dna180 fold (2,540 x 180, 3 classes)"}[
+        spec
+    ]
+
+
+def _table(pairs):
+    rows = []
+    for before, after in pairs:
+        row = {"data": _describe(after["set"]), "stages (MAP)": f"{after.get('stages')} ({after.get('map_stage')})"}
+        if before is not None:
+            row["before: wall / CPU"] = f"{before['seconds']:.1f} / {before['cpu_seconds']:.1f} s"
+        row["after: wall / CPU"] = f"{after['seconds']:.1f} / {after['cpu_seconds']:.1f} s"
+        if before is not None:
+            row["CPU speed-up"] = f"{before['cpu_seconds'] / after['cpu_seconds']:.1f}x"
+            row["peak before / after"] = f"{before['peak_mib']:.0f} / {after['peak_mib']:.0f} MiB"
+            row["same path and log-loss"] = "yes" if _same(before, after) else "**NO**"
+        else:
+            row["peak"] = f"{after['peak_mib']:.0f} MiB"
+        loss = after.get("test_log_loss")
+        row["test log-loss"] = "-" if loss is None else f"{loss:.4f}"
+        row["load (1 min) before / after"] = (
+            f"{before['load'][0]:.1f} / {after['load'][0]:.1f}" if before is not None else f"{after['load'][0]:.1f}"
+        )
+        rows.append(row)
+    return common.markdown_table(pd.DataFrame(rows))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--one")
-    parser.add_argument("--label", default="after")
-    parser.add_argument("--sets", help="comma-separated: cols:N, connect-4, dna180 (default: all)")
+    parser.add_argument(
+        "--sets", help="comma-separated: gen:NAME, cols:N, connect-4, dna180 (default: every gen:, dna180, connect-4)"
+    )
+    parser.add_argument("--before", help="a folder holding the graphmodels package to compare with")
+    parser.add_argument("--after", help="a folder holding the graphmodels package to time (default: this one)")
     parser.add_argument("--json", help="write the rows (with every stage's log posterior) to this file")
+    parser.add_argument("--results", help="rewrite the wide-kikuchi section of this markdown file")
     parser.add_argument("--limit", type=float, default=LIMIT_S, help="seconds per fit before it is killed")
     args = parser.parse_args()
     if args.one:
         return one(args.one)
-    print("load average:", common.load_average())
-    if args.sets:
-        rows = [run(spec, args.limit) for spec in args.sets.split(",")]
-    else:
-        rows = [run("cols:50", args.limit), run("cols:100", args.limit)]
-        if rows[-1].get("seconds", float("inf")) < 60:
-            rows.append(run("cols:200", args.limit))
-        rows += [run(name, args.limit) for name in FOLD_SETS]
-    frame = pd.DataFrame(rows)
-    frame.insert(0, "code", args.label)
-    print(frame.drop(columns=["graphmodels", "log_posteriors"], errors="ignore").to_string(index=False))
+    header = common.machine_markdown()
+    print(header, flush=True)
+    specs = args.sets.split(",") if args.sets else DEFAULT_SETS
+    pairs = []
+    for spec in specs:
+        before = run(spec, args.limit, args.before) if args.before else None
+        after = run(spec, args.limit, args.after)
+        pairs.append((before, after))
+        print(json.dumps({"before": before, "after": after}, default=str)[:600], flush=True)
     if args.json:
-        Path(args.json).write_text(json.dumps(rows))
-    print("load average:", common.load_average())
+        Path(args.json).write_text(json.dumps(pairs))
+    table = _table([p for p in pairs if "error" not in p[1] and not (p[0] or {}).get("error")])
+    print(table)
+    print("load average at the end:", common.load_average())
+    if args.results:
+        common.write_section("wide-kikuchi", SECTION.format(header=header, table=table), args.results)
+
+
+SECTION = """## KikuchiBayes on wide data (issues 18 and 26)
+
+`python benchmarks/bench_wide_kikuchi.py --before PATH --results benchmarks/RESULTS.md`: the default
+`gm.KikuchiBayes()` (max_region_size=4, so candidate regions of up to 3 attributes: C(200, 3) =
+1,313,400 for 200 columns) on 2,000 rows x 200 columns of each generator of
+`benchmarks/wide_data.py` (`KIKUCHI`: the class on main effects -- issue 18's own set --, on pairs,
+on triples of columns or on nothing; binary to 5-state and skewed columns; two and three classes;
+test log-loss on 2,000 more rows of the same generator), and the first training fold of
+`StratifiedKFold(5, shuffle=True, random_state=0)` of dna180 (splice one-hot encoded as Statlog DNA)
+and connect-4. Each fit in its own process, "before" (the code at the start of issue 26, a git
+worktree) just before "after", set by set, so that both see the same load. Target (issue 26): 30 s
+a fit on a quiet machine.
+
+{header}
+
+{table}
+
+**These runs were made on a machine shared with up to 7 other sessions' jobs** (see the load
+averages): wall times are inflated several times and even CPU times are (cache and memory bandwidth
+are shared); compare the two codes by their CPU times in the same row. To be rerun on a quiet machine.
+"""
 
 
 if __name__ == "__main__":

@@ -1320,19 +1320,13 @@ class _GramSlopes:
             wholes = [self._whole(w) for w in per_class]
             for a, start, states, _ in self._starts():
                 reduced, block, width = self._layout(start)
-                n_later = self.n - start
                 rows, cols = np.nonzero(block[:, None] < block[None, :])  # the order of _packed
-                # each column's place in the extended matrix of _counts: its reduced column, or
-                # after them, its attribute (a common state)
-                extended = np.where(reduced < width - 1, reduced, width - 1 + block)
-                at = extended[rows] * (width - 1 + n_later) + extended[cols]
+                places = self._places(reduced[rows], reduced[cols], block[rows], block[cols], width)
                 cards = self.cards[start:][block]
                 alpha = theta / (states * m * cards[rows] * cards[cols])
                 logs = []
                 for weights, whole in zip(per_class, wholes):
-                    counts = np.stack(
-                        [self._counts(g, start).ravel()[at] for g in self._grams(weights, start, a, whole)]
-                    )
+                    counts = np.stack([self._counts(g, start, places) for g in self._grams(weights, start, a, whole)])
                     if a is not None:  # a's common state: all rows minus its other states
                         common = int(self.common[a])
                         counts[common] -= np.delete(counts, common, axis=0).sum(axis=0)
@@ -1353,27 +1347,41 @@ class _GramSlopes:
                 phi.append(packed)
         return phi
 
-    def _counts(self, gram, start):
-        """Counts of the pairs ``(b, x_b), (c, x_c)``, ``b < c``, of one-hot columns from `start` on,
-        from the upper triangle of a Gram matrix of the reduced ones: an extended (other states, then
-        one per attribute) matrix whose last rows and columns are the attributes' common states, each
-        the marginal (the ones) minus the other states; only its entries with ``b < c`` are right."""
+    @staticmethod
+    def _places(row, col, row_attribute, col_attribute, width):
+        """Where the counts of the packed entries come from, by kind: both states other than the
+        common ones (their Gram entry, upper triangle of a Fortran-ordered matrix), the row's or
+        the column's common (the ones minus the other states), or both."""
+        ones = width - 1
+        row_common, col_common = row == ones, col == ones
+        kinds = []
+        for rows_common, cols_common in ((False, False), (True, False), (False, True), (True, True)):
+            where = np.flatnonzero((row_common == rows_common) & (col_common == cols_common))
+            kinds.append((where, row[where], col[where], row_attribute[where], col_attribute[where]))
+        return kinds
+
+    def _counts(self, gram, start, places):
+        """Counts of the packed entries ``(b, x_b), (c, x_c)``, ``b < c``, from the upper triangle of a
+        Gram matrix of the reduced columns from `start` (see :meth:`_places`): a common state's
+        count is its attribute's marginal (the column of ones) minus its other states'."""
         bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]  # each attribute's reduced columns
-        zero_row, zero_column = np.zeros((1, gram.shape[1])), np.zeros((gram.shape[0], 1))
-        running = np.concatenate([zero_row, np.cumsum(gram[:-1], axis=0)])
-        by_row = running[bounds[1:]] - running[bounds[:-1]]  # (attributes, reduced + ones): b's others summed
-        running = np.concatenate([zero_column, np.cumsum(gram[:, :-1], axis=1)], axis=1)
-        by_column = running[:, bounds[1:]] - running[:, bounds[:-1]]  # (reduced + ones, attributes)
         ones = gram[:, -1]  # each reduced column with the ones (upper triangle: the last column)
-        running = np.concatenate([zero_column[: len(by_row)], np.cumsum(by_row[:, :-1], axis=1)], axis=1)
-        both = running[:, bounds[1:]] - running[:, bounds[:-1]]  # (attributes, attributes): others x others
-        corner = gram[-1, -1] - by_row[:, -1][:, None] - by_row[:, -1][None, :] + both
-        return np.block(
-            [
-                [gram[:-1, :-1], ones[:-1, None] - by_column[:-1]],
-                [ones[None, :-1] - by_row[:, :-1], corner],
-            ]
+        running = np.cumsum(gram[:-1], axis=0)
+        running = np.concatenate([np.zeros((1, gram.shape[1])), running])
+        by_row = running[bounds[1:]] - running[bounds[:-1]]  # (attributes, columns): b's other states summed
+        running = np.concatenate([np.zeros((gram.shape[0], 1)), np.cumsum(gram[:, :-1], axis=1)], axis=1)
+        by_column = running[:, bounds[1:]] - running[:, bounds[:-1]]  # (columns, attributes)
+        running = np.concatenate([np.zeros((len(by_row), 1)), np.cumsum(by_row[:, :-1], axis=1)], axis=1)
+        both = running[:, bounds[1:]] - running[:, bounds[:-1]]  # (attributes, attributes)
+        out = np.empty(sum(len(kind[0]) for kind in places))
+        (where, row, col, _, _), (where_r, _, col_r, b_r, _), (where_c, row_c, _, _, c_c), (where_b, _, _, b, c) = (
+            places
         )
+        out[where] = gram.T.ravel()[col * gram.shape[0] + row]
+        out[where_r] = ones[col_r] - by_row[b_r, col_r]
+        out[where_c] = ones[row_c] - by_column[row_c, c_c]
+        out[where_b] = gram[-1, -1] - by_row[b, -1] - by_row[c, -1] + both[b, c]
+        return out
 
     def _anchors(self, start, block, rows, cols):
         """For the row and then the column axis: the packed entries not at a common state, and the
