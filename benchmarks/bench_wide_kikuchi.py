@@ -247,6 +247,34 @@ a fit on a quiet machine.
 **These runs were made on a machine shared with up to 7 other sessions' jobs** (see the load
 averages): wall times are inflated several times and even CPU times are (cache and memory bandwidth
 are shared); compare the two codes by their CPU times in the same row. To be rerun on a quiet machine.
+
+Where the time went before (issue 26, profiled on the new generators): the bound pass of the
+pool of 1.3 M three-attribute candidates, which tallied the gradient group by group (one group per
+pair of first attributes, 19,900 of them, each a pass over the rows outside its last attributes'
+common states: 2.6e9 entries a pass) and, at its first pass, the candidates' class-weight tables the
+same way; 2 passes on the sets with pairwise interactions, 5-13 on three-way, binary and mixed ones.
+What changed:
+
+- Bound slopes from one-hot Gram products (`_GramSlopes`): for the candidates `{a, b, c}` of one
+  first attribute `a`, the gradient's sums over every cell are the blocks of
+  `X_i^T diag(g) X_i` over the rows in each state `i` of `a` and the one-hot columns after `a`.
+  Anchored at the common states (each candidate's log table rewritten once as differences from its
+  common cells, `phi`), only the rows outside `a`'s common state, the other states' columns and a
+  column of ones are multiplied (the common state of `a` is all rows: one product shared by every
+  `a`); symmetric rank-k updates (rows of positive and of negative weight). The tables come from the
+  same products of the class weights. A pass is per first attribute one product per other state and
+  one gather of its packed entries; the slopes agree with the group tallies and stay above the row
+  products (tested), with an allowance for single-precision tables of `2^-24 2^k max|phi| sum|g|`.
+- The bound's order: only the top of 1.3 M bounds is sorted (partition, then the full sort if the
+  scoring goes past it); the best exact score kept as it grows instead of a max over all at every
+  batch; unique sub-regions by integer keys, not `np.unique(axis=0)`.
+- The counting-number changes of a wide pool from the number of the model's regions holding each
+  subset of a candidate (looked up) instead of a (regions x candidates) test per pattern; a
+  candidate pool finds the candidates sharing an attribute with an added region from per-attribute
+  lists instead of scanning all of them.
+
+Exact scores are computed as before, so the search takes the same path: every region, counting
+number and log posterior, and the held-out log-loss, bit for bit (column "same path and log-loss").
 """
 
 
