@@ -30,7 +30,7 @@ def main(output_dir=None):
     output_dir.mkdir(parents=True, exist_ok=True)
     frame = gm.datasets.load("tic-tac-toe")
     X, y = frame.drop(columns="class"), frame["class"]
-    model = gm.KikuchiBayes().fit(X, y)
+    model = gm.KikuchiBayes(max_region_size=4).fit(X, y)  # the default, as in the README
 
     fig, (board, path) = plt.subplots(1, 2, figsize=(15, 5.6), width_ratios=[1.05, 1.25], layout="constrained")
     # The columns run top-left-square, top-middle-square, ..., bottom-right-square: row by row,

@@ -304,3 +304,18 @@ def test_cli_bad_arguments_fail_before_fitting(argv, message, monkeypatch, capsy
     monkeypatch.setattr(gm.NaiveBayes, "fit", no_fit)
     assert main(["animate", "car", *argv]) == 2
     assert message in capsys.readouterr().err
+
+
+def test_in_a_notebook_only_the_animation_is_shown(tan):
+    # Jupyter's inline backend draws every figure left open in pyplot when a cell ends: the figure
+    # animate made was shown again as a static frame under HTML(anim.to_jshtml()) (issue 26).
+    pytest.importorskip("matplotlib_inline", reason="needs the notebook extra: pip install 'graphmodels[notebook]'")
+    backend = matplotlib.get_backend()
+    plt.switch_backend("module://matplotlib_inline.backend_inline")
+    try:
+        anim = animate(tan, max_frames=2, **SMALL)
+        assert plt.get_fignums() == []  # nothing left for the backend to show after the cell
+        html = anim.to_jshtml()  # the animation still renders its figure
+        assert html.count("<img") == 1 and html.count("data:image/png;base64") == 2  # one player, 2 frames
+    finally:
+        plt.switch_backend(backend)

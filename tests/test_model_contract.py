@@ -9,7 +9,9 @@ save/load round trips.
 
 from __future__ import annotations
 
+import copy
 import inspect
+import re
 
 import networkx as nx
 import numpy as np
@@ -19,7 +21,7 @@ import pytest
 import graphmodels as gm
 from graphmodels._validation import InvalidParameterError
 from graphmodels.estimators import LeaveOneOutSelection, get_estimator
-from graphmodels.models import NotFittedError, clone_model, load_model, registered_models
+from graphmodels.models import ModelFileError, NotFittedError, clone_model, load_model, registered_models
 from graphmodels.structures import Hyperforest
 
 MODELS = registered_models()
@@ -216,11 +218,42 @@ def test_save_load_round_trip(entry, tmp_path, extension):
     _, cls, kind = entry
     X, y, Y = _data()
     model = _fit(cls(), kind, X, y, Y)
+    # load_model accepts only the declared fitted attributes: every one a fit sets must be declared.
+    assert set(_fitted_names(model)) <= cls._declared_fitted_attributes()
     path = tmp_path / f"model{extension}"
     model.save(path)
     again = load_model(path)
     assert type(again) is cls
     _assert_same_predictions(again, model, kind, X)
+    # Each model's _validate_fitted_state reads its tables: one NaN in the first is refused, by name.
+    broken = copy.deepcopy(model)
+    name, table = _first_log_table(broken)
+    table.flat[0] = np.nan
+    broken.save(path)
+    with pytest.raises(ModelFileError, match=rf"{re.escape(name)}.*` holds NaN"):
+        load_model(path)
+
+
+def _first_log_table(value, name=None, inside=False):
+    """``(attribute, array)``: the first float array under an attribute or key naming a log table, depth first.
+
+    Not ``class_log_prior_``, which every classifier checks alike: a table of the model's own family.
+    """
+    if isinstance(value, np.ndarray):
+        return (name, value) if inside and value.dtype.kind == "f" and value.size else None
+    if isinstance(value, gm.models.BaseModel):
+        items = sorted((k, v) for k, v in vars(value).items() if k.endswith("_") and k != "class_log_prior_")
+    elif isinstance(value, dict):
+        items = [(k if isinstance(k, str) else name, v) for k, v in value.items()]
+    elif isinstance(value, (list, tuple)):
+        items = [(name, v) for v in value]
+    else:
+        return None
+    for key, item in items:
+        found = _first_log_table(item, key, inside or (isinstance(key, str) and "log" in key))
+        if found is not None:
+            return found
+    return None
 
 
 def test_unfitted_model_cannot_be_saved(entry, tmp_path):
@@ -253,6 +286,7 @@ def test_trace_is_fitted_only_when_asked_and_changes_nothing_else(entry, tmp_pat
     traced = _fit(cls(trace=True), kind, X, y, Y)
     assert "trace_" not in vars(plain)
     assert _fitted_names(traced) == sorted(_fitted_names(plain) + ["trace_"])
+    assert set(_fitted_names(traced)) <= cls._declared_fitted_attributes()
     _assert_same_predictions(traced, plain, kind, X)
     trace = traced.trace_
     assert isinstance(trace, pd.DataFrame) and len(trace) > 0

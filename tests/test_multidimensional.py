@@ -9,18 +9,18 @@ import pandas as pd
 import pytest
 from scipy.special import logsumexp
 
+from graphmodels.inference import brute_force_log_marginals, junction_tree_of_scopes, log_marginals
 from graphmodels.learners.multidimensional import (
     bridge_and_feature_forest,
     bridge_parent_sets,
     class_forest,
 )
-from graphmodels.models.factors import brute_force_log_marginals, junction_tree_of_scopes, log_marginals
 from graphmodels.models.multidimensional import (
     MultiDimensionalAODE,
     MultiDimensionalNaiveBayes,
     MultiDimensionalTAN,
 )
-from graphmodels.models.synthetic import random_multidimensional_network
+from graphmodels.networks import random_multidimensional_network
 from graphmodels.stats import CountingEngine
 from graphmodels.stats.scores import bdeu_family_score, bic_family_score, family_score
 from graphmodels.structures.multidimensional import (

@@ -261,8 +261,9 @@ def test_save_load_keeps_the_members(tmp_path):
 )
 def test_draw_network_draws_the_most_informative_members(model, max_members, titles):
     model = _fit(model)
-    axes = draw_network(model, max_members=max_members)
-    assert isinstance(axes, np.ndarray) and len(axes) == len(titles) <= max_members
+    first = draw_network(model, max_members=max_members)
+    axes = first.figure.axes  # the first member's axes is returned; the figure holds every member drawn
+    assert axes[0] is first and len(axes) == len(titles) <= max_members
     assert [ax.get_title() for ax in axes] == titles
     for ax, superparents in zip(axes, model.ranked_superparents(max_members)):
         member = model.member_structure(superparents)
@@ -276,13 +277,13 @@ def test_draw_network_draws_the_most_informative_members(model, max_members, tit
 
 def test_draw_network_figure_title():
     model = _fit(gm.AnDE(n=2))
-    axes = draw_network(model, max_members=2)
-    assert axes[0].figure.get_suptitle() == "AnDE: 2 of 3 members, the highest I(super-parents; class)"
-    axes = draw_network(model)
-    assert axes[0].figure.get_suptitle() == "AnDE: its 3 members"
-    axes = draw_network(model, title="A2DE", legend=False)
-    assert axes[0].figure.get_suptitle() == "A2DE"
-    assert all(ax.get_legend() is None for ax in axes)
+    ax = draw_network(model, max_members=2)
+    assert ax.figure.get_suptitle() == "AnDE: 2 of 3 members, the highest I(super-parents; class)"
+    ax = draw_network(model)
+    assert ax.figure.get_suptitle() == "AnDE: its 3 members"
+    ax = draw_network(model, title="A2DE", legend=False)
+    assert ax.figure.get_suptitle() == "A2DE"
+    assert all(panel.get_legend() is None for panel in ax.figure.axes)
 
 
 def test_draw_network_builds_only_max_members(monkeypatch):
@@ -300,9 +301,8 @@ def test_draw_network_builds_only_max_members(monkeypatch):
         return original(self, superparents)
 
     monkeypatch.setattr(type(model), "member_structure", spy)
-    axes = draw_network(model, max_members=4)
-    assert len(axes) == 4 and built == model.ranked_superparents(4)
-    assert len(axes[0].figure.axes) <= 6  # the grid: 2 rows of 3, the spare ones hidden
+    ax = draw_network(model, max_members=4)
+    assert len(ax.figure.axes) == 4 and built == model.ranked_superparents(4)  # 2 rows of 3, the spare cells removed
 
 
 @pytest.mark.parametrize("model", [gm.AODE(), gm.AnDE(n=2)])
@@ -350,8 +350,9 @@ def test_a_model_with_one_structure_per_class_draws_each_class_most_frequent_fir
     frequent = y.value_counts(sort=False)
     for model in models:
         assert model.representation_ == "free"
-        axes = draw_network(model, max_members=4)
-        assert isinstance(axes, np.ndarray) and len(axes) == 4
+        first = draw_network(model, max_members=4)
+        axes = first.figure.axes
+        assert axes[0] is first and len(axes) == 4
         # The four most probable classes (here, generatively fitted: the most frequent) first, titled by label.
         order = sorted(model.classes_, key=lambda c: (-frequent[c], list(model.classes_).index(c)))[:4]
         assert [ax.get_title() for ax in axes] == [f"class {label}" for label in order]
@@ -381,9 +382,10 @@ def test_a_model_with_one_structure_per_class_draws_each_class_most_frequent_fir
 def test_with_an_axes_or_a_shared_structure_the_model_is_drawn_whole():
     X, y, models = _per_class_models()
     for model in models:
-        ax = draw_network(model, Figure().subplots())
-        assert not isinstance(ax, np.ndarray)  # the union of the classes' structures, in the axes given
+        ax = Figure().subplots()
+        assert draw_network(model, ax) is ax  # the union of the classes' structures, in the axes given
+        assert ax.figure.axes == [ax]
     car_X, car_y = gm.datasets.load("car", return_X_y=True)
     shared = gm.ChowLiu().fit(car_X, car_y)
     assert shared.representation_ == "shared"
-    assert not isinstance(draw_network(shared), np.ndarray)
+    assert len(draw_network(shared).figure.axes) == 1

@@ -35,10 +35,13 @@ DRAWINGS = {
     "region_graph",
     "kikuchi_path",
     "stability",
+    "posteriors",
 }
 # animation: replays a learning trace through several drawings (graph, hyperforest, interactions), so it
 # calls them as dispatch does and is an entry module; no drawing imports it.
-ENTRY = {"dispatch", "export", "svg", "notebook", "animation", "__init__"}
+# separation: draws the d-separation question on draw_graph's drawing; message_passing replays a traced query
+# on the junction-tree, factor-graph or region-graph drawing (for animation): entry modules too.
+ENTRY = {"dispatch", "export", "svg", "notebook", "animation", "separation", "message_passing", "__init__"}
 
 
 def _sibling_imports(module):
@@ -113,8 +116,9 @@ def test_free_hyperforest_classifier_draws_the_union_of_its_class_networks():
 def test_multilabel_wrappers_draw_one_axes_per_label(wrapper):
     X, _, Y = _data()
     model = wrapper(base=gm.TAN()).fit(X, Y)
-    axes = draw_network(model)
-    assert [ax.get_title() for ax in axes] == ["L1", "L2"]
+    first = draw_network(model)
+    axes = first.figure.axes  # the first label's axes; the figure holds one per label
+    assert axes[0] is first and [ax.get_title() for ax in axes] == ["L1", "L2"]
     for ax, member in zip(axes, model.estimators_):
         edges = [p for p in ax.patches if (p.get_gid() or "").startswith("edge")]
         assert len(edges) == member.structure_.number_of_edges()
@@ -131,7 +135,7 @@ def test_classifier_chain_axes_are_titled_in_chain_order(order):
     # The members are fitted in chain order: the k-th axes shows the member of order_[k], whose class is that label.
     X, _, Y = _data()
     model = gm.ClassifierChain(base=gm.NaiveBayes(), order=order).fit(X, Y)
-    axes = draw_network(model)
+    axes = draw_network(model).figure.axes
     assert [ax.get_title() for ax in axes] == model.order_ == (order or ["L1", "L2"])
     assert [_class_node(ax) for ax in axes] == model.order_
 
@@ -211,7 +215,7 @@ def test_every_registered_model_is_drawn_when_fitted_and_refused_when_not(name):
     model = cls().fit(X, y) if kind == "classifier" else cls().fit(X) if kind == "density" else cls().fit(X, Y)
     expected = _MODEL_DRAWINGS.get(name, "graph")
     if name in ("binary-relevance", "classifier-chain"):
-        axes = draw_network(model)
+        axes = draw_network(model).figure.axes
         assert [_drawing_of(ax) for ax in axes] == [expected] * len(model.estimators_)
     else:
         assert _drawing_of(draw_network(model, Figure().subplots())) == expected

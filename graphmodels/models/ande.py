@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -14,7 +15,8 @@ from .._special import logsumexp
 from .._validation import Interval, Options
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import augmented_naive_bayes
-from .aode import _FREQUENCY_MODES, _SuperParentEnsemble
+from . import _fitted
+from .aode import _FREQUENCY_MODES, _check_offsets, _SuperParentEnsemble
 from .augmented import _log
 from .registry import register_model
 
@@ -71,6 +73,11 @@ class AnDE(_SuperParentEnsemble):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         The largest number of cells the model's tables may hold *in all*
@@ -172,6 +179,7 @@ class AnDE(_SuperParentEnsemble):
         frequency: str = "attribute",
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -180,6 +188,7 @@ class AnDE(_SuperParentEnsemble):
         self.frequency = frequency
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -188,6 +197,50 @@ class AnDE(_SuperParentEnsemble):
         "frequency": [Options(list(_FREQUENCY_MODES))],
         "frequency_threshold": [Interval(numbers.Real, 0, None)],
     }
+
+    _fitted_attributes: tuple[str, ...] = (
+        "structure_", "offsets_", "superparents_", "superparent_offsets_", "superparent_log_joint_",
+        "superparent_counts_", "log_tables_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then each level's subsets, their joints and counts, and the children's tables."""
+        super()._validate_fitted_state()
+        cards = np.asarray(self._validated_cardinalities(), dtype=np.int64)
+        n_classes, p = len(self.classes_), len(cards)
+        offsets = _check_offsets(self.offsets_, cards)
+        n_levels = min(int(self.n), p) + 1
+        names = (
+            "superparents_",
+            "superparent_offsets_",
+            "superparent_log_joint_",
+            "superparent_counts_",
+            "log_tables_",
+        )
+        levels = zip(*(_fitted.sequence(name, getattr(self, name), n_levels) for name in names))
+        for m, (subsets, starts, joint, counts, tables) in enumerate(levels):
+            expected = np.array(list(itertools.combinations(range(p), m)), dtype=np.int64).reshape(math.comb(p, m), m)
+            if not (isinstance(subsets, np.ndarray) and np.array_equal(subsets, expected)):
+                raise _fitted.FittedStateError(
+                    f"superparents_[{m}]", f"is not the {len(expected)} subsets of {m} of the {p} attributes, in order."
+                )
+            layout = np.concatenate([[0], np.cumsum(np.prod(cards[expected], axis=1))]).astype(np.int64)
+            starts = _fitted.integers(f"superparent_offsets_[{m}]", starts, low=0, high=int(layout[-1]) + 1)
+            if not np.array_equal(starts, layout):
+                raise _fitted.FittedStateError(
+                    f"superparent_offsets_[{m}]", "does not match the subsets' configurations of the columns' states."
+                )
+            n_configurations = int(layout[-1])
+            joint = _fitted.log_table(f"superparent_log_joint_[{m}]", joint, (n_classes, n_configurations), axes=())
+            _fitted.block_distributions(f"superparent_log_joint_[{m}]", joint, layout, joint=True)
+            _fitted.counts(f"superparent_counts_[{m}]", counts, (n_classes, n_configurations))
+            width = int(offsets[-1])
+            tables = _fitted.log_table(f"log_tables_[{m}]", tables, (n_classes, n_configurations, width), axes=())
+            # Configuration c's block k is P(x_k | y, x_S) for the subsets S without k.
+            subset_of = np.repeat(np.arange(len(expected)), np.diff(layout))  # the subset of each configuration
+            in_subset = np.zeros((len(expected), p), dtype=bool)
+            np.put_along_axis(in_subset, expected, True, axis=1)
+            _fitted.block_distributions(f"log_tables_[{m}]", tables, offsets, skip=in_subset[subset_of])
 
     def _fit(self, engine):
         names = engine.names

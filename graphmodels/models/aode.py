@@ -11,17 +11,19 @@ import numpy as np
 
 from .._special import logsumexp, xlogy
 from .._validation import Interval, Options
+from ..inference.likelihoods import forest_log_likelihood
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import augmented_naive_bayes, class_node, superparent_network
+from . import _fitted
 from .augmented import _log, family_log_tables
 from .base import BaseClassifier
 from .export import superparent_member_network
-from .inference import forest_log_likelihood
+from .queries import Queryable, network_distribution
 from .registry import register_model
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["AODE"]
 
@@ -55,7 +57,18 @@ def _block_mutual_information(counts: np.ndarray, starts: np.ndarray) -> np.ndar
     return np.maximum(information, 0.0)
 
 
-class _SuperParentEnsemble(BaseClassifier):
+def _check_offsets(value, cards):
+    """``offsets_``: the first state of each attribute in the stacked states (``[0, *cumsum(cards)]``)."""
+    expected = np.concatenate([[0], np.cumsum(cards)]).astype(np.int64)
+    offsets = _fitted.integers("offsets_", value, low=0, high=int(expected[-1]) + 1, shape=expected.shape)
+    if not np.array_equal(offsets, expected):
+        raise _fitted.FittedStateError(
+            "offsets_", f"is {offsets.tolist()}, but the columns' states give {expected.tolist()}."
+        )
+    return expected
+
+
+class _SuperParentEnsemble(BaseClassifier, Queryable):
     """What AODE and AnDE share: the structure of one member and the ranking of the super-parent sets.
 
     A subclass keeps the naive Bayes skeleton in ``structure_`` and says, in
@@ -162,7 +175,7 @@ class _SuperParentEnsemble(BaseClassifier):
         return superparent_network(class_variable, features, names, cardinalities=cardinalities)
 
     def member_network(self, superparents: Hashable | Sequence[Hashable]) -> DiscreteBayesianNetwork:
-        """One member of the ensemble as a :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """One member of the ensemble as a :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         The member with super-parents ``S``, ``P(y, x_S) prod_{k not in S}
         P(x_k | y, x_S)``, with the model's fitted tables as CPTs; its arcs
@@ -201,7 +214,7 @@ class _SuperParentEnsemble(BaseClassifier):
         See Also
         --------
         member_networks : every member, and how the model combines them.
-        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.io.write_bif : write the network in BIF.
 
         Examples
         --------
@@ -232,8 +245,20 @@ class _SuperParentEnsemble(BaseClassifier):
         log_joint, tables = self._member_tables(positions)
         return superparent_member_network(self, positions, log_joint, tables)
 
+    def _build_distribution(self):
+        """The average of the members' joints: a mixture whose component, the member, is hidden.
+
+        Every member of the top level counts, whatever the evidence; :meth:`predict_proba`
+        leaves out, row by row, the members whose super-parents are unobserved or rarer than
+        ``frequency_threshold``, so the two agree where every member qualifies.
+        """
+        from ..inference import Mixture
+
+        members = [network_distribution(self, bn) for bn in self.member_networks().values()]
+        return Mixture(members, np.ones(len(members)), name=type(self).__name__)
+
     def member_networks(self, *, fallback: bool = False) -> dict[tuple[Hashable, ...], DiscreteBayesianNetwork]:
-        """Every member of the ensemble as a :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """Every member of the ensemble as a :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         The model is not one network but an average of networks, one per
         super-parent set; this gives them all, as :meth:`member_network`
@@ -403,6 +428,11 @@ class AODE(_SuperParentEnsemble):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -446,6 +476,7 @@ class AODE(_SuperParentEnsemble):
         frequency: str = "attribute",
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -453,6 +484,7 @@ class AODE(_SuperParentEnsemble):
         self.frequency = frequency
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -460,6 +492,32 @@ class AODE(_SuperParentEnsemble):
         "frequency": [Options(list(_FREQUENCY_MODES))],
         "frequency_threshold": [Interval(numbers.Real, 0, None)],
     }
+
+    _fitted_attributes: tuple[str, ...] = (
+        "structure_", "offsets_", "superparent_log_joint_", "superparent_counts_", "pair_log_tables_",
+        "class_log_prior_", "nb_log_tables_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then every super-parent's joint and counts, the pair and naive Bayes tables."""
+        super()._validate_fitted_state()
+        cards = self._validated_cardinalities()
+        n_classes, p = len(self.classes_), len(cards)
+        offsets = _check_offsets(self.offsets_, cards)
+        joints = _fitted.sequence("superparent_log_joint_", self.superparent_log_joint_, p)
+        for i, (joint, counts) in enumerate(
+            zip(joints, _fitted.sequence("superparent_counts_", self.superparent_counts_, p))
+        ):
+            _fitted.log_table(f"superparent_log_joint_[{i}]", joint, (n_classes, cards[i]), axes=(0, 1))
+            _fitted.counts(f"superparent_counts_[{i}]", counts, (n_classes, cards[i]))
+        width = int(offsets[-1])
+        pairs = _fitted.log_table("pair_log_tables_", self.pair_log_tables_, (n_classes, width, width), axes=())
+        # Row i's block j is P(x_j | y, x_i) for i != j; the diagonal blocks hold no distribution.
+        owner = np.repeat(np.arange(p), cards)  # the attribute of each row of the stacked states
+        diagonal = owner[:, None] == np.arange(p)[None, :]
+        _fitted.block_distributions("pair_log_tables_", pairs, offsets, skip=diagonal)
+        for j, table in enumerate(_fitted.sequence("nb_log_tables_", self.nb_log_tables_, p)):
+            _fitted.log_table(f"nb_log_tables_[{j}]", table, (n_classes, 1, cards[j]))
 
     def _fit(self, engine):
         class_pos = engine.n_variables - 1

@@ -6,7 +6,7 @@ and at most one other attribute as parents (the Chow-Liu classifier learns a
 different forest for each class). They share one fitting routine (a family
 table per attribute from the counting engine, turned into a CPT by the
 estimator) and one likelihood routine
-(:func:`~graphmodels.models.inference.forest_log_likelihood`).
+(:func:`~graphmodels.inference.forest_log_likelihood`).
 """
 
 from __future__ import annotations
@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-from collections.abc import Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -24,6 +24,7 @@ from .._memory import check_cells, describe_variables
 from .._trace import Trace, root_rows
 from .._validation import Interval, Options
 from ..estimators.selection import class_prior_cells, family_cells
+from ..inference.likelihoods import forest_log_likelihood
 from ..learners.trees import (
     DEFAULT_TREE_ESS,
     SPANNING_TREE_ALGORITHMS,
@@ -36,9 +37,10 @@ from ..learners.trees import (
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import augmented_naive_bayes, feature_parents, orient_forest
+from . import _fitted
 from .base import BaseClassifier
 from .export import class_conditional_networks, class_network
-from .inference import forest_log_likelihood
+from .queries import Queryable
 from .registry import register_model
 from .tables import ConditionalTables, column_states
 
@@ -46,8 +48,8 @@ if TYPE_CHECKING:
     from collections.abc import Hashable
 
     from ..estimators.parameters import Estimator
+    from ..networks import DiscreteBayesianNetwork
     from ..stats.counting import CountingEngine
-    from .bayesnet import DiscreteBayesianNetwork
 
 __all__ = ["NaiveBayes", "TAN", "FAN", "ChowLiu"]
 
@@ -108,14 +110,30 @@ def _family_counts(engine, parent, child, class_position):
     return counts
 
 
+def _forest_tables(entry, tables, parents, cards, n_strata, model):
+    """Check the tables of a forest of parents: ``log P(x_j | stratum, x_parent)``, shape (n_strata, r_parent or 1, r_j)."""
+    for j, table in enumerate(_fitted.sequence(entry, tables, len(cards))):
+        shape = (n_strata, cards[parents[j]] if parents[j] >= 0 else 1, cards[j])
+        _fitted.log_table(f"{entry}[{j}]", table, shape, probabilities=model._tables_are_probabilities())
+
+
 #: The rule of a spanning-tree `algorithm` hyperparameter.
 TREE_ALGORITHM_CONSTRAINTS = {"algorithm": [Options(list(SPANNING_TREE_ALGORITHMS))]}
 
 
-class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables):
+class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
     """Shared fit and likelihood of the shared-structure models."""
 
     _parameter_constraints = TREE_ALGORITHM_CONSTRAINTS
+
+    _fitted_attributes: tuple[str, ...] = ("structure_", "feature_parents_", "class_log_prior_", "log_tables_")
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then a forest of parents and each attribute's table ``(C, r_parent or 1, r_j)``."""
+        super()._validate_fitted_state()
+        cards = self._validated_cardinalities()
+        parents = _fitted.parent_map("feature_parents_", self.feature_parents_, len(cards))
+        _forest_tables("log_tables_", self.log_tables_, parents, cards, len(self.classes_), self)
 
     def _learn_structure(self, engine):
         raise NotImplementedError
@@ -173,7 +191,7 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables):
         return families, column_states(self), {}
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """The fitted model as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         Its variables are the class (named ``class_name_``, states
         ``classes_``) and the attributes (named as the columns, states
@@ -199,7 +217,7 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables):
 
         See Also
         --------
-        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.io.write_bif : write the network in BIF.
         graphmodels.models.export.class_network : the construction, and how
             tables fitted with ``estimator="discriminative"`` become CPTs.
 
@@ -251,6 +269,11 @@ class NaiveBayes(_AugmentedNaiveBayes):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
         Missing cells as a state of their own, or refused.
     max_cells : int, default=10_000_000
@@ -285,11 +308,13 @@ class NaiveBayes(_AugmentedNaiveBayes):
         *,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -332,6 +357,11 @@ class TAN(_AugmentedNaiveBayes):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -365,6 +395,7 @@ class TAN(_AugmentedNaiveBayes):
         algorithm: str = "kruskal",
         trace: bool = False,
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -372,6 +403,7 @@ class TAN(_AugmentedNaiveBayes):
         self.algorithm = algorithm
         self.trace = trace
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -416,6 +448,11 @@ class FAN(TAN):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -446,7 +483,7 @@ class FAN(TAN):
 
 
 @register_model("chow-liu")
-class ChowLiu(BaseClassifier, ConditionalTables):
+class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
     """Class-conditional Chow-Liu trees (or forests): one structure per class.
 
     ``P(y, x) = P(y) P_y(x)`` where each ``P_y`` is the Chow-Liu tree [1]_ of
@@ -519,6 +556,11 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -577,6 +619,7 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         algorithm: str = "kruskal",
         trace: bool = False,
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -587,12 +630,31 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         self.algorithm = algorithm
         self.trace = trace
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
     #: What a file saved before `representation` existed was fitted with (see persistence).
     _params_of_older_files = {"representation": "free"}
     _fitted_of_older_files = {"representation_": "free"}
+
+    _fitted_attributes: tuple[str, ...] = (
+        "structures_", "structure_", "feature_parents_", "representation_", "class_log_prior_", "log_tables_",
+        "representation_selection_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then each class's forest of parents and its tables ``(1, r_parent or 1, r_j)``."""
+        super()._validate_fitted_state()
+        if self.representation_ not in ("free", "shared"):
+            raise _fitted.FittedStateError("representation_", f"is {self.representation_!r}, not 'free' or 'shared'.")
+        cards = self._validated_cardinalities()
+        n_classes = len(self.classes_)
+        parents = _fitted.array("feature_parents_", self.feature_parents_, kind="iu", shape=(n_classes, len(cards)))
+        _fitted.sequence("structures_", self.structures_, n_classes)
+        for c, per_class in enumerate(_fitted.sequence("log_tables_", self.log_tables_, n_classes)):
+            row = _fitted.parent_map(f"feature_parents_[{c}]", parents[c], len(cards))
+            _forest_tables(f"log_tables_[{c}]", per_class, row, cards, 1, self)
 
     _parameter_constraints = {
         **TREE_ALGORITHM_CONSTRAINTS,
@@ -760,6 +822,45 @@ class ChowLiu(BaseClassifier, ConditionalTables):
             families[name] = functools.partial(self._multinet_family, j)
         return families, column_states(self), {}
 
+    def _build_distribution(self):
+        """One forest per class: a mixture over the class (shared tree: one network, as TAN's)."""
+        from ..estimators.discriminative import Discriminative
+        from ..inference import Distribution, Factor, Mixture
+        from .queries import _labels
+
+        if getattr(self, "representation_", "free") == "shared":
+            return Queryable._build_distribution(self)
+        generative = not isinstance(self.estimator_, Discriminative)
+        columns = list(self.encoder_.columns_)
+        states = {name: _labels(levels) for name, levels in zip(columns, self.encoder_.levels_)}
+        components = []
+        for c in range(len(self.classes_)):
+            factors = []
+            for j, name in enumerate(columns):
+                table = np.asarray(self.log_tables_[c][j][0], dtype=np.float64)  # (r_parent or 1, r)
+                parent = int(self.feature_parents_[c, j])
+                if parent >= 0:
+                    factors.append(Factor((columns[parent], name), table, [states[columns[parent]], states[name]]))
+                else:
+                    factors.append(Factor((name,), table[0], [states[name]]))
+            components.append(
+                Distribution(
+                    factors,
+                    variables=columns,
+                    children=columns if generative else None,
+                    name=f"ChowLiu, class {self.classes_[c]!r}",
+                    max_cells=self.max_cells,
+                )
+            )
+        return Mixture(
+            components,
+            np.exp(self.class_log_prior_ - self.class_log_prior_.max()),
+            label=self.class_name_,
+            labels=_labels(self.classes_),
+            normalized=generative,
+            name="ChowLiu",
+        )
+
     def _multinet_family(self, j):
         columns = list(self.encoder_.columns_)
         parents = sorted({int(p) for p in self.feature_parents_[:, j] if p >= 0})
@@ -791,7 +892,7 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         The model is ``P(y, x) = P(y) P_y(x)`` with a tree (or forest) of its
         own for each class, so it is not one Bayesian network (the classes'
         trees may orient an edge both ways), but each ``P_y`` is one: a
-        :class:`~graphmodels.models.DiscreteBayesianNetwork` over the
+        :class:`~graphmodels.networks.DiscreteBayesianNetwork` over the
         attributes whose arcs are ``structures_[c]`` and whose CPTs are
         ``log_tables_[c]``. With the prior, ``P(y = c) P_c(x)`` normalized
         over the classes is :meth:`predict_proba`, also with unobserved
@@ -822,7 +923,7 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         See Also
         --------
         graphmodels.models.export.class_conditional_networks : the construction.
-        graphmodels.models.write_bif : write one class's network in BIF.
+        graphmodels.io.write_bif : write one class's network in BIF.
 
         Notes
         -----
@@ -849,6 +950,59 @@ class ChowLiu(BaseClassifier, ConditionalTables):
         self._check_fitted()
         tables = [[table[0] for table in per_class] for per_class in self.log_tables_]
         return class_conditional_networks(self, self.feature_parents_, tables, self.class_log_prior_)
+
+    @property
+    def to_bayesian_network(self) -> Callable[[], DiscreteBayesianNetwork]:
+        """The fitted model as one Bayesian network, when it kept one tree for every class.
+
+        A Chow-Liu classifier that kept TAN's shared tree (``representation_ ==
+        "shared"``, as ``"auto"`` chooses on car) is :class:`TAN`, and
+        ``model.to_bayesian_network()`` gives the same network as TAN's
+        (:meth:`TAN.to_bayesian_network`): the class, then the attributes in
+        column order, with the class and the attribute's parent in the shared
+        tree as parents; its CPT of an attribute stacks each class's table
+        ``log_tables_[c][j]``. So it exports as TAN does (``write_bif``,
+        ``write_xmlbif``, ``write_uai``, ``to_pgmpy``, ``to_pyagrum``).
+
+        One that kept a tree per class (``representation_ == "free"``) is a
+        Bayesian multinet, not one network: ``model.to_bayesian_network``
+        raises an ``AttributeError`` that says so (``hasattr(model,
+        "to_bayesian_network")`` is False) and :meth:`to_bayesian_networks`
+        gives its class prior and each class's network.
+
+        Returns
+        -------
+        callable
+            ``model.to_bayesian_network()`` returns a
+            :class:`~graphmodels.networks.DiscreteBayesianNetwork` (see
+            :meth:`TAN.to_bayesian_network`); before `fit` it raises
+            ``NotFittedError``.
+
+        Examples
+        --------
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("car", return_X_y=True)
+        >>> model = gm.ChowLiu().fit(X, y)
+        >>> model.representation_
+        'shared'
+        >>> model.to_bayesian_network().parents["maint"]
+        ('class', 'buying')
+        """
+        if getattr(self, "representation_", None) == "free":
+            raise AttributeError(
+                "This ChowLiu kept one tree per class (representation_='free'): a Bayesian multinet, not one "
+                "Bayesian network, so it has no to_bayesian_network(); export each class's network of "
+                "model.to_bayesian_networks(), or fit ChowLiu(representation='shared') (TAN's tree) for one network."
+            )
+        return self._shared_tree_network
+
+    def _shared_tree_network(self) -> DiscreteBayesianNetwork:
+        """:attr:`to_bayesian_network` of a model with one tree for every class: TAN's network."""
+        self._check_fitted()
+        parents = [(int(p),) if p >= 0 else () for p in self.feature_parents_[0]]
+        tables = [np.concatenate([per_class[j] for per_class in self.log_tables_]) for j in range(len(parents))]
+        tables = [table if family else table[:, 0] for family, table in zip(parents, tables)]
+        return class_network(self, range(len(parents)), parents, tables, self.class_log_prior_)
 
 
 def _label_key(label):

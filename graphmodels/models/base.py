@@ -16,7 +16,11 @@ The contract every model follows (checked for every registered model by
   :class:`~graphmodels.estimators.Estimator`), resolved into ``estimator_``;
 * numeric columns are handled by ``discretizer=`` (default ``"auto"``: cut
   points fitted inside ``fit``, kept in ``discretizer_``, applied at
-  prediction; ``None`` keeps every column categorical);
+  prediction; ``None`` keeps every column categorical); ``categorical=`` names
+  the columns never cut, whatever their type (integer codes of categories),
+  and a pandas ``category`` column is never cut. When ``"auto"`` cuts a column
+  of whole numbers it says so (:class:`~graphmodels.data.IntegerColumnsCutWarning`,
+  naming the columns and both ways out);
 * ``max_cells`` is the largest table (product of cardinalities, or any
   array over candidates or parameters) the model may allocate, in float64
   cells: a table the model needs beyond it raises
@@ -29,6 +33,9 @@ The contract every model follows (checked for every registered model by
 * fitted attributes end in ``_`` and exist only after a successful ``fit``
   (a failed fit leaves the model unfitted); an unfitted model raises
   :class:`NotFittedError`;
+* one object is fitted by one thread at a time: ``fit`` on an object that
+  another thread is fitting raises ``RuntimeError`` at once (the other fit
+  goes on unharmed); fit copies (:func:`clone_model`) to fit in parallel;
 * ``structure_`` is one structure (a networkx graph, or a
   :class:`~graphmodels.structures.Hyperforest` with networkx views); per-class
   or per-member structures go to a plural attribute (``structures_``);
@@ -57,18 +64,27 @@ import inspect
 import numbers
 import os
 import sys
+import threading
 import warnings
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+import networkx as nx
 import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
 from .._special import logsumexp
 from .._validation import Boolean, InstanceOf, Interval, Options, Predicate, validate_params
-from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, _for_model, make_discretizer
+from ..data.discretize import (
+    DISCRETIZERS,
+    EqualFrequencyDiscretizer,
+    IntegerColumnsCutWarning,
+    MDLDiscretizer,
+    _for_model,
+    make_discretizer,
+)
 from ..data.encoding import (
     MISSING_LABEL,
     UNKNOWN,
@@ -80,7 +96,7 @@ from ..data.encoding import (
 )
 from ..data.weights import check_sample_weight
 from ..estimators.discriminative import Discriminative, fit_discriminative_tables
-from ..estimators.parameters import MaximumLikelihood, get_estimator
+from ..estimators.parameters import Estimator, MaximumLikelihood, get_estimator
 from ..estimators.selection import (
     MAX_SELECTION_ROWS,
     LeaveOneOutScorer,
@@ -89,11 +105,11 @@ from ..estimators.selection import (
     leave_one_out_scores,
 )
 from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine, InMemoryRowsRequired, TableTooLargeError
+from ..structures.hyperforests import Hyperforest
+from . import _fitted
 
 if TYPE_CHECKING:
     from typing_extensions import Self
-
-    from ..estimators.parameters import Estimator
 
 __all__ = [
     "BaseModel",
@@ -117,6 +133,10 @@ DISCRETIZER_CONSTRAINTS = [
     None,
     Options(["auto", *DISCRETIZERS], ignore_case=True),
     InstanceOf(EqualFrequencyDiscretizer, MDLDiscretizer),
+]
+CATEGORICAL_CONSTRAINTS = [
+    None,
+    Predicate(lambda value: _column_names(value, "categorical"), "a list of column names"),
 ]
 RANDOM_STATE_CONSTRAINTS = [
     None,
@@ -153,6 +173,10 @@ class TrainingCounts:
     discretizer : MDLDiscretizer, EqualFrequencyDiscretizer or None
         The discretizer fitted on these rows, when it binned at least one
         column (the models fitted from these counts apply it at prediction).
+    integer_columns_cut : tuple
+        The columns of whole numbers (an integer type, or floats that are all
+        whole) that the discretizer cut into intervals: codes of categories
+        are often integers (a model's ``fit`` warns about them).
     """
 
     engine: CountingEngine
@@ -163,6 +187,7 @@ class TrainingCounts:
     missing: str
     shape: tuple[int, ...]
     discretizer: Any = None
+    integer_columns_cut: tuple[Hashable, ...] = ()
 
     @property
     def n_features(self) -> int:
@@ -198,6 +223,7 @@ def training_counts(
     missing: str = "value",
     max_cells: int = DEFAULT_MAX_CELLS,
     discretizer: Any = None,
+    categorical: Sequence[Hashable] | None = None,
 ) -> TrainingCounts:
     """Encode training rows (and their classes) once, for one or many models.
 
@@ -224,6 +250,9 @@ def training_counts(
         :class:`~graphmodels.data.EqualFrequencyDiscretizer` (fitted here, on
         these rows and their `sample_weight` only). None keeps every column as
         it is.
+    categorical : list of column names, optional
+        Columns the discretizer never cuts, whatever their type (a pandas
+        ``category`` column is never cut either).
 
     Returns
     -------
@@ -257,11 +286,11 @@ def training_counts(
     """
     validate_params(
         "training_counts",
-        {"missing": missing, "max_cells": max_cells},
-        {"missing": [MISSING_CONSTRAINT], "max_cells": [MAX_CELLS_CONSTRAINT]},
+        {"missing": missing, "max_cells": max_cells, "categorical": categorical},
+        {"missing": [MISSING_CONSTRAINT], "max_cells": [MAX_CELLS_CONSTRAINT], "categorical": CATEGORICAL_CONSTRAINTS},
     )
     if is_dask_collection(X):
-        return _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer)
+        return _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer, categorical)
     if is_dask_collection(y):
         raise TypeError("`y` is a Dask Series but `X` is not a Dask DataFrame; give both as Dask or both in memory.")
     frame = as_frame(X)
@@ -274,9 +303,14 @@ def training_counts(
         y_codes = labels.transform(y)
         if len(y_codes) != frame.shape[0]:
             raise ValueError(f"`X` has {frame.shape[0]} rows but `y` has {len(y_codes)} labels.")
+        _refuse_the_target_in_x(frame, y)
     if sample_weight is not None:
         sample_weight = check_sample_weight(sample_weight, frame.shape[0])
-    frame, binner = fit_discretizer(discretizer, frame, y_codes, sample_weight, max_cells=max_cells)
+    cut_frame, binner = fit_discretizer(
+        discretizer, frame, y_codes, sample_weight, max_cells=max_cells, categorical=categorical
+    )
+    integer_columns_cut = _integer_columns(frame, [] if binner is None else binner.binned_columns_)
+    frame = cut_frame
     encoder = TableEncoder(missing=missing)
     codes = encoder.fit_transform(frame)
     _warn_identifier_columns(encoder, frame.shape[0])
@@ -305,17 +339,52 @@ def training_counts(
         )
     if engine.total <= 0:
         raise ValueError("`sample_weight` sums to zero; give at least one row a positive weight.")
-    return TrainingCounts(engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape), binner)
+    return TrainingCounts(
+        engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape), binner, integer_columns_cut
+    )
+
+
+#: Name of the class node when `y` has no name and an attribute is called :data:`CLASS_NODE`.
+SPARE_CLASS_NODE = "__class__"
 
 
 def _class_name(names, name):
-    """The class variable's name: `y`'s own name unless an attribute has it, else ``"class"``."""
-    if name is not None and name not in names:
-        return name
-    return CLASS_NODE if CLASS_NODE not in names else "__class__"
+    """The class variable's name: `y`'s own name, else ``"class"``, else ``"__class__"``: the first no attribute has.
+
+    Raises
+    ------
+    ValueError
+        Naming the columns, when attributes hold every name the class could take.
+    """
+    candidates = ([] if name is None else [name]) + [CLASS_NODE, SPARE_CLASS_NODE]
+    for candidate in candidates:
+        if candidate not in names:
+            return candidate
+    taken = ", ".join(map(repr, dict.fromkeys(candidates)))
+    raise ValueError(
+        f"The class variable needs a name that no column of `X` has, and `X` has columns {taken}: the names it "
+        f"takes (`y`'s own name, then {CLASS_NODE!r}, then {SPARE_CLASS_NODE!r}). Rename the target "
+        f"(y = pd.Series(y, name='label')) or one of those columns."
+    )
 
 
-def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer):
+def _refuse_the_target_in_x(frame, y):
+    """A ValueError when `X` holds `y` itself: a column with `y`'s name and the same values (the target left in `X`)."""
+    name = getattr(y, "name", None)
+    if name is None or name not in frame.columns:
+        return
+    try:
+        same = bool(np.all(frame[name].to_numpy(dtype=object) == np.asarray(y, dtype=object)))
+    except (TypeError, ValueError):  # cells that do not compare
+        return
+    if same:
+        raise ValueError(
+            f"Column {name!r} of `X` is the target `y` itself (the same name and values): a model would learn the "
+            f"class from it. Drop it from X (X.drop(columns=[{name!r}]))."
+        )
+
+
+def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer, categorical):
     """:func:`training_counts` of a Dask DataFrame: one pass learns the states, the engine counts on the workers."""
     from ..stats.dask_counting import dask_training_data
 
@@ -324,7 +393,13 @@ def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer):
             "`sample_weight` is not supported with a Dask DataFrame `X`; repeat the rows, or fit in memory."
         )
     data = dask_training_data(
-        X, y, missing=missing, max_cells=max_cells, discretizer=discretizer, class_name=_class_name
+        X,
+        y,
+        missing=missing,
+        max_cells=max_cells,
+        discretizer=discretizer,
+        categorical=categorical,
+        class_name=_class_name,
     )
     _warn_identifier_columns(data.encoder, data.n_rows)
     names = data.columns
@@ -338,11 +413,18 @@ def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer):
         missing,
         (data.n_rows, len(names)),
         data.discretizer,
+        data.integer_columns_cut,
     )
 
 
 def fit_discretizer(
-    discretizer: Any, frame: pd.DataFrame, labels: Any, sample_weight: Any, *, max_cells: int = DEFAULT_MAX_CELLS
+    discretizer: Any,
+    frame: pd.DataFrame,
+    labels: Any,
+    sample_weight: Any,
+    *,
+    max_cells: int = DEFAULT_MAX_CELLS,
+    categorical: Sequence[Hashable] | None = None,
 ) -> tuple[pd.DataFrame, Any]:
     """Fit a fresh copy of `discretizer` on `frame` and cut it; the one place models discretize.
 
@@ -360,6 +442,8 @@ def fit_discretizer(
     max_cells : int, default=10_000_000
         The model's ``max_cells``: the limit of an MDL discretizer's class counts
         (distinct values x classes of a column) unless it has its own.
+    categorical : list of column names, optional
+        Columns never cut, whatever their type.
 
     Returns
     -------
@@ -367,7 +451,13 @@ def fit_discretizer(
         `frame` with its numeric columns cut (itself when nothing was cut).
     fitted : discretizer or None
         None when no column was cut (the model then keeps no discretizer).
+
+    Raises
+    ------
+    ValueError
+        For a name of `categorical` that is not a column of `frame`.
     """
+    kept = _check_categorical(categorical, frame.columns)
     binner = make_discretizer(discretizer)
     if binner is None:
         return frame, None
@@ -377,15 +467,60 @@ def fit_discretizer(
             f"EqualFrequencyDiscretizer, got {type(binner).__name__}; use a Pipeline for other transformers."
         )
     binner = _for_model(binner, max_cells)  # never refit the caller's object
+    # The discretizer sees only the columns it may cut; transform passes the others through.
+    candidates = frame.drop(columns=kept) if kept else frame
     if isinstance(binner, MDLDiscretizer):
         if labels is None:
             raise ValueError("An MDLDiscretizer needs class labels: pass `y`, or use 'equal-frequency'.")
-        binner.fit(frame, labels, sample_weight=sample_weight)
+        binner.fit(candidates, labels, sample_weight=sample_weight)
     else:
-        binner.fit(frame, sample_weight=sample_weight)
+        binner.fit(candidates, sample_weight=sample_weight)
     if not binner.cut_points_:
         return frame, None
     return binner.transform(frame), binner
+
+
+def _column_names(value, name):
+    """True for a list (or tuple, set) of hashable column names; a TypeError saying what is wrong otherwise."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, set, frozenset, pd.Index, np.ndarray)):
+        raise TypeError(f"`{name}` must be a list of column names (categorical=[{value!r}]), got {value!r}.")
+    for item in value:
+        if not isinstance(item, Hashable):
+            raise TypeError(f"`{name}` must be a list of column names; {item!r} is not a name.")
+    return True
+
+
+def _check_categorical(categorical, columns):
+    """The names of `categorical` as a list, each a column of `columns` (a ValueError naming those that are not)."""
+    if categorical is None:
+        return []
+    _column_names(categorical, "categorical")
+    present = set(columns)
+    unknown = [name for name in categorical if name not in present]
+    if unknown:
+        raise ValueError(
+            f"`categorical` names columns that are not in X: {unknown[:5]}; the columns are {list(columns)[:10]}."
+        )
+    return list(dict.fromkeys(categorical))
+
+
+def _integer_columns(frame, columns):
+    """The columns of `columns` that hold whole numbers: an integer type, or floats that are all whole.
+
+    A column of integer codes with a missing cell arrives as floats (pandas' ``read_csv``), so
+    whole floats count.
+    """
+    found = []
+    for column in columns:
+        series = frame[column]
+        if series.dtype.kind in "iu":
+            found.append(column)
+        elif series.dtype.kind == "f":
+            values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+            values = values[np.isfinite(values)]
+            if values.size and np.array_equal(values, np.round(values)):
+                found.append(column)
+    return tuple(found)
 
 
 #: A column with distinct values in more than this share of the rows looks like an identifier.
@@ -418,6 +553,39 @@ def _warn_identifier_columns(encoder, n_rows):
     )
 
 
+#: The models being fitted (by ``id``): the thread fitting each and how deeply its fits nest.
+_FITS_IN_PROGRESS: dict[int, tuple[int, int]] = {}
+_FITS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _fitting_thread(model):
+    """Hold `model` for the calling thread while it fits; raise ``RuntimeError`` if another thread holds it.
+
+    Kept outside the model (no lock in its ``__dict__``), so that a model still copies and
+    saves as plain data. A thread's nested fits of one object (``fit`` calling ``fit_counts``)
+    are one fit.
+    """
+    key, thread = id(model), threading.get_ident()
+    with _FITS_LOCK:
+        owner, depth = _FITS_IN_PROGRESS.get(key, (thread, 0))
+        if owner != thread:
+            raise RuntimeError(
+                f"This {type(model).__name__} instance is being fitted in another thread; one model object is "
+                "fitted by one thread at a time. To fit in parallel, give each thread its own copy "
+                "(graphmodels.models.clone_model(model))."
+            )
+        _FITS_IN_PROGRESS[key] = (thread, depth + 1)
+    try:
+        yield
+    finally:
+        with _FITS_LOCK:
+            if depth == 0:
+                del _FITS_IN_PROGRESS[key]
+            else:
+                _FITS_IN_PROGRESS[key] = (thread, depth)
+
+
 class BaseModel:
     """Hyperparameters, validation, fitted state and persistence of every model.
 
@@ -430,6 +598,7 @@ class BaseModel:
     _parameter_constraints: dict[str, list[Any]] = {
         "estimator": [ESTIMATOR_CONSTRAINT],
         "discretizer": DISCRETIZER_CONSTRAINTS,
+        "categorical": CATEGORICAL_CONSTRAINTS,
         "missing": [MISSING_CONSTRAINT],
         "max_cells": [MAX_CELLS_CONSTRAINT],
         "random_state": RANDOM_STATE_CONSTRAINTS,
@@ -439,6 +608,11 @@ class BaseModel:
 
     #: Private fitted attributes (not ending in ``_``) cleared with the public ones.
     _private_fitted_attributes: tuple[str, ...] = ()
+
+    #: The public fitted attributes a fit of this class may set, merged with its bases' (see
+    #: :meth:`_declared_fitted_attributes`): the only names :func:`~graphmodels.models.load_model`
+    #: accepts in a file's fitted entries, so a file cannot replace a method or a property.
+    _fitted_attributes: tuple[str, ...] = ()
 
     #: What ``discretizer="auto"`` means for this kind of model (a name of ``DISCRETIZERS``):
     #: unsupervised equal-frequency bins, unless a classifier says otherwise.
@@ -547,28 +721,111 @@ class BaseModel:
         """Rules that involve several hyperparameters (subclasses extend; must not set attributes)."""
 
     # ------------------------------------------------------------ fitted state
+    @classmethod
+    @functools.cache
+    def _declared_fitted_attributes(cls) -> frozenset[str]:
+        """Every public fitted attribute a fit of this class may set.
+
+        The ``_fitted_attributes`` of the class and its bases, and those the shared
+        machinery sets: ``trace_`` for a model with a ``trace`` hyperparameter,
+        ``estimator_selection_`` for one that selects its estimator by leave-one-out,
+        ``generative_estimator_``, ``penalty_`` and ``penalty_selection_`` for one
+        fitted discriminatively. ``tests/test_model_contract.py`` checks that every
+        registered model's fits set no other.
+        """
+        names = {name for klass in cls.__mro__ for name in vars(klass).get("_fitted_attributes", ())}
+        if "trace" in cls._param_names():
+            names.add("trace_")
+        if cls._selects_estimator:
+            names.add("estimator_selection_")
+        if cls._fits_discriminative:
+            names.update(("generative_estimator_", "penalty_", "penalty_selection_"))
+        return frozenset(names)
+
+    def _validate_fitted_state(self) -> None:
+        """Check the fitted state that prediction reads; a model read from a file calls it.
+
+        Raises :class:`~graphmodels.models._fitted.FittedStateError` naming the
+        attribute. Each model family extends it (calling ``super()`` first) with the
+        checks of its own tables: their type, shape (from the encoder's levels, the
+        classes and the parents), finite log-probabilities, distributions that sum
+        to 1 and parent indices in range.
+        """
+        state = vars(self)
+        if "encoder_" in state:
+            encoder = _fitted.instance("encoder_", self.encoder_, TableEncoder, "a TableEncoder")
+            n_columns = len(_fitted.sequence("encoder_.columns_", encoder.columns_))
+            _fitted.sequence("encoder_.levels_", encoder.levels_, n_columns)
+            _fitted.sequence("encoder_.has_missing_state_", encoder.has_missing_state_, n_columns)
+        if "estimator_" in state and not isinstance(self.estimator_, BaseModel):  # LabelPowerset's is a model
+            _fitted.instance("estimator_", self.estimator_, Estimator, "an Estimator")
+        if state.get("discretizer_") is not None:
+            discretizer = _fitted.instance(
+                "discretizer_", self.discretizer_, (EqualFrequencyDiscretizer, MDLDiscretizer), "a discretizer or None"
+            )
+            for name, cuts in getattr(discretizer, "cut_points_", {}).items():
+                cuts = _fitted.array(f"discretizer_.cut_points_[{name!r}]", cuts, kind="f", ndim=1)
+                if not (np.isfinite(cuts).all() and (np.diff(cuts) >= 0).all()):
+                    raise _fitted.FittedStateError(
+                        f"discretizer_.cut_points_[{name!r}]", "is not finite cut points in order."
+                    )
+        if "structure_" in state:
+            _fitted.instance(
+                "structure_", state["structure_"], (nx.Graph, Hyperforest), "a networkx graph or a Hyperforest"
+            )
+        if "n_rows_" in state:
+            _fitted.instance("n_rows_", self.n_rows_, numbers.Integral, "an integer")
+        if "n_features_in_" in state:
+            _fitted.instance("n_features_in_", self.n_features_in_, numbers.Integral, "an integer")
+            n_columns = len(self._fitted_columns())
+            if self.n_features_in_ != n_columns:
+                raise _fitted.FittedStateError(
+                    "n_features_in_", f"is {self.n_features_in_}, but the model has {n_columns} columns."
+                )
+            if "feature_names_in_" in state:
+                _fitted.array("feature_names_in_", self.feature_names_in_, kind="OU", shape=(n_columns,))
+
+    def _fitted_columns(self) -> list[Hashable]:
+        """The fitted model's columns (a multi-label model's that keeps no encoder says otherwise)."""
+        return list(self.encoder_.columns_)
+
+    def _validated_cardinalities(self) -> list[int]:
+        """The number of states of each column, from ``encoder_`` (checked by :meth:`_validate_fitted_state`)."""
+        return [
+            len(_fitted.sequence(f"encoder_.levels_[{j}]", levels)) for j, levels in enumerate(self.encoder_.levels_)
+        ]
+
+    def _tables_are_probabilities(self) -> bool:
+        """False when the tables are log-potentials (a discriminative fit), not log-probabilities."""
+        return not isinstance(getattr(self, "estimator_", None), Discriminative)
+
     def _fitted_attribute_names(self):
         return [name for name in vars(self) if name.endswith("_") and not name.startswith("_")]
 
     def _reset_fitted_state(self):
         for name in self._fitted_attribute_names() + list(self._private_fitted_attributes):
             self.__dict__.pop(name, None)
+        self.__dict__.pop("_distribution_cache", None)  # the inference layer's view of the fit
 
     @contextlib.contextmanager
     def _fitting(self):
         """Clear the previous fit; if fitting fails, leave the model unfitted (not half fitted).
 
         A :class:`~graphmodels.stats.TableTooLargeError` gets the model's name in front of its message.
+        One object is fitted by one thread at a time: a ``fit`` started while another thread fits
+        the same object raises ``RuntimeError`` at once, and leaves that other fit alone (a fit
+        writes its state into the object step by step, so two at once would mix their states).
         """
-        self._reset_fitted_state()
-        try:
-            yield
-        except TableTooLargeError as error:
+        with _fitting_thread(self):
             self._reset_fitted_state()
-            raise error.for_model(type(self).__name__) from None
-        except BaseException:
-            self._reset_fitted_state()
-            raise
+            try:
+                yield
+            except TableTooLargeError as error:
+                self._reset_fitted_state()
+                raise error.for_model(type(self).__name__) from None
+            except BaseException:
+                self._reset_fitted_state()
+                raise
 
     #: Whether ``estimator=`` may be a :class:`~graphmodels.estimators.LeaveOneOutSelection`: the
     #: model implements ``_fit_tables(engine, estimator)`` and ``_training_families(engine, codes, estimator)``.
@@ -785,6 +1042,25 @@ class BaseModel:
             return self._auto_discretizer
         return value
 
+    def _warn_integer_columns_cut(self, columns, stacklevel=3):
+        """Say that ``discretizer="auto"`` cut `columns` of whole numbers, and how to keep them as categories.
+
+        `stacklevel` 3 points at the caller of the ``fit`` that calls this.
+        """
+        value = getattr(self, "discretizer", None)
+        if not columns or not (isinstance(value, str) and value.lower() == "auto"):
+            return
+        owner, names = type(self).__name__, list(columns)
+        shown = ", ".join(map(repr, names[:5])) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        warnings.warn(
+            f"{owner}: discretizer='auto' cut the integer column(s) {shown} into intervals, as numbers. If they "
+            f"are codes of categories, keep them as categories: {owner}(categorical={names!r}), or the pandas "
+            f"'category' dtype (X[col].astype('category')). To cut them without this warning, pass "
+            f"discretizer={self._auto_discretizer!r}.",
+            IntegerColumnsCutWarning,
+            stacklevel=stacklevel,
+        )
+
     def _is_fitted(self):
         return "encoder_" in vars(self)
 
@@ -826,6 +1102,9 @@ class BaseModel:
 
     def save(self, path: str | os.PathLike[str]) -> None:
         """Save the fitted model as JSON (``.json``) or NPZ (``.npz``); never pickle.
+
+        The write is atomic (a temporary file beside `path`, flushed, then moved
+        onto it): a failed save leaves the previous file at `path` as it was.
 
         Parameters
         ----------
@@ -957,9 +1236,28 @@ class BaseClassifier(BaseModel):
     classes_: np.ndarray
     class_name_: Hashable
 
+    _fitted_attributes: tuple[str, ...] = (
+        "encoder_", "discretizer_", "n_rows_", "n_features_in_", "feature_names_in_", "estimator_",
+        "classes_", "class_name_",
+    )  # fmt: skip
+
     if TYPE_CHECKING:
         # What subclasses implement (see the class docstring); declared for type checkers only.
         def _fit(self, engine: CountingEngine) -> Any: ...
+
+    def _validate_fitted_state(self) -> None:
+        """The common checks, then ``classes_``: a 1-D array, as long as ``class_log_prior_`` when there is one."""
+        super()._validate_fitted_state()
+        classes = _fitted.array("classes_", self.classes_, kind="biufUSOMm", ndim=1)
+        if len(classes) == 0:
+            raise _fitted.FittedStateError("classes_", "is empty: a fitted classifier has at least one class.")
+        if "class_log_prior_" in vars(self):
+            _fitted.log_table(
+                "class_log_prior_",
+                self.class_log_prior_,
+                (len(classes),),
+                probabilities=self._tables_are_probabilities(),
+            )
 
     def fit(self, X: pd.DataFrame | ArrayLike, y: ArrayLike, sample_weight: ArrayLike | None = None) -> Self:
         """Learn the structure and the parameters from `X` and `y`.
@@ -997,7 +1295,9 @@ class BaseClassifier(BaseModel):
                 missing=self.missing,
                 max_cells=self.max_cells,
                 discretizer=self._new_discretizer(),
+                categorical=getattr(self, "categorical", None),
             )
+            self._warn_integer_columns_cut(counts.integer_columns_cut)
             self.fit_counts(counts)
         return self
 
@@ -1117,6 +1417,15 @@ class BaseDensity(BaseModel):
     _estimator_type = "density_estimator"
     _model_kind = "density"
 
+    _fitted_attributes: tuple[str, ...] = (
+        "encoder_",
+        "discretizer_",
+        "n_rows_",
+        "n_features_in_",
+        "feature_names_in_",
+        "estimator_",
+    )
+
     if TYPE_CHECKING:
         # What subclasses implement (see the class docstring); declared for type checkers only.
         def _fit(self, engine: CountingEngine) -> Any: ...
@@ -1135,7 +1444,9 @@ class BaseDensity(BaseModel):
                 missing=self.missing,
                 max_cells=self.max_cells,
                 discretizer=self._new_discretizer(),
+                categorical=getattr(self, "categorical", None),
             )
+            self._warn_integer_columns_cut(counts.integer_columns_cut)
             self.fit_counts(counts)
         return self
 
@@ -1175,7 +1486,13 @@ class BaseDensity(BaseModel):
         """Total log-likelihood of the rows of `X` (nats), as scikit-learn's ``KernelDensity``."""
         return float(np.sum(self.score_samples(X)))
 
-    def sample(self, n_samples: int = 1, random_state: int | np.random.Generator | None = None) -> pd.DataFrame:
+    def sample(
+        self,
+        n_samples: int = 1,
+        random_state: int | np.random.Generator | None = None,
+        *,
+        evidence: Any = None,
+    ) -> pd.DataFrame:
         """Draw rows from the fitted distribution, as a DataFrame with the training labels.
 
         Parameters
@@ -1183,6 +1500,9 @@ class BaseDensity(BaseModel):
         n_samples : int, default=1
         random_state : None, int or numpy Generator
             Seed for reproducible draws.
+        evidence : mapping, optional
+            Sample from the distribution given this evidence (``{column: state}``, or soft
+            evidence), exactly, through the junction tree of :meth:`distribution`.
 
         Returns
         -------
@@ -1194,6 +1514,8 @@ class BaseDensity(BaseModel):
             {"n_samples": n_samples, "random_state": random_state},
             {"n_samples": [Interval(numbers.Integral, 0, None)], "random_state": RANDOM_STATE_CONSTRAINTS},
         )
+        if evidence is not None:
+            return self.distribution().sample(n_samples, self._model_evidence(evidence), random_state=random_state)  # type: ignore[attr-defined]
         rng = np.random.default_rng(random_state)
         codes = self._sample_codes(int(n_samples), rng)
         columns = {}

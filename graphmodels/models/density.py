@@ -2,18 +2,21 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
 
 from .._trace import Trace, root_rows
+from ..inference.likelihoods import forest_log_likelihood, topological_order
 from ..learners.trees import _chow_liu_tree, tie_safe
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.information import entropy_of_counts
 from ..structures.forests import orient_forest
-from .augmented import TREE_ALGORITHM_CONSTRAINTS, family_log_tables
+from . import _fitted
+from .augmented import TREE_ALGORITHM_CONSTRAINTS, _forest_tables, family_log_tables
 from .base import BaseDensity
-from .inference import forest_log_likelihood, topological_order
+from .queries import Queryable
 from .registry import register_model
 from .tables import ConditionalTables, column_states
 
@@ -24,7 +27,7 @@ __all__ = ["ChowLiuTree"]
 
 
 @register_model("chow-liu-tree")
-class ChowLiuTree(BaseDensity, ConditionalTables):
+class ChowLiuTree(BaseDensity, ConditionalTables, Queryable):
     """Tree-shaped density estimate of Chow & Liu (1968).
 
     The maximum spanning tree of the pairwise mutual information, rooted at
@@ -50,6 +53,11 @@ class ChowLiuTree(BaseDensity, ConditionalTables):
         prediction. ``"auto"`` cuts each numeric column with at least 10
         distinct values into 5 equal-frequency bins (unsupervised); ``None``
         keeps every value as a state. See :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -91,6 +99,7 @@ class ChowLiuTree(BaseDensity, ConditionalTables):
         algorithm: str = "kruskal",
         trace: bool = False,
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -98,10 +107,20 @@ class ChowLiuTree(BaseDensity, ConditionalTables):
         self.algorithm = algorithm
         self.trace = trace
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
     _parameter_constraints = TREE_ALGORITHM_CONSTRAINTS
+
+    _fitted_attributes: tuple[str, ...] = ("structure_", "parents_", "log_tables_")
+
+    def _validate_fitted_state(self):
+        """The common checks, then a forest of parents and each column's table ``(1, r_parent or 1, r_j)``."""
+        super()._validate_fitted_state()
+        cards = self._validated_cardinalities()
+        parents = _fitted.parent_map("parents_", self.parents_, len(cards))
+        _forest_tables("log_tables_", self.log_tables_, parents, cards, 1, self)
 
     def _fit(self, engine):
         names = engine.names

@@ -1,4 +1,4 @@
-"""Fitted models as :class:`~graphmodels.models.DiscreteBayesianNetwork` or Markov networks.
+"""Fitted models as :class:`~graphmodels.networks.DiscreteBayesianNetwork` or Markov networks.
 
 The classifiers that are one Bayesian network over the class (or the labels)
 and the attributes offer ``to_bayesian_network()``, written once here:
@@ -6,7 +6,8 @@ and the attributes offer ``to_bayesian_network()``, written once here:
 * :func:`class_network`: a class with an arc to every attribute and arcs
   between attributes (:class:`~graphmodels.models.NaiveBayes`,
   :class:`~graphmodels.models.TAN`, :class:`~graphmodels.models.FAN`,
-  :class:`~graphmodels.models.KDB`, :class:`~graphmodels.models.SelectiveKDB`);
+  :class:`~graphmodels.models.KDB`, :class:`~graphmodels.models.SelectiveKDB`,
+  and a :class:`~graphmodels.models.ChowLiu` with one tree for every class);
 * :func:`latent_tree_network`: naive Bayes over latent variables
   (:class:`~graphmodels.models.HierarchicalNaiveBayes`);
 * :func:`multidimensional_network`: several class variables
@@ -25,8 +26,11 @@ The models that are not one Bayesian network do not have that method
 (``hasattr(model, "to_bayesian_network")`` is False); each exports what it
 exactly is, with the same names and codes:
 
-* the Chow-Liu multinet (:class:`~graphmodels.models.ChowLiu`: one tree per
-  class) is one network per class: ``to_bayesian_networks()``
+* the Chow-Liu multinet (a :class:`~graphmodels.models.ChowLiu` that kept
+  one tree per class, ``representation_ == "free"``; one that kept TAN's
+  shared tree is TAN and has ``to_bayesian_network()``, by :func:`class_network`,
+  missing only from the instances with a tree per class) is one network per
+  class: ``to_bayesian_networks()``
   (:func:`class_conditional_networks`) gives the class prior ``P(y)`` and,
   for each class label, the network ``P(x | y = c)`` over the attributes;
 * the ensembles :class:`~graphmodels.models.AODE` and
@@ -56,7 +60,7 @@ The density :class:`~graphmodels.models.HyperforestDensity` is one Markov
 network over the attributes, exactly: its ``to_markov_network()``
 (:func:`clique_network`) gives it, one factor per clique of its junction
 forest. Every Markov network here can be written in the UAI format as
-``MARKOV`` (:func:`~graphmodels.models.write_uai`); every Bayesian network
+``MARKOV`` (:func:`~graphmodels.io.write_uai`); every Bayesian network
 in BIF, XMLBIF or UAI ``BAYES``.
 """
 
@@ -72,8 +76,7 @@ import numpy as np
 from .._memory import DEFAULT_MAX_CELLS, check_cells, describe_variables
 from .._special import logsumexp
 from ..estimators.discriminative import Discriminative
-from .bayesnet import DiscreteBayesianNetwork
-from .markovnet import DiscreteMarkovNetwork
+from ..networks import DiscreteBayesianNetwork, DiscreteMarkovNetwork
 
 if TYPE_CHECKING:
     from .base import BaseClassifier, BaseModel
@@ -216,7 +219,7 @@ def class_network(
     >>> X, y = gm.datasets.load("car", return_X_y=True)
     >>> bn = gm.NaiveBayes().fit(X, y).to_bayesian_network()  # calls class_network
     >>> bn.variables[0], bn.parents["safety"], bn.states["safety"]
-    ('class', ('class',), ['high', 'low', 'med'])
+    ('class', ('class',), ['low', 'med', 'high'])
     """
     owner = type(model).__name__
     encoder = model.encoder_
@@ -565,7 +568,7 @@ def class_conditional_networks(
         ``P(y)``, in ``classes_`` order.
     networks : dict
         Each class label (an entry of ``classes_``, a numpy scalar as the
-        Python scalar) to a :class:`~graphmodels.models.DiscreteBayesianNetwork`
+        Python scalar) to a :class:`~graphmodels.networks.DiscreteBayesianNetwork`
         over the attributes, in column order: ``P(x | y = c)``, its arcs
         the class's forest and its CPTs the class's tables.
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -12,20 +13,22 @@ from .._validation import Interval, Options
 from ..learners.hierarchical_nb import SCORINGS, LatentVariable, hierarchical_naive_bayes_search
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.latent_trees import add_latent, naive_bayes_tree
+from . import _fitted
 from .base import BaseClassifier
 from .export import latent_tree_network
+from .queries import Queryable, network_distribution
 from .registry import register_model
 from .tables import ConditionalTables, column_states
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["HierarchicalNaiveBayes"]
 
 
 @register_model("hnb")
-class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
+class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
     """Naive Bayes whose attributes are grouped under latent variables (HNB).
 
     Learned greedily for classification (Langseth & Nielsen): each step adds
@@ -67,6 +70,11 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -135,6 +143,7 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         random_state: int | np.random.Generator | None = None,
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -146,6 +155,7 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
         self.estimator = estimator
         self.random_state = random_state
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -155,6 +165,38 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
         "n_candidate_pairs": [Interval(numbers.Integral, 1, None)],
         "max_latents": [None, Interval(numbers.Integral, 0, None)],
     }
+
+    _fitted_attributes: tuple[str, ...] = (
+        "latent_definitions_", "structure_", "latent_states_", "history_", "children_", "class_log_prior_",
+        "child_log_tables_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then each latent's lookup table and each child of the class's ``(C, r)`` table."""
+        super()._validate_fitted_state()
+        cards = dict(zip(self.encoder_.columns_, self._validated_cardinalities()))
+        for k, definition in enumerate(_fitted.sequence("latent_definitions_", self.latent_definitions_)):
+            entry = f"latent_definitions_[{k}]"
+            name, children, state_of = _fitted.sequence(entry, definition, 3)
+            if name in cards:
+                raise _fitted.FittedStateError(entry, f"names the variable {name!r} a second time.")
+            for child in _fitted.sequence(f"{entry}[1]", children, 2):
+                if child not in cards:
+                    raise _fitted.FittedStateError(
+                        f"{entry}[1]", f"names {child!r}, which is neither a column nor an earlier latent variable."
+                    )
+            shape = (cards[children[0]], cards[children[1]])
+            table = _fitted.integers(f"{entry}[2]", state_of, low=-1, high=max(1, shape[0] * shape[1]), shape=shape)
+            cards[name] = int(table.max()) + 1 if table.size else 0
+        children = _fitted.sequence("children_", self.children_)
+        for k, (child, table) in enumerate(
+            zip(children, _fitted.sequence("child_log_tables_", self.child_log_tables_, len(children)))
+        ):
+            if child not in cards:
+                raise _fitted.FittedStateError(
+                    "children_", f"names {child!r}, which is neither a column nor a latent variable."
+                )
+            _fitted.log_table(f"child_log_tables_[{k}]", table, (len(self.classes_), cards[child]))
 
     def _fit(self, engine):
         features = engine.names[:-1]
@@ -260,6 +302,10 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
         }
         return families, states, notes
 
+    def _build_distribution(self):
+        """The network of :meth:`to_bayesian_network`: the class, the attributes and the latent variables."""
+        return network_distribution(self, self.to_bayesian_network())
+
     def _joint_log_likelihood(self, codes):
         values = self._all_codes(np.asarray(codes, dtype=np.int64))
         out = np.tile(self.class_log_prior_, (codes.shape[0], 1))
@@ -270,7 +316,7 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables):
         return out
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`, latents included.
+        """The fitted model as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`, latents included.
 
         Its variables are the class (named ``class_name_``, states
         ``classes_``), the attributes (named as the columns, states

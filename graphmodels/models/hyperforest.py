@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import numbers
 import warnings
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import networkx as nx
@@ -45,21 +45,23 @@ from .._trace import Trace
 from .._validation import Interval, Options
 from ..estimators.parameters import Dirichlet, Estimator
 from ..estimators.selection import LeaveOneOutSelection, class_prior_cells, family_cells
+from ..inference.likelihoods import clique_tree_log_likelihood, clique_tree_sample
 from ..learners.hyperforests import HYPERFOREST_ALGORITHMS, _max_hyperforest
 from ..learners.trees import canonical_order
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..stats.hyperedges import SCORES, hyperedge_weights
+from ..structures.hyperforests import Hyperforest
+from . import _fitted
 from .base import BaseClassifier, BaseDensity
 from .export import classifier_markov_network, clique_network
-from .inference import clique_tree_log_likelihood, clique_tree_sample
+from .queries import Queryable, markov_distribution
 from .registry import register_model
 from .tables import clique_potentials, column_states, find_variables, potential_frame
 
 if TYPE_CHECKING:
+    from ..networks import DiscreteMarkovNetwork
     from ..stats.counting import CountingEngine
     from ..stats.hyperedges import HyperedgeWeights
-    from ..structures.hyperforests import Hyperforest
-    from .markovnet import DiscreteMarkovNetwork
 
 __all__ = ["HyperforestDensity", "HyperforestClassifier", "REPRESENTATIONS", "clique_log_tables"]
 
@@ -149,6 +151,41 @@ def clique_log_tables(
     return {"cliques": cliques, "parents": np.asarray(parents, dtype=np.int64), "log_tables": tables}
 
 
+def _check_network(entry, network, cards, n_strata):
+    """Check a rooted junction forest as :func:`clique_log_tables` makes it, over variables of `cards` states.
+
+    Each clique holds distinct variables, its separator with its parent first; a parent comes
+    before its children; each table has shape ``(n_strata, r_1, ..., r_|c|)`` and is a
+    distribution over the clique's residual variables for each stratum and separator state.
+    """
+    _fitted.instance(entry, network, dict, "a dict")
+    missing = {"cliques", "parents", "log_tables"} - set(network)
+    if missing:
+        raise _fitted.FittedStateError(entry, f"has no {sorted(missing)} entries.")
+    cliques = _fitted.sequence(f"{entry}['cliques']", network["cliques"])
+    n_cliques = len(cliques)
+    parents = _fitted.integers(f"{entry}['parents']", network["parents"], low=-1, high=n_cliques, shape=(n_cliques,))
+    tables = _fitted.sequence(f"{entry}['log_tables']", network["log_tables"], n_cliques)
+    for i, (clique, parent, table) in enumerate(zip(cliques, parents.tolist(), tables)):
+        clique = _fitted.positions(f"{entry}['cliques'][{i}]", clique, len(cards))
+        if parent >= i:
+            raise _fitted.FittedStateError(
+                f"{entry}['parents']", f"gives clique {i} the parent {parent}, not an earlier one."
+            )
+        shared = set(clique) & set(cliques[parent]) if parent >= 0 else set()
+        if set(clique[: len(shared)]) != shared:
+            raise _fitted.FittedStateError(
+                f"{entry}['cliques'][{i}]",
+                "does not start with its separator (the variables it shares with its parent).",
+            )
+        _fitted.log_table(
+            f"{entry}['log_tables'][{i}]",
+            table,
+            (n_strata, *(cards[v] for v in clique)),
+            axes=range(1 + len(shared), 1 + len(clique)),
+        )
+
+
 def _network_log_likelihood(codes, network):
     return clique_tree_log_likelihood(codes, network["cliques"], network["parents"], network["log_tables"])
 
@@ -207,7 +244,7 @@ def _learn(engine, names, model, *, given=None, per_stratum=False, class_name=No
     return result, weights
 
 
-class _CliquePotentials:
+class _CliquePotentials(Queryable):
     """``potential(clique)``: a clique's marginal as a tidy table (the hyperforest models' mixin)."""
 
     if TYPE_CHECKING:
@@ -218,6 +255,27 @@ class _CliquePotentials:
         def _check_fitted(self) -> None: ...
 
         def _clique_networks(self) -> list[tuple[Any, dict[str, Any]]]: ...
+
+    @property
+    def cpd(self) -> Callable[[Hashable], pd.DataFrame]:
+        """Not available: a hyperforest model has clique tables, not conditional ones; see :meth:`potential`.
+
+        The model is a Markov network over cliques (its maximal hyperedges), not
+        directed families each with a table given its parents, so ``model.cpd``
+        raises an ``AttributeError`` that says so and points to
+        :meth:`potential` (``hasattr(model, "cpd")`` is False, as for any model
+        without conditional tables).
+        """
+        raise AttributeError(
+            f"{type(self).__name__} has no cpd(): it is a Markov network over cliques (its maximal hyperedges), not "
+            "directed families with a conditional table each; read a clique's table with model.potential(clique) "
+            "(a name that is not a clique gets the list of cliques), or the whole network with "
+            "model.to_markov_network()."
+        )
+
+    def _build_distribution(self):
+        """The Markov network of :meth:`to_markov_network` (clique conditionals: its partition function is 1)."""
+        return markov_distribution(self, self.to_markov_network())  # type: ignore[attr-defined]
 
     def potential(self, clique: Hashable | tuple[Hashable, ...] | frozenset[Hashable]) -> pd.DataFrame:
         """The marginal distribution of one clique of the fitted model, as a tidy DataFrame.
@@ -334,6 +392,11 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         prediction. ``"auto"`` cuts each numeric column with at least 10
         distinct values into 5 equal-frequency bins (unsupervised); ``None``
         keeps every value as a state. See :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -387,6 +450,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
         pseudo_count: float | Literal["deprecated"] = "deprecated",
@@ -398,12 +462,20 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
         self.pseudo_count = pseudo_count
 
     _parameter_constraints = _HYPERFOREST_CONSTRAINTS
     _private_fitted_attributes = ("_weights",)
+    _fitted_attributes: tuple[str, ...] = ("structure_", "network_")
+
+    def _validate_fitted_state(self):
+        """The common checks, then the junction forest of ``network_`` over the columns."""
+        super()._validate_fitted_state()
+        _fitted.instance("structure_", self.structure_, Hyperforest, "a Hyperforest")
+        _check_network("network_", self.network_, self._validated_cardinalities(), 1)
 
     def _resolve_estimator(self):
         _resolve_hyperforest_estimator(self)
@@ -425,7 +497,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         return [(None, self.network_)]
 
     def to_markov_network(self) -> DiscreteMarkovNetwork:
-        """The fitted density as one :class:`~graphmodels.models.DiscreteMarkovNetwork`.
+        """The fitted density as one :class:`~graphmodels.networks.DiscreteMarkovNetwork`.
 
         One factor per clique of the junction forest (``network_``): the
         clique's conditional ``P(residual | separator)``, its joint for a root
@@ -451,7 +523,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
 
         Examples
         --------
@@ -530,6 +602,11 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -591,6 +668,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
         pseudo_count: float | Literal["deprecated"] = "deprecated",
@@ -603,6 +681,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
         self.pseudo_count = pseudo_count
@@ -617,6 +696,27 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         _resolve_hyperforest_estimator(self)
 
     _selects_estimator = True
+
+    _fitted_attributes: tuple[str, ...] = (
+        "representation_", "structures_", "structure_", "class_log_prior_", "networks_", "representation_selection_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then each junction forest: one over the columns and the class (joint), one
+        with a stratum per class (shared) or one per class (free)."""
+        super()._validate_fitted_state()
+        cards, n_classes = self._validated_cardinalities(), len(self.classes_)
+        layouts = {"joint": (1, cards + [n_classes], 1), "shared": (1, cards, n_classes), "free": (n_classes, cards, 1)}
+        if self.representation_ not in layouts:
+            raise _fitted.FittedStateError(
+                "representation_", f"is {self.representation_!r}, not one of {list(layouts)}."
+            )
+        n_networks, variables, n_strata = layouts[self.representation_]
+        for c, network in enumerate(_fitted.sequence("networks_", self.networks_, n_networks)):
+            _check_network(f"networks_[{c}]", network, variables, n_strata)
+        if self.representation_ == "free":
+            for c, forest in enumerate(_fitted.sequence("structures_", self.structures_, n_classes)):
+                _fitted.instance(f"structures_[{c}]", forest, Hyperforest, "a Hyperforest")
 
     def _fit(self, engine):
         kind = REPRESENTATIONS[str(self.representation).lower()]
@@ -716,7 +816,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         )
 
     def to_markov_network(self) -> DiscreteMarkovNetwork:
-        """The fitted classifier as one :class:`~graphmodels.models.DiscreteMarkovNetwork` over ``(y, x)``.
+        """The fitted classifier as one :class:`~graphmodels.networks.DiscreteMarkovNetwork` over ``(y, x)``.
 
         Every representation is one normalized Markov network over the class
         and the attributes, whose product is the model's joint ``P(y, x)``:
@@ -759,7 +859,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
         graphmodels.models.export.classifier_markov_network : the construction.
 
         Notes

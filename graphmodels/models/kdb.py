@@ -9,32 +9,34 @@ with an unseen state (code -1) is unobserved and summed out exactly.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
 
 from ..estimators.selection import class_prior_cells, family_cells
+from ..inference.likelihoods import forest_log_likelihood, log_marginals
 from ..learners.kdb import KDB_PARAMETER_CONSTRAINTS, kdb_structure
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.forests import feature_parents
+from . import _fitted
 from .augmented import _log, _log_each
 from .base import BaseClassifier
 from .export import class_network
-from .factors import log_marginals
-from .inference import forest_log_likelihood
+from .queries import Queryable
 from .registry import register_model
 from .tables import ConditionalTables, column_states
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["KDB"]
 
 
 @register_model("kdb")
-class KDB(BaseClassifier, ConditionalTables):
+class KDB(BaseClassifier, ConditionalTables, Queryable):
     """k-dependence Bayesian classifier (Sahami, 1996).
 
     ``P(y, x) = P(y) prod_i P(x_i | y, x_parents(i))`` where every attribute
@@ -73,6 +75,11 @@ class KDB(BaseClassifier, ConditionalTables):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
         Missing cells as a state of their own, or refused.
     max_cells : int, default=10_000_000
@@ -115,10 +122,10 @@ class KDB(BaseClassifier, ConditionalTables):
     A cell with a state never seen in training is unobserved: its variable
     is summed out of the joint. When every attribute has at most one
     attribute parent this is the message passing of
-    :func:`~graphmodels.models.inference.forest_log_likelihood`; otherwise
+    :func:`~graphmodels.inference.forest_log_likelihood`; otherwise
     the rows are grouped by which cells are unseen, and each group's hidden
     variables are summed out on a junction tree
-    (:func:`~graphmodels.models.factors.log_marginals`, exact, all rows of a
+    (:func:`~graphmodels.inference.log_marginals`, exact, all rows of a
     group at once, without enumerating the joint states of every hidden
     variable).
 
@@ -154,6 +161,7 @@ class KDB(BaseClassifier, ConditionalTables):
         trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -162,8 +170,28 @@ class KDB(BaseClassifier, ConditionalTables):
         self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
+
+    _fitted_attributes: tuple[str, ...] = ("structure_", "feature_parents_", "class_log_prior_", "log_tables_")
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then each kept attribute's parents (acyclic) and table ``(C, r_parents..., r_j)``."""
+        super()._validate_fitted_state()
+        cards = self._validated_cardinalities()
+        kept = [cards[j] for j in self._kept_columns()]
+        families = _fitted.sequence("feature_parents_", self.feature_parents_, len(kept))
+        tables = _fitted.sequence("log_tables_", self.log_tables_, len(kept))
+        graph = nx.DiGraph()
+        graph.add_nodes_from(range(len(kept)))
+        for j, (family, table) in enumerate(zip(families, tables)):
+            family = _fitted.positions(f"feature_parents_[{j}]", family, len(kept), exclude=j)
+            graph.add_edges_from((p, j) for p in family)
+            shape = (len(self.classes_), *(kept[p] for p in family), kept[j])
+            _fitted.log_table(f"log_tables_[{j}]", table, shape, probabilities=self._tables_are_probabilities())
+        if not nx.is_directed_acyclic_graph(graph):
+            raise _fitted.FittedStateError("feature_parents_", "has a cycle: the attributes' parents must form a DAG.")
 
     def _fit(self, engine):
         class_name = engine.names[-1]
@@ -298,7 +326,7 @@ class KDB(BaseClassifier, ConditionalTables):
         return np.arange(self.n_features_in_)
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """The fitted model as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         Its variables are the class (named ``class_name_``, states
         ``classes_``) and the attributes the likelihood reads (named as the
@@ -330,7 +358,7 @@ class KDB(BaseClassifier, ConditionalTables):
 
         See Also
         --------
-        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.io.write_bif : write the network in BIF.
 
         Examples
         --------

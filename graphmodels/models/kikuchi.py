@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -20,15 +20,17 @@ from ..estimators.parameters import BDeu, get_estimator
 from ..learners.kikuchi import DEFAULT_PRIOR_STRENGTH, kikuchi_bayes_path
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.regions import cluster_variation_regions, region_graph
+from . import _fitted
 from .base import ESTIMATOR_CONSTRAINT, BaseClassifier
 from .export import classifier_markov_network
+from .queries import Queryable, markov_distribution
 from .registry import register_model
 from .tables import column_states, find_variables, potential_frame
 
 if TYPE_CHECKING:
     import networkx as nx
 
-    from .markovnet import DiscreteMarkovNetwork
+    from ..networks import DiscreteMarkovNetwork
 
 __all__ = ["KikuchiBayes", "DEFAULT_PRIOR_STRENGTH"]
 
@@ -39,7 +41,7 @@ DEFAULT_ESTIMATOR = BDeu(DEFAULT_PRIOR_STRENGTH)
 
 
 @register_model("kikuchi-bayes")
-class KikuchiBayes(BaseClassifier):
+class KikuchiBayes(BaseClassifier, Queryable):
     """Kikuchi-Bayes: a Markov network classifier over class-containing regions.
 
     The structure is a set of regions (sets of attributes plus the class)
@@ -87,6 +89,11 @@ class KikuchiBayes(BaseClassifier):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
         Missing cells are a value of their own, as in the paper.
     max_cells : int, default=10_000_000
@@ -170,6 +177,7 @@ class KikuchiBayes(BaseClassifier):
         max_log_posterior_drop: float = 50.0,
         trace: bool = False,
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
         prior_strength: float | Literal["deprecated"] = "deprecated",
@@ -181,6 +189,7 @@ class KikuchiBayes(BaseClassifier):
         self.max_log_posterior_drop = max_log_posterior_drop
         self.trace = trace
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
         self.prior_strength = prior_strength
@@ -199,6 +208,62 @@ class KikuchiBayes(BaseClassifier):
             "`prior_strength` is deprecated; use `estimator=BDeu(prior_strength)`.", FutureWarning, stacklevel=4
         )
         self.estimator_ = BDeu(float(self.prior_strength))
+
+    _fitted_attributes: tuple[str, ...] = (
+        "path_", "map_step_", "stage_counting_numbers_", "structure_", "region_log_tables_", "n_features_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The classifier's checks, then the path's weights and stages, and every region's table.
+
+        A region's table is ``log P(v_R)`` over its attributes (each with one more
+        slot: the marginal over it) and the class: the table without those slots is
+        one distribution, and each slot holds the sum over its axis.
+        """
+        super()._validate_fitted_state()
+        columns = list(self.encoder_.columns_)
+        cards = dict(zip(columns, self._validated_cardinalities()))
+        if self.n_features_ != len(columns):
+            raise _fitted.FittedStateError(
+                "n_features_", f"is {self.n_features_!r}, but the model has {len(columns)} columns."
+            )
+        path = _fitted.instance("path_", self.path_, pd.DataFrame, "a DataFrame")
+        weights = path["weight"].to_numpy(dtype=np.float64)
+        if not (np.isfinite(weights).all() and (weights >= 0).all() and weights.sum() > 0):
+            raise _fitted.FittedStateError("path_", "has a 'weight' column that is not finite non-negative weights.")
+        stages = _fitted.sequence("stage_counting_numbers_", self.stage_counting_numbers_, len(path))
+        _fitted.instance("map_step_", self.map_step_, numbers.Integral, "an integer")
+        if not 0 <= self.map_step_ < len(stages):
+            raise _fitted.FittedStateError(
+                "map_step_", f"is {self.map_step_}, not a row of path_ (0..{len(stages) - 1})."
+            )
+        tables = _fitted.instance("region_log_tables_", self.region_log_tables_, dict, "a dict")
+        n_classes = len(self.classes_)
+        for region, table in tables.items():
+            entry = f"region_log_tables_[{region!r}]"
+            _fitted.sequence(entry, region)
+            attributes = region[:-1]
+            if not region or region[-1] != self.class_name_ or len(set(region)) != len(region):
+                raise _fitted.FittedStateError(entry, "is not a region: distinct columns, then the class.")
+            for name in attributes:
+                if name not in cards:
+                    raise _fitted.FittedStateError(entry, f"names {name!r}, which is not a column.")
+            shape = (*(cards[name] + 1 for name in attributes), n_classes)
+            table = _fitted.log_table(entry, table, shape, axes=())
+            inner = table[(slice(0, -1),) * len(attributes)]
+            _fitted.log_table(entry, inner, inner.shape, axes=range(inner.ndim))
+            with np.errstate(under="ignore"):
+                slots = _with_marginal_slots(np.exp(inner), len(attributes))
+            if not np.allclose(np.exp(table), slots, rtol=0, atol=_fitted.TOLERANCE):
+                raise _fitted.FittedStateError(entry, "has marginal slots that are not the sums over their axes.")
+        for stage in self._prediction_stages():
+            missing = (
+                _fitted.instance(f"stage_counting_numbers_[{stage}]", stages[stage], dict, "a dict").keys() - tables
+            )
+            if missing:
+                raise _fitted.FittedStateError(
+                    "region_log_tables_", f"has no table of the region {next(iter(missing))!r} of stage {stage}."
+                )
 
     def _fit(self, engine):
         features = engine.names[:-1]
@@ -291,8 +356,22 @@ class KikuchiBayes(BaseClassifier):
             raise ValueError(f"`step` must be in 0..{len(self.stage_counting_numbers_) - 1}, got {step}.")
         return region_graph(self.stage_counting_numbers_[step])
 
+    def _build_distribution(self):
+        """The MAP stage's Kikuchi product, normalized by exact elimination; ``method="gbp"`` uses its region graph.
+
+        The product of region tables raised to their counting numbers is normalized over
+        every variable here (exactly, by a junction tree), so its posterior of the class given
+        the attributes is kMAP's :meth:`predict_proba`; kBMA averages the stages' posteriors,
+        which no single distribution gives. ``method="gbp"`` runs generalized belief
+        propagation on ``structure_`` (the cluster variation method's region graph) with the
+        region tables raised to their counting numbers as factors: an approximation of the same
+        normalized product, which on these region graphs (every region holds the class) can
+        settle on a poor stationary point; the exact default is cheap, as the regions are small.
+        """
+        return markov_distribution(self, self.to_markov_network(), region_graph=self.structure_)
+
     def to_markov_network(self, stage: int | None = None) -> DiscreteMarkovNetwork:
-        """One stage's Kikuchi approximation as a :class:`~graphmodels.models.DiscreteMarkovNetwork`.
+        """One stage's Kikuchi approximation as a :class:`~graphmodels.networks.DiscreteMarkovNetwork`.
 
         The model scores a row by ``prod_R P(x_R, y)^{c_R}`` over the regions
         ``R`` of a stage of its path with their counting numbers ``c_R``
@@ -342,7 +421,7 @@ class KikuchiBayes(BaseClassifier):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
         region_graph : the region graph of a stage, with its counting numbers.
 
         Notes
@@ -402,6 +481,22 @@ class KikuchiBayes(BaseClassifier):
         maximal = {r for r in regions if not any(r < other for other in regions)}
         added = [tuple(r) for r in self.path_["region"].iloc[: self.map_step_ + 1]]
         return [r for r in added if frozenset(r) in maximal]
+
+    @property
+    def cpd(self) -> Callable[[Hashable], pd.DataFrame]:
+        """Not available: Kikuchi-Bayes has region tables, not conditional ones; see :meth:`potential`.
+
+        The model multiplies region tables raised to counting numbers (a Markov
+        network), not directed families each with a table given its parents, so
+        ``model.cpd`` raises an ``AttributeError`` that says so and points to
+        :meth:`potential` (``hasattr(model, "cpd")`` is False).
+        """
+        raise AttributeError(
+            "KikuchiBayes has no cpd(): it multiplies region tables raised to counting numbers (a Markov network), "
+            "not directed families with a conditional table each; read a region's table with "
+            "model.potential(region) (a name that is not a region gets the list of regions), or the whole "
+            "network with model.to_markov_network()."
+        )
 
     def potential(self, region: Hashable | tuple[Hashable, ...] | frozenset[Hashable]) -> pd.DataFrame:
         """The submodel ``P(v_R)`` of one region, as a tidy DataFrame.

@@ -30,8 +30,9 @@ from numpy.typing import ArrayLike
 from .._memory import TableTooLargeError
 from .._special import logsumexp
 from .._validation import InstanceOf, Interval, Options, Predicate
+from . import _fitted
 from .augmented import NaiveBayes
-from .base import clone_model
+from .base import BaseClassifier, clone_model
 from .multilabel import BaseMultiLabelClassifier, _object_index
 from .registry import register_model
 
@@ -87,6 +88,19 @@ def _log_proba(estimator, frame, classes):
     known = position >= 0
     out[:, known] = table[:, position[known]]
     return out
+
+
+def _check_member(entry, estimator, n_features, classes=None, what=""):
+    """A wrapped classifier read from a file: fitted, on `n_features` columns, with the label's `classes`."""
+    _fitted.instance(entry, estimator, BaseClassifier, "a fitted graphmodels classifier")
+    if not estimator._is_fitted():
+        raise _fitted.FittedStateError(entry, "is not fitted.")
+    if estimator.n_features_in_ != n_features:
+        raise _fitted.FittedStateError(
+            entry, f"has {estimator.n_features_in_} columns, but the model gives it {n_features}."
+        )
+    if classes is not None:
+        _fitted.same_labels(f"{entry}.classes_", estimator.classes_, classes, what)
 
 
 def _label_column(model, label_codes, j):
@@ -168,6 +182,15 @@ class BinaryRelevance(BaseMultiLabelClassifier):
         self.base = base
 
     _parameter_constraints = {"base": [Predicate(_check_base, "a classifier instance or None")]}
+
+    _fitted_attributes: tuple[str, ...] = ("estimators_",)
+
+    def _validate_fitted_state(self):
+        """The multi-label checks, then one fitted classifier per label, on the columns, with the label's values."""
+        super()._validate_fitted_state()
+        estimators = _fitted.sequence("estimators_", self.estimators_, len(self.label_names_))
+        for j, estimator in enumerate(estimators):
+            _check_member(f"estimators_[{j}]", estimator, self.n_features_in_, self.classes_[j], f"classes_[{j}]")
 
     def _fit_multilabel(self, frame, label_codes, sample_weight):
         template = _check_base(self.base)
@@ -253,6 +276,18 @@ class LabelPowerset(BaseMultiLabelClassifier):
         self.base = base
 
     _parameter_constraints = {"base": [Predicate(_check_base, "a classifier instance or None")]}
+
+    _fitted_attributes: tuple[str, ...] = ("estimator_", "label_set_codes_", "label_sets_")
+
+    def _validate_fitted_state(self):
+        """The multi-label checks, then the fitted base (a class per label set) and each set's codes in range."""
+        super()._validate_fitted_state()
+        _check_member("estimator_", self.estimator_, self.n_features_in_)
+        n_sets, n_labels = len(self.estimator_.classes_), len(self.label_names_)
+        codes = _fitted.array("label_set_codes_", self.label_set_codes_, kind="iu", shape=(n_sets, n_labels))
+        for j, values in enumerate(self.classes_):
+            _fitted.integers(f"label_set_codes_[:, {j}]", codes[:, j], low=0, high=len(values))
+        _fitted.instance("label_sets_", self.label_sets_, pd.DataFrame, "a DataFrame")
 
     def _fit_multilabel(self, frame, label_codes, sample_weight):
         sets, class_codes = np.unique(label_codes, axis=0, return_inverse=True)
@@ -471,6 +506,23 @@ class ClassifierChain(BaseMultiLabelClassifier):
                 limit=self.max_label_vectors,
                 parameter="max_label_vectors",
             )
+
+    _fitted_attributes: tuple[str, ...] = ("order_", "estimators_")
+
+    def _validate_fitted_state(self):
+        """The multi-label checks, then the order (the labels, each once) and a classifier per link of the chain.
+
+        The k-th classifier reads the columns and the k labels before it in ``order_``.
+        """
+        super()._validate_fitted_state()
+        order = _fitted.sequence("order_", self.order_, len(self.label_names_))
+        position = {name: j for j, name in enumerate(self.label_names_)}
+        if sorted(position.get(name, -1) for name in order) != list(range(len(position))):
+            raise _fitted.FittedStateError("order_", f"is {list(order)[:10]!r}, not an order of the label names.")
+        estimators = _fitted.sequence("estimators_", self.estimators_, len(order))
+        for k, (name, estimator) in enumerate(zip(order, estimators)):
+            j = position[name]
+            _check_member(f"estimators_[{k}]", estimator, self.n_features_in_ + k, self.classes_[j], f"classes_[{j}]")
 
     def _fit_multilabel(self, frame, label_codes, sample_weight):
         positions = self._resolve_order()

@@ -17,7 +17,7 @@ feature subgraph); see :mod:`graphmodels.structures.multidimensional`.
 
 Prediction is each label's marginal MAP value: ``argmax_c P(C_j = c | x)``,
 the sum over every other label done exactly by a junction tree over the
-class variables (:func:`graphmodels.models.factors.log_marginals`), with the
+class variables (:func:`graphmodels.inference.log_marginals`), with the
 attribute CPTs plugged in as evidence factors -- never by enumerating the
 ``prod r_j`` label vectors. Attribute values unseen in training are summed
 out exactly: the attribute becomes one more variable of the junction tree.
@@ -27,13 +27,16 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
+import networkx as nx
 import numpy as np
 
 from .._special import logsumexp
 from .._validation import Interval, Options
 from ..data.encoding import TableEncoder
+from ..inference.likelihoods import log_marginals
 from ..learners.multidimensional import (
     multidimensional_structure,
     superparent_class_arcs,
@@ -41,17 +44,18 @@ from ..learners.multidimensional import (
 from ..stats.counting import DEFAULT_MAX_CELLS, CountingEngine
 from ..stats.scores import FAMILY_SCORES
 from ..structures.multidimensional import feature_variables, multidimensional_classifier
+from . import _fitted
 from .augmented import _log
 from .base import _warn_identifier_columns, _warn_unseen_values
 from .export import multidimensional_network
-from .factors import log_marginals
 from .multilabel import BaseMultiLabelClassifier
+from .queries import Queryable, families_distribution
 from .registry import register_model
 from .tables import ConditionalTables
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["MultiDimensionalNaiveBayes", "MultiDimensionalTAN", "MultiDimensionalAODE"]
 
@@ -88,7 +92,15 @@ def _warn_impossible(impossible):
         )
 
 
-class _MultiDimensionalClassifier(BaseMultiLabelClassifier, ConditionalTables):
+def _acyclic(entry, n_variables, arcs):
+    """Raise when the `arcs` among `n_variables` variables have a cycle."""
+    graph = nx.DiGraph(arcs)
+    graph.add_nodes_from(range(n_variables))
+    if not nx.is_directed_acyclic_graph(graph):
+        raise _fitted.FittedStateError(entry, "has a cycle: the labels' parents must form a DAG.")
+
+
+class _MultiDimensionalClassifier(BaseMultiLabelClassifier, ConditionalTables, Queryable):
     """Fit (structure, then CPTs) and exact per-label marginals of one or more MDBNCs.
 
     Fitted parameters, shared by the three models (members: one network, or
@@ -108,6 +120,49 @@ class _MultiDimensionalClassifier(BaseMultiLabelClassifier, ConditionalTables):
         "equivalent_sample_size": [Interval(numbers.Real, 0, None, closed="neither")],
         "pooling": [Options(list(_POOLINGS))],
     }
+
+    _fitted_attributes: tuple[str, ...] = (
+        "discretizer_", "estimator_", "encoder_", "structure_", "class_parents_", "class_log_tables_",
+        "feature_class_parents_", "feature_log_tables_", "feature_parents_",
+    )  # fmt: skip
+
+    def _validate_fitted_state(self):
+        """The multi-label checks, then each member's label parents (acyclic) and tables, and the attributes' tables.
+
+        A label's table is ``(r_label_parents..., r_label)``; an attribute's
+        ``(r_label_parents..., [r_attribute_parent,] r_attribute)``.
+        """
+        super()._validate_fitted_state()
+        cards = self._validated_cardinalities()
+        if len(cards) != len(self.feature_columns_):
+            raise _fitted.FittedStateError(
+                "encoder_", f"has {len(cards)} columns, but feature_columns_ has {len(self.feature_columns_)}."
+            )
+        label_cards = [len(values) for values in self.classes_]
+        n_labels = len(label_cards)
+        members = _fitted.sequence("class_parents_", self.class_parents_)
+        if not members:
+            raise _fitted.FittedStateError("class_parents_", "is empty: the model has at least one member.")
+        member_tables = _fitted.sequence("class_log_tables_", self.class_log_tables_, len(members))
+        for k, (parents, tables) in enumerate(zip(members, member_tables)):
+            _fitted.sequence(f"class_parents_[{k}]", parents, n_labels)
+            _fitted.sequence(f"class_log_tables_[{k}]", tables, n_labels)
+            arcs = []
+            for j, (family, table) in enumerate(zip(parents, tables)):
+                family = _fitted.positions(f"class_parents_[{k}][{j}]", family, n_labels, exclude=j)
+                arcs += [(p, j) for p in family]
+                shape = (*(label_cards[p] for p in family), label_cards[j])
+                _fitted.log_table(f"class_log_tables_[{k}][{j}]", table, shape)
+            _acyclic(f"class_parents_[{k}]", n_labels, arcs)
+        feature_parents = _fitted.parent_map("feature_parents_", self.feature_parents_, len(cards))
+        label_parents = _fitted.sequence("feature_class_parents_", self.feature_class_parents_, len(cards))
+        tables = _fitted.sequence("feature_log_tables_", self.feature_log_tables_, len(cards))
+        for i, (family, table) in enumerate(zip(label_parents, tables)):
+            family = _fitted.positions(f"feature_class_parents_[{i}]", family, n_labels)
+            parent = [cards[feature_parents[i]]] if feature_parents[i] >= 0 else []
+            _fitted.log_table(
+                f"feature_log_tables_[{i}]", table, (*(label_cards[p] for p in family), *parent, cards[i])
+            )
 
     def _fit_multilabel(self, frame, label_codes, sample_weight):
         self.encoder_ = TableEncoder(missing=self.missing)
@@ -323,6 +378,11 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         prediction. ``"auto"`` cuts each numeric column with at least 10
         distinct values into 5 equal-frequency bins (unsupervised); ``None``
         keeps every value as a state. See :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest count table, and largest junction-tree clique, allowed.
@@ -352,7 +412,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
 
     Examples
     --------
-    >>> from graphmodels.models.synthetic import random_multidimensional_network
+    >>> from graphmodels.networks import random_multidimensional_network
     >>> network, _ = random_multidimensional_network(3, 6, random_state=0)
     >>> data = network.sample(500, random_state=1)
     >>> model = MultiDimensionalNaiveBayes().fit(data.filter(like="A"), data.filter(like="C"))
@@ -372,6 +432,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -381,6 +442,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -389,7 +451,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         return [self.structure_]
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted MDBNC as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """The fitted MDBNC as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         Its variables are the labels (named as the columns of `Y`, states
         ``classes_[j]``) and the attributes (named as the columns of `X`,
@@ -418,7 +480,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
 
         Examples
         --------
-        >>> from graphmodels.models.synthetic import random_multidimensional_network
+        >>> from graphmodels.networks import random_multidimensional_network
         >>> network, _ = random_multidimensional_network(3, 6, random_state=0)
         >>> data = network.sample(500, random_state=1)
         >>> model = MultiDimensionalNaiveBayes().fit(data.filter(like="A"), data.filter(like="C"))
@@ -522,6 +584,11 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         prediction. ``"auto"`` cuts each numeric column with at least 10
         distinct values into 5 equal-frequency bins (unsupervised); ``None``
         keeps every value as a state. See :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -560,6 +627,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         pooling: str = "linear",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -570,8 +638,34 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         self.estimator = estimator
         self.pooling = pooling
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
+
+    _fitted_attributes: tuple[str, ...] = ("member_structures_",)
+
+    def _build_distribution(self):
+        """The average of the members' joints (Mauá's ensemble): a mixture whose member is hidden."""
+        from ..inference import Mixture
+
+        families, states, _ = self._conditional_tables()
+        labels = self.label_names_
+        members = []
+        for k in range(len(self.class_parents_)):
+            own = {
+                label: (tuple(labels[p] for p in self.class_parents_[k][j]), self.class_log_tables_[k][j])
+                for j, label in enumerate(labels)
+            }
+            members.append(
+                families_distribution(
+                    own | families,
+                    states,
+                    variables=self._query_variables(list(own) + list(families)),
+                    name=f"MultiDimensionalAODE member {labels[k]!r}",
+                    max_cells=self.max_cells,
+                )
+            )
+        return Mixture(members, np.ones(len(members)), name="MultiDimensionalAODE")
 
     def _learn_structures(self, engine, features):
         classes = self.label_names_

@@ -30,7 +30,8 @@ from numpy.typing import ArrayLike
 from .._memory import DEFAULT_MAX_CELLS
 from ..data.encoding import LabelEncoder, _has_column_names, align_columns, as_frame
 from ..data.weights import check_sample_weight
-from .base import BaseModel, fit_discretizer
+from . import _fitted
+from .base import BaseModel, _integer_columns, fit_discretizer
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -140,6 +141,10 @@ class BaseMultiLabelClassifier(BaseModel):
     classes_: list[np.ndarray]
     feature_columns_: list[Hashable]
 
+    _fitted_attributes: tuple[str, ...] = (
+        "label_names_", "classes_", "n_rows_", "n_features_in_", "feature_columns_", "feature_names_in_",
+    )  # fmt: skip
+
     if TYPE_CHECKING:
         # What subclasses implement (see the module docstring); declared for type checkers only.
         def _fit_multilabel(
@@ -203,17 +208,33 @@ class BaseMultiLabelClassifier(BaseModel):
             return frame
         # The label combination of each row is its class for a supervised (MDL) discretizer.
         joint = np.unique(label_codes, axis=0, return_inverse=True)[1].reshape(-1)
-        frame, self.discretizer_ = fit_discretizer(
+        cut, self.discretizer_ = fit_discretizer(
             self._new_discretizer(),
             frame,
             joint,
             sample_weight,
             max_cells=getattr(self, "max_cells", DEFAULT_MAX_CELLS),
+            categorical=getattr(self, "categorical", None),
         )
-        return frame
+        binned = [] if self.discretizer_ is None else self.discretizer_.binned_columns_
+        self._warn_integer_columns_cut(_integer_columns(frame, binned), stacklevel=4)
+        return cut
 
     def _is_fitted(self):
         return "label_names_" in vars(self)
+
+    def _fitted_columns(self):
+        return _fitted.sequence("feature_columns_", self.feature_columns_)
+
+    def _validate_fitted_state(self) -> None:
+        """The common checks, then the labels: one non-empty 1-D array of values in ``classes_`` per label name."""
+        super()._validate_fitted_state()
+        names = _fitted.sequence("label_names_", self.label_names_)
+        if not names:
+            raise _fitted.FittedStateError("label_names_", "is empty: a fitted multi-label model has a label.")
+        for j, values in enumerate(_fitted.sequence("classes_", self.classes_, len(names))):
+            if len(_fitted.array(f"classes_[{j}]", values, kind="biufUSOMm", ndim=1)) == 0:
+                raise _fitted.FittedStateError(f"classes_[{j}]", "is empty: a label has at least one value.")
 
     @property
     def n_labels_(self) -> int:

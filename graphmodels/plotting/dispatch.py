@@ -38,7 +38,6 @@ from .region_graph import draw_region_graph
 from .stability import draw_stability, draw_structure_difference
 
 if TYPE_CHECKING:
-    import numpy as np
     from matplotlib.axes import Axes
 
 __all__ = ["draw_network", "MODEL_DRAWINGS"]
@@ -83,8 +82,8 @@ def _multidimensional(graph_or_model, ax, options):
 
 
 def _junction_tree(graph, ax, options):
-    """A junction tree (``Hyperforest.junction_tree()``): drawn from the hyperforest of its cliques."""
-    return draw_junction_tree(Hyperforest(list(graph.nodes)), ax=ax, title=options["title"])
+    """A junction tree (``Hyperforest.junction_tree()``, ``JunctionTree.graph``): drawn with its own edges."""
+    return draw_junction_tree(graph, ax=ax, title=options["title"])
 
 
 def _region_graph(graph, ax, options):
@@ -94,7 +93,7 @@ def _region_graph(graph, ax, options):
 
 
 def _members(model, ax, options):
-    """One axes per label: each member classifier's structure, titled by its label.
+    """One axes per label: each member classifier's structure, titled by its label; the first axes.
 
     A classifier chain fits its members in chain order (``order_``), binary
     relevance in label order (``label_names_``).
@@ -109,21 +108,27 @@ def _members(model, ax, options):
     axes = _grid(len(members), options["title"])
     for target, (label, member) in zip(axes, members):
         draw_network(member, target, **{**options, "title": f"{label}"})
-    return axes
+    return axes[0]
 
 
 def _grid(count, title, cell=(5.0, 4.0)):
-    """A new figure with `count` axes (3 a row, the spare ones hidden), titled `title`; the axes, flat."""
+    """A new figure with `count` axes, 3 a row, titled `title`; the axes, flat, in reading order.
+
+    The spare cells of the last row are removed, not hidden, so that the figure's
+    ``axes`` are exactly the panels, in order: what :func:`draw_network` promises.
+    """
     import matplotlib.pyplot as plt
 
     columns = min(3, count)
     rows = math.ceil(count / columns)
-    figure, axes = plt.subplots(rows, columns, figsize=(cell[0] * columns, cell[1] * rows), squeeze=False)
+    figure, axes = plt.subplots(
+        rows, columns, figsize=(cell[0] * columns, cell[1] * rows), squeeze=False, layout="constrained"
+    )
     for target in axes.ravel()[count:]:
-        target.set_axis_off()
+        figure.delaxes(target)
     if title:
         figure.suptitle(title)
-    return axes.ravel()[:count]
+    return list(axes.ravel()[:count])
 
 
 def _superparent_title(superparents):
@@ -162,7 +167,7 @@ def _superparent_members(model, ax, options):
     )
     axes = _grid(len(members), title, cell)
     _draw_panels(axes, [(_superparent_title(m.graph["superparents"]), m) for m in members], options)
-    return axes
+    return axes[0]
 
 
 def _draw_panels(axes, panels, options, **drawing):
@@ -217,7 +222,7 @@ def _per_class(model, ax, options):
         layout = network_layout(union, layout or "kamada_kawai", max_row_width=options["max_row_width"])
     axes = _grid(len(chosen), title)
     _draw_panels(axes, [(f"class {label}", structure) for label, structure in chosen], options, layout=layout)
-    return axes
+    return axes[0]
 
 
 def _label_powerset(model, ax, options):
@@ -311,8 +316,8 @@ def draw_network(
     max_members: int = 6,
     top_k: int | None = None,
     faded: str = "fade",
-) -> Axes | np.ndarray:
-    """Draw any learned structure, with the drawing made for its type.
+) -> Axes:
+    """Draw any learned structure, with the drawing made for its type; return one matplotlib Axes.
 
     ============================================  =====================================================
     what is drawn                                 drawing
@@ -406,10 +411,15 @@ def draw_network(
 
     Returns
     -------
-    matplotlib.axes.Axes, or ndarray of Axes
-        The axes drawn on (one per label for the multi-label wrappers, one
-        per member drawn for AODE and AnDE without `ax`, one per class drawn
-        for a model with one structure per class without `ax`).
+    matplotlib.axes.Axes
+        Always one Axes, whatever is drawn: `ax` when it is given, else the
+        first panel of the new figure. A drawing of several panels (one per
+        label of the multi-label wrappers, one per member drawn of AODE and
+        AnDE, one per class drawn of a model with one structure per class,
+        all without `ax`) returns its first panel (the first label, the most
+        informative member, the most probable class); every panel is in
+        ``ax.figure.axes``, in the order drawn, and ``ax.figure.savefig(...)``
+        saves them all.
 
     Raises
     ------
@@ -436,6 +446,16 @@ def draw_network(
     >>> ax = draw_network(g, Figure().subplots())
     >>> len(ax.patches)
     3
+
+    A drawing of several panels returns the first; the figure holds them all:
+
+    >>> import matplotlib.pyplot as plt
+    >>> import graphmodels as gm
+    >>> X, y = gm.datasets.load("car", return_X_y=True)
+    >>> ax = draw_network(gm.AODE().fit(X, y), max_members=2)
+    >>> ax.get_title(), len(ax.figure.axes)
+    ('super-parent: safety', 2)
+    >>> plt.close(ax.figure)
     """
     if isinstance(max_members, bool) or not isinstance(max_members, numbers.Integral) or max_members < 1:
         raise ValueError(f"`max_members` must be an integer >= 1, got {max_members!r}.")

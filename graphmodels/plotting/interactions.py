@@ -354,6 +354,8 @@ def draw_interactions(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         Attributes are a ``PathCollection`` with gid ``"nodes"`` (offsets in
         the order of `attributes`), their labels texts with gid ``"label"``.
         Each region is one patch with gid ``"region:<size>"`` (size with the

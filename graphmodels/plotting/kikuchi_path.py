@@ -110,6 +110,8 @@ def draw_kikuchi_path(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         The main axes: lines with gids ``"log_prior"``, ``"log_likelihood"``
         and ``"log_posterior"``, the MAP line (gid ``"map"``) and star (gid
         ``"map_marker"``), phase spans with gids ``"phase:<phase>"`` and

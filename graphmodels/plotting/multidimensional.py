@@ -36,6 +36,7 @@ from ..structures.multidimensional import ARC_KINDS, arc_kind
 from ._common import (
     KIND_COLORS,
     ROLE_COLORS,
+    NodeArc,
     _auto_row_width,
     _bend,
     _check_bool,
@@ -560,6 +561,8 @@ def draw_multidimensional(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         Nodes are its one ``PathCollection`` with gid ``"nodes"`` (offsets
         in graph order), labelled by texts with gid ``"label"`` (graph
         order); each arc is a ``FancyArrowPatch`` with gid
@@ -747,7 +750,7 @@ def draw_multidimensional(
                 linestyle=style["linestyle"],
                 color=KIND_COLORS[kind],
                 alpha=0.35 if kind == "class-feature" and many_bridges else style["alpha"],
-                connectionstyle=f"arc3,rad={rad}",
+                connectionstyle=NodeArc(rad=rad),
                 zorder=style["zorder"],
                 gid=f"edge:{kind}",
             )

@@ -329,6 +329,8 @@ def draw_region_graph(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         One text per region with gid ``"region"`` (its variables, then
         ``c = <counting number>``), a ``PathCollection`` with gid
         ``"regions"`` (offsets in graph node order) and a ``LineCollection``

@@ -27,6 +27,7 @@ from ..structures.comparison import EdgeStability, StructureDifference
 from ._common import (
     KIND_COLORS,
     ROLE_COLORS,
+    NodeArc,
     _bend,
     _check_bool,
     _frame,
@@ -190,7 +191,7 @@ def _add_line(ax, frame, u, v, *, directed, arrow, width, color, alpha, linestyl
         linestyle=linestyle,
         color=color,
         alpha=alpha,
-        connectionstyle=f"arc3,rad={rad}",
+        connectionstyle=NodeArc(rad=rad),
         zorder=zorder,
         gid=gid,
         label=label,
@@ -348,6 +349,8 @@ def draw_stability(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         Nodes are a ``PathCollection`` with gid ``"nodes"``; each arc, edge or pair a
         ``FancyArrowPatch`` with gid ``"edge:consensus"``, ``"edge:below"`` or
         ``"edge:class"`` and label ``"u -> v: frequency"`` (``"u - v: ..."`` for pairs),
@@ -556,6 +559,8 @@ def draw_structure_difference(
     Returns
     -------
     matplotlib.axes.Axes
+        `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
+        every drawing of :mod:`graphmodels.plotting` returns).
         Each arc or edge a ``FancyArrowPatch``, each hyperedge or region a ``PathPatch``, with
         gid ``"diff:<status>"`` and the item as label.
 

@@ -388,7 +388,7 @@ class Page:
             "clipped at 10<sup>−15</sup> (a class missing from a training fold costs 34.5 nats, not infinity). "
             f"Predicting the class frequencies alone scores about H(C) = {class_entropy:.4f} nats. Error rate: the "
             "share of held-out rows whose most probable class is wrong. Rank by mean log-loss; the best row is "
-            "in bold.</p>",
+            "in bold; a model that failed has no rank.</p>",
         ]
         parts += [f"<p><b>{esc(name)}</b> was {esc(why)}.</p>" for name, why in left_out.items()]
         self._section(2, "\n".join(parts))
@@ -407,7 +407,7 @@ class Page:
                 continue
             try:
                 svg = self.ids.inline(draw_svg(fitted[name]))
-            except (ValueError, TypeError, RuntimeError) as error:  # a drawing that fails costs one figure
+            except Exception as error:  # noqa: BLE001 - a drawing that fails costs one figure, not the report
                 parts.append(f'<p class="note">Could not be drawn: {esc(error)}</p>')
                 continue
             parts.append(figure(svg, esc(structure_caption(fitted[name]))))
@@ -498,7 +498,7 @@ def structure_caption(model: Any) -> str:
         return (
             f"{name}: one hyperforest per class ({plural(len(forests), 'class', 'classes')}), "
             f"{plural(len(edges), 'maximal hyperedge')} of two or more attributes in all, the largest of {largest}; "
-            "drawn: the union of the classes' Markov networks."
+            "drawn: each class's hyperforest in its own panel (the 6 most probable classes at most)."
         )
     if isinstance(structure, nx.DiGraph) and any("counting_number" in d for _, d in structure.nodes(data=True)):
         maximal = [n for n in structure.nodes if structure.in_degree(n) == 0]
@@ -506,7 +506,14 @@ def structure_caption(model: Any) -> str:
     if isinstance(structure, nx.DiGraph):
         kinds = pd.Series([d.get("kind", "other") for _, _, d in structure.edges(data=True)], dtype=object)
         between = int((kinds != "class").sum())
-        return f"{name}: {plural(len(kinds), 'arc')}, {between} of them between attributes."
+        representation = getattr(model, "representation_", None)  # ChowLiu: a tree per class, or TAN's for all
+        if representation == "free":
+            return (
+                f"{name}: one tree per class ({plural(len(model.classes_), 'class', 'classes')}), {between} arcs "
+                "between attributes in all; drawn: each class's tree in its own panel (the 6 most probable classes at most)."
+            )
+        shared = " (one tree for every class: TAN's)" if representation == "shared" else ""
+        return f"{name}{shared}: {plural(len(kinds), 'arc')}, {between} of them between attributes."
     if isinstance(structure, nx.Graph):
         return f"{name}: a Markov network with {plural(structure.number_of_edges(), 'edge')}."
     return name
