@@ -19,12 +19,14 @@ stage, the best log posterior, the held-out log-loss, and a digest of the whole 
 ``--before PATH`` the package in PATH (a checkout of the code to compare with, e.g. ``git
 worktree add /tmp/before <commit>``) is timed too, set by set just before the current one (or
 ``--after PATH``), and the two paths (every region and every stage's log posterior, bit for bit)
-and log-losses are compared. The shared sets are read from ``../shared/datasets`` (or
-``GRAPHMODELS_DATASETS``).
+and log-losses are compared. ``--before-json`` reuses the "before" rows of an earlier run (``--json``
+writes them; benchmarks/results/wide_kikuchi_before.json holds those of the code at the start of issue
+26 on the generated sets) for the sets they cover. The shared sets are read from
+``../shared/datasets`` (or ``GRAPHMODELS_DATASETS``).
 
-Run ``python benchmarks/bench_wide_kikuchi.py [--before PATH] [--sets gen:pairwise,connect-4]
-[--limit SECONDS] [--results PATH]``; it prints a table and, with ``--results``, rewrites the
-``wide-kikuchi`` section.
+Run ``python benchmarks/bench_wide_kikuchi.py [--before PATH] [--before-json PATH]
+[--sets gen:pairwise,connect-4] [--limit SECONDS] [--json PATH] [--results PATH]``; it prints a
+table and, with ``--results``, rewrites the ``wide-kikuchi`` section.
 """
 
 from __future__ import annotations
@@ -158,9 +160,22 @@ TARGET_S = 30.0
 
 def _same(before, after):
     """Whether two fits took the same path: every region, and every stage's log posterior and the
-    held-out log-loss bit for bit."""
-    keys = ("path_sha", "log_posteriors", "test_log_loss", "map_stage")
+    held-out log-loss bit for bit (the log-loss only where the saved "before" row has one)."""
+    keys = ["path_sha", "log_posteriors", "map_stage"]
+    if before.get("test_log_loss") is not None or after.get("test_log_loss") is None:
+        keys.append("test_log_loss")
     return all(before.get(key) == after.get(key) for key in keys)
+
+
+def saved_rows(path):
+    """``{set: row}`` from a JSON file of rows, or of (before, after) pairs as ``--json`` writes them
+    (then the "before" rows)."""
+    rows = {}
+    for item in json.loads(Path(path).read_text()):
+        row = item[0] if isinstance(item, list) else item
+        if row and "error" not in row and "missing" not in row:
+            rows[row["set"]] = row
+    return rows
 
 
 def _describe(spec):
@@ -183,7 +198,10 @@ def _table(pairs):
         if before is not None:
             row["CPU speed-up"] = f"{before['cpu_seconds'] / after['cpu_seconds']:.1f}x"
             row["peak before / after"] = f"{before['peak_mib']:.0f} / {after['peak_mib']:.0f} MiB"
-            row["same path and log-loss"] = "yes" if _same(before, after) else "**NO**"
+            same = (
+                "yes" if before.get("test_log_loss") is not None or after.get("test_log_loss") is None else "path yes"
+            )
+            row["same path and log-loss"] = same if _same(before, after) else "**NO**"
         else:
             row["peak"] = f"{after['peak_mib']:.0f} MiB"
         loss = after.get("test_log_loss")
@@ -203,23 +221,36 @@ def main():
     )
     parser.add_argument("--before", help="a folder holding the graphmodels package to compare with")
     parser.add_argument("--after", help="a folder holding the graphmodels package to time (default: this one)")
+    parser.add_argument(
+        "--before-json",
+        help='"before" rows saved by an earlier run (--json), used for the sets they cover instead of refitting',
+    )
     parser.add_argument("--json", help="write the rows (with every stage's log posterior) to this file")
     parser.add_argument("--results", help="rewrite the wide-kikuchi section of this markdown file")
     parser.add_argument("--limit", type=float, default=LIMIT_S, help="seconds per fit before it is killed")
+    parser.add_argument(
+        "--from-json", nargs="+", help="render the table from the pairs saved by earlier runs (--json), no fit"
+    )
     args = parser.parse_args()
     if args.one:
         return one(args.one)
     header = common.machine_markdown()
-    print(header, flush=True)
-    specs = args.sets.split(",") if args.sets else DEFAULT_SETS
     pairs = []
+    if args.from_json:
+        for path in args.from_json:
+            pairs += [tuple(pair) for pair in json.loads(Path(path).read_text())]
+        header += "\n- fits run earlier, saved in " + ", ".join(args.from_json) + " (the loads: in the table)"
+    print(header, flush=True)
+    specs = [] if args.from_json else args.sets.split(",") if args.sets else DEFAULT_SETS
+    saved = saved_rows(args.before_json) if args.before_json else {}
     for spec in specs:
-        before = run(spec, args.limit, args.before) if args.before else None
+        before = saved.get(spec) or (run(spec, args.limit, args.before) if args.before else None)
         after = run(spec, args.limit, args.after)
         pairs.append((before, after))
         print(json.dumps({"before": before, "after": after}, default=str)[:600], flush=True)
-    if args.json:
-        Path(args.json).write_text(json.dumps(pairs))
+        print(json.dumps({key: after.get(key) for key in ("set", "seconds", "cpu_seconds", "load")}), flush=True)
+        if args.json:  # after every set, so that an interrupted run keeps what it finished
+            Path(args.json).write_text(json.dumps(pairs))
     table = _table([p for p in pairs if "error" not in p[1] and not (p[0] or {}).get("error")])
     print(table)
     print("load average at the end:", common.load_average())
