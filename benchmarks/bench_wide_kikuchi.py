@@ -286,7 +286,7 @@ common states: 2.6e9 entries a pass) and, at its first pass, the candidates' cla
 same way; 2 passes on the sets with pairwise interactions, 5-13 on three-way, binary and mixed ones.
 What changed:
 
-- Bound slopes from one-hot Gram products (`_GramSlopes`): for the candidates `{a, b, c}` of one
+- Bound slopes from one-hot Gram products (`_GramSlopes`): for the candidates `{{a, b, c}}` of one
   first attribute `a`, the gradient's sums over every cell are the blocks of
   `X_i^T diag(g) X_i` over the rows in each state `i` of `a` and the one-hot columns after `a`.
   Anchored at the common states (each candidate's log table rewritten once as differences from its
