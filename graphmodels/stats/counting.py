@@ -70,12 +70,16 @@ class PairwiseCounts:
         ``K = sum(cardinalities)``. There is one stratum (the whole data)
         without conditioning, else one per state of the conditioning variable.
         Diagonal blocks hold the one-way counts on their diagonals.
+    integer : bool, default=False
+        Whether the counts are whole numbers of rows (no sample weights), so
+        that sums of them are exact.
     """
 
     variables: tuple[int, ...]
     cardinalities: np.ndarray
     offsets: np.ndarray
     table: np.ndarray
+    integer: bool = False
 
     def block(self, i: int, j: int) -> np.ndarray:
         """The table of the ``i``-th and ``j``-th variables (positions), shape (n_strata, r_i, r_j)."""
@@ -557,7 +561,7 @@ class CountingEngine:
         )
         table = self._pairwise_table(positions, given_positions, offsets, n_strata)
         table.flags.writeable = False
-        result = PairwiseCounts(positions, cards, offsets, table)
+        result = PairwiseCounts(positions, cards, offsets, table, integer=self._weights is None)
         self._cache[key] = result
         return result
 
@@ -595,17 +599,23 @@ class CountingEngine:
         g = len(given_positions)
         # The one-hot matrix of a chunk has `width` columns: bound its cells too.
         rows_per_chunk = max(1, _ONE_HOT_CELLS // max(width, 1))
-        for codes, weights in self.iter_chunks(columns, chunk_size=rows_per_chunk):
-            if not g:
-                table[0] += _one_hot_gram(codes, offsets, width, weights)
-                continue
-            # An unknown stratum variable drops the row; an unknown feature only
-            # drops it from the blocks of that feature (see _one_hot_gram).
-            strata = self._strata(codes, given_positions)
-            for s in np.unique(strata[strata >= 0]):
-                mask = strata == s
-                w = None if weights is None else weights[mask]
-                table[s] += _one_hot_gram(codes[mask, :-g], offsets, width, w)
+        # One BLAS thread: a chunk's product is small, and on a busy machine OpenBLAS's threads
+        # wait for each other (see graphmodels/_threads.py).
+        with one_blas_thread():
+            for codes, weights in self.iter_chunks(columns, chunk_size=rows_per_chunk):
+                if not g:
+                    table[0] += _one_hot_gram(codes, offsets, width, weights)
+                    continue
+                strata = self._strata(codes, given_positions)
+                if weights is None and not self._has_unknown:
+                    _add_stratum_grams(table, codes[:, :-g], strata, offsets, width)
+                    continue
+                # An unknown stratum variable drops the row; an unknown feature only
+                # drops it from the blocks of that feature (see _one_hot_gram).
+                for s in np.unique(strata[strata >= 0]):
+                    mask = strata == s
+                    w = None if weights is None else weights[mask]
+                    table[s] += _one_hot_gram(codes[mask, :-g], offsets, width, w)
         return table
 
     def _widest(self, positions):
@@ -743,12 +753,31 @@ def _one_hot_gram(codes, offsets, width, weights):
     flat = np.arange(0, n * width, width)[:, None] + (codes + offsets[:-1])
     known = codes >= 0
     one_hot.reshape(-1)[flat[known] if not known.all() else flat.ravel()] = 1
-    # One BLAS thread: a chunk's product is small, and on a busy machine OpenBLAS's threads
-    # wait for each other (see graphmodels/_threads.py).
-    with one_blas_thread():
-        if weights is None:
-            return (one_hot.T @ one_hot).astype(np.float64)
-        return (one_hot.T @ (one_hot * weights.astype(dtype)[:, None])).astype(np.float64)
+    if weights is None:
+        return (one_hot.T @ one_hot).astype(np.float64)
+    return (one_hot.T @ (one_hot * weights.astype(dtype)[:, None])).astype(np.float64)
+
+
+def _add_stratum_grams(table, codes, strata, offsets, width):
+    """Add ``O_s.T @ O_s`` to ``table[s]`` for the one-hot rows ``O_s`` of each stratum ``s`` (unweighted
+    rows, no unknown code): one one-hot matrix for all strata, its rows grouped by stratum (a stable
+    sort of small integers, a radix sort), then one product per stratum over contiguous rows.
+
+    The same integer counts as :func:`_one_hot_gram` stratum by stratum: float32 sums of 0/1 below
+    2**24 are exact in any order.
+    """
+    n = codes.shape[0]
+    if n == 0:
+        return
+    one_hot = np.zeros((n, width), dtype=np.float32)
+    one_hot.reshape(-1)[(np.arange(0, n * width, width)[:, None] + (codes + offsets[:-1])).ravel()] = 1
+    n_strata = table.shape[0]
+    small = strata.astype(np.uint8 if n_strata <= 256 else np.uint16 if n_strata <= 65536 else np.int64)
+    one_hot = one_hot[np.argsort(small, kind="stable")]
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(strata, minlength=n_strata))])
+    for s in np.flatnonzero(np.diff(bounds)):
+        block = one_hot[bounds[s] : bounds[s + 1]]
+        table[s] += (block.T @ block).astype(np.float64)
 
 
 def _small_integers(weights):
