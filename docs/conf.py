@@ -156,7 +156,24 @@ def _constant_docs(app, what, name, obj, options, lines):
             return
 
 
+def _defined_in_pandas(obj):
+    """Whether `obj` (a method, property or accessor) comes from pandas."""
+    module = getattr(obj, "__module__", None) or getattr(getattr(obj, "fget", None), "__module__", None)
+    return (module or type(obj).__module__ or "").startswith("pandas")
+
+
+def _skip_pandas_members(app, what, name, obj, skip, options):
+    """Leave out what the query answers (Series, DataFrame subclasses) inherit from pandas.
+
+    Their docstrings cross-reference pandas' own user guide, which is not part of these pages.
+    """
+    if what == "class" and _defined_in_pandas(obj):
+        return True
+    return None
+
+
 def setup(app):
+    app.connect("autodoc-skip-member", _skip_pandas_members)
     app.connect("autodoc-process-docstring", _constant_docs)
     app.connect("builder-inited", _cli_help)
     app.connect("builder-inited", _check_layer_pages)
