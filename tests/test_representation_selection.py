@@ -294,3 +294,13 @@ def test_on_tiny_wide_data_chow_liu_is_no_worse_than_tan(seed):
 
     assert log_loss(chow_liu) <= log_loss(tan) + 1e-9
     assert chow_liu.representation_selection_["scored_by"].str.endswith("cross-validated").all()
+
+
+@pytest.mark.parametrize("model_class", [gm.ChowLiu, gm.HyperforestClassifier])
+def test_one_row_keeps_the_shared_representation_without_cross_validating(model_class):
+    # A single training row leaves no rows to refit on outside its fold: no evidence, so the
+    # simplest representation is kept (the cross-validation used to search an empty table forever).
+    X = pd.DataFrame({"a": ["x"], "b": ["u"], "c": ["p"]})
+    model = model_class().fit(X, ["only"])
+    assert model.representation_ == "shared"
+    np.testing.assert_array_equal(model.predict_proba(X), [[1.0]])

@@ -1183,6 +1183,9 @@ class BaseModel:
             if not held.any():
                 continue
             kept = ~held
+            if not kept.any():  # one row (or one weighted unit): nothing to refit on, so no evidence
+                self._restore(state)
+                return np.full(len(y), np.nan), np.full(len(y), np.nan), weights
             part = CountingEngine(
                 codes[kept],
                 engine.cardinalities,
