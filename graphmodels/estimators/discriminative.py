@@ -641,9 +641,57 @@ class PenaltyPath:
     """What :func:`penalty_path` scored: per penalty, the held-out loss of every scored row."""
 
     row_loss: np.ndarray  # (n_penalties, n_rows), NaN where not scored
+    row_error: (
+        np.ndarray
+    )  # (n_penalties, n_rows), 1.0 where the most probable class is not the row's, NaN where not scored
     held_out: np.ndarray  # (n_penalties,) weighted mean over the scored rows, NaN unless scored on every fold
     folds: np.ndarray  # (n_penalties,) the number of folds each penalty was scored on
     last_solution: dict  # penalty index -> the last fold's solution (the final fit's warm start)
+
+
+def path_fold(
+    class_log_prior: ArrayLike,
+    log_tables: Sequence[np.ndarray],
+    index: Sequence[ArrayLike],
+    y: ArrayLike,
+    weights: ArrayLike,
+    test_index: Sequence[ArrayLike],
+    test: np.ndarray,
+    estimator: Discriminative,
+    table_classes: Sequence[int | None] | None = None,
+) -> PathFold:
+    """A :class:`PathFold` from generative tables fitted on a fold's training rows.
+
+    Parameters
+    ----------
+    class_log_prior, log_tables, table_classes
+        As :func:`fit_discriminative_tables`'s, fitted on the fold's training rows.
+    index : sequence of int arrays
+        The training rows' cells in each family.
+    y, weights : array-like of shape (n_train,)
+    test_index : sequence of int arrays
+        The held-out rows' cells in each family.
+    test : ndarray of int
+        The held-out rows' positions in the arrays :func:`penalty_path` is given.
+    estimator : Discriminative
+        Its form and centre.
+    """
+    log_prior = np.asarray(class_log_prior, dtype=np.float64)
+    n_classes = len(log_prior)
+    shapes = [tuple(t.shape[1:]) for t in log_tables]
+    owners = list(table_classes) if table_classes is not None else [None] * len(log_tables)
+    log_entries = _entries(log_tables, owners, n_classes)
+    mask = None if all(owner is None for owner in owners) else _owner_mask(shapes, owners, n_classes)
+    y = np.asarray(y, dtype=np.int64)
+    w = np.asarray(weights, dtype=np.float64)
+    design, y_merged, w_merged = _merge_duplicates(family_indicators(index, shapes, n_rows=len(y)), y, w)
+    problem = _Problem(
+        design, y_merged, w_merged, n_classes, estimator.form, log_prior, log_entries, 0.0, estimator.center, mask
+    )
+    test_design = family_indicators(test_index, shapes, n_rows=len(test))
+    return PathFold(
+        problem, np.asarray(test, dtype=np.int64), test_design, _start(estimator.form, log_prior, log_entries)
+    )
 
 
 def penalty_path(
@@ -694,6 +742,7 @@ def penalty_path(
     ws = w[scored]
     total = max(float(ws.sum()), 1e-300)
     row_loss = np.full((len(grid), len(y)), np.nan)
+    row_error = np.full((len(grid), len(y)), np.nan)
     held_out = np.full(len(grid), np.nan)
     folds_scored = np.zeros(len(grid), dtype=np.int64)
     options = [baseline] if rival is None else [baseline, rival]
@@ -709,7 +758,9 @@ def penalty_path(
             fold.problem.penalty = penalty
             fold.solution = _minimize(fold.problem, fold.solution, max_iter, gtol=gtol)
             head, entries = fold.problem.tables(fold.solution)
-            row_loss[g, fold.test] = _row_log_loss(np.asarray(fold.test_design @ entries) + head, y[fold.test])
+            scores = np.asarray(fold.test_design @ entries) + head
+            row_loss[g, fold.test] = _row_log_loss(scores, y[fold.test])
+            row_error[g, fold.test] = np.argmax(scores, axis=1) != y[fold.test]
             done[fold.test] = True
             folds_scored[g] = k + 1
             rows = scored[done[scored]]
@@ -728,7 +779,7 @@ def penalty_path(
             previous = row_loss[int(np.nanargmin(held_out[:g])), rows]
             if float(((row_loss[g, rows] - previous) * w[rows]).sum()) > 0:
                 break
-    return PenaltyPath(row_loss, held_out, folds_scored, last_solution)
+    return PenaltyPath(row_loss, row_error, held_out, folds_scored, last_solution)
 
 
 def fit_discriminative_tables(

@@ -6,6 +6,7 @@ from .augmented import FAN, TAN, ChowLiu, NaiveBayes
 from .base import BaseClassifier, BaseDensity, BaseModel, NotFittedError, TrainingCounts, clone_model, training_counts
 from .bayesnet import DiscreteBayesianNetwork
 from .bif import load_network, read_bif, write_bif
+from .bn_classifier import BNClassifier
 from .density import ChowLiuTree
 from .hierarchical_nb import HierarchicalNaiveBayes
 from .hyperforest import HyperforestClassifier, HyperforestDensity
@@ -27,6 +28,7 @@ from .xmlbif import read_xmlbif, write_xmlbif
 CLASSIFIERS = registered_models("classifier")
 
 __all__ = [
+    "BNClassifier",
     "NaiveBayes",
     "TAN",
     "FAN",
