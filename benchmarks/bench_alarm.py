@@ -30,7 +30,8 @@ import numpy as np
 import pandas as pd
 
 from graphmodels.estimators import Dirichlet
-from graphmodels.models import HyperforestDensity, load_network
+from graphmodels.io import load_network
+from graphmodels.models import HyperforestDensity
 from graphmodels.models.hyperforest import clique_log_tables
 from graphmodels.stats.counting import CountingEngine
 

@@ -85,10 +85,11 @@ LAYERS = {
     "structures": "graphmodels.structures",
     "learners": "graphmodels.learners",
     "estimators": "graphmodels.estimators",
+    "networks": "graphmodels.networks",
     "models": "graphmodels.models",
     "evaluation": "graphmodels.evaluation",
     "plotting": "graphmodels.plotting",
-    "interop": "graphmodels.interop",
+    "io": "graphmodels.io",
     "reporting": "graphmodels.reporting",
     "cli": "graphmodels.cli",
 }

@@ -23,7 +23,7 @@ import matplotlib.pyplot as plt  # noqa: E402
 
 import graphmodels as gm  # noqa: E402
 from graphmodels.evaluation import hamming_accuracy  # noqa: E402
-from graphmodels.models.synthetic import random_multidimensional_network  # noqa: E402
+from graphmodels.networks import random_multidimensional_network  # noqa: E402
 from graphmodels.plotting import draw_multidimensional  # noqa: E402
 from graphmodels.structures.multidimensional import bridge_subgraph, class_subgraph, feature_subgraph  # noqa: E402
 

@@ -2,12 +2,26 @@
 
 Layers, each importing only from the ones before it::
 
-    data -> stats -> structures -> learners / estimators -> models -> evaluation / plotting
+    data -> stats -> structures -> learners / estimators -> inference -> networks -> models
+        -> evaluation / plotting / io -> reporting -> cli
 
 The most used names are re-exported here.
 """
 
-from . import _display, data, datasets, estimators, evaluation, learners, models, stats, structures
+from . import (
+    _display,
+    data,
+    datasets,
+    estimators,
+    evaluation,
+    inference,
+    io,
+    learners,
+    models,
+    networks,
+    stats,
+    structures,
+)
 from .models import (
     AODE,
     FAN,
@@ -39,7 +53,9 @@ __all__ = [
     "plotting",
     "estimators",
     "learners",
-    "models",
+    "inference",
+    "networks",
+    "models",  # gm.io too, but not in __all__: `from graphmodels import *` must not hide the standard io
     "stats",
     "structures",
     "BNClassifier",

@@ -12,7 +12,7 @@ with its drawing without anyone importing the plotting package.
 Everything here is plain text: no JavaScript, no style sheet or font
 fetched, no ``<script>``; the CSS is scoped by the class ``gm-display``.
 Rendering is bounded (a structure with more than :data:`MAX_DRAWN_NODES`
-nodes is summarized, not drawn) and never raises: an error shows as a
+(300) nodes is summarized, not drawn) and never raises: an error shows as a
 message inside the block, with the object's ``repr``.
 
 Like ``_special`` and ``_validation``, this module imports nothing of the
@@ -29,6 +29,7 @@ from typing import Any
 
 __all__ = [
     "MAX_DRAWN_NODES",
+    "LARGE_DRAWING",
     "MAX_LISTED",
     "set_svg_drawer",
     "svg_drawer",
@@ -44,17 +45,29 @@ __all__ = [
     "structure_rows",
     "structure_html",
     "strongest_edges",
+    "MAX_TABLE_ROWS",
+    "probabilities_html",
 ]
 
-#: Structures with more nodes than this are summarized, not drawn inline (a drawing of hundreds of
-#: nodes is slow to make and unreadable; draw it with ``graphmodels.plotting.draw_network``).
-MAX_DRAWN_NODES = 60
+#: Structures with more nodes than this are summarized, not drawn inline (a drawing of more is slow
+#: to make and unreadable; draw it with ``graphmodels.plotting.draw_network``). Up to it, a drawing
+#: takes well under a second (``benchmarks/bench_display.py``).
+MAX_DRAWN_NODES = 300
+
+#: A model's inline drawing of more nodes than this leaves out the class arcs (one from the class to
+#: every attribute: on a page of a hundred nodes they cover the others, and they are a third to a
+#: half of the drawing's time); ``draw_network(model)`` draws them. A grid of members or classes holds
+#: at most this many nodes.
+LARGE_DRAWING = 60
 
 #: Most items (classes, columns, hyperedges) listed in one summary cell; the rest are counted.
 MAX_LISTED = 8
 
 #: Strongest interactions listed in a summary.
 TOP_INTERACTIONS = 5
+
+#: Most rows of one probability table shown (:func:`probabilities_html`); the rest are counted.
+MAX_TABLE_ROWS = 40
 
 _CSS = """
 .gm-display {font-family: -apple-system, "Segoe UI", Helvetica, Arial, sans-serif; font-size: 13px;
@@ -71,6 +84,12 @@ _CSS = """
 .gm-display details {margin: 2px 0 6px 0;}
 .gm-display summary {cursor: pointer;}
 .gm-display .gm-drawing svg {max-width: 100%; height: auto;}
+.gm-display .gm-tables {display: flex; flex-wrap: wrap; gap: 4px 22px; align-items: flex-start;}
+.gm-display table.gm-table td.gm-number {text-align: right; font-variant-numeric: tabular-nums;}
+.gm-display .gm-bar {display: inline-block; width: 120px; height: 0.75em; background: #e6e6e6;
+  vertical-align: middle;}
+.gm-display .gm-bar > div {height: 100%; background: #2a6f97;}
+.gm-display .gm-observed .gm-bar > div {background: #c1121f;}
 """.strip()
 
 #: The attribute that marks a parameter differing from its default.
@@ -262,6 +281,71 @@ def drawing_html(
     except Exception as error:  # noqa: BLE001 - the summary is shown without its drawing
         return "", [f"could not draw the structure: {_error_text(error)}"]
     return f'<div class="gm-drawing">{svg}</div>', []
+
+
+# ---------------------------------------------------------------------------- probabilities
+def _bar(probability: float) -> str:
+    width = min(max(float(probability), 0.0), 1.0) * 100 if probability == probability else 0.0
+    return f'<div class="gm-bar"><div style="width: {width:.1f}%"></div></div>'
+
+
+def probabilities_html(
+    title: str,
+    tables: Sequence[tuple[str, Sequence[tuple[Any, float]], str | None]],
+    *,
+    rows: Sequence[tuple[str, str | Sequence[str]]] = (),
+    notes: Sequence[str] = (),
+) -> str:
+    """Probability tables with a bar beside each number, side by side: the display of a query's answer.
+
+    Plain HTML and CSS (each bar a ``<div>`` as wide as its probability): no script, no image.
+
+    Parameters
+    ----------
+    title : str
+        Plain text, such as ``"P(class | safety=low)"``.
+    tables : sequence of (heading, [(label, probability), ...], observed)
+        One table per variable (or joint); `observed`, when not None, is the label of an
+        observed state, whose row is marked (its bar red) and the table headed "observed".
+        A table longer than :data:`MAX_TABLE_ROWS` shows its first rows and counts the rest.
+    rows : sequence of (label, value), optional
+        A summary table above the probabilities (as :func:`render` takes it).
+    notes : sequence of str, optional
+        Plain-text remarks under the tables.
+
+    Returns
+    -------
+    str
+        One ``<div class="gm-display">`` block.
+
+    Examples
+    --------
+    >>> html = probabilities_html("P(rain | wet=yes)", [("rain", [("no", 0.25), ("yes", 0.75)], None)])
+    >>> 'style="width: 75.0%"' in html and "<script" not in html
+    True
+    """
+    parts = []
+    for heading, entries, observed in tables:
+        entries = list(entries)
+        head = _escape(heading) + (" (observed)" if observed is not None else "")
+        body = [f'<tr><th colspan="3">{head}</th></tr>']
+        for label, probability in entries[:MAX_TABLE_ROWS]:
+            marked = observed is not None and format_value(label) == format_value(observed)
+            mark = ' class="gm-observed"' if marked else ""
+            body.append(
+                f"<tr{mark}><td>{_escape(format_value(label))}</td>"
+                f'<td class="gm-number">{float(probability):.4f}</td><td>{_bar(float(probability))}</td></tr>'
+            )
+        if len(entries) > MAX_TABLE_ROWS:
+            rest = sum(float(p) for _, p in entries[MAX_TABLE_ROWS:])
+            body.append(
+                f'<tr><td colspan="3" class="gm-note">… {len(entries) - MAX_TABLE_ROWS:,} more rows '
+                f"(together {rest:.4f})</td></tr>"
+            )
+        parts.append(f'<table class="gm-table">{"".join(body)}</table>')
+    remarks = "".join(f'<div class="gm-note">{_escape(note)}</div>' for note in notes)
+    block = render(title, rows)  # ends with the block's closing </div>
+    return block[: -len("</div>")] + f'<div class="gm-tables">{"".join(parts)}</div>{remarks}</div>'
 
 
 # ---------------------------------------------------------------------------- structures

@@ -9,17 +9,20 @@ load 5 on 2 cores (measured while this module was written); on the idle
 machine the wall clock is the same and the CPU time half
 (``benchmarks/bench_blas_threads.py``, RESULTS.md).
 threadpoolctl (installed with scikit-learn) is optional: without it nothing
-changes.
+changes. numpy and scipy load separate BLAS libraries (scipy's when ``scipy.linalg`` is first
+imported), so the libraries are looked up again once scipy's BLAS has been loaded.
 """
 
 from __future__ import annotations
 
 import contextlib
+import sys
 from typing import Any
 
 __all__ = ["one_blas_thread"]
 
 _controller: Any = None
+_scipy_blas_seen = False  # whether scipy's BLAS was loaded when the controller looked
 
 
 def one_blas_thread() -> contextlib.AbstractContextManager[Any]:
@@ -36,8 +39,10 @@ def one_blas_thread() -> contextlib.AbstractContextManager[Any]:
     ...     float((np.ones((3, 2)).T @ np.ones((3, 2)))[0, 0])
     3.0
     """
-    global _controller
-    if _controller is None:
+    global _controller, _scipy_blas_seen
+    scipy_blas = "scipy.linalg" in sys.modules
+    if _controller is None or (scipy_blas and not _scipy_blas_seen and _controller is not False):
+        _scipy_blas_seen = scipy_blas
         try:
             from threadpoolctl import ThreadpoolController
         except ImportError:  # an optional speed-up

@@ -37,9 +37,15 @@ them).
   stderr. ``compare`` shows its progress when stderr is a terminal and the
   run lasts more than a few seconds; ``report`` writes a line per step;
   ``--quiet`` silences both.
-* **Exit status**: 0 on success; 2 for a usage or data error, reported in
-  one line ``graphmodels: error: ...`` on stderr, without a traceback; 130
-  when interrupted.
+* **A model that fails** in ``compare`` or ``report`` (a table beyond its
+  ``max_cells``, data it cannot handle: any error of its fit or predict)
+  is shown as failed, with its one-line reason (``compare``: status
+  ``failed``, ``-`` for its figures, and a line ``NAME failed: reason``
+  under the table; ``report``: in the page), and the other models go on.
+* **Exit status**: 0 on success, also when some models failed but at least
+  one completed; 2 for a usage or data error, or when every model of
+  ``compare`` failed, reported in one line ``graphmodels: error: ...`` on
+  stderr, without a traceback; 130 when interrupted.
 
 Each fold's log-loss in ``compare`` clips the probability of the true class
 at ``1e-15`` (as scikit-learn's ``log_loss``), so a class absent from a
@@ -51,12 +57,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import os
+import shlex
 import sys
 import warnings
 from collections.abc import Sequence
 from typing import Any
 
 import pandas as pd
+
+from ._files import atomic_write, write_text
 
 __all__ = ["main"]
 
@@ -138,10 +147,29 @@ def _sniff(path: str) -> str | None:
         return None
 
 
+def _damaged(path: str, error: BaseException) -> CommandError:
+    """The one-line error of a compressed file that ends early or holds corrupt data."""
+    from ._files import compression_of
+
+    try:
+        with open(path, "rb") as handle:
+            compression = compression_of(handle.read(6)) or os.path.splitext(path)[1].lstrip(".") or "compressed"
+    except OSError:
+        compression = "compressed"
+    detail = str(error).strip() or type(error).__name__
+    return CommandError(f"cannot read {path!r}: it is a truncated or corrupt {compression} file ({detail})")
+
+
 def _read_csv(path: str, sep: str | None) -> pd.DataFrame:
+    import lzma
+    import zipfile
+    import zlib
+
     def read(delimiter: str) -> pd.DataFrame | Exception:
         try:
             return pd.read_csv(path, sep=delimiter, keep_default_na=False, na_values=[""])
+        except (EOFError, lzma.LZMAError, zlib.error, zipfile.BadZipFile) as error:  # a damaged compressed file
+            raise _damaged(path, error) from None
         except (ValueError, OSError) as error:  # pandas' ParserError and EmptyDataError, UnicodeDecodeError
             return error
 
@@ -220,8 +248,10 @@ def _load_data(source: str, target: str | None, sep: str | None = None) -> tuple
 # ----------------------------------------------------------------------------------------------
 # checks made before any work
 # ----------------------------------------------------------------------------------------------
-def _model(name: str, discretizer: str = "mdl", seed: int | None = None) -> Any:
-    """A registered classifier with default settings but ``discretizer=`` (``"none"`` is None).
+def _model(
+    name: str, discretizer: str = "mdl", seed: int | None = None, categorical: Sequence[str] | None = None
+) -> Any:
+    """A registered classifier with default settings but ``discretizer=`` (``"none"`` is None) and ``categorical=``.
 
     A model with a ``random_state`` (hierarchical naive Bayes' inner folds) gets `seed`, so that
     ``--seed`` makes a run repeatable for every model, not only its folds.
@@ -231,10 +261,33 @@ def _model(name: str, discretizer: str = "mdl", seed: int | None = None) -> Any:
     key = name.lower()
     if key not in CLASSIFIERS:
         raise CommandError(f"unknown model {name!r}; choose from: {', '.join(CLASSIFIERS)}")
-    model = CLASSIFIERS[key](discretizer=None if discretizer == "none" else discretizer)
+    model = CLASSIFIERS[key](discretizer=None if discretizer == "none" else discretizer, categorical=categorical)
     if "random_state" in model.get_params():
         model.set_params(random_state=seed)
     return model
+
+
+def _check_columns(X: pd.DataFrame, args: argparse.Namespace) -> None:
+    """Refuse a ``--categorical`` name that is no column; note the integer columns the discretizer will cut."""
+    categorical = args.categorical or []
+    unknown = [name for name in categorical if name not in X.columns]
+    if unknown:
+        listing = ", ".join(map(str, list(X.columns)[:20]))
+        raise CommandError(f"--categorical: no column named {', '.join(map(repr, unknown))}; columns: {listing}")
+    if args.discretizer == "none":
+        return
+    from .data import make_discretizer
+    from .models.base import _integer_columns
+
+    minimum = make_discretizer(args.discretizer).min_distinct
+    numeric = [c for c in X.columns if c not in categorical and X[c].dtype.kind in "iuf" and X[c].nunique() >= minimum]
+    cut = list(_integer_columns(X, numeric))
+    if cut:
+        shown = ", ".join(map(repr, cut[:5])) + (f" and {len(cut) - 5} more" if len(cut) > 5 else "")
+        _note(
+            f"the integer column(s) {shown} are cut into intervals, as numbers (--discretizer {args.discretizer}); "
+            f"if they are codes of categories, keep them as categories with --categorical {' '.join(shlex.quote(str(c)) for c in cut)}"
+        )
 
 
 def _check_directory(directory: str, what: str) -> None:
@@ -282,9 +335,37 @@ def _draw(model: Any, path: str, title: str) -> None:
 
     figure: Any = draw_network(model, title=title).figure  # every panel of a drawing is in its figure
     try:
-        figure.savefig(path, dpi=150, bbox_inches="tight")
+        # Into a temporary file that replaces `path` only when complete: a failed write keeps the old drawing.
+        with atomic_write(path, "wb") as handle:
+            figure.savefig(handle, format=os.path.splitext(path)[1][1:].lower(), dpi=150, bbox_inches="tight")
     finally:
         plt.close(figure)
+
+
+def _save_animation(anim: Any, path: str, dpi: int) -> None:
+    """``anim.save`` into a temporary file beside `path` (same extension: it picks the writer's format), then moved."""
+    import tempfile
+
+    directory, name = os.path.split(os.path.abspath(path))
+    stem, extension = os.path.splitext(name)
+    fd, temporary = tempfile.mkstemp(prefix=f".{stem}.", suffix=extension, dir=directory)
+    os.close(fd)
+    try:
+        anim.save(temporary, writer="pillow", dpi=dpi)
+        with open(temporary, "rb+") as handle:
+            os.fsync(handle.fileno())
+        try:  # the permissions of the file replaced, else those a plain open gives (mkstemp's are 0600)
+            permissions = os.stat(path).st_mode & 0o7777
+        except OSError:
+            mask = os.umask(0)
+            os.umask(mask)
+            permissions = 0o666 & ~mask
+        os.chmod(temporary, permissions)
+        os.replace(temporary, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temporary)
+        raise
 
 
 def _names(nodes, class_node=None) -> str:
@@ -468,12 +549,13 @@ def _cmd_datasets(args: argparse.Namespace) -> None:
 def _cmd_fit(args: argparse.Namespace) -> None:
     from .evaluation import log_loss
 
-    model = _model(args.model, args.discretizer, args.seed)
+    model = _model(args.model, args.discretizer, args.seed, args.categorical)
     if args.draw:
         _check_output_file(args.draw, "--draw", _DRAWING_FORMATS)
     if args.save:
         _check_output_file(args.save, "--save", _MODEL_FORMATS)
     name, X, y = _load_data(args.data, args.target, args.sep)
+    _check_columns(X, args)
     model.fit(X, y)
     print(
         f"{type(model).__name__} on {name}: {len(X)} rows, {X.shape[1]} attributes, "
@@ -501,21 +583,25 @@ def _cmd_fit(args: argparse.Namespace) -> None:
 
 
 def _cmd_compare(args: argparse.Namespace) -> None:
-    from .evaluation import RepeatedStratifiedKFold, compare
+    from .evaluation import ModelFailedWarning, RepeatedStratifiedKFold, compare, failure_reason
 
-    models = {m: _model(m, args.discretizer, args.seed) for m in args.models}
+    models = {m: _model(m, args.discretizer, args.seed, args.categorical) for m in args.models}
     if args.out:
         _check_output_directory(args.out)
     name, X, y = _load_data(args.data, args.target, args.sep)
+    _check_columns(X, args)
     cv = RepeatedStratifiedKFold(n_splits=args.folds, n_repeats=args.repeats, random_state=args.seed)
-    result = compare(
-        models,
-        {name: (X, y)},
-        cv=cv,
-        discretizer=None,  # each model discretizes inside its fit, so on each training fold
-        verbose=False if args.quiet else None,
-    )
-    table = result.summary.set_index("model")[["log_loss", "log_loss_std", "error", "fit_time", "predict_time"]]
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", ModelFailedWarning)  # the failures are listed under the table
+        result = compare(
+            models,
+            {name: (X, y)},
+            cv=cv,
+            discretizer=None,  # each model discretizes inside its fit, so on each training fold
+            verbose=False if args.quiet else None,
+        )
+    summary = result.summary.set_index("model")
+    table = summary[["log_loss", "log_loss_std", "error", "fit_time", "predict_time", "status"]]
     print(
         f"{name}: {len(X)} rows, {X.shape[1]} attributes, {y.nunique()} classes; "
         f"{args.repeats} x {args.folds}-fold stratified cross-validation"
@@ -528,16 +614,24 @@ def _cmd_compare(args: argparse.Namespace) -> None:
                 "fit_time": "fit (s)",
                 "predict_time": "predict (s)",
             }
-        ).to_string(float_format=lambda v: f"{v:.4f}")
+        ).to_string(float_format=lambda v: f"{v:.4f}", na_rep="-")
     )
+    failed = result.failures
+    for model_name, reason in zip(failed["model"], failed["failure"]):
+        print(f"{model_name} failed: {reason}")
     if args.out:
         os.makedirs(args.out, exist_ok=True)
-        result.results.to_csv(os.path.join(args.out, f"{name}-folds.csv"), index=False)
+        write_text(os.path.join(args.out, f"{name}-folds.csv"), result.results.to_csv(index=False), compress=False)
         for model_name, model in models.items():
-            model.fit(X, y)
-            path = os.path.join(args.out, f"{name}-{model_name}.png")
-            _draw(model, path, f"{type(model).__name__} on {name}")
-        print(f"fold results and a drawing of each structure saved in {args.out}")
+            if summary.at[model_name, "status"] == "failed":
+                continue
+            try:
+                model.fit(X, y)
+                path = os.path.join(args.out, f"{name}-{model_name}.png")
+                _draw(model, path, f"{type(model).__name__} on {name}")
+            except Exception as error:  # noqa: BLE001 - one model's drawing that fails costs that drawing only
+                _note(f"no drawing of {model_name}: {failure_reason(error)}")
+        print(f"fold results and a drawing of each structure that completed saved in {args.out}")
 
 
 def _cmd_report(args: argparse.Namespace) -> None:
@@ -547,6 +641,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
         _model(name, args.discretizer)  # an unknown name fails here, before any work
     _check_output_file(args.out, "--out", _REPORT_FORMATS)
     name, X, y = _load_data(args.data, args.target, args.sep)
+    _check_columns(X, args)
     result = report(
         X,
         y=y,
@@ -556,6 +651,7 @@ def _cmd_report(args: argparse.Namespace) -> None:
         random_state=args.seed,
         max_rows=args.max_rows,
         discretizer=None if args.discretizer == "none" else args.discretizer,
+        categorical=args.categorical,
         title=f"graphmodels report: {name}",
         progress=not args.quiet,
     )
@@ -573,7 +669,7 @@ def _cmd_animate(args: argparse.Namespace) -> None:
     from .plotting import animate
     from .plotting.animation import REPLAYS
 
-    model = _model(args.model, args.discretizer, args.seed)
+    model = _model(args.model, args.discretizer, args.seed, args.categorical)
     animated = tuple(cls for classes in REPLAYS for cls in classes)
     if not any(isinstance(model, cls) for cls in animated):
         from .models import CLASSIFIERS
@@ -582,11 +678,12 @@ def _cmd_animate(args: argparse.Namespace) -> None:
         raise CommandError(f"model {args.model!r} has no structure search to animate; choose from: {', '.join(names)}")
     _check_output_file(args.out, "--out", _ANIMATION_FORMATS)
     name, X, y = _load_data(args.data, args.target, args.sep)
+    _check_columns(X, args)
     model.set_params(trace=True).fit(X, y)
     anim = animate(model, interval=args.interval, max_frames=args.max_frames)
     figure = anim._fig  # type: ignore[attr-defined]  # FuncAnimation keeps its figure there
     try:
-        anim.save(args.out, writer="pillow", dpi=args.dpi)
+        _save_animation(anim, args.out, args.dpi)
     finally:
         plt.close(figure)
     n_frames = len(anim.frames)  # type: ignore[attr-defined]
@@ -654,6 +751,14 @@ def _add_data_options(parser: argparse.ArgumentParser) -> None:
         help="how the model bins numeric columns with more than 10 distinct values, fitted on training rows "
         "only and saved with it: Fayyad & Irani's MDL cut points (default), 5 equal-frequency bins, or none "
         "(every value a category)",
+    )
+    parser.add_argument(
+        "--categorical",
+        nargs="+",
+        metavar="COLUMN",
+        default=None,
+        help="columns kept as categories, never cut into intervals, whatever their type (integer codes of "
+        "categories); a note on stderr names the integer columns that are cut",
     )
 
 

@@ -9,7 +9,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graphmodels.models import HyperforestDensity, load_network
+from graphmodels.io import load_network
+from graphmodels.models import HyperforestDensity
 
 N_TRAIN, N_TEST = 3_000, 1_000
 WIDTHS = (0, 1, 2)

@@ -11,7 +11,8 @@ import numpy as np
 import pandas as pd
 import pytest
 
-from graphmodels.models import DiscreteBayesianNetwork, load_network, read_bif, write_bif
+from graphmodels.io import load_network, read_bif, write_bif
+from graphmodels.networks import DiscreteBayesianNetwork
 
 # A -> B, A -> C.  P(A) = (0.3, 0.7); P(B | A); P(C | A).
 SMALL = """

@@ -147,6 +147,25 @@ def test_the_discretizer_option_reaches_the_model(discretizer, csv_path, tmp_pat
         assert "discretized with equal-frequency: dose (5 bins)" in out
 
 
+def test_integer_columns_cut_are_noted_and_categorical_keeps_them(tmp_path, capsys):
+    rng = np.random.default_rng(0)
+    code = rng.integers(0, 30, 200)
+    path = tmp_path / "codes.csv"
+    pd.DataFrame({"code": code, "class": np.where(rng.random(200) < 0.9, code % 2, 1 - code % 2)}).to_csv(
+        path, index=False
+    )
+    argv = ["fit", str(path), "--model", "nb"]
+    assert main(argv) == 0
+    captured = capsys.readouterr()
+    assert "note: the integer column(s) 'code' are cut into intervals" in captured.err
+    assert "--categorical code" in captured.err
+    assert main([*argv, "--categorical", "code", "--save", str(tmp_path / "nb.json")]) == 0
+    captured = capsys.readouterr()
+    assert "'code'" not in captured.err and "discretized" not in captured.out.split("code")[0]
+    assert gm.load_model(tmp_path / "nb.json").get_params()["categorical"] == ["code"]
+    _one_line_error(capsys, main([*argv, "--categorical", "nope"]), "--categorical: no column named 'nope'")
+
+
 @pytest.mark.parametrize("extension", [".png", ".pdf", ".svg"])
 def test_draw_formats(extension, tmp_path, capsys):
     path = tmp_path / f"nb{extension}"
@@ -362,6 +381,28 @@ def test_a_file_that_reads_as_one_column_is_sniffed_and_the_delimiter_named(sep,
     assert "note: read" not in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("compression", ["gzip", "bzip2", "xz"])
+def test_a_truncated_or_corrupt_compressed_csv_is_one_line_and_exit_code_2(compression, tmp_path, capsys):
+    import bz2
+    import lzma
+
+    data = _frame().to_csv(index=False).encode()
+    suffix, packed = {
+        "gzip": (".gz", gzip.compress(data)[:-20]),  # truncated: EOFError from the gzip stream
+        "bzip2": (".bz2", bz2.compress(data)[:-20]),  # truncated: EOFError
+        "xz": (".xz", lzma.compress(data)),
+    }[compression]
+    if compression == "xz":  # one flipped byte inside the stream: lzma.LZMAError
+        packed = packed[:40] + bytes([packed[40] ^ 0xFF]) + packed[41:]
+    path = tmp_path / f"data.csv{suffix}"
+    path.write_bytes(packed)
+    _one_line_error(
+        capsys,
+        main(["fit", str(path), "--target", "target", "--model", "nb"]),
+        f"cannot read '{path}': it is a truncated or corrupt {compression} file",
+    )
+
+
 def test_a_wrong_sep_or_a_single_column_file_gets_a_hint(tmp_path, capsys):
     path = tmp_path / "data.csv"
     _frame().to_csv(path, index=False, sep=";")
@@ -551,3 +592,51 @@ def test_compare_is_silent_on_stderr_when_it_is_not_a_terminal(monkeypatch, caps
     monkeypatch.setattr(compare_module, "_PROGRESS_DELAY", 0.0)
     assert main(["compare", "lenses", "--models", "nb", "--folds", "3", "--repeats", "1"]) == 0
     assert capsys.readouterr().err == ""
+
+
+# ----------------------------------------------------------------------------------------------
+# compare and report: a model that cannot fit is reported, not fatal
+# ----------------------------------------------------------------------------------------------
+class FitFails(gm.NaiveBayes):
+    """A registered classifier whose fit raises (as one with a bug, or data it cannot handle)."""
+
+    def _fit(self, engine):
+        raise RuntimeError("the search did not converge")
+
+
+@pytest.fixture
+def too_wide_for_ande(tmp_path):
+    """60 rows, 20 attributes of 12 states, 3 classes: AnDE(n=2)'s tables need 1.6e7 cells, past its 1e7 default."""
+    rng = np.random.default_rng(0)
+    frame = pd.DataFrame({f"a{j}": rng.choice(list("abcdefghijkl"), size=60) for j in range(20)})
+    frame["class"] = np.repeat(["u", "v", "w"], 20)
+    path = tmp_path / "wide.csv"
+    frame.to_csv(path, index=False)
+    return path
+
+
+def test_compare_reports_failed_models_and_keeps_exit_code_0(too_wide_for_ande, tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(CLASSIFIERS, "fit-fails", FitFails)
+    argv = ["compare", str(too_wide_for_ande), "--models", "nb", "ande", "fit-fails", "--folds", "2", "--repeats", "1"]
+    assert main([*argv, "--out", str(tmp_path)]) == 0
+    captured = capsys.readouterr()
+    rows = {line.split()[0]: line.split() for line in captured.out.splitlines()[3:6]}
+    assert rows["nb"][-1] == "ok" and rows["ande"][1:] == ["-"] * 5 + ["failed"] and rows["fit-fails"][-1] == "failed"
+    assert "\nande failed: TableTooLargeError: AnDE: The tables for n=2 " in captured.out
+    assert "\nfit-fails failed: RuntimeError: the search did not converge\n" in captured.out
+    assert "Traceback" not in captured.err and "warning" not in captured.err  # listed once, under the table
+    assert (tmp_path / "wide-nb.png").exists() and not (tmp_path / "wide-ande.png").exists()
+    assert set(pd.read_csv(tmp_path / "wide-folds.csv")["model"]) == {"nb"}
+    # Every model failed: exit code 2 and one line naming each.
+    _one_line_error(
+        capsys, main(argv[:3] + ["ande", "fit-fails", *argv[6:]]), "Every model failed", "fit-fails on wide"
+    )
+
+
+def test_report_shows_a_model_whose_fit_raises_as_failed(tmp_path, monkeypatch, capsys):
+    monkeypatch.setitem(CLASSIFIERS, "fit-fails", FitFails)
+    out = tmp_path / "report.html"
+    assert main(["report", "lenses", "--models", "nb", "fit-fails", "--folds", "2", "--out", str(out), "--quiet"]) == 0
+    page = out.read_text()
+    assert "failed: RuntimeError: the search did not converge" in page
+    assert "Could not be fitted: RuntimeError: the search did not converge" in page

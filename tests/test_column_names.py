@@ -90,6 +90,36 @@ def test_a_missing_column_name_is_refused_by_name(column):
         cls().fit(X, y)
 
 
+def test_the_target_left_in_x_is_refused_by_name():
+    X, y, _ = _data(["a", "b", "c", "d"])
+    with pytest.raises(
+        ValueError, match=r"Column 'label' of `X` is the target `y` itself.*X.drop\(columns=\['label'\]\)"
+    ):
+        MODELS["nb"]().fit(X.assign(label=y), y)
+
+
+@pytest.mark.parametrize(
+    "columns, y_name, class_name",
+    [
+        (["a", "b", "label", "d"], "label", "class"),  # y made from a column, named as it: the class is "class"
+        (["a", "label", "class", "d"], "label", "__class__"),
+        (["a", "class", "c", "d"], None, "__class__"),  # y without a name: "class", or "__class__" if taken
+        (["a", "class", "__class__", "label"], "label", None),  # every name taken: an error naming them
+        (["a", "class", "__class__", "d"], None, None),
+    ],
+)
+def test_the_class_takes_the_first_name_no_column_has(columns, y_name, class_name):
+    X, y, _ = _data(columns)
+    model = MODELS["nb"]()
+    if class_name is None:
+        with pytest.raises(ValueError, match=r"`X` has columns (.*)?'class', '__class__'.*Rename the target"):
+            model.fit(X, y.rename(y_name))
+        return
+    model.fit(X, y.rename(y_name))
+    assert model.class_name_ == class_name
+    assert list(model.structure_.nodes)[-1] == class_name or class_name in model.structure_
+
+
 #: Class labels (two classes, chosen by a 0/1 code) and label columns, paired with a case of names.
 LABELS = {
     "permuted-ints": (["1", "10"], [("L", 1), 10]),

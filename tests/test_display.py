@@ -12,7 +12,6 @@ import itertools
 import re
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import networkx as nx
@@ -23,8 +22,9 @@ import pytest
 import graphmodels as gm
 from graphmodels import _display
 from graphmodels.estimators import Discriminative
-from graphmodels.models import DiscreteBayesianNetwork, NotFittedError, registered_models
+from graphmodels.models import NotFittedError, registered_models
 from graphmodels.models.display import model_html
+from graphmodels.networks import DiscreteBayesianNetwork
 from graphmodels.plotting import NotebookDisplay, draw_svg, show
 from graphmodels.structures import Hyperforest
 
@@ -203,20 +203,34 @@ def test_rows_seen_is_a_fitted_attribute():
 
 
 # ---------------------------------------------------------------------------- bounded, lazy, never raising
-def test_a_large_model_shows_a_summary_not_a_drawing_and_renders_fast():
+def test_a_model_past_60_nodes_is_drawn_without_class_arcs_and_one_past_the_bound_summarized():
     rng = np.random.default_rng(0)
     X = pd.DataFrame(rng.integers(0, 2, size=(200, 100)), columns=[f"x{j}" for j in range(100)])
     y = rng.integers(0, 2, 200)
     model = gm.TAN(estimator="bdeu").fit(X, y)
-    start = time.perf_counter()
     text = model._repr_html_()
-    elapsed = time.perf_counter() - start
-    assert "<svg" not in text
-    assert "structure too large to draw inline: 101 nodes (more than 60)" in text
-    assert "graphmodels.plotting.draw_network" in text
+    svg = text[text.index("<svg") :]  # drawn, not only summarized
+    assert "101 nodes: drawn without the class arcs (one from the class to every attribute)" in text
+    # The tree's 99 augmenting arcs, no class arc; every node and its label.
+    assert svg.count('id="edge:augmenting') == 99 and 'id="edge:class' not in svg
+    assert all(f">x{j}<" in svg for j in range(100))
     assert "<th>attributes</th><td>100: x0, x1, x2, x3, x4, x5, x6, x7, … (92 more)</td>" in text
-    assert elapsed < 1.0
-    assert "<svg" in model_html(model, max_nodes=101)  # the bound is a parameter
+    bounded = model_html(model, max_nodes=100)  # the bound is a parameter
+    assert "<svg" not in bounded and "structure too large to draw inline: 101 nodes (more than 100)" in bounded
+    assert "graphmodels.plotting.draw_network" in bounded
+    # Asked for, the class arcs are drawn too.
+    assert model_html(model, top_k=None, faded="fade").count('id="edge:class') == 100
+    # Naive Bayes has only class arcs: its class and attributes are drawn.
+    naive = gm.NaiveBayes().fit(X, y)._repr_html_()
+    assert "<svg" in naive and 'id="edge' not in naive and ">x99<" in naive and "101 nodes: drawn without" in naive
+
+
+def test_a_model_with_a_structure_per_class_draws_its_two_most_probable_classes():
+    X, y = gm.datasets.load("car", return_X_y=True)
+    model = gm.ChowLiu(representation="free").fit(X, y)  # 4 classes: unacc 1210 rows, acc 384, good 69, vgood 65
+    svg = model._repr_html_().split("<svg", 1)[1]
+    assert re.findall(r">class (\w+)</text>", svg) == ["unacc", "acc"]
+    assert "2 of 4 classes, the most probable" in svg
 
 
 def test_aode_draws_at_most_two_members_and_fewer_for_larger_members():
@@ -400,14 +414,16 @@ def test_cpd_kdb_parent_order_is_the_class_then_feature_parents():
 
 
 def test_cpd_state_names_are_the_labels_in_code_order():
-    # Integer-looking string labels stay strings, in the encoder's order ("1" < "10" < "2").
+    # Integer-looking string labels stay strings: the class in classes_' sorted order ("1" < "10" < "2"),
+    # an attribute in the encoder's order (text: the order of first appearance).
     rng = np.random.default_rng(1)
     X = pd.DataFrame({"a": rng.choice(["1", "10", "2"], 200), "b": rng.choice(["x", "y"], 200)})
     y = pd.Series(rng.choice(["10", "2", "1"], 200), name="target")
     model = gm.TAN().fit(X, y)
     assert list(model.cpd("target").columns) == list(model.classes_) == ["1", "10", "2"]
     table = model.cpd("a")
-    assert list(table.columns) == list(model.encoder_.levels_[0]) == ["1", "10", "2"]
+    first_seen = list(pd.unique(X["a"]))
+    assert list(table.columns) == list(model.encoder_.levels_[0]) == first_seen == ["10", "2", "1"]
     assert list(table.index.get_level_values(0).unique()) == ["1", "10", "2"]
 
 
@@ -621,7 +637,7 @@ def test_potential_errors_name_the_clique_and_list_the_valid_ones():
 
 # ---------------------------------------------------------------------------- networks
 def test_bayesian_network_display_counts_alarm_parameters():
-    bn = gm.models.load_network("alarm")
+    bn = gm.io.load_network("alarm")
     html = bn._repr_html_()
     # ALARM: 37 variables, 46 arcs and 509 free parameters (Beinlich et al. 1989).
     assert "37 variables" in html and "<th>arcs</th><td>46</td>" in html
@@ -639,7 +655,7 @@ def test_markov_network_display_lists_factors():
 
 
 def test_network_display_never_raises(monkeypatch):
-    bn = gm.models.load_network("alarm")
+    bn = gm.io.load_network("alarm")
     monkeypatch.setattr(type(bn), "graph", property(lambda self: 1 / 0))
     html = bn._repr_html_()
     assert "could not display" in html and "ZeroDivisionError" in html
@@ -656,3 +672,33 @@ def test_a_chosen_representation_is_shown_with_its_scores():
         )
     fixed = gm.HyperforestClassifier(representation="free").fit(X, y)
     assert re.search(r"<th>representation</th><td>(.*?)</td>", fixed._repr_html_()).group(1) == "free"
+
+
+def test_figure_svg_draws_a_constrained_figure_once_at_its_size_and_gives_its_layout_engine_back():
+    import matplotlib.pyplot as plt
+    from matplotlib.artist import Artist
+
+    from graphmodels.plotting import figure_svg
+
+    class Counted(Artist):
+        def __init__(self):
+            super().__init__()
+            self.draws = 0
+
+        def draw(self, renderer):
+            self.draws += 1
+
+    constrained, ax = plt.subplots(figsize=(4, 3), layout="constrained")
+    ax.set_title("a title")
+    constrained.add_artist(counted := Counted())
+    engine = constrained.get_layout_engine()
+    svg = figure_svg(constrained, close=False)
+    assert counted.draws == 1  # matplotlib's savefig draws it twice: once to lay it out, once to write it
+    assert constrained.get_layout_engine() is engine
+    assert 'width="288pt" height="216pt"' in svg and ">a title<" in svg
+    assert ax.get_position().y1 < 0.95  # laid out: the axes made room for the title
+    plain = plt.figure(figsize=(4, 3))
+    plain.add_artist(counted := Counted())
+    figure_svg(plain)
+    assert counted.draws == 2  # no layout engine: cropped to its tight box, as before
+    plt.close(constrained)

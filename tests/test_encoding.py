@@ -5,6 +5,7 @@ import pandas as pd
 import pytest
 
 from graphmodels.data.encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder
+from graphmodels.models.base import clone_model
 
 
 def _decode(encoder, codes):
@@ -13,12 +14,49 @@ def _decode(encoder, codes):
 
 
 # ---------------------------------------------------------------- column kinds
-def test_strings_sorted_levels_and_codes():
-    frame = pd.DataFrame({"s": ["b", "a", "c", "a"]})
+def test_text_states_in_order_of_first_appearance():
+    # Text has no natural order: the data's own (not alphabetical: high, low, med, vhigh).
+    frame = pd.DataFrame({"s": ["low", "med", "high", "low", "vhigh"]})
     enc = TableEncoder().fit(frame)
-    assert enc.levels_ == [["a", "b", "c"]]
-    assert enc.cardinalities_.tolist() == [3]
-    assert enc.transform(frame)[:, 0].tolist() == [1, 0, 2, 0]
+    assert enc.levels_ == [["low", "med", "high", "vhigh"]]
+    assert enc.cardinalities_.tolist() == [4]
+    assert enc.transform(frame)[:, 0].tolist() == [0, 1, 2, 0, 3]
+
+
+@pytest.mark.parametrize(
+    "values, levels",
+    [
+        ([True, False, True], [False, True]),  # booleans: False, True
+        (pd.array([True, None, False], dtype="boolean"), [False, True, MISSING_LABEL]),
+        ([3, "b", 1, "a"], [3, "b", 1, "a"]),  # a mix with no order: first appearance
+        # A discretizer's labels ascend by their edges (alphabetically "(10, inf)" would come before "(5, 10]").
+        (["(10, inf)", "(-inf, 5]", "(5, 10]"], ["(-inf, 5]", "(5, 10]", "(10, inf)"]),
+        ([pd.Interval(2, 3), pd.Interval(0, 1)], [pd.Interval(0, 1), pd.Interval(2, 3)]),
+        (pd.to_timedelta([5, 1, 3], unit="s"), list(pd.to_timedelta([1, 3, 5], unit="s"))),
+        (pd.to_datetime(["2024-03-01", "2023-12-31"]), list(pd.to_datetime(["2023-12-31", "2024-03-01"]))),
+        # Durations ascend by length, not by their text ("10 days" is written before "2 days").
+        (pd.to_timedelta([10, 2, 1], unit="D"), list(pd.to_timedelta([1, 2, 10], unit="D"))),
+    ],
+)
+def test_natural_orders(values, levels):
+    enc = TableEncoder().fit(pd.DataFrame({"v": pd.Series(values, dtype=getattr(values, "dtype", object))}))
+    assert enc.levels_ == [levels]
+
+
+def test_state_order_is_a_relabelling_only():
+    # The same table with its text states listed in another order (categories reversed): the
+    # same probabilities, the tables permuted.
+    import graphmodels as gm
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({c: rng.choice(["lo", "mid", "hi", "top"], 80) for c in "abcd"})
+    y = np.where((X["a"] == X["b"]) ^ (rng.random(80) < 0.2), "yes", "no")
+    reordered = X.apply(lambda column: pd.Categorical(column, categories=["lo", "mid", "hi", "top"]))
+    for model in (gm.NaiveBayes(), gm.TAN(), gm.ChowLiu(), gm.KDB(k=2)):
+        first = clone_model(model).fit(X, y)
+        second = clone_model(model).fit(reordered, y)
+        assert first.encoder_.levels_[0] == ["top", "hi", "mid", "lo"]  # first appearance
+        np.testing.assert_allclose(first.predict_proba(X), second.predict_proba(reordered), rtol=1e-9, atol=1e-12)
 
 
 def test_categorical_keeps_unused_categories_in_category_order():
@@ -45,6 +83,58 @@ def test_integers_sort_numerically():
     enc = TableEncoder().fit(frame)
     assert enc.levels_ == [[1, 2, 10]]
     assert enc.transform(frame)[:, 0].tolist() == [2, 1, 0, 1]
+
+
+_T = pd.Timestamp("2024-01-01")
+_NS = pd.Timedelta(1, "ns")
+
+
+@pytest.mark.parametrize(
+    "trained, new, expected",
+    [
+        # 64-bit identifiers beyond float64's 2**53: 2**53 + 1 is not 2**53 (float64 rounds one to the other).
+        (
+            np.array([2**53, 2**53 + 4, 0, 2**21], dtype=np.int64),
+            np.array([2**53 + 1, 2**53, 2**53 + 4, 2**53 + 3, -(2**63)], dtype=np.int64),
+            [None, 2**53, 2**53 + 4, None, None],
+        ),
+        (
+            np.array([2**64 - 1, 2**64 - 1 - 2**20, 0], dtype=np.uint64),
+            np.array([2**64 - 2, 2**64 - 1, 1], dtype=np.uint64),
+            [None, 2**64 - 1, None],
+        ),
+        # pandas' nullable integers, with a missing cell: wide and narrow ranges.
+        (
+            pd.array([2**53, None, 0, 2**21], dtype="Int64"),
+            pd.array([2**53 + 1, 2**53, None], dtype="Int64"),
+            [None, 2**53, MISSING_LABEL],
+        ),
+        (pd.array([3, None, 0, 1], dtype="Int64"), pd.array([3, 2, None], dtype="Int64"), [3, None, MISSING_LABEL]),
+        # Integers against float states: only the float that equals the integer.
+        (np.array([1.0, 2.5, 2.0**53]), np.array([2**53, 2**53 + 1, 2], dtype=np.int64), [2.0**53, None, None]),
+        (np.array([2**53 + 1, 3], dtype=np.int64), np.array([2.0**53, 3.0, 3.5]), [None, 3, None]),
+        # Timestamps and durations 1 ns apart.
+        (pd.Series([_T, _T + 2 * _NS, _T + pd.Timedelta(1, "D")]), pd.Series([_T + _NS, _T]), [None, _T]),
+        (pd.Series([_NS * 0, 2 * _NS, _NS * 10**15]), pd.Series([_NS, 2 * _NS]), [None, 2 * _NS]),
+    ],
+)
+def test_numbers_and_timestamps_are_compared_exactly(trained, new, expected):
+    enc = TableEncoder().fit(pd.DataFrame({"id": trained}))
+    assert enc.cardinalities_[0] == pd.Series(trained).nunique(dropna=False)
+    assert _decode(enc, enc.transform(pd.DataFrame({"id": new}))) == [[value] for value in expected]
+    # Fit encodes exactly too: each trained value decodes to itself.
+    decoded = [row[0] for row in _decode(enc, enc.transform(pd.DataFrame({"id": trained})))]
+    assert decoded == [MISSING_LABEL if pd.isna(v) else v for v in pd.Series(trained)]
+
+
+def test_an_unseen_identifier_that_rounds_to_a_trained_one_is_reported():
+    import graphmodels as gm
+
+    # Trained values 2**53 apart: float64 would round 2**53 + 1 and 2**53 + 3 to trained states.
+    ids = np.array([0, 2**53, 2**53 + 2, 2**53 + 4] * 5, dtype=np.int64)
+    model = gm.NaiveBayes(discretizer=None).fit(pd.DataFrame({"id": ids}), ids % 4 == 0)
+    with pytest.warns(UserWarning, match="3 of 3 values of column 'id' were never seen in fit"):
+        model.predict_proba(pd.DataFrame({"id": [2**53 + 1, 2**53 + 3, 2**53 + 5]}))
 
 
 def test_floats_with_missing_cells():

@@ -19,6 +19,7 @@ from graphmodels.evaluation import (
     error_rate,
     log_loss,
 )
+from graphmodels.stats import TableTooLargeError
 
 # The module, which the function `compare` shadows in graphmodels.evaluation.
 compare_module = importlib.import_module("graphmodels.evaluation.compare")
@@ -284,3 +285,72 @@ def test_verbose_cross_validate_writes_a_line_per_fold_to_a_log(capsys):
     assert [line.split(" log-loss")[0] for line in lines] == [f"NaiveBayes: fold {k}/3" for k in (1, 2, 3)]
     cross_validate(gm.NaiveBayes(), frame.drop(columns="class"), frame["class"], cv=cv)
     assert capsys.readouterr().err == ""
+
+
+# ----------------------------------------------------------------------------------------------
+# a model that cannot fit is reported, not fatal
+# ----------------------------------------------------------------------------------------------
+class FitFails(gm.NaiveBayes):
+    """Naive Bayes whose fit raises on a data set named by its first column, as a model with a bug would."""
+
+    def _fit(self, engine):
+        if engine.names[0] == "x0":
+            raise RuntimeError("the search did not converge\non this data")
+        return super()._fit(engine)
+
+
+def test_compare_reports_a_model_that_cannot_fit_and_ranks_the_others():
+    lenses = gm.datasets.load("lenses")
+    X, y = _rare_class_data(0)
+    models = {"nb": gm.NaiveBayes(), "a2de": gm.AnDE(n=2, max_cells=200), "buggy": FitFails(), "tan": gm.TAN()}
+    cv = RepeatedStratifiedKFold(n_splits=3, n_repeats=1, random_state=0)
+    with pytest.warns(compare_module.ModelFailedWarning) as caught:
+        result = compare(models, {"lenses": lenses, "gen": (X, y)}, cv=cv, verbose=False)
+    # lenses: a2de's memory guard (1,320 cells > 200); gen (3 attributes, 2-3 states): the bug in fit.
+    assert sorted(str(w.message).split(" failed")[0] for w in caught) == [
+        "Model 'a2de'",
+        "Model 'a2de'",
+        "Model 'buggy'",
+    ]
+    summary = result.summary.set_index(["dataset", "model"])
+    assert list(result.summary["model"]) == list(models) * 2  # every model listed, in the order given
+    assert summary.loc[("gen", "buggy"), "failure"] == "RuntimeError: the search did not converge on this data"
+    assert summary.loc[("lenses", "a2de"), "failure"].startswith("TableTooLargeError: AnDE: ")
+    assert "max_cells=200" in summary.loc[("lenses", "a2de"), "failure"]
+    failed = summary["status"] == "failed"
+    assert failed.sum() == 3 and (summary.loc[~failed, "failure"] == "").all()
+    assert summary.loc[failed, ["log_loss", "error", "rank_log_loss", "rank_error"]].isna().all().all()
+    # No fold rows of a failed run; the ranks within a data set are those of the models that completed it.
+    assert set(result.results.groupby("dataset")["model"].unique()["lenses"]) == {"nb", "buggy", "tan"}
+    for _, group in result.summary.groupby("dataset"):
+        completed = group.dropna(subset=["log_loss"])
+        pd.testing.assert_series_equal(completed["rank_log_loss"], completed["log_loss"].rank(), check_names=False)
+    assert result.ranks["failed"].to_dict() == {"nb": 0, "a2de": 2, "buggy": 1, "tan": 0}
+    assert np.isnan(result.ranks.loc["a2de", "log_loss"])
+    assert (
+        result.ranks.loc["buggy", "log_loss"] == summary.loc[("lenses", "buggy"), "rank_log_loss"]
+    )  # over lenses alone
+    assert result.failures[["dataset", "model"]].values.tolist() == [
+        ["lenses", "a2de"],
+        ["gen", "a2de"],
+        ["gen", "buggy"],
+    ]
+    assert np.isnan(result.table("log_loss").loc["gen", "buggy"])
+
+
+def test_compare_raises_when_every_model_fails_or_when_asked_to():
+    frame = gm.datasets.load("lenses")
+    cv = RepeatedStratifiedKFold(n_splits=2, n_repeats=1, random_state=0)
+    with pytest.warns(compare_module.ModelFailedWarning), pytest.raises(ValueError, match="Every model failed") as info:
+        compare({"a2de": gm.AnDE(max_cells=200)}, {"lenses": frame}, cv=cv, verbose=False)
+    assert "a2de on lenses: TableTooLargeError" in str(info.value)
+    with pytest.raises(TableTooLargeError, match="max_cells=200"):
+        compare(
+            {"nb": gm.NaiveBayes(), "a2de": gm.AnDE(max_cells=200)},
+            {"lenses": frame},
+            cv=cv,
+            errors="raise",
+            verbose=False,
+        )
+    with pytest.raises(ValueError, match="`errors` must be 'report' or 'raise'"):
+        compare(["nb"], {"lenses": frame}, cv=cv, errors="ignore", verbose=False)

@@ -104,11 +104,18 @@ def test_dot_from_model():
     assert text.count('"kind"="augmenting"') == len(model.structure_.nodes) - 2
 
 
-def test_dot_parses_with_pydot():
-    pydot = pytest.importorskip("pydot")
+def test_dot_parses_with_pydot(tmp_path):
+    pydot = pytest.importorskip("pydot", reason="pydot reads the DOT files back")
     g = _odd_graph()
     (parsed,) = pydot.graph_from_dot_data(to_dot(g))
     assert len(parsed.get_edges()) == g.number_of_edges()
+    # Names with characters XML cannot hold (see test_dot_of_hostile_names_...): the file reads back.
+    hostile = _hostile_graph()
+    to_dot(hostile, tmp_path / "hostile.dot")
+    (parsed,) = pydot.graph_from_dot_file(tmp_path / "hostile.dot", encoding="utf-8")
+    assert len(parsed.get_edges()) == hostile.number_of_edges()
+    nodes = {node.get_name() for node in parsed.get_nodes()} - {"node"}
+    assert len(nodes) == hostile.number_of_nodes()
 
 
 def test_string_ids_distinct():
@@ -190,3 +197,52 @@ def test_exports_reject_non_graph(export):
         export({"a": ["b"]})
     with pytest.raises(gm.models.NotFittedError, match="NaiveBayes instance is not fitted"):
         export(gm.NaiveBayes())
+
+
+# --------------------------------------------------------------- hostile names (issue 26)
+
+# Characters XML 1.0 cannot hold (NUL, ESC, a lone surrogate, U+FFFE) and legal ones that must
+# round-trip as they are (newline, tab, markup, Unicode, a literal backslash).
+HOSTILE = ["\x00", "\x1b[31m", "a\nb", "\ud800", '<&>"', "é漢🙂", "\\x00", "tab\tx", "\ufffe"]
+ESCAPED = {"\x00": "\\x00", "\x1b[31m": "\\x1b[31m", "\ud800": "\\ud800", "\ufffe": "\\ufffe"}
+
+
+def _hostile_graph():
+    g = nx.DiGraph(title="\x07bell")
+    g.add_node("class", role="class")
+    for i, name in enumerate(HOSTILE):
+        g.add_node(name, role="feature", label=name, states=[name, "ok"], **{f"key\x01{i}": i})
+        g.add_edge("class", name, kind="class", note=name)
+    return g
+
+
+def test_graphml_of_hostile_names_reads_back_with_networkx(tmp_path):
+    g = _hostile_graph()
+    path = tmp_path / "hostile.graphml"
+    to_graphml(g, path)
+    back = nx.read_graphml(path)
+    assert back.number_of_nodes() == g.number_of_nodes() and back.number_of_edges() == g.number_of_edges()
+    ids = string_ids(g)
+    # A name XML can hold is kept exactly; the others are escaped, and "\x00" then meets the
+    # literal backslash name "\\x00", so it takes a "#2" suffix to stay distinct.
+    assert ids == {"class": "class", **{n: ESCAPED.get(n, n) for n in HOSTILE}, "\x00": "\\x00#2"}
+    assert set(back.nodes) == set(ids.values())
+    for name in HOSTILE:
+        data = back.nodes[ids[name]]
+        assert data["label"] == data["name"] == ESCAPED.get(name, name)
+        assert json.loads(data["states"]) == [name, "ok"]  # JSON text keeps them, as \\u escapes
+        assert back.edges["class", ids[name]]["note"] == ESCAPED.get(name, name)
+    assert back.nodes[ids["\x1b[31m"]]["key\\x011"] == 1
+    assert back.graph["title"] == "\\x07bell"
+
+
+def test_dot_of_hostile_names_is_utf8_and_parses_back(tmp_path):
+    g = _hostile_graph()
+    path = tmp_path / "hostile.dot"
+    text = to_dot(g, path)
+    assert path.read_bytes().decode("utf-8") == text
+    assert not re.search("[\x00-\x08\x0b-\x1f\ud800-\udfff\ufffe\uffff]", text)
+    node_lines = [line for line in text.splitlines() if re.match(rf"^  {QUOTED} \[", line)]
+    names = [_unquote(re.match(rf"^  ({QUOTED})", line).group(1)) for line in node_lines]
+    assert names == list(string_ids(g).values())
+    assert '"note"="a\\nb"' in text and '"label"="\\\\x00"' in text

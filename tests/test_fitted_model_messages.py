@@ -55,15 +55,15 @@ def test_a_chow_liu_with_one_shared_tree_is_tans_network(car, shared):
 def test_the_shared_tree_writes_and_reads_back(shared, write, read):
     bn = shared.to_bayesian_network()
     buffer = io.BytesIO()
-    getattr(gm.models, write)(bn, buffer)
-    back = getattr(gm.models, read)(io.BytesIO(buffer.getvalue()))
+    getattr(gm.io, write)(bn, buffer)
+    back = getattr(gm.io, read)(io.BytesIO(buffer.getvalue()))
     assert back.parents == bn.parents
     np.testing.assert_allclose(back.cpts["maint"], bn.cpts["maint"], atol=1e-9)
 
 
 def test_write_uai_of_a_shared_chow_liu_points_to_its_one_network(shared):
     with pytest.raises(TypeError, match=r"got ChowLiu; write model.to_bayesian_network\(\)\."):
-        gm.models.write_uai(shared)
+        gm.io.write_uai(shared)
 
 
 def test_a_chow_liu_with_a_tree_per_class_says_so(free):
@@ -81,7 +81,7 @@ def test_a_chow_liu_with_a_tree_per_class_says_so(free):
 
 @pytest.mark.skipif(importlib.util.find_spec("pgmpy") is None, reason="pgmpy (the interop extra) is not installed")
 def test_interop_exports_the_shared_tree_and_explains_the_free_one(shared, free):
-    from graphmodels.interop import to_pgmpy
+    from graphmodels.io import to_pgmpy
 
     assert sorted(to_pgmpy(shared).edges()) == sorted(shared.to_bayesian_network().graph.edges)
     with pytest.raises(TypeError, match=r"ChowLiu has no to_bayesian_network\(\) \(it kept one tree per class"):

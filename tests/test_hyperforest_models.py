@@ -17,7 +17,7 @@ from graphmodels.models import (
     NaiveBayes,
     load_model,
 )
-from graphmodels.models.synthetic import random_hypertree_network
+from graphmodels.networks import random_hypertree_network
 from graphmodels.structures import is_hyperforest
 
 

@@ -16,22 +16,10 @@ from test_interchange import _data, _mixed_frame  # the same test data as the on
 import graphmodels as gm
 from graphmodels._special import logsumexp
 from graphmodels.estimators import Discriminative
-from graphmodels.models import (
-    AODE,
-    AnDE,
-    ChowLiu,
-    DiscreteBayesianNetwork,
-    DiscreteMarkovNetwork,
-    HyperforestClassifier,
-    KikuchiBayes,
-    read_bif,
-    read_uai,
-    read_xmlbif,
-    write_bif,
-    write_uai,
-    write_xmlbif,
-)
+from graphmodels.io import read_bif, read_uai, read_xmlbif, write_bif, write_uai, write_xmlbif
+from graphmodels.models import AODE, AnDE, ChowLiu, HyperforestClassifier, KikuchiBayes
 from graphmodels.models.export import state_names
+from graphmodels.networks import DiscreteBayesianNetwork, DiscreteMarkovNetwork
 
 # ---------------------------------------------------------------- brute force
 

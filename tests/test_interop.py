@@ -1,8 +1,8 @@
-"""Networks to and from pgmpy and pyAgrum (``graphmodels.interop``).
+"""Networks to and from pgmpy and pyAgrum (the converters of ``graphmodels.io``).
 
 Each library's own inference answers the queries on the exported networks: pgmpy's
 ``VariableElimination`` and pyAgrum's ``LazyPropagation`` must give graphmodels' marginals of
-ALARM (exact, by the junction tree of ``graphmodels.models.factors``) and the classifiers'
+ALARM (exact, by the junction tree of ``graphmodels.inference``) and the classifiers'
 ``predict_proba`` to 1e-9, with attributes left unobserved in some rows. Tests that need pgmpy
 or pyAgrum are skipped without them (``pip install -e ".[interop]"``; CI installs it); the
 error and layout checks that need neither always run.
@@ -18,22 +18,20 @@ import pandas as pd
 import pytest
 
 import graphmodels as gm
-from graphmodels.interop import from_pgmpy, from_pyagrum, to_pgmpy, to_pyagrum
+from graphmodels.inference import log_marginals
+from graphmodels.io import from_pgmpy, from_pyagrum, load_network, to_pgmpy, to_pyagrum
 from graphmodels.models import (
     AODE,
     KDB,
     TAN,
     ChowLiu,
-    DiscreteBayesianNetwork,
     HierarchicalNaiveBayes,
     HyperforestClassifier,
     KikuchiBayes,
     MultiDimensionalTAN,
     NaiveBayes,
-    load_network,
 )
-from graphmodels.models.factors import log_marginals
-from graphmodels.models.synthetic import random_multidimensional_network
+from graphmodels.networks import DiscreteBayesianNetwork, random_multidimensional_network
 
 SKIP_REASON = "needs the interop extra: pip install 'graphmodels[interop]'"
 
@@ -313,13 +311,14 @@ def test_names_and_labels_survive(pgmpy, gum, cls):
     model = cls().fit(X, y)
     bn = model.to_bayesian_network()
     assert bn.variables == ["class label", *X.columns]
-    assert bn.states["class label"] == ["1", "10", "2"]
-    assert bn.states["température (°C)"] == ["#", "a b", "é"]
+    assert bn.states["class label"] == ["1", "10", "2"]  # classes_, sorted
+    # An attribute's states in the data's order (text: first appearance), not sorted.
+    assert bn.states["température (°C)"] == list(pd.unique(X["température (°C)"])) != ["#", "a b", "é"]
     assert_same_network(bn, from_pgmpy(to_pgmpy(model)), atol=0)
     assert_same_network(bn, from_pyagrum(to_pyagrum(model)), atol=0)
     network = to_pyagrum(model)
-    assert network.variable("petal length #1").labels() == ("1", "10", "2")
-    # evidence by label: "2" is the label "2" (code 2), "10" the label "10" (code 1)
+    assert network.variable("petal length #1").labels() == tuple(pd.unique(X["petal length #1"]))
+    # evidence by label: "2" is the label "2", "10" the label "10", whatever their codes
     rows = pd.DataFrame({"petal length #1": ["2", "10"], "température (°C)": ["é", "#"], "x": [np.nan, "1"]})
     evidence = evidence_rows(model, bn, rows)
     assert evidence[0] == {"petal length #1": "2", "température (°C)": "é"}
@@ -446,7 +445,7 @@ def test_import_graphmodels_loads_neither_library():
     root = str(Path(gm.__file__).resolve().parents[1])
     env["PYTHONPATH"] = os.pathsep.join(p for p in (root, env.get("PYTHONPATH")) if p)
     statement = (
-        "import sys, graphmodels, graphmodels.interop; "
+        "import sys, graphmodels, graphmodels.io; "
         "print(sorted(m for m in sys.modules if m.split('.')[0] in ('pgmpy', 'pyagrum', 'pyAgrum')))"
     )
     out = subprocess.run([sys.executable, "-c", statement], env=env, capture_output=True, text=True, check=True)

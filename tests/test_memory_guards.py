@@ -16,10 +16,10 @@ import graphmodels as gm
 from graphmodels._memory import TableTooLargeError as _Private
 from graphmodels._memory import check_cells, format_bytes
 from graphmodels.data import MDLDiscretizer
-from graphmodels.models import read_bif
-from graphmodels.models.factors import log_marginals
+from graphmodels.inference import log_marginals
+from graphmodels.io import read_bif
 from graphmodels.models.registry import model_class, registered_models
-from graphmodels.models.synthetic import random_hypertree_network, random_multidimensional_network
+from graphmodels.networks import random_hypertree_network, random_multidimensional_network
 from graphmodels.stats import CountingEngine, TableTooLargeError
 
 # The wide columns look like identifiers to training_counts, which warns.

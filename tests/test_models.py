@@ -430,7 +430,7 @@ def test_unseen_states_in_many_rows_use_bounded_memory():
     n = 3000
     b = rng.integers(100, size=n)
     X = pd.DataFrame({"a": (b + rng.integers(3, size=n)) % 100, "b": b, "d": rng.integers(3, size=n)})
-    model = gm.TAN().fit(X, rng.integers(2, size=n))
+    model = gm.TAN(discretizer="mdl").fit(X, rng.integers(2, size=n))  # a and b cut as numbers, on purpose
     test = X.assign(d=99)  # every row has an unseen state
     tracemalloc.start()
     model.predict_proba(test)
@@ -483,3 +483,38 @@ def test_chow_liu_with_tan_trees_in_every_class_is_tan(estimator):
     assert ("a", "b") in tan.structure_.edges
     assert chow_liu.estimator_ == tan.estimator_
     np.testing.assert_allclose(chow_liu.predict_proba(X), tan.predict_proba(X), rtol=1e-12)
+
+
+def test_a_fit_while_another_thread_fits_the_same_object_is_refused(monkeypatch):
+    # Thread "first" is held inside its fit; a second fit of the same object, from this thread,
+    # must refuse at once and leave the first fit to finish as if alone.
+    import threading
+
+    from graphmodels.models import base as base_module
+
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({"a": rng.choice(["x", "y"], 60), "b": rng.choice(["u", "v", "w"], 60)})
+    y = np.where(X["a"] == "x", "yes", "no")
+    expected = gm.TAN().fit(X, y).predict_proba(X)
+    model = gm.TAN()
+    inside, release = threading.Barrier(2, timeout=10), threading.Event()
+    counts = base_module.training_counts
+
+    def held_counts(*args, **kwargs):
+        if threading.current_thread().name == "first":
+            inside.wait()
+            release.wait(timeout=10)
+        return counts(*args, **kwargs)
+
+    monkeypatch.setattr(base_module, "training_counts", held_counts)
+    first = threading.Thread(target=model.fit, args=(X, y), name="first")
+    first.start()
+    inside.wait()
+    try:
+        with pytest.raises(RuntimeError, match="TAN instance is being fitted in another thread.*clone_model"):
+            model.fit(X, y)
+    finally:
+        release.set()
+        first.join(timeout=10)
+    np.testing.assert_allclose(model.predict_proba(X), expected)
+    model.fit(X, y)  # once the first fit is over, the object fits again

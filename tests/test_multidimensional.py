@@ -20,7 +20,7 @@ from graphmodels.models.multidimensional import (
     MultiDimensionalNaiveBayes,
     MultiDimensionalTAN,
 )
-from graphmodels.models.synthetic import random_multidimensional_network
+from graphmodels.networks import random_multidimensional_network
 from graphmodels.stats import CountingEngine
 from graphmodels.stats.scores import bdeu_family_score, bic_family_score, family_score
 from graphmodels.structures.multidimensional import (

@@ -35,10 +35,13 @@ DRAWINGS = {
     "region_graph",
     "kikuchi_path",
     "stability",
+    "posteriors",
 }
 # animation: replays a learning trace through several drawings (graph, hyperforest, interactions), so it
 # calls them as dispatch does and is an entry module; no drawing imports it.
-ENTRY = {"dispatch", "export", "svg", "notebook", "animation", "__init__"}
+# separation: draws the d-separation question on draw_graph's drawing; message_passing replays a traced query
+# on the junction-tree, factor-graph or region-graph drawing (for animation): entry modules too.
+ENTRY = {"dispatch", "export", "svg", "notebook", "animation", "separation", "message_passing", "__init__"}
 
 
 def _sibling_imports(module):

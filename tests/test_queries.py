@@ -8,7 +8,7 @@ import pandas as pd
 import pytest
 
 import graphmodels as gm
-from graphmodels.models import load_network
+from graphmodels.io import load_network
 
 
 def _tiny(seed=0, n_rows=400):
@@ -184,11 +184,11 @@ def test_alarm_agrees_with_pyagrum_and_pgmpy(tmp_path):
     pytest.importorskip("pgmpy", reason="pgmpy comes with the interop extra")
     from pgmpy.inference import VariableElimination
 
-    from graphmodels.interop import to_pgmpy
+    from graphmodels.io import to_pgmpy
 
     alarm = load_network("alarm")
     path = tmp_path / "alarm.bif"
-    gm.models.write_bif(alarm, path)
+    gm.io.write_bif(alarm, path)
     engine = gum.LazyPropagation(gum.loadBN(str(path)))
     evidence = {"CVP": "HIGH", "BP": "LOW", "HRBP": "NORMAL"}
     engine.setEvidence(evidence)

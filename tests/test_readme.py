@@ -31,8 +31,8 @@ README = ROOT / "README.md"
 SHARED = ROOT.parent / "shared"
 #: A fenced Python block, with the HTML comment right above it if there is one.
 BLOCK = re.compile(r"(?:<!--\s*(?P<marker>.*?)\s*-->\n)?^```python\n(?P<code>.*?)^```", re.M | re.S)
-#: Optional packages a module the README imports needs.
-NEEDS = {"graphmodels.interop": ("pgmpy", "pyagrum")}
+#: Optional packages a name the README imports from graphmodels needs (the converters of graphmodels.io).
+NEEDS = {"to_pgmpy": ("pgmpy",), "from_pgmpy": ("pgmpy",), "to_pyagrum": ("pyagrum",), "from_pyagrum": ("pyagrum",)}
 
 
 def _blocks():
@@ -45,14 +45,16 @@ BLOCKS = _blocks()
 
 def _missing_packages(code):
     """The packages the block imports (or that the graphmodels modules it imports need) that are not installed."""
-    modules = set()
+    modules, names = set(), set()
     for node in ast.walk(ast.parse(code)):
         if isinstance(node, ast.Import):
             modules.update(alias.name for alias in node.names)
         elif isinstance(node, ast.ImportFrom) and node.module:
             modules.add(node.module)
+            if node.module.startswith("graphmodels"):
+                names.update(alias.name for alias in node.names)
     needed = {m.split(".")[0] for m in modules if not m.startswith("graphmodels")}
-    needed.update(p for m in modules for p in NEEDS.get(m, ()))
+    needed.update(p for name in names for p in NEEDS.get(name, ()))
     return sorted(p for p in needed if importlib.util.find_spec(p) is None)
 
 
@@ -210,6 +212,10 @@ FIGURES = {
         ],
     ),
     "tan_kruskal.gif": ("examples/animate_tan.py", ["car", "trace=True", "animate(model"]),
+    "inference_tan_car.png": (
+        "examples/draw_inference_tan.py",
+        ["gm.TAN().fit(", 'draw_inference(tan, evidence={"class": "vgood", "safety": "high"}, compare_to_prior=True)'],
+    ),
 }
 FIGURE = re.compile(r"^!\[[^\]]*\]\((examples/figures/[^)]+)\)", re.M)
 

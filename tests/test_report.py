@@ -4,6 +4,7 @@ import io
 import math
 import re
 import sys
+import warnings
 from html.parser import HTMLParser
 
 import numpy as np
@@ -365,6 +366,37 @@ def test_bad_input_fails_before_any_work(options, error, match, monkeypatch):
     monkeypatch.setattr(reporting_module, "training_counts", pytest.fail)  # no work may start
     with pytest.raises(error, match=match):
         _report(gm.datasets.load("lenses"), **{"target": "class", **options})
+
+
+@pytest.mark.parametrize("frame", [pd.DataFrame(), pd.DataFrame(columns=["a", "class"])])
+def test_an_empty_frame_is_called_empty(frame, monkeypatch):
+    monkeypatch.setattr(reporting_module, "training_counts", pytest.fail)
+    with pytest.raises(ValueError, match=r"`data` is empty \(0 rows, \d columns\)"):
+        gm.report(frame, progress=False)
+
+
+def test_labels_that_are_a_column_are_refused_by_name():
+    frame = gm.datasets.load("lenses")
+    with pytest.raises(ValueError, match=r"Column 'class' of `data` is the class `y` itself: pass it as target="):
+        gm.report(frame, y=frame["class"], progress=False)
+
+
+def test_integer_columns_cut_are_said_once_and_categorical_keeps_them():
+    rng = np.random.default_rng(0)
+    code = rng.integers(0, 30, 120)
+    frame = pd.DataFrame({"code": code, "other": rng.choice(["u", "v"], 120)})
+    frame["class"] = np.where(rng.random(120) < 0.9, code % 2, 1 - code % 2)
+    with pytest.warns(gm.data.IntegerColumnsCutWarning) as record:
+        result = _report(frame, models=["nb"])
+    assert [str(w.message)[:51] for w in record] == ["report: discretizer='auto' cut the integer column(s"]
+    assert "categorical=['code']" in str(record[0].message)
+    assert "IntegerColumnsCutWarning: report:" in result.html  # listed in the page's notes
+    with warnings.catch_warnings():
+        warnings.simplefilter("error", gm.data.IntegerColumnsCutWarning)
+        kept = _report(frame, models=["nb"], categorical=["code"])
+    assert kept.columns.loc["code", "discretization"] == "none: kept as categories (categorical=)"
+    assert kept.models["nb"].get_params()["categorical"] == ["code"]
+    assert kept.cv_summary["error"].iloc[0] < result.cv_summary["error"].iloc[0]
 
 
 def test_progress_goes_to_the_stream_and_can_be_silenced(capsys):

@@ -503,7 +503,7 @@ def test_hierarchical_naive_bayes_replay(seed):
 
 # ----------------------------------------------------------------------------- multi-dimensional
 def _multidimensional_engine(seed):
-    from graphmodels.models.synthetic import random_multidimensional_network
+    from graphmodels.networks import random_multidimensional_network
 
     network, _ = random_multidimensional_network(3, 6, random_state=seed)
     data = network.sample(600, random_state=seed + 1)
@@ -702,7 +702,7 @@ def test_hierarchical_naive_bayes_model_replay():
     "cls", [gm.models.MultiDimensionalNaiveBayes, gm.models.MultiDimensionalTAN, gm.models.MultiDimensionalAODE]
 )
 def test_multidimensional_models_replay(cls):
-    from graphmodels.models.synthetic import random_multidimensional_network
+    from graphmodels.networks import random_multidimensional_network
 
     network, _ = random_multidimensional_network(3, 6, random_state=0)
     data = network.sample(600, random_state=1)

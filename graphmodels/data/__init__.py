@@ -2,7 +2,14 @@
 
 from . import datasets
 from .datasets import list_datasets, load
-from .discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, is_interval_label, make_discretizer
+from .discretize import (
+    DISCRETIZERS,
+    EqualFrequencyDiscretizer,
+    IntegerColumnsCutWarning,
+    MDLDiscretizer,
+    is_interval_label,
+    make_discretizer,
+)
 from .encoding import MISSING_LABEL, UNKNOWN, LabelEncoder, TableEncoder, as_frame
 from .multilabel import read_multilabel, split_labels
 
@@ -13,6 +20,7 @@ __all__ = [
     "EqualFrequencyDiscretizer",
     "MDLDiscretizer",
     "DISCRETIZERS",
+    "IntegerColumnsCutWarning",
     "make_discretizer",
     "is_interval_label",
     "TableEncoder",

@@ -30,7 +30,24 @@ from .weights import check_sample_weight
 if TYPE_CHECKING:
     from typing_extensions import Self
 
-__all__ = ["DISCRETIZERS", "EqualFrequencyDiscretizer", "MDLDiscretizer", "is_interval_label", "make_discretizer"]
+__all__ = [
+    "DISCRETIZERS",
+    "EqualFrequencyDiscretizer",
+    "IntegerColumnsCutWarning",
+    "MDLDiscretizer",
+    "is_interval_label",
+    "make_discretizer",
+]
+
+
+class IntegerColumnsCutWarning(UserWarning):
+    """A model's default discretizer (``discretizer="auto"``) cut columns of whole numbers into intervals.
+
+    Integers are often codes of categories (a region, a product, a code 1-30 whose parity
+    matters), which intervals garble. The message names the columns and the two ways out:
+    ``categorical=[...]`` (or the pandas ``category`` dtype) keeps them as categories; an
+    explicit ``discretizer=`` cuts them without the warning.
+    """
 
 
 # ----------------------------------------------------------------------------------------------

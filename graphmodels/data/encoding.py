@@ -19,6 +19,7 @@ likelihood, exactly as if the value had not been recorded.
 
 from __future__ import annotations
 
+import datetime
 import functools
 import numbers
 from collections.abc import Mapping
@@ -176,39 +177,72 @@ def _python_scalar(value):
 
 
 def _sort_key(value):
-    # Numbers sort numerically and before strings; other types by their text.
+    # Numbers sort by value (exactly: Python compares an int and a float without rounding) and
+    # before strings; other types by their text.
     if isinstance(value, (bool, np.bool_)):
-        return (0, float(value), "")
-    if isinstance(value, numbers.Number):
-        return (0, float(value), "")
-    return (1, 0.0, str(value))
+        return (0, int(value), "")
+    if isinstance(value, numbers.Real):
+        return (0, value, "")
+    return (1, 0, str(value))
+
+
+#: Values with an order of their own: numbers and booleans, dates, times and durations, intervals.
+_ORDERED_TYPES = (numbers.Real, np.bool_, datetime.date, datetime.timedelta, np.datetime64, np.timedelta64, pd.Interval)
+
+
+def _natural_order(values):
+    """Positions that sort `values` in their natural order, or None when they have none.
+
+    Numbers (and booleans: False, True), timestamps, durations and intervals ascend; text that
+    is all interval labels (``"(-inf, 2.45]"``, as a discretizer writes them) ascends by its
+    edges. Any other text, or a mix that does not compare, has no natural order.
+    """
+    positions = range(len(values))
+    if all(isinstance(v, _ORDERED_TYPES) for v in values):
+        try:
+            return sorted(positions, key=lambda k: _sort_key(values[k]) if _is_real(values[k]) else values[k])
+        except TypeError:  # timestamps with and without a time zone, dates beside numbers, ...
+            return None
+    edges = [_interval_edges(v) for v in values]
+    if all(e is not None for e in edges):
+        return sorted(positions, key=edges.__getitem__)
+    return None
+
+
+def _is_real(value):
+    return isinstance(value, (numbers.Real, np.bool_))
+
+
+def _interval_edges(label):
+    """``(left, right)`` of an interval label such as ``"(2.45, 4.75]"``; None for other values."""
+    if not (isinstance(label, str) and label[:1] in "([" and label[-1:] in ")]" and label.count(",") == 1):
+        return None
+    try:
+        left, right = (float(edge) for edge in label[1:-1].split(","))
+    except ValueError:
+        return None
+    return (left, right)
 
 
 def _learn_column(series):
-    """Sorted levels of a column and the codes of its cells (-1 where missing), in one pass."""
+    """The levels of a column (see :class:`TableEncoder` for their order) and its codes (-1 where missing)."""
     if isinstance(series.dtype, pd.CategoricalDtype):
         levels = [_python_scalar(v) for v in series.cat.categories]
         return levels, series.cat.codes.to_numpy().astype(np.int64)
     if series.dtype.kind in "iuf":
-        levels = _column_levels(series)
+        levels = sorted(_python_scalar(v) for v in pd.unique(series.dropna()))
         codes = _numeric_codes(series, levels)
         if codes is not None:
             return levels, codes
     codes, uniques = pd.factorize(series, use_na_sentinel=True)
     uniques = [_python_scalar(v) for v in uniques]
-    order = sorted(range(len(uniques)), key=lambda k: _sort_key(uniques[k]))
+    order = _natural_order(uniques)
+    if order is None:  # first appearance, as factorize found them
+        return uniques, codes.astype(np.int64)
     rank = np.empty(len(uniques) + 1, dtype=np.int64)
     rank[order] = np.arange(len(uniques))
     rank[-1] = -1  # factorize's -1 (missing) stays -1
     return [uniques[k] for k in order], rank[codes]
-
-
-def _column_levels(series):
-    """Sorted observed levels of a column (all categories for a Categorical)."""
-    if isinstance(series.dtype, pd.CategoricalDtype):
-        return [_python_scalar(v) for v in series.cat.categories]
-    values = pd.unique(series.dropna())
-    return sorted((_python_scalar(v) for v in values), key=_sort_key)
 
 
 def _naming_unhashable_cells(method):
@@ -245,15 +279,38 @@ class TableEncoder:
     columns_ : list
         Column names seen in `fit`, in order.
     levels_ : list of list
-        For each column, its state labels; code ``k`` stands for
-        ``levels_[j][k]``.
+        For each column, its state labels, in the order described below;
+        code ``k`` stands for ``levels_[j][k]``.
     cardinalities_ : ndarray of shape (n_columns,)
         Number of states of each column.
 
     Notes
     -----
-    A state met by `transform` that was not seen by `fit` is coded
-    :data:`UNKNOWN` (``-1``); models marginalize such cells out.
+    **Order of the states.** Every table of a model (``cpd``, ``potential``,
+    the notebook display) lists a variable's states in the order of
+    ``levels_``, which is the data's own order:
+
+    * a pandas categorical column: its categories, in their order (an
+      ordered categorical's order; every category, even one no row holds);
+    * numbers ascending, booleans ``False, True``, timestamps and durations
+      ascending, intervals (``pd.Interval`` or a discretizer's labels such as
+      ``"(-inf, 2.45]"``) by their edges;
+    * anything else (text, or values of types that do not compare): the
+      order of first appearance in the rows, so ``low, med, high, vhigh``
+      stays in that order when the data lists ``low`` first. To fix another
+      order, give the column as an ordered categorical.
+
+    The missing state (:data:`MISSING_LABEL`) comes last. The order is a
+    labelling only: a model's predictions do not depend on it. The class is
+    the exception: its states are a classifier's ``classes_``, sorted as
+    scikit-learn sorts them (:class:`LabelEncoder`), the order of the
+    columns of ``predict_proba``.
+
+    **Exact states.** Numbers are compared exactly: integers as integers of
+    the column's own type (int64, uint64, pandas' nullable ``Int64``) and
+    timestamps to the nanosecond, so an identifier 2**53 + 1 never takes the
+    state of 2**53. A state met by `transform` that was not seen by `fit` is
+    coded :data:`UNKNOWN` (``-1``); models marginalize such cells out.
 
     Examples
     --------
@@ -263,6 +320,8 @@ class TableEncoder:
     [['x', 'y', '<missing>'], [1, 2]]
     >>> enc.transform(pd.DataFrame({"a": ["y", "z"], "b": [2, 1]})).tolist()
     [[1, 1], [-1, 0]]
+    >>> TableEncoder().fit(pd.DataFrame({"size": ["med", "low", "high", "low"], "n": [10, 2, 1, 2]})).levels_
+    [['med', 'low', 'high'], [1, 2, 10]]
     """
 
     def __init__(self, *, missing: str = "value") -> None:
@@ -442,25 +501,56 @@ def _all_numbers(levels):
 
 
 def _numeric_codes(values, observed):
-    """Fast path for a numeric column with numeric levels: binary search, no hashing."""
-    if not isinstance(values, pd.Series) or values.dtype.kind not in "iuf" or values.dtype.kind == "b":
+    """Codes of a numeric column against numeric levels, compared exactly; None when either is not numeric.
+
+    Integers are compared as integers of the column's own type (int64, uint64, nullable
+    ``Int64``) and floats as floats, never through a rounding conversion: 2**53 + 1 is not
+    the state 2**53, nor 2**64 - 2 the state 2**64 - 1. A level the column's type cannot
+    hold (1.5 for integers, 2**53 + 1 for floats) matches no cell.
+    """
+    if not isinstance(values, pd.Series) or values.dtype.kind not in "iuf" or not _all_numbers(observed):
         return None
-    if not _all_numbers(observed):
+    if values.dtype.kind in "iu":
+        dtype = np.dtype(getattr(values.dtype, "numpy_dtype", values.dtype))
+        info = np.iinfo(dtype)
+        # An integral float level (a float column at fit) is the integer it equals, exactly.
+        keyed = [
+            (int(level), k) for k, level in enumerate(observed) if not isinstance(level, float) or level.is_integer()
+        ]
+        keyed = [(key, k) for key, k in keyed if info.min <= key <= info.max]
+        array = values.to_numpy(dtype=dtype, na_value=0)
+    else:
+        dtype = np.dtype(np.float64)
+        keyed = [(key, k) for k, level in enumerate(observed) if (key := _as_float(level)) is not None]
+        array = values.to_numpy(dtype=dtype, na_value=np.nan)
+    codes = np.full(len(array), UNKNOWN, dtype=np.int64)
+    if keyed:
+        keyed.sort()
+        keys = np.array([key for key, _ in keyed], dtype=dtype)
+        positions = np.array([k for _, k in keyed], dtype=np.int64)
+        low, high = keyed[0][0], keyed[-1][0]
+        if dtype.kind in "iu" and high - low < 1 << 20:
+            # Integer states in a narrow range: a lookup table indexed by value, no search at all.
+            lookup = np.full(high - low + 1, UNKNOWN, dtype=np.int64)
+            lookup[(keys - keys[0]).astype(np.int64)] = positions
+            inside = (array >= keys[0]) & (array <= keys[-1])
+            codes[inside] = lookup[(array[inside] - keys[0]).astype(np.int64)]
+        else:
+            found = np.clip(np.searchsorted(keys, array), 0, len(keys) - 1)
+            match = keys[found] == array
+            codes[match] = positions[found[match]]
+    if values.hasnans:
+        codes[values.isna().to_numpy()] = UNKNOWN
+    return codes
+
+
+def _as_float(level):
+    """The float equal to the number `level`, or None when no float is (2**53 + 1, 10**400)."""
+    try:
+        key = float(level)
+    except OverflowError:
         return None
-    levels = np.asarray(observed, dtype=np.float64)
-    if np.any(np.diff(levels) <= 0):
-        return None
-    if values.dtype.kind in "iu" and np.all(levels == np.round(levels)) and levels[-1] - levels[0] < 1 << 20:
-        # Integer states: a lookup table indexed by value, no search at all.
-        low = int(levels[0])
-        lookup = np.full(int(levels[-1]) - low + 1, UNKNOWN, dtype=np.int64)
-        lookup[levels.astype(np.int64) - low] = np.arange(len(levels))
-        shifted = values.to_numpy().astype(np.int64, copy=False) - low
-        inside = (shifted >= 0) & (shifted < len(lookup))
-        return np.where(inside, lookup[np.where(inside, shifted, 0)], UNKNOWN)
-    array = values.to_numpy(dtype=np.float64, na_value=np.nan)
-    position = np.clip(np.searchsorted(levels, array), 0, len(levels) - 1)
-    return np.where(levels[position] == array, position, UNKNOWN).astype(np.int64)
+    return key if key == level else None
 
 
 def align_columns(

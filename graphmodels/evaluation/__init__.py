@@ -2,7 +2,17 @@
 
 # Still importable from here; its home (and its place in the API reference) is graphmodels.models.
 from ..models.model_selection import MultiLabelModelSelection
-from .compare import DISCRETIZERS, Comparison, clone, compare, cross_validate, evaluate_density, make_discretizer
+from .compare import (
+    DISCRETIZERS,
+    Comparison,
+    ModelFailedWarning,
+    clone,
+    compare,
+    cross_validate,
+    evaluate_density,
+    failure_reason,
+    make_discretizer,
+)
 from .metrics import (
     error_rate,
     exact_match,
@@ -22,6 +32,8 @@ __all__ = [
     "cross_validate",
     "evaluate_density",
     "Comparison",
+    "ModelFailedWarning",
+    "failure_reason",
     "clone",
     "make_discretizer",
     "DISCRETIZERS",

@@ -11,6 +11,11 @@ training fold (a rare class) costs 34.5 nats per test row instead of making
 the mean infinite and the standard deviation ``NaN``; a ``UserWarning``
 names such classes and their test rows. Runs that last more than a few
 seconds show their progress on stderr when it is a terminal (``verbose``).
+
+A model that raises in ``compare`` (a memory guard, data it cannot handle)
+is reported as failed, with its one-line reason, and the other models go
+on: see the Notes of :func:`compare` for how it appears in the tables and
+the ranks.
 """
 
 from __future__ import annotations
@@ -18,7 +23,7 @@ from __future__ import annotations
 import sys
 import time
 import warnings
-from collections.abc import Hashable, Iterable
+from collections.abc import Hashable, Iterable, Iterator
 from typing import Any, NamedTuple
 
 import numpy as np
@@ -31,7 +36,17 @@ from ..models.base import clone_model
 from .metrics import error_rate, log_loss, mean_log_likelihood
 from .splits import RepeatedRandomSplit, RepeatedStratifiedKFold
 
-__all__ = ["cross_validate", "evaluate_density", "compare", "Comparison", "clone", "make_discretizer", "DISCRETIZERS"]
+__all__ = [
+    "cross_validate",
+    "evaluate_density",
+    "compare",
+    "Comparison",
+    "ModelFailedWarning",
+    "failure_reason",
+    "clone",
+    "make_discretizer",
+    "DISCRETIZERS",
+]
 
 #: scikit-learn's name for :func:`graphmodels.models.clone_model` (the same function).
 clone = clone_model
@@ -274,6 +289,16 @@ def _run_folds(
     """
     rows: list[dict[str, Any]] = []
     unseen: dict[Any, list[int]] = {}
+    for row in _fold_rows(model, X, y, cv, discretizer, unseen):
+        rows.append(row)
+        progress.fold(label, f"log-loss {row['log_loss']:.3f}, error {row['error']:.3f}")
+    return pd.DataFrame(rows), unseen
+
+
+def _fold_rows(
+    model: Any, X: pd.DataFrame, y: pd.Series, cv: Any, discretizer: Any, unseen: dict[Any, list[int]]
+) -> Iterator[dict[str, Any]]:
+    """One row of metrics per fold, as each fold ends; `unseen` collects the classes its training folds lack."""
     for k, (train, test) in enumerate(cv.split(X, y)):
         X_train, X_test = X.iloc[train], X.iloc[test]
         y_train, y_test = y.iloc[train], y.iloc[test]
@@ -297,7 +322,7 @@ def _run_folds(
                 entry = unseen.setdefault(label, [0, 0])
                 entry[0] += 1
                 entry[1] += int(count)
-        row = {
+        yield {
             "split": k,
             "n_train": len(train),
             "n_test": len(test),
@@ -306,9 +331,6 @@ def _run_folds(
             "fit_time": fit_time,
             "predict_time": predict_time,
         }
-        rows.append(row)
-        progress.fold(label, f"log-loss {row['log_loss']:.3f}, error {row['error']:.3f}")
-    return pd.DataFrame(rows), unseen
 
 
 def evaluate_density(
@@ -381,19 +403,33 @@ def _run_density_splits(model: Any, X: pd.DataFrame, cv: Any, discretizer: Any, 
     return pd.DataFrame(rows)
 
 
+class ModelFailedWarning(UserWarning):
+    """A model could not be fitted or could not predict in :func:`compare`; the others went on.
+
+    Filter it (``warnings.filterwarnings("ignore", category=ModelFailedWarning)``)
+    once the ``failure`` column of :attr:`Comparison.summary` is read instead.
+    """
+
+
 class Comparison(NamedTuple):
     """Result of :func:`compare`.
 
     Attributes
     ----------
     results : DataFrame
-        One row per data set, model and split (tidy).
+        One row per data set, model and split (tidy). A model that failed
+        on a data set has no rows for it.
     summary : DataFrame
-        Mean and standard deviation per data set and model, with the rank
-        of each model within its data set by log-loss and by error.
+        One row per data set and model: mean and standard deviation of the
+        metrics, the rank of each model within its data set by log-loss and
+        by error, ``status`` (``"ok"`` or ``"failed"``) and ``failure`` (the
+        one-line reason of a failed model, else ``""``). A failed model's
+        metrics and ranks are ``NaN``.
     ranks : DataFrame
         Average rank of each model over the data sets (1 is best), by
-        log-loss and by error, as at the foot of Jakulin & Rish's Table 1.
+        log-loss and by error, as at the foot of Jakulin & Rish's Table 1,
+        and ``failed``, the number of data sets on which the model failed
+        (its average is over the others).
     """
 
     results: pd.DataFrame
@@ -407,12 +443,34 @@ class Comparison(NamedTuple):
         ----------
         metric : str, default="log_loss"
             A column of `summary` (``"log_loss"``, ``"error"``, ``"fit_time"``, ...).
+            A model that failed on a data set has ``NaN`` there.
 
         Returns
         -------
         DataFrame
         """
         return self.summary.pivot(index="dataset", columns="model", values=metric)
+
+    @property
+    def failures(self) -> pd.DataFrame:
+        """The models that failed: columns ``dataset``, ``model`` and ``failure`` (empty when none did)."""
+        failed = self.summary[self.summary["status"] == "failed"]
+        return failed[["dataset", "model", "failure"]].reset_index(drop=True)
+
+
+def failure_reason(error: BaseException) -> str:
+    """What went wrong, in one line: the exception's type and message (``"ValueError: ..."``).
+
+    Parameters
+    ----------
+    error : BaseException
+
+    Returns
+    -------
+    str
+    """
+    message = " ".join(str(error).split())
+    return f"{type(error).__name__}: {message}" if message else type(error).__name__
 
 
 def _resolve_models(models: Any) -> dict[Any, Any]:
@@ -458,6 +516,7 @@ def compare(
     class_column: Hashable = "class",
     random_state: int | np.random.Generator | None = 0,
     verbose: bool | None = None,
+    errors: str = "report",
 ) -> Comparison:
     """Cross-validate every model on every data set, as Table 1 of Jakulin & Rish.
 
@@ -481,17 +540,33 @@ def compare(
         a fold counter rewritten in place. None: only when stderr is a
         terminal and the run has lasted more than a few seconds; True:
         always (for logs); False: never.
+    errors : {"report", "raise"}, default="report"
+        What a model that raises in ``fit`` or ``predict`` on a fold does
+        (a table beyond its ``max_cells``, data it cannot handle):
+        ``"report"`` marks it failed on that data set, with its one-line
+        reason, warns, and goes on with the other models; ``"raise"`` stops
+        the comparison with that error.
 
     Returns
     -------
     Comparison
         ``(results, summary, ranks)``.
 
+    Raises
+    ------
+    ValueError
+        When every model failed on every data set (``errors="report"``),
+        with each one's reason, as scikit-learn's ``cross_validate`` when
+        all its fits fail.
+
     Warns
     -----
     UserWarning
         Once per data set whose test folds hold a class that their training
         fold lacks, naming the classes and their test rows.
+    ModelFailedWarning
+        Once per model that failed on a data set, with the fold and the
+        reason.
 
     Notes
     -----
@@ -500,11 +575,23 @@ def compare(
     training fold costs 34.5 nats per test row and never makes a mean
     infinite or a standard deviation ``NaN``.
 
+    A model that fails on a data set (any exception from its ``fit`` or
+    ``predict_log_proba`` on one fold) has one row in `summary` with
+    ``status="failed"``, its ``failure`` reason and ``NaN`` metrics; its
+    completed folds, if any, are dropped from `results` (a mean over some
+    folds only would not compare with the others). The ranks on that data
+    set are those of the models that completed it (1 to their number), the
+    failed one's ``NaN``; its average rank is over the data sets it
+    completed, and ``ranks["failed"]`` says on how many it failed, so an
+    average over fewer data sets is not mistaken for one over all.
+
     References
     ----------
     .. [1] Jakulin, A., & Rish, I. (2006). Kikuchi-Bayes: Markov networks for
            classification. IBM research report, Table 1.
     """
+    if errors not in ("report", "raise"):
+        raise ValueError(f"`errors` must be 'report' or 'raise', got {errors!r}.")
     models = _resolve_models(models)
     data = _resolve_datasets(datasets, class_column)
     if not models:
@@ -518,19 +605,38 @@ def compare(
     total = len(models) * sum(len(splitter.splits) for _, _, splitter in checked.values())
     progress = _Progress(verbose, total)
     frames = []
+    failures: list[dict[str, Any]] = []
     n_runs = len(models) * len(data)
     step = 0
     try:
         for data_name, (X, y, splitter) in checked.items():
             unseen: dict[Any, list[int]] = {}
-            n_folds = 0
+            n_folds = len(splitter.splits)
             for model_name, model in models.items():
                 step += 1
                 start = time.perf_counter()
                 label = f"[{step}/{n_runs}] {data_name} {model_name}"
-                folds, model_unseen = _run_folds(model, X, y, splitter, discretizer, progress, label)
-                unseen = model_unseen  # the same for every model: the same folds
-                n_folds = len(folds)
+                rows: list[dict[str, Any]] = []
+                model_unseen: dict[Any, list[int]] = {}
+                try:
+                    for row in _fold_rows(model, X, y, splitter, discretizer, model_unseen):
+                        rows.append(row)
+                        progress.fold(label, f"log-loss {row['log_loss']:.3f}, error {row['error']:.3f}")
+                except Exception as error:  # noqa: BLE001 - one model's failure is reported, the others go on
+                    if errors == "raise":
+                        raise
+                    reason = failure_reason(error)
+                    failures.append({"dataset": data_name, "model": model_name, "failure": reason})
+                    progress.line(f"[{step}/{n_runs}] {data_name:<20} {model_name:<10} failed: {reason}")
+                    warnings.warn(
+                        f"Model {model_name!r} failed on data set {data_name!r} (fold {len(rows) + 1} of {n_folds}) "
+                        f"and is reported as failed: {reason}",
+                        ModelFailedWarning,
+                        stacklevel=2,
+                    )
+                    continue
+                unseen = model_unseen  # the same for every model that completes: the same folds
+                folds = pd.DataFrame(rows)
                 folds.insert(0, "model", model_name)
                 folds.insert(0, "dataset", data_name)
                 frames.append(folds)
@@ -542,17 +648,24 @@ def compare(
             _warn_unseen(unseen, n_folds, f" of data set {data_name!r}")
     finally:
         progress.close()
+    if not frames:
+        listing = "; ".join(f"{f['model']} on {f['dataset']}: {f['failure']}" for f in failures)
+        raise ValueError(f"Every model failed on every data set: {listing}")
     results = pd.concat(frames, ignore_index=True)
-    summary = _summarize(results)
+    summary = _summarize(results, failures, list(checked), list(models))
     ranks = (
         summary.groupby("model", sort=False)[["rank_log_loss", "rank_error"]]
         .mean()
         .rename(columns={"rank_log_loss": "log_loss", "rank_error": "error"})
     )
+    ranks["failed"] = (summary["status"] == "failed").groupby(summary["model"], sort=False).sum().astype(int)
     return Comparison(results, summary, ranks)
 
 
-def _summarize(results):
+def _summarize(
+    results: pd.DataFrame, failures: list[dict[str, Any]], datasets: list[Any], models: list[Any]
+) -> pd.DataFrame:
+    """Means, standard deviations and within-data-set ranks; a failed model a row of ``NaN`` with its reason."""
     grouped = results.groupby(["dataset", "model"], sort=False)
     summary = grouped.agg(
         log_loss=("log_loss", "mean"),
@@ -562,6 +675,16 @@ def _summarize(results):
         fit_time=("fit_time", "mean"),
         predict_time=("predict_time", "mean"),
     ).reset_index()
+    summary["status"] = "ok"
+    summary["failure"] = ""
+    if failures:
+        failed = pd.DataFrame(failures).assign(status="failed")
+        summary = pd.concat([summary, failed], ignore_index=True)
+        # Back to the order of the runs: data set by data set, the models in the order given.
+        order = {(d, m): i for i, (d, m) in enumerate((d, m) for d in datasets for m in models)}
+        summary = summary.iloc[np.argsort([order[key] for key in zip(summary["dataset"], summary["model"])])]
+        summary = summary.reset_index(drop=True)
     for metric in ("log_loss", "error"):
+        # NaN (a failed model) is left out of the ranks and keeps a NaN rank.
         summary[f"rank_{metric}"] = summary.groupby("dataset", sort=False)[metric].rank(method="average")
     return summary

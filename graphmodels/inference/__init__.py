@@ -8,6 +8,8 @@ builds a :class:`Distribution` (a product of :class:`Factor` s over named variab
 =========================================  ==========================================================
 ``Factor``                                 a log-table over named variables with their states
 ``Distribution``, ``Mixture``              the question API (query, map_query, sample, probability)
+``Posterior``, ``Posteriors``,             what a query answers: pandas objects that display as
+``JointPosterior``, ``QueryTrace``         tables with bars; with ``trace=True``, the messages too
 ``JunctionTree``                           compiled once; lazy, incremental (batched) evidence; MPE;
                                            exact conditional sampling
 ``eliminate``, ``maximize``                variable elimination: joints, marginal MAP
@@ -40,6 +42,7 @@ from .likelihoods import (
     topological_order,
 )
 from .orders import HEURISTICS, EliminationOrder, elimination_order, greedy_elimination, induced_width
+from .results import JointPosterior, Posterior, Posteriors, QueryTrace
 from .sampling import likelihood_weighting, weighted_samples
 from .separation import (
     active_trail_nodes,
@@ -57,11 +60,15 @@ __all__ = [
     "EliminationOrder",
     "Factor",
     "HEURISTICS",
+    "JointPosterior",
     "JunctionTree",
     "METHODS",
     "Message",
     "Mixture",
     "MostProbableState",
+    "Posterior",
+    "Posteriors",
+    "QueryTrace",
     "eliminate",
     "elimination_order",
     "factor_product",

@@ -15,6 +15,7 @@ per call, so any number of variables can be used.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 
 import numpy as np
@@ -53,7 +54,7 @@ def combine(
 
     Returns
     -------
-    ndarray of shape (*batch, *cards of out)
+    ndarray of shape ``(*batch, *cards of out)``
     """
     if batched is None:
         batched = [True] * len(operands)
@@ -75,8 +76,8 @@ def normalize(values: np.ndarray, n_axes: int) -> tuple[np.ndarray, np.ndarray]:
     if values.ndim == n_axes:  # one question: scalars, no masks
         total = float(values.sum())
         if total > 0:
-            return values / total, np.asarray(np.log(total))
-        return values, np.asarray(-np.inf)
+            return values / total, np.float64(math.log(total))
+        return values, np.float64(-np.inf)
     axes = tuple(range(values.ndim - n_axes, values.ndim))
     total = values.sum(axis=axes) if axes else values.copy()
     positive = total > 0

@@ -29,7 +29,7 @@ from collections.abc import Mapping, Sequence
 
 import numpy as np
 
-from ._tables import combine, from_log
+from ._tables import from_log
 from .junction_tree import Message
 
 __all__ = ["ApproximateResult", "loopy_belief_propagation"]
@@ -89,6 +89,11 @@ def loopy_belief_propagation(
 ) -> ApproximateResult:
     """Sum-product on the factor graph, messages updated in parallel and damped.
 
+    Factors of one shape are stacked and updated together (one ``einsum`` per shape and
+    position per iteration), and a variable's messages to its factors come from its belief
+    divided by each factor's own message, in log space -- so an iteration costs a few numpy
+    calls whatever the number of factors.
+
     Parameters
     ----------
     factors : sequence of (scope, log_table)
@@ -110,57 +115,86 @@ def loopy_belief_propagation(
     """
     _check_options(damping, max_iter, tol)
     cards = [int(r) for r in cardinalities]
-    tables = []
-    for scope, log_table in factors:
-        scope = tuple(int(v) for v in scope)
-        values, _ = from_log(np.asarray(log_table, dtype=np.float64), len(scope))
-        tables.append((scope, values))
-    unary = [np.ones(r) for r in cards]
+    offsets = np.concatenate([[0], np.cumsum(cards)]).astype(np.intp)
+    log_unary = np.zeros(offsets[-1])
     for v, likelihood in (evidence or {}).items():
         if likelihood.ndim != 1:
             raise ValueError("Loopy belief propagation takes one evidence set, not a batch.")
-        unary[v] = unary[v] * likelihood
-    touching: list[list[int]] = [[] for _ in cards]
-    for f, (scope, _) in enumerate(tables):
-        for v in scope:
-            touching[v].append(f)
-    to_var = {(f, v): np.full(cards[v], 1.0 / cards[v]) for f, (scope, _) in enumerate(tables) for v in scope}
+        with np.errstate(divide="ignore"):
+            log_unary[offsets[v] : offsets[v + 1]] += np.log(likelihood)
+    # Stack the factors of one shape: groups[shape] = (indices of the factors, scopes, tables).
+    grouped: dict[tuple[int, ...], list[int]] = {}
+    scopes = []
+    tables = []
+    for f, (scope, log_table) in enumerate(factors):
+        scope = tuple(int(v) for v in scope)
+        values, _ = from_log(np.asarray(log_table, dtype=np.float64), len(scope))
+        scopes.append(scope)
+        tables.append(values)
+        if scope:
+            grouped.setdefault(values.shape, []).append(f)
+    groups = []
+    for shape, members in grouped.items():
+        scope_array = np.array([scopes[f] for f in members], dtype=np.intp)  # (m, k)
+        stacked = np.stack([tables[f] for f in members])  # (m, *shape)
+        # Flat state index of each (factor, position, state): offsets[v] + state.
+        cells = [offsets[scope_array[:, j]][:, None] + np.arange(shape[j]) for j in range(len(shape))]
+        messages = [np.full((len(members), r), 1.0 / r) for r in shape]
+        groups.append((members, scope_array, stacked, cells, messages))
     residuals: list[float] = []
     converged = False
     iteration = 0
+    floor = np.finfo(np.float64).tiny
     for iteration in range(1, max_iter + 1):
-        to_factor = {}
-        for v, factors_of_v in enumerate(touching):
-            for f in factors_of_v:
-                product = unary[v].copy()
-                for g in factors_of_v:
-                    if g != f:
-                        product = product * to_var[(g, v)]
-                to_factor[(v, f)] = _normalized(product)
+        log_belief = log_unary.copy()
+        for _, _, _, cells, messages in groups:
+            for cell, message in zip(cells, messages):
+                np.add.at(log_belief, cell, np.log(np.maximum(message, floor)))
         change = 0.0
-        updated = {}
-        for f, (scope, values) in enumerate(tables):
-            for v in scope:
-                operands = [(values, scope)] + [(to_factor[(u, f)], (u,)) for u in scope if u != v]
-                new = _normalized(combine(operands, (v,), batched=[False] * len(operands)))
-                old = to_var[(f, v)]
+        for members, _, stacked, cells, messages in groups:
+            k = len(cells)
+            # Each variable's message to this factor: its belief without the factor's own message.
+            to_factor = []
+            for cell, message in zip(cells, messages):
+                log_in = log_belief[cell] - np.log(np.maximum(message, floor))
+                log_in -= log_in.max(axis=1, keepdims=True)
+                incoming = np.exp(log_in)
+                to_factor.append(incoming / incoming.sum(axis=1, keepdims=True))
+            updated = []
+            for j in range(k):
+                args: list = [stacked, list(range(k + 1))]
+                for i in range(k):
+                    if i != j:
+                        args += [to_factor[i], [0, i + 1]]
+                new = np.einsum(*args, [0, j + 1])
+                total = new.sum(axis=1, keepdims=True)
+                new = np.where(total > 0, new / np.where(total > 0, total, 1.0), 1.0 / new.shape[1])
                 if damping:
-                    new = _normalized(damping * old + (1 - damping) * new)
-                change = max(change, float(np.abs(new - old).max()))
-                updated[(f, v)] = new
-                if trace is not None:
-                    trace.append(Message(f, v, (v,), new, f"loopy iteration {iteration}"))
-        to_var = updated
+                    new = damping * messages[j] + (1 - damping) * new
+                    new = new / new.sum(axis=1, keepdims=True)
+                change = max(change, float(np.abs(new - messages[j]).max()))
+                updated.append(new)
+            messages[:] = updated
+            if trace is not None:
+                for row, f in enumerate(members):
+                    for j, v in enumerate(factors[f][0]):
+                        trace.append(
+                            Message(f, int(v), (int(v),), updated[j][row], f"loopy iteration {iteration}", iteration)
+                        )
         residuals.append(change)
         if change < tol:
             converged = True
             break
+    log_belief = log_unary.copy()
+    for _, _, _, cells, messages in groups:
+        for cell, message in zip(cells, messages):
+            with np.errstate(divide="ignore"):
+                np.add.at(log_belief, cell, np.log(message))
     marginals = {}
-    for v, factors_of_v in enumerate(touching):
-        belief = unary[v].copy()
-        for f in factors_of_v:
-            belief = belief * to_var[(f, v)]
-        if not belief.sum() > 0:
+    for v in range(len(cards)):
+        piece = log_belief[offsets[v] : offsets[v + 1]]
+        if not np.isfinite(piece).any():
             raise ValueError("The evidence has probability zero under the model: a belief of loopy BP is zero.")
+        belief = np.exp(piece - piece.max())
         marginals[v] = belief / belief.sum()
     return ApproximateResult(marginals, converged, iteration, residuals, "loopy belief propagation")

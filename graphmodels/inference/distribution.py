@@ -36,6 +36,7 @@ from .elimination import eliminate, maximize
 from .evidence import likelihoods
 from .factors import Factor
 from .junction_tree import JunctionTree, _batch_size
+from .results import JointPosterior, Posterior, Posteriors, QueryTrace
 
 __all__ = ["Distribution", "Mixture", "MostProbableState", "METHODS"]
 
@@ -66,6 +67,17 @@ class MostProbableState:
         if isinstance(self.states, pd.DataFrame):
             return f"MostProbableState({len(self.states)} evidence sets)"
         return f"MostProbableState(states={self.states!r}, probability={float(self.probability):.6g})"
+
+    def _repr_html_(self) -> str:
+        from .._display import format_value, render, safe_html
+
+        def build() -> str:
+            if isinstance(self.states, pd.DataFrame):
+                return render(repr(self), [("states", f"{len(self.states)} rows: see .states")])
+            rows = [(format_value(k), format_value(v)) for k, v in self.states.items()]
+            return render("most probable state", [*rows, ("probability", f"{float(self.probability):.6g}")])
+
+        return safe_html(self, build)
 
     def __iter__(self):  # ``states, probability = model.map_query()``
         yield self.states
@@ -121,24 +133,37 @@ class _Questions:
         rows = evidence.index if isinstance(evidence, pd.DataFrame) else None
         return table, n_rows, rows
 
-    def _marginal_result(self, positions, marginals, rows):
+    def _marginal_result(self, positions, marginals, rows, evidence=None):
+        """A Posterior per variable (a Posteriors of them for several); DataFrames for batched evidence."""
+        if isinstance(evidence, Mapping):
+            evidence = dict(evidence)  # the answer's title: the evidence as asked, whatever the caller does next
         results = {}
         for k in positions:
             name = self.variables[k]
             values = marginals[k]
             labels = self._state_labels(name)
             if rows is None:
-                results[name] = pd.Series(np.asarray(values).reshape(-1), index=labels, name=name)
+                series = Posterior(np.asarray(values).reshape(-1), index=labels, name=name, copy=False)
+                series.evidence = evidence
+                results[name] = series
             else:
                 frame = pd.DataFrame(np.asarray(values).reshape(len(rows), -1), index=rows, columns=labels)
                 results[name] = frame
-        return results[self.variables[positions[0]]] if len(positions) == 1 else results
+        if len(positions) == 1:
+            return results[self.variables[positions[0]]]
+        if rows is None:
+            several = Posteriors(results)
+            several.evidence = evidence
+            return several
+        return results
 
-    def _joint_result(self, positions, joint, rows):
+    def _joint_result(self, positions, joint, rows, evidence=None):
         names = [self.variables[k] for k in positions]
         index = pd.MultiIndex.from_product([self.states[n] for n in names], names=names)
         if rows is None:
-            return pd.DataFrame({"probability": np.asarray(joint).reshape(-1)}, index=index)
+            answer = JointPosterior({"probability": np.asarray(joint).reshape(-1)}, index=index)
+            answer.evidence = dict(evidence) if isinstance(evidence, Mapping) else evidence
+            return answer
         return pd.DataFrame(np.asarray(joint).reshape(len(rows), -1), index=rows, columns=index)
 
     def _state_result(self, positions, states, log_probability, rows):
@@ -281,6 +306,16 @@ class Distribution(_Questions):
             graph.nodes[v]["cardinality"] = len(self.states[v])
         return graph
 
+    @property
+    def factor_graph(self) -> nx.Graph:
+        """The factor graph of loopy belief propagation: each factor joined to its variables.
+
+        Variables are nodes with ``kind="variable"`` (and ``cardinality``); each factor is a
+        node with ``kind="factor"`` (and ``size``): the frozenset of its variables, or the pair
+        ``(frozenset, k)`` for the k-th factor when several share a scope.
+        """
+        return self._factor_graph()[0]
+
     def junction_tree(self) -> JunctionTree:
         """The junction tree of the exact methods, compiled on first use and kept."""
         if self._tree is None:
@@ -288,6 +323,30 @@ class Distribution(_Questions):
                 self._factors, self._cards, heuristic=self.heuristic, max_cells=self.max_cells, names=self.variables
             )
         return self._tree
+
+    def _eliminate(self, keep, table):
+        """Variable elimination on this distribution's factors (see :func:`~graphmodels.inference.eliminate`)."""
+        return eliminate(
+            self._factors,
+            self._cards,
+            keep,
+            table,
+            heuristic=self.heuristic,
+            max_cells=self.max_cells,
+            names=self.variables,
+        )
+
+    def _maximize(self, positions, table):
+        """Marginal MAP on this distribution's factors (see :func:`~graphmodels.inference.maximize`)."""
+        return maximize(
+            self._factors,
+            self._cards,
+            positions,
+            table,
+            heuristic=self.heuristic,
+            max_cells=self.max_cells,
+            names=self.variables,
+        )
 
     def log_partition(self) -> float:
         """``log Z``: the log of the sum of the factors' product over every state."""
@@ -315,20 +374,10 @@ class Distribution(_Questions):
             result = {}
             log_e = None
             for k in positions:
-                values, log_e, _ = eliminate(
-                    self._factors,
-                    self._cards,
-                    (k,),
-                    table,
-                    heuristic=self.heuristic,
-                    max_cells=self.max_cells,
-                    names=self.variables,
-                )
+                values, log_e, _ = self._eliminate((k,), table)
                 result[k] = values
             if log_e is None:
-                _, log_e, _ = eliminate(
-                    self._factors, self._cards, (), table, heuristic=self.heuristic, max_cells=self.max_cells
-                )
+                _, log_e, _ = self._eliminate((), table)
             return result, log_e
         if _batch_size(table) is not None:
             raise ValueError(f'method="{method}" answers one evidence set at a time; pass a dict, not a DataFrame.')
@@ -359,6 +408,10 @@ class Distribution(_Questions):
         if self.region_graph is not None:
             index = self._index
             graph = nx.relabel_nodes(self.region_graph, {r: frozenset(index[v] for v in r) for r in self.region_graph})
+            covered = set().union(*graph.nodes) if len(graph) else set()
+            for v in range(len(self._cards)):  # a variable in no region: a region of its own
+                if v not in covered:
+                    graph.add_node(frozenset([v]), counting_number=1)
             return graph
         return region_graph_of_scopes([scope for scope, _ in self._factors], len(self._cards))
 
@@ -386,25 +439,35 @@ class Distribution(_Questions):
         method : {"auto", "junction-tree", "variable-elimination", "loopy", "gbp", "likelihood-weighting"}
             ``"auto"`` is exact (the junction tree; variable elimination for a joint that no
             clique holds). The last three are approximate.
-        trace : list, optional
-            The messages passed are appended to it (junction tree, loopy BP, GBP).
+        trace : bool or list, optional
+            ``True``: return a :class:`~graphmodels.inference.results.QueryTrace`, the answer
+            with every message passed to reach it (the junction tree's messages towards the
+            cliques asked about, all computed afresh: its cache is neither used nor changed;
+            every message of every sweep of loopy BP or GBP), for one evidence set and
+            marginals. A list: the messages computed are appended to it as
+            :class:`~graphmodels.inference.Message` s (messages the junction tree reuses are
+            not computed again, so not appended).
         **options
             For the approximate methods: ``damping``, ``max_iter``, ``tol`` (loopy, GBP),
             ``n_samples``, ``random_state`` (likelihood weighting).
 
         Returns
         -------
-        pandas.Series, dict or DataFrame
-            One variable: a Series indexed by its states. Several: a dict of such Series, or
-            with ``joint=True`` a DataFrame indexed by the states of all (a MultiIndex) with a
-            ``probability`` column. With a DataFrame of evidence, one row per evidence set:
-            a DataFrame whose columns are the states (a dict of them for several variables).
+        Posterior, Posteriors, JointPosterior, DataFrame or QueryTrace
+            One variable: a :class:`~graphmodels.inference.results.Posterior`, a pandas Series
+            indexed by its states. Several: a dict of such Series (a ``Posteriors``), or with
+            ``joint=True`` a DataFrame indexed by the states of all (a MultiIndex) with a
+            ``probability`` column (a ``JointPosterior``); these display in a notebook as
+            tables with bars. With a DataFrame of evidence, one row per evidence set: a plain
+            DataFrame whose columns are the states (a dict of them for several variables).
+            With ``trace=True``, a ``QueryTrace`` holding the answer.
 
         Raises
         ------
         ValueError
             For an unknown variable, state or method, evidence of probability zero, or an
-            approximate method with a batch of evidence.
+            approximate method with a batch of evidence; ``trace=True`` with a batch of
+            evidence, a joint, or a method that passes no messages.
         TableTooLargeError
             When the exact method's largest table would pass ``max_cells``.
         """
@@ -412,15 +475,99 @@ class Distribution(_Questions):
         table, n_rows, rows = self._evidence(evidence)
         if method not in METHODS:
             raise ValueError(f"`method` must be one of {', '.join(map(repr, METHODS))}, got {method!r}.")
+        if trace is False:
+            trace = None
+        if trace is True:
+            return self._traced_query(positions, table, n_rows, joint, method, options, evidence)
+        if trace is not None and not isinstance(trace, list):
+            raise TypeError(f"`trace` must be True, False, None or a list, got {type(trace).__name__}.")
         if joint and len(positions) > 1:
             if method not in ("auto", "junction-tree", "variable-elimination"):
                 raise ValueError(f'A joint query is exact: use method="auto", not {method!r}.')
             values, log_e = self._joint(positions, table, method)
             _impossible(log_e, rows)
-            return self._joint_result(positions, values, rows)
+            return self._joint_result(positions, values, rows, evidence)
         marginals, log_e = self._log_marginals(positions, table, method, options, trace)
         _impossible(log_e, rows)
-        return self._marginal_result(positions, marginals, rows)
+        return self._marginal_result(positions, marginals, rows, evidence)
+
+    def _traced_query(self, positions, table, n_rows, joint, method, options, evidence) -> QueryTrace:
+        """The answer of a marginal query with every message passed to reach it (see :meth:`query`)."""
+        if n_rows is not None:
+            raise ValueError("trace=True follows one evidence set: pass a dict, not a DataFrame.")
+        if joint and len(positions) > 1:
+            raise ValueError("trace=True traces marginals: ask with joint=False.")
+        if method not in ("auto", "junction-tree", "loopy", "gbp"):
+            raise ValueError(
+                f'trace=True records the messages of the junction tree, loopy BP and GBP; method="{method}" '
+                'passes none: use method="auto", "loopy" or "gbp".'
+            )
+        messages: list = []
+        if method in ("auto", "junction-tree"):
+            tree = self.junction_tree()
+            kept, tree._cache = tree._cache, {}  # every message of the answer, computed afresh
+            try:
+                marginals, log_e = tree.marginals(positions, table, trace=messages)
+            finally:
+                tree._cache = kept
+            _impossible(log_e, None)
+            graph = tree.graph
+            nodes = [frozenset(self.variables[v] for v in clique) for clique in tree.cliques]
+            targets = [nodes[tree.home[k]] for k in positions]
+            sources = [nodes[m.source] for m in messages]
+            receivers = [nodes[m.target] for m in messages]
+            name, run = "junction tree", None
+        else:
+            marginals, _ = self._log_marginals(positions, table, method, options, messages)
+            run = self.last_run
+            if method == "loopy":
+                graph, factor_nodes = self._factor_graph()
+                sources = [factor_nodes[m.source] for m in messages]
+                receivers = [self.variables[m.target] for m in messages]
+                targets = [self.variables[k] for k in positions]
+                name = "loopy belief propagation"
+            else:
+                regions = list(self._gbp_regions())
+                named = [frozenset(self.variables[v] for v in r) for r in regions]
+                graph = nx.relabel_nodes(self._gbp_regions(), dict(zip(regions, named)))
+                sources = [named[m.source] for m in messages]
+                receivers = [named[m.target] for m in messages]
+                targets = [
+                    named[min((j for j, r in enumerate(regions) if k in r), key=lambda j: (len(regions[j]), j))]
+                    for k in positions
+                ]
+                name = "generalized belief propagation"
+        from .results import message_frame, message_table
+
+        rows = []
+        for step, (message, source, target) in enumerate(zip(messages, sources, receivers)):
+            names = [self.variables[v] for v in message.separator]
+            rows.append(
+                {
+                    "step": step,
+                    "iteration": message.iteration,
+                    "kind": "sum" if message.iteration is None else message.kind.split()[0],
+                    "source": source,
+                    "target": target,
+                    "separator": tuple(names),
+                    "table": message_table(message.values, names, self.states),
+                }
+            )
+        answer = self._marginal_result(positions, marginals, None, evidence)
+        return QueryTrace(answer, message_frame(rows), graph, name, targets, evidence, run)
+
+    def _factor_graph(self) -> tuple[nx.Graph, list[Any]]:
+        """The factor graph of loopy BP, and the node of each factor (its scope; ``(scope, k)`` when shared)."""
+        scopes = [frozenset(self.variables[v] for v in scope) for scope, _ in self._factors]
+        shared = {s for s in scopes if scopes.count(s) > 1}
+        factor_nodes: list[Any] = [(s, k) if s in shared else s for k, s in enumerate(scopes)]
+        graph = nx.Graph()
+        for v in self.variables:
+            graph.add_node(v, kind="variable", cardinality=len(self.states[v]))
+        for (scope, _), node in zip(self._factors, factor_nodes):
+            graph.add_node(node, kind="factor", size=len(scope))
+            graph.add_edges_from((node, self.variables[v]) for v in scope)
+        return graph, factor_nodes
 
     def _joint(self, positions, table, method):
         tree = self.junction_tree() if method != "variable-elimination" else None
@@ -434,15 +581,7 @@ class Distribution(_Questions):
 
                 joint = combine([(values, clique)], tuple(positions), batched=[values.ndim > len(clique)])
                 return joint, log_e
-        values, log_e, _ = eliminate(
-            self._factors,
-            self._cards,
-            positions,
-            table,
-            heuristic=self.heuristic,
-            max_cells=self.max_cells,
-            names=self.variables,
-        )
+        values, log_e, _ = self._eliminate(positions, table)
         return values, log_e
 
     def map_query(
@@ -475,15 +614,7 @@ class Distribution(_Questions):
             chosen = states[..., positions]
             return self._state_result(positions, chosen, np.asarray(log_value) - np.asarray(log_e), rows)
         positions = self._positions(variables)
-        states, log_value, log_e, _ = maximize(
-            self._factors,
-            self._cards,
-            positions,
-            table,
-            heuristic=self.heuristic,
-            max_cells=self.max_cells,
-            names=self.variables,
-        )
+        states, log_value, log_e, _ = self._maximize(positions, table)
         _impossible(log_e, rows)
         return self._state_result(positions, states, np.asarray(log_value) - np.asarray(log_e), rows)
 
@@ -681,20 +812,27 @@ class Mixture(_Questions):
         *,
         joint: bool = False,
         method: str = "auto",
+        trace: Any = None,
         **options: Any,
     ) -> Any:
         """The posterior of `variables` given `evidence` (see :meth:`Distribution.query`).
 
         Each component answers with its own posterior and the probability it gives the
         evidence; the mixture's posterior weighs the components' answers by
-        ``P(component | evidence)``.
+        ``P(component | evidence)``. A mixture passes no messages of its own: ``trace`` is
+        asked of a component (``mixture.components[k].query(..., trace=True)``).
         """
+        if trace is not None and trace is not False:
+            raise ValueError(
+                f"A mixture of {len(self.components)} distributions answers from its components' messages: "
+                "trace one component, e.g. model.distribution().components[0].query(variables, evidence, trace=True)."
+            )
         positions = self._positions(variables)
         table, _, rows = self._evidence(evidence)
         if method not in METHODS:
             raise ValueError(f"`method` must be one of {', '.join(map(repr, METHODS))}, got {method!r}.")
         if joint and len(positions) > 1:
-            return self._joint_query(positions, table, rows, method)
+            return self._joint_query(positions, table, rows, method, evidence)
         results, posterior, log_total, _ = self._component_marginals(positions, table, method, options)
         _impossible(log_total, rows)
         marginals = {}
@@ -704,9 +842,9 @@ class Mixture(_Questions):
             else:
                 stacked = np.stack([r[k - self._offset] * np.ones_like(posterior[..., :1]) for r in results], axis=-2)
                 marginals[k] = np.einsum("...m,...mr->...r", posterior, stacked)
-        return self._marginal_result(positions, marginals, rows)
+        return self._marginal_result(positions, marginals, rows, evidence)
 
-    def _joint_query(self, positions, table, rows, method):
+    def _joint_query(self, positions, table, rows, method, evidence=None):
         log_w, inner = self._split(table)
         inner_positions = [k - self._offset for k in positions if k >= self._offset]
         joints = []
@@ -733,7 +871,7 @@ class Mixture(_Questions):
             joint = np.transpose(weighted, list(range(lead)) + axes)
         else:
             joint = weighted.sum(axis=lead)
-        return self._joint_result(positions, joint, rows)
+        return self._joint_result(positions, joint, rows, evidence)
 
     def map_query(
         self, variables: Any = None, evidence: Mapping[Hashable, Any] | pd.DataFrame | None = None
@@ -754,15 +892,7 @@ class Mixture(_Questions):
             candidates = []
             for c, offset in zip(self.components, self._log_offsets()):
                 if inner_positions:
-                    states, log_value, log_e, _ = maximize(
-                        c._factors,
-                        c._cards,
-                        inner_positions,
-                        inner,
-                        heuristic=c.heuristic,
-                        max_cells=c.max_cells,
-                        names=c.variables,
-                    )
+                    states, log_value, log_e, _ = c._maximize(inner_positions, inner)
                 else:
                     _, log_e = c.junction_tree().marginals([], inner)
                     log_value = log_e

@@ -136,7 +136,7 @@ def eliminate(
 
     Returns
     -------
-    joint : ndarray of shape (*batch, *[r_v for v in keep])
+    joint : ndarray of shape ``(*batch, *[r_v for v in keep])``
         Normalized (zeros where the evidence has probability zero).
     log_evidence : ndarray of shape batch
     width : int
@@ -178,7 +178,7 @@ def maximize(
 
     Returns
     -------
-    states : ndarray of int of shape (*batch, len(variables))
+    states : ndarray of int of shape ``(*batch, len(variables))``
     log_value : ndarray of shape batch
         ``log max_{x_V} sum_{x_rest} prod factors x evidence``.
     log_evidence : ndarray of shape batch

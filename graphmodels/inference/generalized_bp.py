@@ -24,7 +24,10 @@ edges into ``E(R)`` from ``E(P) \\ E(R)`` other than ``(P, R)`` itself. ``A_R`` 
 which counts each factor once when the counting numbers are the cluster variation method's.
 On a region graph without loops (a junction tree's cliques and separators) the beliefs are
 exact; on the Bethe region graph (factors over variables) the algorithm is loopy belief
-propagation.
+propagation. Messages are updated one after the other, larger regions first (each update sees
+the sweep's earlier ones), and damped geometrically, ``m <- m_old^damping m_new^(1 - damping)``:
+parallel updates of multi-level region graphs (a grid's plaquettes) oscillate where this
+schedule converges.
 
 References
 ----------
@@ -135,10 +138,12 @@ def generalized_belief_propagation(
     residuals: list[float] = []
     converged = False
     iteration = 0
+    # Larger regions first: a message then sees this sweep's messages from above it.
+    schedule = sorted(edges, key=lambda edge: (-len(scopes[edge[0]]), -len(scopes[edge[1]]), edge))
+    floor = np.finfo(np.float64).tiny
     for iteration in range(1, max_iter + 1):
-        updated = {}
         change = 0.0
-        for p, r in edges:
+        for p, r in schedule:
             operands = [(tables[f][1], tables[f][0]) for f in sorted(contained[p] - contained[r])]
             operands += [(messages[(i, j)], scopes[j]) for i, j in numerators[(p, r)]]
             if not operands:
@@ -147,20 +152,21 @@ def generalized_belief_propagation(
             below = denominators[(p, r)]
             if below:
                 denominator = _broadcast_product(scopes[r], [(messages[(i, j)], scopes[j]) for i, j in below], cards)
-                new = _safe_divide(numerator, denominator)
+                new = _safe_divide(numerator, np.maximum(denominator, floor * (numerator > 0)))
             else:
                 new = numerator
             total = new.sum()
-            new = new / total if total > 0 else np.full_like(new, 1.0 / new.size)
+            new = new / total if np.isfinite(total) and total > 0 else np.full_like(new, 1.0 / new.size)
             old = messages[(p, r)]
-            if damping:
-                new = damping * old + (1 - damping) * new
-                new = new / new.sum()
+            if damping:  # geometric: messages multiply, so they are averaged in log space
+                with np.errstate(divide="ignore", invalid="ignore"):
+                    mixed = np.where(new > 0, old**damping * new ** (1 - damping), 0.0)
+                total = mixed.sum()
+                new = mixed / total if total > 0 else new
             change = max(change, float(np.abs(new - old).max()))
-            updated[(p, r)] = new
+            messages[(p, r)] = new  # sequential: later updates see it
             if trace is not None:
-                trace.append(Message(p, r, scopes[r], new, f"gbp iteration {iteration}"))
-        messages = updated
+                trace.append(Message(p, r, scopes[r], new, f"gbp iteration {iteration}", iteration))
         residuals.append(change)
         if change < tol:
             converged = True

@@ -32,6 +32,7 @@ References
 
 from __future__ import annotations
 
+import heapq
 import math
 from collections.abc import Hashable, Mapping, Sequence
 from typing import Any
@@ -40,7 +41,7 @@ import networkx as nx
 import numpy as np
 
 from .._memory import DEFAULT_MAX_CELLS, check_cells, describe_variables
-from ._tables import combine, from_log, normalize
+from ._tables import from_log, normalize
 from .orders import greedy_elimination
 
 __all__ = ["JunctionTree", "Message"]
@@ -50,16 +51,23 @@ Table = tuple[np.ndarray, np.ndarray]  # (values, log_scale)
 
 
 class Message:
-    """One message of a trace: from clique to clique, its separator and its (normalized) table."""
+    """One message of a trace: from clique to clique, its separator and its (normalized) table.
 
-    __slots__ = ("source", "target", "separator", "values", "kind")
+    ``iteration`` numbers the sweep of an iterative method (loopy BP, GBP), from 1; None for
+    the junction tree's single pass.
+    """
 
-    def __init__(self, source: int, target: int, separator: Scope, values: np.ndarray, kind: str) -> None:
+    __slots__ = ("source", "target", "separator", "values", "kind", "iteration")
+
+    def __init__(
+        self, source: int, target: int, separator: Scope, values: np.ndarray, kind: str, iteration: int | None = None
+    ) -> None:
         self.source = source
         self.target = target
         self.separator = separator
         self.values = values
         self.kind = kind
+        self.iteration = iteration
 
     def __repr__(self) -> str:
         return f"Message({self.source} -> {self.target}, separator={self.separator}, kind={self.kind!r})"
@@ -100,6 +108,12 @@ class JunctionTree:
         naming the induced width, before anything is allocated.
     names : sequence, optional
         The variables' names, for messages.
+    fix : str, optional
+        What the error of a clique over `max_cells` suggests besides a larger `max_cells`.
+    merge_cells : int, default=256
+        Neighbouring cliques that hold at most this many states together are merged into one:
+        on small tables a message costs Python's and numpy's overhead more than arithmetic, so
+        fewer, larger cliques answer faster (0 keeps every clique of the elimination order).
 
     Attributes
     ----------
@@ -121,9 +135,11 @@ class JunctionTree:
         max_cells: int = DEFAULT_MAX_CELLS,
         names: Sequence[Hashable] | None = None,
         fix: str = 'use an approximate method (method="loopy" or "gbp")',
+        merge_cells: int = 256,
     ) -> None:
         cards = [int(r) for r in cardinalities]
         self.cardinalities = cards
+        self.merge_cells = merge_cells
         self.names = None if names is None else list(names)
         n = len(cards)
         scopes = [tuple(int(v) for v in scope) for scope, _ in factors]
@@ -175,6 +191,9 @@ class JunctionTree:
         self._side_variables()
         self._labels = [{v: k for k, v in enumerate(clique)} for clique in self.cliques]
         self._homed = [[e for e, home in enumerate(self._entry_home) if home == c] for c in range(len(self.cliques))]
+        self._marginal_axes = [
+            tuple(k for k, u in enumerate(self.cliques[self.home[v]]) if u != v) for v in range(len(cards))
+        ]
         self._separator_labels = {
             (a, b): [self._labels[b][v] for v in separator] for (a, b), separator in self.separators.items()
         }
@@ -202,21 +221,31 @@ class JunctionTree:
                     break
         kept = sorted(set(representative))
         index = {step: i for i, step in enumerate(kept)}
-        self.cliques = [tuple(sorted(step_cliques[step])) for step in kept]
-        self._clique_of_step = [index[representative[k]] for k in range(n_steps)]
-        edges = set()
+        sets = [set(step_cliques[step]) for step in kept]
+        clique_of_step = [index[representative[k]] for k in range(n_steps)]
+        tree_edges = set()
         roots = []
         for k, p in enumerate(parent_step):
-            a = self._clique_of_step[k]
+            a = clique_of_step[k]
             if p < 0:
                 roots.append(a)
                 continue
-            b = self._clique_of_step[p]
+            b = clique_of_step[p]
             if a != b:
-                edges.add((min(a, b), max(a, b)))
+                tree_edges.add((min(a, b), max(a, b)))
         roots = sorted(set(roots))
         for r in roots[1:]:  # join the components' trees by empty separators
-            edges.add((roots[0], r))
+            tree_edges.add((roots[0], r))
+        merged_into = self._merge_small(sets, tree_edges)
+        alive = sorted({merged_into[i] for i in range(len(sets))})
+        compact = {old: new for new, old in enumerate(alive)}
+        self.cliques = [tuple(sorted(sets[old])) for old in alive]
+        self._clique_of_step = [compact[merged_into[c]] for c in clique_of_step]
+        edges = set()
+        for a, b in tree_edges:
+            a, b = compact[merged_into[a]], compact[merged_into[b]]
+            if a != b:
+                edges.add((min(a, b), max(a, b)))
         self.neighbors: list[list[int]] = [[] for _ in self.cliques]
         for a, b in sorted(edges):
             self.neighbors[a].append(b)
@@ -228,6 +257,58 @@ class JunctionTree:
             self.separators[(b, a)] = separator
         self.root = 0
 
+    def _merge_small(self, sets: list[set[int]], edges: set[tuple[int, int]]) -> list[int]:
+        """Contract tree edges whose two cliques together hold at most ``merge_cells`` states.
+
+        A message costs numpy's dispatch (microseconds) more than its arithmetic when tables are
+        small, so a few larger cliques answer faster than many tiny ones; contracting an edge of a
+        junction tree keeps the running intersection property. Returns each clique's survivor.
+        """
+        cards = self.cardinalities
+        neighbours: dict[int, set[int]] = {i: set() for i in range(len(sets))}
+        for a, b in edges:
+            neighbours[a].add(b)
+            neighbours[b].add(a)
+        survivor = list(range(len(sets)))
+
+        def size(a: int, b: int) -> int:
+            return math.prod(cards[v] for v in sets[a] | sets[b])
+
+        heap = [(size(a, b), a, b) for a, b in edges]
+        heapq.heapify(heap)
+        while heap:
+            cells, a, b = heapq.heappop(heap)
+            if cells > self.merge_cells:
+                break
+            if survivor[a] != a or survivor[b] != b or b not in neighbours[a] or size(a, b) != cells:
+                continue  # stale: one side was merged since
+            sets[a] |= sets[b]
+            survivor[b] = a
+            for nb in neighbours.pop(b) - {a}:
+                neighbours[nb].discard(b)
+                neighbours[nb].add(a)
+                neighbours[a].add(nb)
+            neighbours[a].discard(b)
+            for nb in neighbours[a]:
+                heapq.heappush(heap, (size(a, nb), min(a, nb), max(a, nb)))
+        for i in range(len(survivor)):  # follow chains of merges
+            root = i
+            while survivor[root] != root:
+                root = survivor[root]
+            survivor[i] = root
+        return survivor
+
+    def _rooted(self, root: int) -> tuple[list[int], dict[int, int]]:
+        """The cliques in breadth-first order from `root`, and each one's parent (-1 for the root)."""
+        parent = {root: -1}
+        order = [root]
+        for c in order:
+            for nb in self.neighbors[c]:
+                if nb not in parent:
+                    parent[nb] = c
+                    order.append(nb)
+        return order, parent
+
     def _side_variables(self) -> None:
         """For each directed edge (i, j), the variables whose home clique lies on i's side."""
         homed: list[list[int]] = [[] for _ in self.cliques]
@@ -235,13 +316,7 @@ class JunctionTree:
             homed[c].append(v)
         self.side: dict[tuple[int, int], frozenset[int]] = {}
         # One post-order from clique 0 gives the downward sides; upward sides are the complement.
-        parent = {0: -1}
-        order = [0]
-        for c in order:
-            for nb in self.neighbors[c]:
-                if nb not in parent:
-                    parent[nb] = c
-                    order.append(nb)
+        order, parent = self._rooted(0)
         below: dict[int, frozenset[int]] = {}
         for c in reversed(order):
             variables = set(homed[c])
@@ -331,13 +406,7 @@ class JunctionTree:
         needed: list[tuple[int, int]] = []
         seen: set[tuple[int, int]] = set()
         for target in targets:
-            parent = {target: -1}
-            order = [target]
-            for c in order:
-                for nb in self.neighbors[c]:
-                    if nb not in parent:
-                        parent[nb] = c
-                        order.append(nb)
+            order, parent = self._rooted(target)
             for c in reversed(order):
                 p = parent[c]
                 if p >= 0 and (c, p) not in seen:
@@ -415,7 +484,7 @@ class JunctionTree:
 
         Returns
         -------
-        marginals : dict of int to ndarray of shape (*batch, r_v)
+        marginals : dict of int to ndarray of shape ``(*batch, r_v)``
             Zeros in a batch row whose evidence has probability zero.
         log_evidence : ndarray of shape batch
             ``log`` of the unnormalized product summed over all states consistent with the
@@ -427,9 +496,10 @@ class JunctionTree:
         result = {}
         for v in variables:
             values, _ = beliefs[self.home[v]]
-            clique = self.cliques[self.home[v]]
-            batched = values.ndim > len(clique)
-            result[v] = combine([(values, clique)], (v,), batched=[batched])
+            others = self._marginal_axes[v]
+            if values.ndim > len(self.cliques[self.home[v]]):  # batched: the row axis first
+                others = tuple(a + 1 for a in others)
+            result[v] = values.sum(axis=others) if others else values
         log_evidence = next(iter(beliefs.values()))[1]
         return result, np.asarray(log_evidence)
 
@@ -446,7 +516,7 @@ class JunctionTree:
 
         Returns
         -------
-        states : ndarray of int of shape (*batch, n_variables)
+        states : ndarray of int of shape ``(*batch, n_variables)``
             The state of every variable (ties go to the first state).
         log_value : ndarray of shape batch
             ``log max_x prod factors x evidence`` (``-inf`` for impossible evidence).
@@ -454,13 +524,7 @@ class JunctionTree:
         evidence = dict(evidence or {})
         n_rows = _batch_size(evidence)
         root = self.root
-        parent = {root: -1}
-        order = [root]
-        for c in order:
-            for nb in self.neighbors[c]:
-                if nb not in parent:
-                    parent[nb] = c
-                    order.append(nb)
+        order, parent = self._rooted(root)
         messages: dict[tuple[int, int], Table] = {}
         tables: dict[int, np.ndarray] = {}
         for c in reversed(order):
@@ -548,13 +612,7 @@ class JunctionTree:
         if not np.isfinite(beliefs[self.root][1]):
             raise ValueError("The evidence has probability zero under the model: there is nothing to sample.")
         root = self.root
-        parent = {root: -1}
-        order = [root]
-        for c in order:
-            for nb in self.neighbors[c]:
-                if nb not in parent:
-                    parent[nb] = c
-                    order.append(nb)
+        order, parent = self._rooted(root)
         states = np.zeros((n_samples, len(self.cardinalities)), dtype=np.intp)
         for c in order:
             clique = list(self.cliques[c])

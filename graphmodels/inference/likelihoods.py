@@ -353,7 +353,7 @@ def junction_tree_of_scopes(scopes: Iterable[Iterable[int]], n_variables: int) -
     [[0, 1, 2], [3]]
     """
     slots: list[tuple[Sequence[int], np.ndarray | None]] = [(tuple(int(v) for v in scope), None) for scope in scopes]
-    tree = JunctionTree(slots, [2] * n_variables, max_cells=2**62)
+    tree = JunctionTree(slots, [2] * n_variables, max_cells=2**62, merge_cells=0)
     return tree.graph
 
 

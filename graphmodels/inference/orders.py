@@ -69,14 +69,9 @@ def _score(heuristic: str, v: int, adjacency: list[set[int]], cards: Sequence[in
         return len(neighbours)
     if heuristic == "min-weight":
         return math.log(cards[v]) + sum(math.log(cards[u]) for u in neighbours)
-    fill = 0
-    listed = list(neighbours)
-    for i, a in enumerate(listed):
-        missing = adjacency[a]
-        for b in listed[i + 1 :]:
-            if b not in missing:
-                fill += 1
-    return fill
+    # Missing edges among the neighbours, by C-level set differences: each neighbour a misses
+    # |N(v) - N(a)| - 1 of the others (itself included in the difference), each pair counted twice.
+    return sum(len(neighbours - adjacency[a]) - 1 for a in neighbours) // 2
 
 
 def greedy_elimination(
@@ -134,13 +129,16 @@ def greedy_elimination(
             cliques.append(frozenset(neighbours | {v}))
             order.append(v)
             listed = list(neighbours)
+            filled = False
             for u in listed:
                 graph[u].discard(v)
+                before = len(graph[u])
                 graph[u].update(w for w in listed if w != u)
+                filled = filled or len(graph[u]) != before
             graph[v] = set()
-            # Only variables within two steps of v can change score.
+            # The neighbours' scores change; with fill-in edges, so may those of their neighbours.
             affected = set(listed)
-            if heuristic == "min-fill":
+            if heuristic == "min-fill" and filled:
                 for u in listed:
                     affected |= graph[u]
             for u in affected:

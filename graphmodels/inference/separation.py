@@ -172,7 +172,9 @@ def active_trails(
 
     A trail is a path in the DAG's skeleton; the trails are listed by length, so the first
     ones are those a reader checks first. At most `max_examined` trails are looked at (a dense
-    graph has exponentially many).
+    graph has exponentially many). Only nodes that can lie on an active trail are searched:
+    every prefix of an active trail is active, so each of its nodes is observed or reachable
+    from `x` by an active trail, and likewise from `y` (and d-separated nodes have none).
 
     Examples
     --------
@@ -188,10 +190,11 @@ def active_trails(
     open_colliders = set(zs)
     for z in zs:
         open_colliders |= nx.ancestors(dag, z)
-    skeleton = dag.to_undirected(as_view=True)
     found: list[list[Hashable]] = []
-    if not nx.has_path(skeleton, x, y):
+    if nx.is_d_separator(dag, {x}, {y}, zs):
         return found
+    onto = (active_trail_nodes(dag, x, zs) | zs) & (active_trail_nodes(dag, y, zs) | zs)
+    skeleton = dag.to_undirected(as_view=True).subgraph(onto)
     for examined, trail in enumerate(nx.shortest_simple_paths(skeleton, x, y)):
         if examined >= max_examined:
             break

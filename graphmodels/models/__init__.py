@@ -1,11 +1,12 @@
 """Fitted models: scikit-learn style classifiers and density estimators."""
 
+from typing import Any
+
+from .._files import FileTooLargeError
 from .ande import AnDE
 from .aode import AODE
 from .augmented import FAN, TAN, ChowLiu, NaiveBayes
 from .base import BaseClassifier, BaseDensity, BaseModel, NotFittedError, TrainingCounts, clone_model, training_counts
-from .bayesnet import DiscreteBayesianNetwork
-from .bif import load_network, read_bif, write_bif
 from .bn_classifier import BNClassifier
 from .density import ChowLiuTree
 from .hierarchical_nb import HierarchicalNaiveBayes
@@ -13,15 +14,12 @@ from .hyperforest import HyperforestClassifier, HyperforestDensity
 from .kdb import KDB
 from .kikuchi import KikuchiBayes
 from .label_transformations import BinaryRelevance, ClassifierChain, LabelPowerset
-from .markovnet import DiscreteMarkovNetwork
 from .model_selection import MultiLabelModelSelection
 from .multidimensional import MultiDimensionalAODE, MultiDimensionalNaiveBayes, MultiDimensionalTAN
 from .multilabel import BaseMultiLabelClassifier
 from .persistence import ModelFileError, load, load_model
 from .registry import make_model, model_class, register_model, registered_models
 from .selective_kdb import SelectiveKDB
-from .uai import read_uai, write_uai
-from .xmlbif import read_xmlbif, write_xmlbif
 
 #: Single-label classifiers by the short names the command line and `compare` use
 #: (a view of the registry, in registration order).
@@ -45,15 +43,7 @@ __all__ = [
     "MultiDimensionalNaiveBayes",
     "MultiDimensionalTAN",
     "MultiDimensionalAODE",
-    "DiscreteBayesianNetwork",
-    "DiscreteMarkovNetwork",
-    "read_bif",
-    "write_bif",
-    "read_xmlbif",
-    "write_xmlbif",
-    "read_uai",
-    "write_uai",
-    "load_network",
+    "FileTooLargeError",
     "BaseModel",
     "BaseClassifier",
     "BaseDensity",
@@ -75,3 +65,31 @@ __all__ = [
     "training_counts",
     "clone_model",
 ]
+
+
+#: Names that moved to another layer: old name -> the layer that has it now (the alias warns).
+_MOVED = {
+    "DiscreteBayesianNetwork": "networks",
+    "DiscreteMarkovNetwork": "networks",
+    "read_bif": "io",
+    "write_bif": "io",
+    "read_xmlbif": "io",
+    "write_xmlbif": "io",
+    "read_uai": "io",
+    "write_uai": "io",
+    "load_network": "io",
+}
+
+
+def __getattr__(name: str) -> Any:
+    from .._deprecation import moved, no_attribute
+
+    if _MOVED.get(name) == "networks":
+        from .. import networks
+
+        return moved(__name__, name, networks)
+    if _MOVED.get(name) == "io":
+        from .. import io
+
+        return moved(__name__, name, io)
+    raise no_attribute(__name__, name)

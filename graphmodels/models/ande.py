@@ -5,6 +5,7 @@ from __future__ import annotations
 import itertools
 import math
 import numbers
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -72,6 +73,11 @@ class AnDE(_SuperParentEnsemble):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         The largest number of cells the model's tables may hold *in all*
@@ -173,6 +179,7 @@ class AnDE(_SuperParentEnsemble):
         frequency: str = "attribute",
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -181,6 +188,7 @@ class AnDE(_SuperParentEnsemble):
         self.frequency = frequency
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 

@@ -23,7 +23,7 @@ from .registry import register_model
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["AODE"]
 
@@ -175,7 +175,7 @@ class _SuperParentEnsemble(BaseClassifier, Queryable):
         return superparent_network(class_variable, features, names, cardinalities=cardinalities)
 
     def member_network(self, superparents: Hashable | Sequence[Hashable]) -> DiscreteBayesianNetwork:
-        """One member of the ensemble as a :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """One member of the ensemble as a :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         The member with super-parents ``S``, ``P(y, x_S) prod_{k not in S}
         P(x_k | y, x_S)``, with the model's fitted tables as CPTs; its arcs
@@ -214,7 +214,7 @@ class _SuperParentEnsemble(BaseClassifier, Queryable):
         See Also
         --------
         member_networks : every member, and how the model combines them.
-        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.io.write_bif : write the network in BIF.
 
         Examples
         --------
@@ -258,7 +258,7 @@ class _SuperParentEnsemble(BaseClassifier, Queryable):
         return Mixture(members, np.ones(len(members)), name=type(self).__name__)
 
     def member_networks(self, *, fallback: bool = False) -> dict[tuple[Hashable, ...], DiscreteBayesianNetwork]:
-        """Every member of the ensemble as a :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """Every member of the ensemble as a :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         The model is not one network but an average of networks, one per
         super-parent set; this gives them all, as :meth:`member_network`
@@ -428,6 +428,11 @@ class AODE(_SuperParentEnsemble):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -471,6 +476,7 @@ class AODE(_SuperParentEnsemble):
         frequency: str = "attribute",
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -478,6 +484,7 @@ class AODE(_SuperParentEnsemble):
         self.frequency = frequency
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 

@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import math
 import numbers
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -48,8 +48,8 @@ if TYPE_CHECKING:
     from collections.abc import Hashable
 
     from ..estimators.parameters import Estimator
+    from ..networks import DiscreteBayesianNetwork
     from ..stats.counting import CountingEngine
-    from .bayesnet import DiscreteBayesianNetwork
 
 __all__ = ["NaiveBayes", "TAN", "FAN", "ChowLiu"]
 
@@ -191,7 +191,7 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         return families, column_states(self), {}
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """The fitted model as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         Its variables are the class (named ``class_name_``, states
         ``classes_``) and the attributes (named as the columns, states
@@ -217,7 +217,7 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
 
         See Also
         --------
-        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.io.write_bif : write the network in BIF.
         graphmodels.models.export.class_network : the construction, and how
             tables fitted with ``estimator="discriminative"`` become CPTs.
 
@@ -269,6 +269,11 @@ class NaiveBayes(_AugmentedNaiveBayes):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
         Missing cells as a state of their own, or refused.
     max_cells : int, default=10_000_000
@@ -303,11 +308,13 @@ class NaiveBayes(_AugmentedNaiveBayes):
         *,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -350,6 +357,11 @@ class TAN(_AugmentedNaiveBayes):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -383,6 +395,7 @@ class TAN(_AugmentedNaiveBayes):
         algorithm: str = "kruskal",
         trace: bool = False,
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -390,6 +403,7 @@ class TAN(_AugmentedNaiveBayes):
         self.algorithm = algorithm
         self.trace = trace
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -434,6 +448,11 @@ class FAN(TAN):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -537,6 +556,11 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -595,6 +619,7 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         algorithm: str = "kruskal",
         trace: bool = False,
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -605,6 +630,7 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         self.algorithm = algorithm
         self.trace = trace
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -866,7 +892,7 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         The model is ``P(y, x) = P(y) P_y(x)`` with a tree (or forest) of its
         own for each class, so it is not one Bayesian network (the classes'
         trees may orient an edge both ways), but each ``P_y`` is one: a
-        :class:`~graphmodels.models.DiscreteBayesianNetwork` over the
+        :class:`~graphmodels.networks.DiscreteBayesianNetwork` over the
         attributes whose arcs are ``structures_[c]`` and whose CPTs are
         ``log_tables_[c]``. With the prior, ``P(y = c) P_c(x)`` normalized
         over the classes is :meth:`predict_proba`, also with unobserved
@@ -897,7 +923,7 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         See Also
         --------
         graphmodels.models.export.class_conditional_networks : the construction.
-        graphmodels.models.write_bif : write one class's network in BIF.
+        graphmodels.io.write_bif : write one class's network in BIF.
 
         Notes
         -----
@@ -948,7 +974,7 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         -------
         callable
             ``model.to_bayesian_network()`` returns a
-            :class:`~graphmodels.models.DiscreteBayesianNetwork` (see
+            :class:`~graphmodels.networks.DiscreteBayesianNetwork` (see
             :meth:`TAN.to_bayesian_network`); before `fit` it raises
             ``NotFittedError``.
 

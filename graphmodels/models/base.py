@@ -16,7 +16,11 @@ The contract every model follows (checked for every registered model by
   :class:`~graphmodels.estimators.Estimator`), resolved into ``estimator_``;
 * numeric columns are handled by ``discretizer=`` (default ``"auto"``: cut
   points fitted inside ``fit``, kept in ``discretizer_``, applied at
-  prediction; ``None`` keeps every column categorical);
+  prediction; ``None`` keeps every column categorical); ``categorical=`` names
+  the columns never cut, whatever their type (integer codes of categories),
+  and a pandas ``category`` column is never cut. When ``"auto"`` cuts a column
+  of whole numbers it says so (:class:`~graphmodels.data.IntegerColumnsCutWarning`,
+  naming the columns and both ways out);
 * ``max_cells`` is the largest table (product of cardinalities, or any
   array over candidates or parameters) the model may allocate, in float64
   cells: a table the model needs beyond it raises
@@ -29,6 +33,9 @@ The contract every model follows (checked for every registered model by
 * fitted attributes end in ``_`` and exist only after a successful ``fit``
   (a failed fit leaves the model unfitted); an unfitted model raises
   :class:`NotFittedError`;
+* one object is fitted by one thread at a time: ``fit`` on an object that
+  another thread is fitting raises ``RuntimeError`` at once (the other fit
+  goes on unharmed); fit copies (:func:`clone_model`) to fit in parallel;
 * ``structure_`` is one structure (a networkx graph, or a
   :class:`~graphmodels.structures.Hyperforest` with networkx views); per-class
   or per-member structures go to a plural attribute (``structures_``);
@@ -57,8 +64,9 @@ import inspect
 import numbers
 import os
 import sys
+import threading
 import warnings
-from collections.abc import Hashable
+from collections.abc import Hashable, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
@@ -69,7 +77,14 @@ from numpy.typing import ArrayLike
 
 from .._special import logsumexp
 from .._validation import Boolean, InstanceOf, Interval, Options, Predicate, validate_params
-from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer, _for_model, make_discretizer
+from ..data.discretize import (
+    DISCRETIZERS,
+    EqualFrequencyDiscretizer,
+    IntegerColumnsCutWarning,
+    MDLDiscretizer,
+    _for_model,
+    make_discretizer,
+)
 from ..data.encoding import (
     MISSING_LABEL,
     UNKNOWN,
@@ -119,6 +134,10 @@ DISCRETIZER_CONSTRAINTS = [
     Options(["auto", *DISCRETIZERS], ignore_case=True),
     InstanceOf(EqualFrequencyDiscretizer, MDLDiscretizer),
 ]
+CATEGORICAL_CONSTRAINTS = [
+    None,
+    Predicate(lambda value: _column_names(value, "categorical"), "a list of column names"),
+]
 RANDOM_STATE_CONSTRAINTS = [
     None,
     Interval(numbers.Integral, 0, None),
@@ -154,6 +173,10 @@ class TrainingCounts:
     discretizer : MDLDiscretizer, EqualFrequencyDiscretizer or None
         The discretizer fitted on these rows, when it binned at least one
         column (the models fitted from these counts apply it at prediction).
+    integer_columns_cut : tuple
+        The columns of whole numbers (an integer type, or floats that are all
+        whole) that the discretizer cut into intervals: codes of categories
+        are often integers (a model's ``fit`` warns about them).
     """
 
     engine: CountingEngine
@@ -164,6 +187,7 @@ class TrainingCounts:
     missing: str
     shape: tuple[int, ...]
     discretizer: Any = None
+    integer_columns_cut: tuple[Hashable, ...] = ()
 
     @property
     def n_features(self) -> int:
@@ -199,6 +223,7 @@ def training_counts(
     missing: str = "value",
     max_cells: int = DEFAULT_MAX_CELLS,
     discretizer: Any = None,
+    categorical: Sequence[Hashable] | None = None,
 ) -> TrainingCounts:
     """Encode training rows (and their classes) once, for one or many models.
 
@@ -225,6 +250,9 @@ def training_counts(
         :class:`~graphmodels.data.EqualFrequencyDiscretizer` (fitted here, on
         these rows and their `sample_weight` only). None keeps every column as
         it is.
+    categorical : list of column names, optional
+        Columns the discretizer never cuts, whatever their type (a pandas
+        ``category`` column is never cut either).
 
     Returns
     -------
@@ -258,11 +286,11 @@ def training_counts(
     """
     validate_params(
         "training_counts",
-        {"missing": missing, "max_cells": max_cells},
-        {"missing": [MISSING_CONSTRAINT], "max_cells": [MAX_CELLS_CONSTRAINT]},
+        {"missing": missing, "max_cells": max_cells, "categorical": categorical},
+        {"missing": [MISSING_CONSTRAINT], "max_cells": [MAX_CELLS_CONSTRAINT], "categorical": CATEGORICAL_CONSTRAINTS},
     )
     if is_dask_collection(X):
-        return _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer)
+        return _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer, categorical)
     if is_dask_collection(y):
         raise TypeError("`y` is a Dask Series but `X` is not a Dask DataFrame; give both as Dask or both in memory.")
     frame = as_frame(X)
@@ -275,9 +303,14 @@ def training_counts(
         y_codes = labels.transform(y)
         if len(y_codes) != frame.shape[0]:
             raise ValueError(f"`X` has {frame.shape[0]} rows but `y` has {len(y_codes)} labels.")
+        _refuse_the_target_in_x(frame, y)
     if sample_weight is not None:
         sample_weight = check_sample_weight(sample_weight, frame.shape[0])
-    frame, binner = fit_discretizer(discretizer, frame, y_codes, sample_weight, max_cells=max_cells)
+    cut_frame, binner = fit_discretizer(
+        discretizer, frame, y_codes, sample_weight, max_cells=max_cells, categorical=categorical
+    )
+    integer_columns_cut = _integer_columns(frame, [] if binner is None else binner.binned_columns_)
+    frame = cut_frame
     encoder = TableEncoder(missing=missing)
     codes = encoder.fit_transform(frame)
     _warn_identifier_columns(encoder, frame.shape[0])
@@ -306,17 +339,52 @@ def training_counts(
         )
     if engine.total <= 0:
         raise ValueError("`sample_weight` sums to zero; give at least one row a positive weight.")
-    return TrainingCounts(engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape), binner)
+    return TrainingCounts(
+        engine, encoder, classes, class_name, feature_names, missing, tuple(frame.shape), binner, integer_columns_cut
+    )
+
+
+#: Name of the class node when `y` has no name and an attribute is called :data:`CLASS_NODE`.
+SPARE_CLASS_NODE = "__class__"
 
 
 def _class_name(names, name):
-    """The class variable's name: `y`'s own name unless an attribute has it, else ``"class"``."""
-    if name is not None and name not in names:
-        return name
-    return CLASS_NODE if CLASS_NODE not in names else "__class__"
+    """The class variable's name: `y`'s own name, else ``"class"``, else ``"__class__"``: the first no attribute has.
+
+    Raises
+    ------
+    ValueError
+        Naming the columns, when attributes hold every name the class could take.
+    """
+    candidates = ([] if name is None else [name]) + [CLASS_NODE, SPARE_CLASS_NODE]
+    for candidate in candidates:
+        if candidate not in names:
+            return candidate
+    taken = ", ".join(map(repr, dict.fromkeys(candidates)))
+    raise ValueError(
+        f"The class variable needs a name that no column of `X` has, and `X` has columns {taken}: the names it "
+        f"takes (`y`'s own name, then {CLASS_NODE!r}, then {SPARE_CLASS_NODE!r}). Rename the target "
+        f"(y = pd.Series(y, name='label')) or one of those columns."
+    )
 
 
-def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer):
+def _refuse_the_target_in_x(frame, y):
+    """A ValueError when `X` holds `y` itself: a column with `y`'s name and the same values (the target left in `X`)."""
+    name = getattr(y, "name", None)
+    if name is None or name not in frame.columns:
+        return
+    try:
+        same = bool(np.all(frame[name].to_numpy(dtype=object) == np.asarray(y, dtype=object)))
+    except (TypeError, ValueError):  # cells that do not compare
+        return
+    if same:
+        raise ValueError(
+            f"Column {name!r} of `X` is the target `y` itself (the same name and values): a model would learn the "
+            f"class from it. Drop it from X (X.drop(columns=[{name!r}]))."
+        )
+
+
+def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer, categorical):
     """:func:`training_counts` of a Dask DataFrame: one pass learns the states, the engine counts on the workers."""
     from ..stats.dask_counting import dask_training_data
 
@@ -325,7 +393,13 @@ def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer):
             "`sample_weight` is not supported with a Dask DataFrame `X`; repeat the rows, or fit in memory."
         )
     data = dask_training_data(
-        X, y, missing=missing, max_cells=max_cells, discretizer=discretizer, class_name=_class_name
+        X,
+        y,
+        missing=missing,
+        max_cells=max_cells,
+        discretizer=discretizer,
+        categorical=categorical,
+        class_name=_class_name,
     )
     _warn_identifier_columns(data.encoder, data.n_rows)
     names = data.columns
@@ -339,11 +413,18 @@ def _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer):
         missing,
         (data.n_rows, len(names)),
         data.discretizer,
+        data.integer_columns_cut,
     )
 
 
 def fit_discretizer(
-    discretizer: Any, frame: pd.DataFrame, labels: Any, sample_weight: Any, *, max_cells: int = DEFAULT_MAX_CELLS
+    discretizer: Any,
+    frame: pd.DataFrame,
+    labels: Any,
+    sample_weight: Any,
+    *,
+    max_cells: int = DEFAULT_MAX_CELLS,
+    categorical: Sequence[Hashable] | None = None,
 ) -> tuple[pd.DataFrame, Any]:
     """Fit a fresh copy of `discretizer` on `frame` and cut it; the one place models discretize.
 
@@ -361,6 +442,8 @@ def fit_discretizer(
     max_cells : int, default=10_000_000
         The model's ``max_cells``: the limit of an MDL discretizer's class counts
         (distinct values x classes of a column) unless it has its own.
+    categorical : list of column names, optional
+        Columns never cut, whatever their type.
 
     Returns
     -------
@@ -368,7 +451,13 @@ def fit_discretizer(
         `frame` with its numeric columns cut (itself when nothing was cut).
     fitted : discretizer or None
         None when no column was cut (the model then keeps no discretizer).
+
+    Raises
+    ------
+    ValueError
+        For a name of `categorical` that is not a column of `frame`.
     """
+    kept = _check_categorical(categorical, frame.columns)
     binner = make_discretizer(discretizer)
     if binner is None:
         return frame, None
@@ -378,15 +467,60 @@ def fit_discretizer(
             f"EqualFrequencyDiscretizer, got {type(binner).__name__}; use a Pipeline for other transformers."
         )
     binner = _for_model(binner, max_cells)  # never refit the caller's object
+    # The discretizer sees only the columns it may cut; transform passes the others through.
+    candidates = frame.drop(columns=kept) if kept else frame
     if isinstance(binner, MDLDiscretizer):
         if labels is None:
             raise ValueError("An MDLDiscretizer needs class labels: pass `y`, or use 'equal-frequency'.")
-        binner.fit(frame, labels, sample_weight=sample_weight)
+        binner.fit(candidates, labels, sample_weight=sample_weight)
     else:
-        binner.fit(frame, sample_weight=sample_weight)
+        binner.fit(candidates, sample_weight=sample_weight)
     if not binner.cut_points_:
         return frame, None
     return binner.transform(frame), binner
+
+
+def _column_names(value, name):
+    """True for a list (or tuple, set) of hashable column names; a TypeError saying what is wrong otherwise."""
+    if isinstance(value, (str, bytes)) or not isinstance(value, (list, tuple, set, frozenset, pd.Index, np.ndarray)):
+        raise TypeError(f"`{name}` must be a list of column names (categorical=[{value!r}]), got {value!r}.")
+    for item in value:
+        if not isinstance(item, Hashable):
+            raise TypeError(f"`{name}` must be a list of column names; {item!r} is not a name.")
+    return True
+
+
+def _check_categorical(categorical, columns):
+    """The names of `categorical` as a list, each a column of `columns` (a ValueError naming those that are not)."""
+    if categorical is None:
+        return []
+    _column_names(categorical, "categorical")
+    present = set(columns)
+    unknown = [name for name in categorical if name not in present]
+    if unknown:
+        raise ValueError(
+            f"`categorical` names columns that are not in X: {unknown[:5]}; the columns are {list(columns)[:10]}."
+        )
+    return list(dict.fromkeys(categorical))
+
+
+def _integer_columns(frame, columns):
+    """The columns of `columns` that hold whole numbers: an integer type, or floats that are all whole.
+
+    A column of integer codes with a missing cell arrives as floats (pandas' ``read_csv``), so
+    whole floats count.
+    """
+    found = []
+    for column in columns:
+        series = frame[column]
+        if series.dtype.kind in "iu":
+            found.append(column)
+        elif series.dtype.kind == "f":
+            values = series.to_numpy(dtype=np.float64, na_value=np.nan)
+            values = values[np.isfinite(values)]
+            if values.size and np.array_equal(values, np.round(values)):
+                found.append(column)
+    return tuple(found)
 
 
 #: A column with distinct values in more than this share of the rows looks like an identifier.
@@ -419,6 +553,39 @@ def _warn_identifier_columns(encoder, n_rows):
     )
 
 
+#: The models being fitted (by ``id``): the thread fitting each and how deeply its fits nest.
+_FITS_IN_PROGRESS: dict[int, tuple[int, int]] = {}
+_FITS_LOCK = threading.Lock()
+
+
+@contextlib.contextmanager
+def _fitting_thread(model):
+    """Hold `model` for the calling thread while it fits; raise ``RuntimeError`` if another thread holds it.
+
+    Kept outside the model (no lock in its ``__dict__``), so that a model still copies and
+    saves as plain data. A thread's nested fits of one object (``fit`` calling ``fit_counts``)
+    are one fit.
+    """
+    key, thread = id(model), threading.get_ident()
+    with _FITS_LOCK:
+        owner, depth = _FITS_IN_PROGRESS.get(key, (thread, 0))
+        if owner != thread:
+            raise RuntimeError(
+                f"This {type(model).__name__} instance is being fitted in another thread; one model object is "
+                "fitted by one thread at a time. To fit in parallel, give each thread its own copy "
+                "(graphmodels.models.clone_model(model))."
+            )
+        _FITS_IN_PROGRESS[key] = (thread, depth + 1)
+    try:
+        yield
+    finally:
+        with _FITS_LOCK:
+            if depth == 0:
+                del _FITS_IN_PROGRESS[key]
+            else:
+                _FITS_IN_PROGRESS[key] = (thread, depth)
+
+
 class BaseModel:
     """Hyperparameters, validation, fitted state and persistence of every model.
 
@@ -431,6 +598,7 @@ class BaseModel:
     _parameter_constraints: dict[str, list[Any]] = {
         "estimator": [ESTIMATOR_CONSTRAINT],
         "discretizer": DISCRETIZER_CONSTRAINTS,
+        "categorical": CATEGORICAL_CONSTRAINTS,
         "missing": [MISSING_CONSTRAINT],
         "max_cells": [MAX_CELLS_CONSTRAINT],
         "random_state": RANDOM_STATE_CONSTRAINTS,
@@ -644,16 +812,20 @@ class BaseModel:
         """Clear the previous fit; if fitting fails, leave the model unfitted (not half fitted).
 
         A :class:`~graphmodels.stats.TableTooLargeError` gets the model's name in front of its message.
+        One object is fitted by one thread at a time: a ``fit`` started while another thread fits
+        the same object raises ``RuntimeError`` at once, and leaves that other fit alone (a fit
+        writes its state into the object step by step, so two at once would mix their states).
         """
-        self._reset_fitted_state()
-        try:
-            yield
-        except TableTooLargeError as error:
+        with _fitting_thread(self):
             self._reset_fitted_state()
-            raise error.for_model(type(self).__name__) from None
-        except BaseException:
-            self._reset_fitted_state()
-            raise
+            try:
+                yield
+            except TableTooLargeError as error:
+                self._reset_fitted_state()
+                raise error.for_model(type(self).__name__) from None
+            except BaseException:
+                self._reset_fitted_state()
+                raise
 
     #: Whether ``estimator=`` may be a :class:`~graphmodels.estimators.LeaveOneOutSelection`: the
     #: model implements ``_fit_tables(engine, estimator)`` and ``_training_families(engine, codes, estimator)``.
@@ -869,6 +1041,25 @@ class BaseModel:
         if isinstance(value, str) and value.lower() == "auto":
             return self._auto_discretizer
         return value
+
+    def _warn_integer_columns_cut(self, columns, stacklevel=3):
+        """Say that ``discretizer="auto"`` cut `columns` of whole numbers, and how to keep them as categories.
+
+        `stacklevel` 3 points at the caller of the ``fit`` that calls this.
+        """
+        value = getattr(self, "discretizer", None)
+        if not columns or not (isinstance(value, str) and value.lower() == "auto"):
+            return
+        owner, names = type(self).__name__, list(columns)
+        shown = ", ".join(map(repr, names[:5])) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+        warnings.warn(
+            f"{owner}: discretizer='auto' cut the integer column(s) {shown} into intervals, as numbers. If they "
+            f"are codes of categories, keep them as categories: {owner}(categorical={names!r}), or the pandas "
+            f"'category' dtype (X[col].astype('category')). To cut them without this warning, pass "
+            f"discretizer={self._auto_discretizer!r}.",
+            IntegerColumnsCutWarning,
+            stacklevel=stacklevel,
+        )
 
     def _is_fitted(self):
         return "encoder_" in vars(self)
@@ -1104,7 +1295,9 @@ class BaseClassifier(BaseModel):
                 missing=self.missing,
                 max_cells=self.max_cells,
                 discretizer=self._new_discretizer(),
+                categorical=getattr(self, "categorical", None),
             )
+            self._warn_integer_columns_cut(counts.integer_columns_cut)
             self.fit_counts(counts)
         return self
 
@@ -1251,7 +1444,9 @@ class BaseDensity(BaseModel):
                 missing=self.missing,
                 max_cells=self.max_cells,
                 discretizer=self._new_discretizer(),
+                categorical=getattr(self, "categorical", None),
             )
+            self._warn_integer_columns_cut(counts.integer_columns_cut)
             self.fit_counts(counts)
         return self
 

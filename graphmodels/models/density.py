@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -52,6 +53,11 @@ class ChowLiuTree(BaseDensity, ConditionalTables, Queryable):
         prediction. ``"auto"`` cuts each numeric column with at least 10
         distinct values into 5 equal-frequency bins (unsupervised); ``None``
         keeps every value as a state. See :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -93,6 +99,7 @@ class ChowLiuTree(BaseDensity, ConditionalTables, Queryable):
         algorithm: str = "kruskal",
         trace: bool = False,
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -100,6 +107,7 @@ class ChowLiuTree(BaseDensity, ConditionalTables, Queryable):
         self.algorithm = algorithm
         self.trace = trace
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 

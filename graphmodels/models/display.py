@@ -15,12 +15,19 @@ by :func:`model_html`:
   SVG by :func:`graphmodels.plotting.draw_network`.
 
 Rendering happens only when a front-end asks for it, and is bounded: a
-structure with more than :data:`~graphmodels._display.MAX_DRAWN_NODES` (60)
+structure with more than :data:`~graphmodels._display.MAX_DRAWN_NODES` (300)
 nodes is summarized without a drawing (the summary says so and names
-:func:`~graphmodels.plotting.draw_network`), and AODE and AnDE draw at most
-2 members (:data:`MAX_DRAWN_MEMBERS`). It never raises: an error while summarizing shows as a message
-beside the model's ``repr``, an error while drawing as a note under the
-summary.
+:func:`~graphmodels.plotting.draw_network`); one of more than
+:data:`~graphmodels._display.LARGE_DRAWING` (60) nodes is drawn without its
+class arcs (a note says so; naive Bayes shows its class and attributes); AODE
+and AnDE draw at most 2 members and a model with one structure per class
+(``ChowLiu``, ``HyperforestClassifier`` with ``representation_ == "free"``)
+at most 2 classes, the most probable (:data:`MAX_DRAWN_MEMBERS`), as many
+as hold 60 nodes in all (one when a member has more). Drawing options given
+by the caller (``show(model, top_k=...)``) take precedence, and with any of
+them the class arcs are drawn. It never raises: an error while summarizing
+shows as a message beside the model's ``repr``, an error while drawing as a
+note under the summary.
 
 Only ``_repr_html_`` is offered, no ``_repr_svg_``: IPython computes every
 ``_repr_*_`` an object has for every display (its ``DisplayFormatter``
@@ -44,6 +51,7 @@ from typing import Any
 import numpy as np
 
 from .._display import (
+    LARGE_DRAWING,
     MAX_DRAWN_NODES,
     MAX_LISTED,
     TOP_INTERACTIONS,
@@ -63,8 +71,10 @@ from ..structures import Hyperforest, hyperforests_by_class
 
 __all__ = ["model_html", "model_summary", "parameter_table", "MAX_DRAWN_MEMBERS"]
 
-#: Most members of an AODE or AnDE drawn in a display (the most informative super-parents first):
-#: two show what the members are; each one more costs as much as the first (0.2 s for 17 nodes).
+#: Most members of an AODE or AnDE drawn in a display (the most informative super-parents first),
+#: and most classes of a model with one structure per class (the most probable first): two show what
+#: the members are; each one more costs as much as the first (0.2 s for 17 nodes; five classes of 39
+#: attributes took 1.4 s).
 MAX_DRAWN_MEMBERS = 2
 
 
@@ -77,7 +87,7 @@ def model_html(
     ----------
     model : graphmodels model
         Fitted or not.
-    max_nodes : int, default=60
+    max_nodes : int, default=300
         A structure with more nodes (all members' together, for a grid of
         members) is summarized without a drawing.
     draw : callable, optional
@@ -116,9 +126,19 @@ def _model_html(model, max_nodes, draw, options):
     if not _is_fitted(model):
         return render(title, parameters=parameters, parameters_open=True, notes=["not fitted: call fit first"])
     n_nodes, drawing_options = _drawn_nodes(model, max_nodes)
-    drawing, notes = drawing_html(
-        model, n_nodes, max_nodes=max_nodes, draw=draw, options={**drawing_options, **options}
+    drawn, notes = model, []
+    large = _without_class_arcs(model) if n_nodes <= max_nodes and not options else None
+    if large is not None:
+        drawn, hidden, shown = large
+        drawing_options.update(hidden)
+        notes.append(
+            f"{shown} nodes: drawn without the class arcs (one from the class to every attribute); "
+            "graphmodels.plotting.draw_network(model) draws them"
+        )
+    drawing, drawing_notes = drawing_html(
+        drawn, n_nodes, max_nodes=max_nodes, draw=draw, options={**drawing_options, **options}
     )
+    notes = notes + drawing_notes if drawing else drawing_notes
     return render(title, model_summary(model), parameters=parameters, notes=notes, drawing=drawing)
 
 
@@ -179,11 +199,68 @@ def _drawn_nodes(model: Any, max_nodes: int) -> tuple[int, dict[str, Any]]:
         # Kikuchi-Bayes is drawn as its interaction diagram: one point per attribute.
         return int(model.n_features_in_), {}
     per_member = node_count(getattr(model, "structure_", None))
+    # A grid's panels hold at most LARGE_DRAWING nodes in all (one panel when a member has more).
+    room = min(max_nodes, LARGE_DRAWING) // max(per_member, 1)
     if hasattr(model, "ranked_superparents"):
-        # AODE, AnDE: a grid of the most informative members, as many as fit in max_nodes (1 or 2).
-        members_drawn = int(np.clip(max_nodes // max(per_member, 1), 1, MAX_DRAWN_MEMBERS))
+        # AODE, AnDE: a grid of the most informative members (1 or 2).
+        members_drawn = int(np.clip(room, 1, MAX_DRAWN_MEMBERS))
         return per_member * members_drawn, {"max_members": members_drawn}
+    n_classes = _classes_with_a_structure(model)
+    if n_classes:
+        # ChowLiu, HyperforestClassifier with one structure per class: a grid of the most probable
+        # classes (1 or 2), each over every variable.
+        classes_drawn = int(np.clip(room, 1, min(n_classes, MAX_DRAWN_MEMBERS)))
+        return per_member * classes_drawn, {"max_members": classes_drawn}
     return per_member, {}
+
+
+def _classes_with_a_structure(model: Any) -> int:
+    """How many classes have a structure of their own (a per-class grid is drawn), or 0."""
+    if getattr(model, "representation_", None) != "free":
+        return 0
+    forests = hyperforests_by_class(model)
+    if forests is not None:
+        return len(forests)
+    structures = getattr(model, "structures_", None)
+    classes = getattr(model, "classes_", None)
+    if isinstance(structures, list) and classes is not None and len(structures) == len(classes):
+        return len(structures)  # ChowLiu: one tree (a networkx graph) per class
+    return 0
+
+
+def _without_class_arcs(model: Any) -> tuple[Any, dict[str, Any], int] | None:
+    """What to draw, with which options, for a drawing of more than ``LARGE_DRAWING`` nodes without its class arcs.
+
+    ``(obj, options, nodes)``, `nodes` those of one drawing (one member, for AODE and AnDE); None
+    when the drawing is not that large or has no class arcs, or is a grid of classes, a latent
+    tree or an interaction diagram. A model drawn as its one ``structure_`` is drawn as a copy of
+    it without the class arcs (naive Bayes: the class and its attributes); AODE and AnDE as
+    themselves, with ``top_k`` every arc of a member but the class arcs, which ``draw_network``
+    then hides as a group.
+    """
+    if _members(model) is not None or _base_model(model) is not None or hasattr(model, "interactions_"):
+        return None
+    if _classes_with_a_structure(model):
+        return None
+    superparents = hasattr(model, "ranked_superparents")
+    if superparents:
+        structure = model.member_structure(model.ranked_superparents(1)[0])  # every member has as many arcs
+    else:
+        structure = getattr(model, "structure_", None)
+    if not hasattr(structure, "edges") or not hasattr(structure, "is_directed"):
+        return None
+    n_nodes = node_count(structure)
+    if n_nodes <= LARGE_DRAWING or any(role == "latent" for _, role in structure.nodes(data="role")):
+        return None  # small, or a latent tree (drawn by its own drawing)
+    class_arcs = [(u, v) for u, v, kind in structure.edges(data="kind") if kind == "class"]
+    if not class_arcs:
+        return None
+    if superparents:
+        others = structure.number_of_edges() - len(class_arcs)
+        return (model, {"top_k": others, "faded": "hide"}, n_nodes) if others else None
+    drawn = structure.copy()
+    drawn.remove_edges_from(class_arcs)
+    return drawn, {}, n_nodes
 
 
 def _names(model: Any) -> list[Any]:

@@ -1,4 +1,4 @@
-"""Fitted models as :class:`~graphmodels.models.DiscreteBayesianNetwork` or Markov networks.
+"""Fitted models as :class:`~graphmodels.networks.DiscreteBayesianNetwork` or Markov networks.
 
 The classifiers that are one Bayesian network over the class (or the labels)
 and the attributes offer ``to_bayesian_network()``, written once here:
@@ -60,7 +60,7 @@ The density :class:`~graphmodels.models.HyperforestDensity` is one Markov
 network over the attributes, exactly: its ``to_markov_network()``
 (:func:`clique_network`) gives it, one factor per clique of its junction
 forest. Every Markov network here can be written in the UAI format as
-``MARKOV`` (:func:`~graphmodels.models.write_uai`); every Bayesian network
+``MARKOV`` (:func:`~graphmodels.io.write_uai`); every Bayesian network
 in BIF, XMLBIF or UAI ``BAYES``.
 """
 
@@ -76,8 +76,7 @@ import numpy as np
 from .._memory import DEFAULT_MAX_CELLS, check_cells, describe_variables
 from .._special import logsumexp
 from ..estimators.discriminative import Discriminative
-from .bayesnet import DiscreteBayesianNetwork
-from .markovnet import DiscreteMarkovNetwork
+from ..networks import DiscreteBayesianNetwork, DiscreteMarkovNetwork
 
 if TYPE_CHECKING:
     from .base import BaseClassifier, BaseModel
@@ -220,7 +219,7 @@ def class_network(
     >>> X, y = gm.datasets.load("car", return_X_y=True)
     >>> bn = gm.NaiveBayes().fit(X, y).to_bayesian_network()  # calls class_network
     >>> bn.variables[0], bn.parents["safety"], bn.states["safety"]
-    ('class', ('class',), ['high', 'low', 'med'])
+    ('class', ('class',), ['low', 'med', 'high'])
     """
     owner = type(model).__name__
     encoder = model.encoder_
@@ -569,7 +568,7 @@ def class_conditional_networks(
         ``P(y)``, in ``classes_`` order.
     networks : dict
         Each class label (an entry of ``classes_``, a numpy scalar as the
-        Python scalar) to a :class:`~graphmodels.models.DiscreteBayesianNetwork`
+        Python scalar) to a :class:`~graphmodels.networks.DiscreteBayesianNetwork`
         over the attributes, in column order: ``P(x | y = c)``, its arcs
         the class's forest and its CPTs the class's tables.
 

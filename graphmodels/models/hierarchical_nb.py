@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numbers
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -21,7 +22,7 @@ from .tables import ConditionalTables, column_states
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["HierarchicalNaiveBayes"]
 
@@ -69,6 +70,11 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -137,6 +143,7 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         random_state: int | np.random.Generator | None = None,
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -148,6 +155,7 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         self.estimator = estimator
         self.random_state = random_state
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -308,7 +316,7 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         return out
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`, latents included.
+        """The fitted model as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`, latents included.
 
         Its variables are the class (named ``class_name_``, states
         ``classes_``), the attributes (named as the columns, states

@@ -34,7 +34,7 @@ from __future__ import annotations
 import functools
 import numbers
 import warnings
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import networkx as nx
@@ -59,9 +59,9 @@ from .registry import register_model
 from .tables import clique_potentials, column_states, find_variables, potential_frame
 
 if TYPE_CHECKING:
+    from ..networks import DiscreteMarkovNetwork
     from ..stats.counting import CountingEngine
     from ..stats.hyperedges import HyperedgeWeights
-    from .markovnet import DiscreteMarkovNetwork
 
 __all__ = ["HyperforestDensity", "HyperforestClassifier", "REPRESENTATIONS", "clique_log_tables"]
 
@@ -392,6 +392,11 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         prediction. ``"auto"`` cuts each numeric column with at least 10
         distinct values into 5 equal-frequency bins (unsupervised); ``None``
         keeps every value as a state. See :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -445,6 +450,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
         pseudo_count: float | Literal["deprecated"] = "deprecated",
@@ -456,6 +462,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
         self.pseudo_count = pseudo_count
@@ -490,7 +497,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
         return [(None, self.network_)]
 
     def to_markov_network(self) -> DiscreteMarkovNetwork:
-        """The fitted density as one :class:`~graphmodels.models.DiscreteMarkovNetwork`.
+        """The fitted density as one :class:`~graphmodels.networks.DiscreteMarkovNetwork`.
 
         One factor per clique of the junction forest (``network_``): the
         clique's conditional ``P(residual | separator)``, its joint for a root
@@ -516,7 +523,7 @@ class HyperforestDensity(_CliquePotentials, BaseDensity):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
 
         Examples
         --------
@@ -595,6 +602,11 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -656,6 +668,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
         pseudo_count: float | Literal["deprecated"] = "deprecated",
@@ -668,6 +681,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
         self.pseudo_count = pseudo_count
@@ -802,7 +816,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         )
 
     def to_markov_network(self) -> DiscreteMarkovNetwork:
-        """The fitted classifier as one :class:`~graphmodels.models.DiscreteMarkovNetwork` over ``(y, x)``.
+        """The fitted classifier as one :class:`~graphmodels.networks.DiscreteMarkovNetwork` over ``(y, x)``.
 
         Every representation is one normalized Markov network over the class
         and the attributes, whose product is the model's joint ``P(y, x)``:
@@ -845,7 +859,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
         graphmodels.models.export.classifier_markov_network : the construction.
 
         Notes

@@ -9,6 +9,7 @@ with an unseen state (code -1) is unobserved and summed out exactly.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -29,7 +30,7 @@ from .tables import ConditionalTables, column_states
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["KDB"]
 
@@ -74,6 +75,11 @@ class KDB(BaseClassifier, ConditionalTables, Queryable):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
         Missing cells as a state of their own, or refused.
     max_cells : int, default=10_000_000
@@ -155,6 +161,7 @@ class KDB(BaseClassifier, ConditionalTables, Queryable):
         trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -163,6 +170,7 @@ class KDB(BaseClassifier, ConditionalTables, Queryable):
         self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -318,7 +326,7 @@ class KDB(BaseClassifier, ConditionalTables, Queryable):
         return np.arange(self.n_features_in_)
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted model as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """The fitted model as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         Its variables are the class (named ``class_name_``, states
         ``classes_``) and the attributes the likelihood reads (named as the
@@ -350,7 +358,7 @@ class KDB(BaseClassifier, ConditionalTables, Queryable):
 
         See Also
         --------
-        graphmodels.models.write_bif : write the network in BIF.
+        graphmodels.io.write_bif : write the network in BIF.
 
         Examples
         --------

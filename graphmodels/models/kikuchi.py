@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from typing import TYPE_CHECKING, Any, Literal
 
 import numpy as np
@@ -30,7 +30,7 @@ from .tables import column_states, find_variables, potential_frame
 if TYPE_CHECKING:
     import networkx as nx
 
-    from .markovnet import DiscreteMarkovNetwork
+    from ..networks import DiscreteMarkovNetwork
 
 __all__ = ["KikuchiBayes", "DEFAULT_PRIOR_STRENGTH"]
 
@@ -89,6 +89,11 @@ class KikuchiBayes(BaseClassifier, Queryable):
         distinct values at Fayyad & Irani's MDL cut points (supervised);
         ``None`` keeps every value as a state. See
         :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
         Missing cells are a value of their own, as in the paper.
     max_cells : int, default=10_000_000
@@ -172,6 +177,7 @@ class KikuchiBayes(BaseClassifier, Queryable):
         max_log_posterior_drop: float = 50.0,
         trace: bool = False,
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
         prior_strength: float | Literal["deprecated"] = "deprecated",
@@ -183,6 +189,7 @@ class KikuchiBayes(BaseClassifier, Queryable):
         self.max_log_posterior_drop = max_log_posterior_drop
         self.trace = trace
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
         self.prior_strength = prior_strength
@@ -355,13 +362,16 @@ class KikuchiBayes(BaseClassifier, Queryable):
         The product of region tables raised to their counting numbers is normalized over
         every variable here (exactly, by a junction tree), so its posterior of the class given
         the attributes is kMAP's :meth:`predict_proba`; kBMA averages the stages' posteriors,
-        which no single distribution gives. Generalized belief propagation on ``structure_``
-        (the cluster variation method's region graph) approximates the same normalized product.
+        which no single distribution gives. ``method="gbp"`` runs generalized belief
+        propagation on ``structure_`` (the cluster variation method's region graph) with the
+        region tables raised to their counting numbers as factors: an approximation of the same
+        normalized product, which on these region graphs (every region holds the class) can
+        settle on a poor stationary point; the exact default is cheap, as the regions are small.
         """
         return markov_distribution(self, self.to_markov_network(), region_graph=self.structure_)
 
     def to_markov_network(self, stage: int | None = None) -> DiscreteMarkovNetwork:
-        """One stage's Kikuchi approximation as a :class:`~graphmodels.models.DiscreteMarkovNetwork`.
+        """One stage's Kikuchi approximation as a :class:`~graphmodels.networks.DiscreteMarkovNetwork`.
 
         The model scores a row by ``prod_R P(x_R, y)^{c_R}`` over the regions
         ``R`` of a stage of its path with their counting numbers ``c_R``
@@ -411,7 +421,7 @@ class KikuchiBayes(BaseClassifier, Queryable):
 
         See Also
         --------
-        graphmodels.models.write_uai : write the network as a UAI ``MARKOV`` file.
+        graphmodels.io.write_uai : write the network as a UAI ``MARKOV`` file.
         region_graph : the region graph of a stage, with its counting numbers.
 
         Notes

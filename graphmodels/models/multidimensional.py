@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import numbers
 import warnings
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import networkx as nx
@@ -54,7 +55,7 @@ from .tables import ConditionalTables
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
-    from .bayesnet import DiscreteBayesianNetwork
+    from ..networks import DiscreteBayesianNetwork
 
 __all__ = ["MultiDimensionalNaiveBayes", "MultiDimensionalTAN", "MultiDimensionalAODE"]
 
@@ -377,6 +378,11 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         prediction. ``"auto"`` cuts each numeric column with at least 10
         distinct values into 5 equal-frequency bins (unsupervised); ``None``
         keeps every value as a state. See :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest count table, and largest junction-tree clique, allowed.
@@ -406,7 +412,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
 
     Examples
     --------
-    >>> from graphmodels.models.synthetic import random_multidimensional_network
+    >>> from graphmodels.networks import random_multidimensional_network
     >>> network, _ = random_multidimensional_network(3, 6, random_state=0)
     >>> data = network.sample(500, random_state=1)
     >>> model = MultiDimensionalNaiveBayes().fit(data.filter(like="A"), data.filter(like="C"))
@@ -426,6 +432,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -435,6 +442,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -443,7 +451,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
         return [self.structure_]
 
     def to_bayesian_network(self) -> DiscreteBayesianNetwork:
-        """The fitted MDBNC as one :class:`~graphmodels.models.DiscreteBayesianNetwork`.
+        """The fitted MDBNC as one :class:`~graphmodels.networks.DiscreteBayesianNetwork`.
 
         Its variables are the labels (named as the columns of `Y`, states
         ``classes_[j]``) and the attributes (named as the columns of `X`,
@@ -472,7 +480,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
 
         Examples
         --------
-        >>> from graphmodels.models.synthetic import random_multidimensional_network
+        >>> from graphmodels.networks import random_multidimensional_network
         >>> network, _ = random_multidimensional_network(3, 6, random_state=0)
         >>> data = network.sample(500, random_state=1)
         >>> model = MultiDimensionalNaiveBayes().fit(data.filter(like="A"), data.filter(like="C"))
@@ -576,6 +584,11 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         prediction. ``"auto"`` cuts each numeric column with at least 10
         distinct values into 5 equal-frequency bins (unsupervised); ``None``
         keeps every value as a state. See :mod:`graphmodels.data.discretize`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Largest table (in float64 cells, 8 bytes each) the model may allocate; a fit that needs
@@ -614,6 +627,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
         pooling: str = "linear",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -624,6 +638,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
         self.estimator = estimator
         self.pooling = pooling
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 

@@ -31,7 +31,7 @@ from .._memory import DEFAULT_MAX_CELLS
 from ..data.encoding import LabelEncoder, _has_column_names, align_columns, as_frame
 from ..data.weights import check_sample_weight
 from . import _fitted
-from .base import BaseModel, fit_discretizer
+from .base import BaseModel, _integer_columns, fit_discretizer
 
 if TYPE_CHECKING:
     from typing_extensions import Self
@@ -208,14 +208,17 @@ class BaseMultiLabelClassifier(BaseModel):
             return frame
         # The label combination of each row is its class for a supervised (MDL) discretizer.
         joint = np.unique(label_codes, axis=0, return_inverse=True)[1].reshape(-1)
-        frame, self.discretizer_ = fit_discretizer(
+        cut, self.discretizer_ = fit_discretizer(
             self._new_discretizer(),
             frame,
             joint,
             sample_weight,
             max_cells=getattr(self, "max_cells", DEFAULT_MAX_CELLS),
+            categorical=getattr(self, "categorical", None),
         )
-        return frame
+        binned = [] if self.discretizer_ is None else self.discretizer_.binned_columns_
+        self._warn_integer_columns_cut(_integer_columns(frame, binned), stacklevel=4)
+        return cut
 
     def _is_fitted(self):
         return "label_names_" in vars(self)

@@ -516,6 +516,12 @@ def _load_document(document, decoder):
             f"{source} was saved in format version {version}, but this version of graphmodels reads "
             f"versions 1 to {FORMAT_VERSION}; upgrade graphmodels to load it."
         )
+    depth = _nesting_depth(document)
+    if depth > MAX_NESTING_DEPTH:
+        raise ModelFileError(
+            f"{source} is damaged: its document is nested too deeply to decode ({depth} levels, more than "
+            f"{MAX_NESTING_DEPTH}; graphmodels' save never nests it so)."
+        )
     try:
         model = _decode_model(document, decoder, source)
     except ModelFileError as error:
@@ -533,6 +539,28 @@ def _load_document(document, decoder):
     if not model._is_fitted():
         raise ModelFileError(f"{source} is damaged: the {type(model).__name__} it holds is not fitted.")
     return model
+
+
+#: The deepest nesting of lists and objects a model document may have. A saved model nests a few
+#: levels per nested model; the bound makes the check independent of Python's recursion limit.
+MAX_NESTING_DEPTH = 200
+
+
+def _nesting_depth(document):
+    """The deepest nesting of lists and dicts in `document`, walked without recursion."""
+    deepest = 0
+    stack = [(document, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if isinstance(value, dict):
+            value = value.values()
+        elif not isinstance(value, list):
+            continue
+        deepest = max(deepest, depth)
+        if depth > MAX_NESTING_DEPTH:
+            return depth  # deep enough to refuse; no need to walk the rest
+        stack.extend((item, depth + 1) for item in value)
+    return deepest
 
 
 def _parse_json(text, source, what):

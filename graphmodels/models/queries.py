@@ -39,12 +39,13 @@ import numpy as np
 import pandas as pd
 
 from ..estimators.discriminative import Discriminative
-from ..inference import Distribution, Factor, Mixture, MostProbableState
+from ..inference import Distribution, Factor, Mixture
+from ..networks.questions import (
+    NetworkQueries as _NetworkQueries,  # not NetworkQueries: that name is a deprecated alias here
+)
 
 __all__ = [
-    "NetworkQueries",
     "Queryable",
-    "StructureQuestions",
     "families_distribution",
     "markov_distribution",
     "network_distribution",
@@ -82,56 +83,7 @@ def families_distribution(
     )
 
 
-class StructureQuestions:
-    """Independence questions the structure answers alone: asked of ``self.distribution().graph``.
-
-    The graph is the Bayesian network's DAG when the model's tables are conditional
-    distributions (d-separation), and its Markov network otherwise (separation): the
-    discriminative models, the hyperforest models, Kikuchi-Bayes and the mixtures.
-    """
-
-    def independent(self, x: Any, y: Any, given: Any = None) -> bool:
-        """Whether the structure makes `x` and `y` independent given `given` (d-separation or separation).
-
-        Examples
-        --------
-        >>> import graphmodels as gm
-        >>> X, y = gm.datasets.load("car", return_X_y=True)
-        >>> nb = gm.NaiveBayes().fit(X, y)
-        >>> nb.independent("safety", "buying"), nb.independent("safety", "buying", given="class")
-        (False, True)
-        """
-        from ..inference.separation import independent
-
-        return independent(self.distribution().graph, x, y, given)  # type: ignore[attr-defined]
-
-    def d_separated(self, x: Any, y: Any, given: Any = None) -> bool:
-        """Whether `given` d-separates `x` from `y` in the model's DAG (a ``TypeError`` for a Markov network)."""
-        from ..inference.separation import d_separated
-
-        return d_separated(self.distribution().graph, x, y, given)  # type: ignore[attr-defined]
-
-    def markov_blanket(self, node: Hashable) -> set[Hashable]:
-        """The variables that make `node` independent of all the others."""
-        from ..inference.separation import markov_blanket
-
-        return markov_blanket(self.distribution().graph, node)  # type: ignore[attr-defined]
-
-    def active_trails(
-        self, x: Hashable, y: Hashable, given: Any = None, *, max_trails: int = 100
-    ) -> list[list[Hashable]]:
-        """The active trails from `x` to `y` given `given` in the model's DAG, shortest first."""
-        from ..inference.separation import active_trails
-
-        graph = self.distribution().graph  # type: ignore[attr-defined]
-        if not graph.is_directed():
-            raise TypeError(
-                f"{type(self).__name__} is a Markov network here: trails are active in a DAG; use `independent`."
-            )
-        return active_trails(graph, x, y, given, max_trails=max_trails)
-
-
-class Queryable(StructureQuestions):
+class Queryable(_NetworkQueries):
     """``query``, ``map_query`` and ``sample`` on a fitted model, asked of its distribution.
 
     A subclass implements ``_build_distribution()``; the result is built on first use, kept
@@ -176,10 +128,7 @@ class Queryable(StructureQuestions):
             :mod:`graphmodels.models.queries` for what each model's is).
         """
         self._check_fitted()
-        cached = self.__dict__.get("_distribution_cache")
-        if cached is None:
-            cached = self.__dict__["_distribution_cache"] = self._build_distribution()
-        return cached
+        return super().distribution()
 
     # -- evidence in the model's terms ---------------------------------------------------------
 
@@ -246,12 +195,16 @@ class Queryable(StructureQuestions):
             ``"auto"`` is exact.
         **options
             Passed to an approximate method (``damping``, ``max_iter``, ``tol``,
-            ``n_samples``, ``random_state``).
+            ``n_samples``, ``random_state``); ``trace=True`` returns the answer with every
+            message passed to reach it (a :class:`~graphmodels.inference.QueryTrace`, which
+            :func:`graphmodels.plotting.animate` plays; not for a mixture: ChowLiu with one
+            forest per class, AODE, AnDE).
 
         Returns
         -------
         pandas.Series, dict or DataFrame
-            See :meth:`graphmodels.inference.Distribution.query`.
+            See :meth:`graphmodels.inference.Distribution.query`: one evidence set is answered
+            with pandas objects that display in a notebook as tables with bars.
 
         Examples
         --------
@@ -264,18 +217,6 @@ class Queryable(StructureQuestions):
         return self.distribution().query(
             variables, self._model_evidence(evidence), joint=joint, method=method, **options
         )
-
-    def map_query(
-        self, variables: Any = None, evidence: Mapping[Hashable, Any] | pd.DataFrame | None = None
-    ) -> MostProbableState:
-        """The most probable joint state of `variables` (all unobserved ones when None) given `evidence`.
-
-        Returns
-        -------
-        MostProbableState
-            ``states`` and ``probability`` (``P(states | evidence)``); it unpacks as a pair.
-        """
-        return self.distribution().map_query(variables, self._model_evidence(evidence))
 
     def sample(
         self,
@@ -359,33 +300,10 @@ def markov_distribution(model: Any, network: Any, *, region_graph: Any = None) -
     )
 
 
-class NetworkQueries(StructureQuestions):
-    """``query``, ``map_query`` and :meth:`distribution` on a given network (no fit, no encoder)."""
+def __getattr__(name: str) -> Any:
+    if name == "NetworkQueries":  # moved with the networks
+        from .. import networks
+        from .._deprecation import moved
 
-    def _build_distribution(self) -> Distribution:  # pragma: no cover - each network defines it
-        raise NotImplementedError
-
-    def distribution(self) -> Distribution:
-        """The network as a :class:`~graphmodels.inference.Distribution` (built once)."""
-        cached = self.__dict__.get("_distribution_cache")
-        if cached is None:
-            cached = self.__dict__["_distribution_cache"] = self._build_distribution()
-        return cached
-
-    def query(
-        self,
-        variables: Any,
-        evidence: Mapping[Hashable, Any] | pd.DataFrame | None = None,
-        *,
-        joint: bool = False,
-        method: str = "auto",
-        **options: Any,
-    ) -> Any:
-        """The posterior of `variables` given `evidence` (see :meth:`graphmodels.inference.Distribution.query`)."""
-        return self.distribution().query(variables, evidence, joint=joint, method=method, **options)
-
-    def map_query(
-        self, variables: Any = None, evidence: Mapping[Hashable, Any] | pd.DataFrame | None = None
-    ) -> MostProbableState:
-        """The most probable joint state of `variables` (all unobserved ones when None) given `evidence`."""
-        return self.distribution().map_query(variables, evidence)
+        return moved(__name__, name, networks)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -10,6 +10,7 @@ one is fitted.
 from __future__ import annotations
 
 import numbers
+from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
 
 import numpy as np
@@ -145,6 +146,11 @@ class SelectiveKDB(KDB):
         dropped is nearly a coin toss.
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states, as in :class:`KDB`.
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals, whatever their
+        type: integer codes of categories, say. A pandas ``category`` column
+        is never cut either. When ``discretizer="auto"`` cuts a column of whole
+        numbers, ``fit`` warns (:class:`~graphmodels.data.IntegerColumnsCutWarning`).
     missing : {"value", "error"}, default="value"
         Missing cells as a state of their own, or refused.
     max_cells : int, default=10_000_000
@@ -271,6 +277,7 @@ class SelectiveKDB(KDB):
         trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -281,6 +288,7 @@ class SelectiveKDB(KDB):
         self.trace = trace
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 

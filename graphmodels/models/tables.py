@@ -10,7 +10,7 @@ Written once here, used by every model that keeps such tables:
   :class:`~graphmodels.models.ChowLiuTree`,
   :class:`~graphmodels.models.HierarchicalNaiveBayes` and the
   multi-dimensional classifiers -- and
-  :meth:`~graphmodels.models.DiscreteBayesianNetwork.cpd`: a DataFrame with
+  :meth:`~graphmodels.networks.DiscreteBayesianNetwork.cpd`: a DataFrame with
   one row per configuration of the node's parents and one column per state
   of the node (:func:`conditional_frame`);
 * ``potential(clique)`` on the hyperforest models and ``potential(region)``
@@ -37,6 +37,7 @@ import pandas as pd
 
 from .._special import logsumexp
 from ..estimators.discriminative import Discriminative
+from ..networks.tables import conditional_frame, find_node, state_index
 
 __all__ = [
     "ConditionalTables",
@@ -48,66 +49,6 @@ __all__ = [
     "find_node",
     "find_variables",
 ]
-
-
-def _state_index(levels: Sequence[Any] | np.ndarray, name: Hashable | None = None) -> pd.Index:
-    """The labels of one variable as a flat object Index (tuple labels stay labels)."""
-    values = np.empty(len(levels), dtype=object)
-    for k, level in enumerate(levels):  # one by one: a tuple label is one cell
-        values[k] = level.item() if isinstance(level, np.generic) else level
-    return pd.Index(values, dtype=object, name=name, tupleize_cols=False)
-
-
-def conditional_frame(
-    node: Hashable,
-    states: Sequence[Any] | np.ndarray,
-    parents: Sequence[tuple[Hashable, Sequence[Any] | np.ndarray]],
-    probabilities: np.ndarray,
-) -> pd.DataFrame:
-    """A conditional table ``P(node | parents)`` as a DataFrame.
-
-    Parameters
-    ----------
-    node : hashable
-        The variable's name (the columns' name).
-    states : sequence of shape (r_node,)
-        Its state labels, in code order.
-    parents : sequence of (name, states)
-        Each parent's name and state labels, in the order of the table's axes.
-    probabilities : ndarray of shape (r_parent_1, ..., r_parent_m, r_node)
-
-    Returns
-    -------
-    DataFrame of shape (prod r_parent, r_node)
-        Columns: the node's states (named `node`). Index: the parents'
-        configurations, the first parent varying slowest -- a MultiIndex
-        named by the parents for two or more, a flat Index named by the
-        parent for one, and the single label ``"probability"`` for none.
-
-    Raises
-    ------
-    ValueError
-        If the table's shape does not match the states.
-
-    Examples
-    --------
-    >>> frame = conditional_frame("wet", ["no", "yes"], [("rain", ["no", "yes"])], np.array([[0.9, 0.1], [0.2, 0.8]]))
-    >>> frame.index.name, frame.columns.name, frame.loc["yes"].tolist()
-    ('rain', 'wet', [0.2, 0.8])
-    """
-    table = np.asarray(probabilities, dtype=np.float64)
-    shape = tuple(len(levels) for _, levels in parents) + (len(states),)
-    if table.shape != shape:
-        raise ValueError(f"The table of {node!r} has shape {table.shape}, but its parents and states need {shape}.")
-    if not parents:
-        index = pd.Index(["probability"])
-    elif len(parents) == 1:
-        index = _state_index(parents[0][1], parents[0][0])
-    else:
-        index = pd.MultiIndex.from_product(
-            [_state_index(levels) for _, levels in parents], names=[name for name, _ in parents]
-        )
-    return pd.DataFrame(table.reshape(-1, len(states)), index=index, columns=_state_index(states, node))
 
 
 def potential_frame(
@@ -142,25 +83,10 @@ def potential_frame(
     columns: dict[Hashable, Any] = {}
     grids = np.indices(shape).reshape(len(shape), -1) if shape else np.zeros((0, 1), dtype=np.int64)
     for (name, levels), codes in zip(variables, grids):
-        columns[name] = _state_index(levels)[codes].to_numpy()
+        columns[name] = state_index(levels)[codes].to_numpy()
     frame = pd.DataFrame(columns, index=pd.RangeIndex(table.size))
     frame["probability"] = table.reshape(-1)
     return frame
-
-
-def find_node(node: Any, known: Iterable[Hashable]) -> Hashable | None:
-    """`node` as one of `known` (equal names), or None; an unhashable `node` is None too."""
-    try:
-        hash(node)
-    except TypeError:
-        return None
-    for name in known:
-        try:
-            if name == node and (type(name) is bool) == (type(node) is bool):  # True is not the column 1
-                return name
-        except (TypeError, ValueError):
-            continue
-    return None
 
 
 def _probabilities(log_table: np.ndarray, normalize: bool) -> np.ndarray:

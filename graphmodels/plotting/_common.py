@@ -18,6 +18,8 @@ from typing import TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
+from matplotlib.patches import ConnectionStyle
+from matplotlib.path import Path
 
 from .._threads import one_blas_thread
 from ..models.base import BaseModel
@@ -359,9 +361,86 @@ def _component_packed(graph, layout_one):
 
 
 def _kamada_kawai(graph, max_row_width=None):
-    # networkx's Kamada-Kawai minimizes with scipy's L-BFGS-B, whose BLAS calls are tiny.
+    # Small dense products: on one BLAS thread (a hand-off between threads costs more on a busy machine).
     with one_blas_thread():
-        return _component_packed(graph, lambda sub: nx.kamada_kawai_layout(sub, weight=None))
+        return _component_packed(graph, _stress_majorization)
+
+
+#: Iterations of the stress majorization, at most, and the relative decrease of the energy that ends it.
+_STRESS_ITERATIONS = 500
+_STRESS_TOLERANCE = 1e-4
+
+
+def _stress_majorization(graph):
+    """Kamada-Kawai positions of a connected graph, minimized by stress majorization.
+
+    Kamada and Kawai's energy ``sum_{i<j} (|x_i - x_j| - d_ij)^2 / d_ij^2``, ``d_ij`` the number
+    of edges between ``i`` and ``j``, is the stress with weights ``d_ij^-2``; Gansner, Koren and
+    North minimize it by majorization (the Guttman transform, which never raises it). The start
+    is classical multidimensional scaling of the distances, moved by a tenth of an edge along a
+    circle in graph order: nodes with the same distances to every other node (two leaves of one
+    parent) would otherwise start, and stay, on one point. Deterministic. On 40 nodes it takes
+    about 10 ms where networkx's ``kamada_kawai_layout`` (scipy's L-BFGS-B from a circle) took
+    0.04 to 0.8 s (the latter when scipy's BLAS runs several threads on a busy machine), at an
+    energy as low or lower (a grid: networkx's; a circle start alone is caught in a fold); on 300
+    nodes about 0.15 s.
+
+    References
+    ----------
+    .. [1] Kamada, T., & Kawai, S. (1989). An algorithm for drawing general undirected graphs.
+           Information Processing Letters, 31(1), 7-15.
+    .. [2] Gansner, E. R., Koren, Y., & North, S. (2004). Graph drawing by stress majorization.
+           Graph Drawing 2004, LNCS 3383, 239-250.
+    """
+    from scipy.sparse.csgraph import shortest_path
+
+    nodes = list(graph.nodes)
+    n = len(nodes)
+    adjacency = nx.to_scipy_sparse_array(graph, nodelist=nodes, weight=None, format="csr")
+    distance = shortest_path(adjacency, directed=False, unweighted=True)
+    weight = np.zeros_like(distance)
+    off = ~np.eye(n, dtype=bool)
+    weight[off] = distance[off] ** -2.0
+    angle = np.linspace(0.0, 2 * np.pi, n, endpoint=False)
+    xy = _classical_scaling(distance) + 0.1 * np.stack([np.cos(angle), np.sin(angle)], axis=1)
+    # The weighted Laplacian's pseudo-inverse (its null space is the constant vector).
+    laplacian = -weight
+    laplacian[np.diag_indices(n)] = weight.sum(axis=1)
+    inverse = np.linalg.inv(laplacian + 1.0 / n) - 1.0 / n
+    pull = weight * distance
+    previous = None
+    for _ in range(_STRESS_ITERATIONS):
+        squared = (xy * xy).sum(axis=1)
+        apart = np.sqrt(np.maximum(squared[:, None] + squared[None, :] - 2 * xy @ xy.T, 0.0))
+        energy = float((weight * (apart - distance) ** 2).sum())
+        if previous is not None and previous - energy <= _STRESS_TOLERANCE * previous:
+            break
+        previous = energy
+        with np.errstate(divide="ignore", invalid="ignore"):
+            push = np.where(apart > 1e-12, pull / apart, 0.0)
+        push[np.diag_indices(n)] = -push.sum(axis=1)
+        xy = inverse @ (-push @ xy)
+    return {node: (float(x), float(y)) for node, (x, y) in zip(nodes, xy)}
+
+
+def _classical_scaling(distance, iterations=60):
+    """Two-dimensional classical MDS of a distance matrix: its two leading eigenvectors, scaled.
+
+    Power iteration with Gram-Schmidt from a fixed start (no LAPACK call: on a busy machine a
+    300 x 300 eigendecomposition took a second), so the result depends on the distances only.
+    """
+    n = len(distance)
+    squared = distance**2
+    centred = -0.5 * (squared - squared.mean(axis=0) - squared.mean(axis=1)[:, None] + squared.mean())
+    vectors = np.stack([np.linspace(-1.0, 1.0, n), np.cos(np.linspace(0.0, np.pi, n))], axis=1)
+    for _ in range(iterations):
+        vectors = centred @ vectors
+        first = vectors[:, 0] / max(float(np.linalg.norm(vectors[:, 0])), 1e-300)
+        second = vectors[:, 1] - (first @ vectors[:, 1]) * first
+        second /= max(float(np.linalg.norm(second)), 1e-300)
+        vectors = np.stack([first, second], axis=1)
+    values = np.einsum("ij,ij->j", vectors, centred @ vectors)
+    return vectors * np.sqrt(np.maximum(values, 1e-12))
 
 
 def _spring(graph, max_row_width=None):
@@ -441,6 +520,49 @@ def network_layout(
         return {}
     pos = LAYOUTS[method](graph, max_row_width)
     return {node: pos[node] for node in graph.nodes}
+
+
+def drawing_positions(
+    graph: nx.Graph,
+    layout: str | Mapping[Any, Any] | None = None,
+    *,
+    max_row_width: int | None = None,
+    ax: Axes | None = None,
+    page_aspect: float | None = None,
+) -> dict[Any, tuple[float, float]]:
+    """The positions of :func:`~graphmodels.plotting.draw_graph` (and the drawings on its layout).
+
+    A dict `layout` is checked to cover every node; a large graph (:data:`LARGE_GRAPH` nodes
+    or more) with the default or ``"layered"`` layout has its layers flowed into rows shaped
+    to the page (`ax`'s, else `page_aspect`, else :data:`LARGE_FIGURE`'s); anything else is
+    :func:`network_layout`'s.
+
+    Raises
+    ------
+    ValueError
+        For a dict missing nodes, an unknown layout name or a bad `max_row_width`.
+    TypeError
+        For a `layout` that is neither None, a name nor a dict.
+    """
+    if isinstance(layout, Mapping):
+        missing = [n for n in graph.nodes if n not in layout]
+        if missing:
+            raise ValueError(f"`layout` has no position for {len(missing)} node(s), e.g. {missing[0]!r}.")
+        return {n: (float(layout[n][0]), float(layout[n][1])) for n in graph.nodes}
+    if graph.number_of_nodes() >= LARGE_GRAPH and (layout is None or layout == "layered"):
+        network_layout(nx.empty_graph(0), "layered", max_row_width=max_row_width)  # checks `max_row_width`
+        if max_row_width is None:
+            if ax is not None:
+                box = ax.get_position()
+                fig_w, fig_h = ax.figure.get_size_inches()  # type: ignore[union-attr]
+                aspect = box.width * fig_w / (box.height * fig_h)
+            else:
+                aspect = page_aspect if page_aspect is not None else LARGE_FIGURE[0] / LARGE_FIGURE[1]
+            max_row_width = _page_row_width(graph.number_of_nodes(), aspect)
+        return _flowed_layered(graph, max_row_width)
+    if layout is None or isinstance(layout, str):
+        return network_layout(graph, layout, max_row_width=max_row_width)
+    raise TypeError(f"`layout` must be None, a method name or a dict of positions, got {type(layout).__name__}.")
 
 
 #: Where :func:`grid_layout` puts the class nodes.
@@ -856,6 +978,7 @@ def _role(data):
 
 
 _BENDS = (0.0, 0.15, -0.15, 0.3, -0.3, 0.45, -0.45, 0.6, -0.6)
+_RADS = np.array(_BENDS)
 
 
 _T = np.linspace(0.04, 0.96, 24)[:, None]
@@ -869,34 +992,96 @@ def _bend(a, b, others, clearance=0.45, bounds=None):
     bent) that comes within `clearance` of the fewest other nodes wins, so a
     straight segment is kept whenever bending does not help. Curves leaving
     `bounds` ``((xmin, xmax), (ymin, ymax))`` are not considered.
+
+    Every candidate is scored at once, against only the nodes within `clearance` of the box that
+    holds all of them (the others cannot be near any): on a drawing of 300 nodes the loop over
+    candidates and all nodes took most of its time.
     """
     if len(others) == 0:
         return 0.0
     a, b = np.asarray(a, dtype=float), np.asarray(b, dtype=float)
+    # The straight segment first: when it passes no node (most arcs), no bend is scored.
+    segment = (1 - _T) * a + _T * b
+    low, high = segment.min(axis=0) - clearance, segment.max(axis=0) + clearance
+    near = others[((others >= low) & (others <= high)).all(axis=1)]
+    if len(near) == 0 or ((segment[:, None, :] - near[None, :, :]) ** 2).sum(axis=2).min() >= clearance**2:
+        return 0.0
     dx, dy = b - a
-    best, best_hits = 0.0, None
-    for rad in _BENDS:
-        # arc3's control point: the middle moved by rad * (dy, -dx).
-        control = (a + b) / 2 + rad * np.array([dy, -dx])
-        curve = (1 - _T) ** 2 * a + 2 * _T * (1 - _T) * control + _T**2 * b
-        if (
-            bounds is not None
-            and rad != 0
-            and (
-                curve[:, 0].min() < bounds[0][0]
-                or curve[:, 0].max() > bounds[0][1]
-                or curve[:, 1].min() < bounds[1][0]
-                or curve[:, 1].max() > bounds[1][1]
-            )
-        ):
-            continue
-        gaps = np.sqrt(((curve[:, None, :] - others[None, :, :]) ** 2).sum(-1)).min(axis=0)
-        hits = int((gaps < clearance).sum())
-        if best_hits is None or hits < best_hits:
-            best, best_hits = rad, hits
-        if hits == 0:
-            break
-    return best
+    # arc3's control point: the middle moved by rad * (dy, -dx); curves of shape (bends, points, 2).
+    controls = (a + b) / 2 + _RADS[:, None] * np.array([dy, -dx])
+    curves = (1 - _T) ** 2 * a + 2 * _T * (1 - _T) * controls[:, None, :] + _T**2 * b
+    valid = np.ones(len(_RADS), dtype=bool)
+    if bounds is not None:
+        low, high = curves.min(axis=1), curves.max(axis=1)
+        inside = (
+            (low[:, 0] >= bounds[0][0])
+            & (high[:, 0] <= bounds[0][1])
+            & (low[:, 1] >= bounds[1][0])
+            & (high[:, 1] <= bounds[1][1])
+        )
+        valid = inside | (_RADS == 0)
+    corner_low = curves.reshape(-1, 2).min(axis=0) - clearance
+    corner_high = curves.reshape(-1, 2).max(axis=0) + clearance
+    near = others[((others >= corner_low) & (others <= corner_high)).all(axis=1)]
+    if len(near) == 0:
+        return 0.0
+    points = curves.reshape(-1, 2)
+    squared = (points * points).sum(axis=1)[:, None] + (near * near).sum(axis=1)[None, :] - 2 * points @ near.T
+    closest = squared.reshape(len(_RADS), len(_T), len(near)).min(axis=1)  # (bends, near)
+    hits = (closest < clearance**2).sum(axis=1)
+    hits[~valid] = np.iinfo(hits.dtype).max
+    return float(_RADS[int(np.argmin(hits))])  # the first (least bent) of the fewest
+
+
+#: Points of the curve sampled to find where an arc leaves a node's circle (see :class:`NodeArc`).
+_ARC_SAMPLES = np.linspace(0.0, 1.0, 129)
+
+
+class NodeArc(ConnectionStyle.Arc3):
+    """matplotlib's ``arc3`` connection, its ends shortened to the node circles in closed form.
+
+    The same curve as ``connectionstyle="arc3,rad=..."`` (a quadratic Bézier through the
+    control point ``middle + rad * (dy, -dx)``) cut where it leaves the circles of radius
+    ``shrinkA`` and ``shrinkB`` around its ends, but found on 129 points of the curve at once
+    (linear interpolation between them, well under a hundredth of a pixel off) instead of
+    matplotlib's bisection, which took most of the time of drawing a network of 100 arcs (each
+    drawn twice when the figure is saved with a tight bounding box). The part kept is again a
+    quadratic Bézier, whose control point is the blossom of the two cut parameters. Clipping to
+    patches (``patchA``, ``patchB``), which the drawings do not use, is matplotlib's.
+    """
+
+    def __call__(self, posA, posB, shrinkA=2.0, shrinkB=2.0, patchA=None, patchB=None):  # noqa: N803 - matplotlib's names
+        if patchA is not None or patchB is not None:
+            return super().__call__(posA, posB, shrinkA, shrinkB, patchA, patchB)
+        start, end = np.asarray(posA, dtype=float), np.asarray(posB, dtype=float)
+        dx, dy = end - start
+        control = (start + end) / 2 + self.rad * np.array([dy, -dx])
+        t = _ARC_SAMPLES[:, None]
+        curve = (1 - t) ** 2 * start + 2 * t * (1 - t) * control + t**2 * end
+        t0 = _leaves(np.hypot(*(curve - start).T), shrinkA, _ARC_SAMPLES)
+        t1 = 1.0 - _leaves(np.hypot(*(curve - end).T)[::-1], shrinkB, _ARC_SAMPLES)
+        if t0 >= t1:  # the circles cover the curve: matplotlib's own rule for what is left
+            return super().__call__(posA, posB, shrinkA, shrinkB, patchA, patchB)
+
+        def at(a, b):  # the blossom of the curve: at(t, t) is the point at t
+            return (1 - a) * (1 - b) * start + ((1 - a) * b + a * (1 - b)) * control + a * b * end
+
+        return Path([at(t0, t0), at(t0, t1), at(t1, t1)], [Path.MOVETO, Path.CURVE3, Path.CURVE3])
+
+
+def _leaves(distance, radius, ts):
+    """The first parameter at which `distance` (sampled at `ts`, from the circle's centre) reaches `radius`.
+
+    0 when it never does (matplotlib keeps such an end unclipped) or when `radius` is 0.
+    """
+    if radius <= 0:
+        return 0.0
+    outside = np.flatnonzero(distance >= radius)
+    if len(outside) == 0 or outside[0] == 0:
+        return 0.0
+    i = outside[0]
+    share = (radius - distance[i - 1]) / (distance[i] - distance[i - 1])
+    return float(ts[i - 1] + share * (ts[i] - ts[i - 1]))
 
 
 def scatter_nodes(

@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 import numpy as np
 
+from ..inference import QueryTrace
 from ..models.augmented import FAN, TAN, ChowLiu
 from ..models.base import BaseModel
 from ..models.density import ChowLiuTree
@@ -33,6 +34,7 @@ from ..structures.hyperforests import Hyperforest
 from ._common import network_layout
 from .hyperforests import draw_hyperforest
 from .interactions import draw_interactions
+from .message_passing import message_animator
 from .network import draw_graph
 
 if TYPE_CHECKING:
@@ -424,6 +426,10 @@ def _check_positive_int(value: Any, name: str, minimum: int) -> int:
 
 def _animator(model, *, class_label, layout, max_frames, ax, figsize, title, legend, caption_size, draw_options):
     max_frames = _check_positive_int(max_frames, "max_frames", 2)
+    if isinstance(model, QueryTrace):
+        return message_animator(
+            model, layout=layout, max_frames=max_frames, ax=ax, figsize=figsize, title=title, caption_size=caption_size
+        )
     replay = _replay(model, class_label)
     frames = _frames(replay, max_frames)
     pos = _positions(replay, model, layout)
@@ -441,7 +447,7 @@ def _animator(model, *, class_label, layout, max_frames, ax, figsize, title, leg
 
 
 def animate(
-    model: BaseModel,
+    model: BaseModel | QueryTrace,
     *,
     interval: int = 800,
     layout: str | dict[Any, Any] | None = None,
@@ -482,20 +488,30 @@ def animate(
                                                 MAP stage
     ``HierarchicalNaiveBayes``                  the latents added (the steps over the states of a
                                                 latent are left out)
+    a query asked with ``trace=True`` (a        message passing: one frame per message of
+    ``QueryTrace``)                             ``trace.messages`` on the drawing of the junction
+                                                tree (:func:`draw_junction_tree`), the factor
+                                                graph of loopy BP (:func:`draw_factor_graph`) or
+                                                the region graph of GBP (:func:`draw_region_graph`):
+                                                an arrow along the message's edge and its table
+                                                beside the drawing; the final frame shows the
+                                                answer where it is read
     ==========================================  ==================================================
 
     Parameters
     ----------
-    model : fitted model
-        One of the models above, fitted with ``trace=True``.
+    model : fitted model or QueryTrace
+        One of the models above, fitted with ``trace=True``; or what
+        ``model.query(variables, evidence, trace=True)`` returns.
     interval : int, default=800
         Milliseconds between frames.
     layout : str or dict, optional
         A method name of :func:`~graphmodels.plotting.network_layout` or a dict node ->
         ``(x, y)``, for the final structure; by default the drawing's own.
     max_frames : int, default=200
-        The most frames (``>= 2``, the final one included). A longer trace leaves out its
-        rejected steps first (``"reject"``, ``"drop"``, HNB's ``"test"``), evenly spread; if the
+        The most frames (``>= 2``, the final one included). A query's trace longer than that
+        (loopy BP runs many sweeps) shows evenly spread messages. A longer learning trace leaves
+        out its rejected steps first (``"reject"``, ``"drop"``, HNB's ``"test"``), evenly spread; if the
         others are still too many they are subsampled evenly too. Every frame still shows the
         structure replayed up to its step. Chow-Liu on the 60 attributes of ``splice`` has
         1770 candidate edges.
@@ -523,7 +539,9 @@ def animate(
         Save it with ``anim.save("search.gif", writer="pillow")`` (Pillow comes with
         matplotlib), show it in a notebook with ``IPython.display.HTML(anim.to_jshtml())``.
         It also has ``frames`` (the :class:`Frame` of each frame: ``structure``, the trace's
-        ``row``, ``caption``) and ``structures`` (the structure drawn in each frame). Under
+        ``row``, ``caption``) and ``structures`` (the structure drawn in each frame); for a
+        query's trace, ``frames`` holds a ``MessageFrame`` per frame (the message's ``row`` of
+        ``trace.messages``, None for the answer; ``caption``; ``table``, the text shown). Under
         Jupyter's inline backend the figure it makes is not left open in pyplot, so a cell
         shows the animation alone, not also a static copy of its last frame; other backends
         keep it there (``plt.show()`` plays the animation in a window).
@@ -532,8 +550,8 @@ def animate(
     ------
     ValueError
         For a model without ``trace_`` (fit it with ``trace=True``), a model whose search is not
-        animated (the message lists those that are), an unknown `class_label` or a
-        `max_frames` below 2.
+        animated (the message lists those that are), an unknown `class_label`, a
+        `max_frames` below 2, or a query's trace without messages.
     TypeError
         For anything that is not a model.
     NotFittedError
@@ -595,7 +613,8 @@ def animate(
         cache_frame_data=False,
     )
     anim.frames = animator.frames  # type: ignore[attr-defined]  # documented extras on the animation
-    anim.structures = [frame.structure for frame in animator.frames]  # type: ignore[attr-defined]
+    if not isinstance(model, QueryTrace):
+        anim.structures = [frame.structure for frame in animator.frames]  # type: ignore[attr-defined]
     return anim
 
 

@@ -83,8 +83,8 @@ def _multidimensional(graph_or_model, ax, options):
 
 
 def _junction_tree(graph, ax, options):
-    """A junction tree (``Hyperforest.junction_tree()``): drawn from the hyperforest of its cliques."""
-    return draw_junction_tree(Hyperforest(list(graph.nodes)), ax=ax, title=options["title"])
+    """A junction tree (``Hyperforest.junction_tree()``, ``JunctionTree.graph``): drawn with its own edges."""
+    return draw_junction_tree(graph, ax=ax, title=options["title"])
 
 
 def _region_graph(graph, ax, options):
@@ -122,7 +122,9 @@ def _grid(count, title, cell=(5.0, 4.0)):
 
     columns = min(3, count)
     rows = math.ceil(count / columns)
-    figure, axes = plt.subplots(rows, columns, figsize=(cell[0] * columns, cell[1] * rows), squeeze=False)
+    figure, axes = plt.subplots(
+        rows, columns, figsize=(cell[0] * columns, cell[1] * rows), squeeze=False, layout="constrained"
+    )
     for target in axes.ravel()[count:]:
         figure.delaxes(target)
     if title:

@@ -3,19 +3,30 @@
 Both writers take a networkx graph or a fitted model (its ``structure_``),
 work on a copy and never change the caller's graph. Neither needs Graphviz or
 pydot: the DOT text is written here, GraphML by :func:`networkx.write_graphml`.
+
+Names and text values may hold any character; those XML 1.0 cannot hold (the
+control characters but tab, newline and carriage return, lone surrogates,
+U+FFFE and U+FFFF) are written as their Python escape (``"\\x1b"``,
+``"\\ud800"``), in both formats, so that every file written reads back (with
+:func:`networkx.read_graphml`, pydot or Graphviz): see :func:`xml_safe`.
 """
 
 from __future__ import annotations
 
+import bz2
+import gzip
+import io
 import json
 import math
 import numbers
 import os
+import re
 from typing import IO, TYPE_CHECKING, Any
 
 import networkx as nx
 import numpy as np
 
+from .._files import write_bytes, write_text
 from ._common import DASHED_KINDS, KIND_COLORS, ROLE_COLORS, _json_item, as_graph
 
 if TYPE_CHECKING:
@@ -24,12 +35,50 @@ if TYPE_CHECKING:
 
 __all__ = ["to_graphml", "to_dot"]
 
+#: The characters XML 1.0 cannot hold (its ``Char`` production), even as ``&#...;`` references.
+_NOT_XML = re.compile("[\x00-\x08\x0b\x0c\x0e-\x1f\ud800-\udfff\ufffe\uffff]")
+
+
+def _escape(match: re.Match[str]) -> str:
+    code = ord(match.group())
+    return f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}"
+
+
+def xml_safe(text: str) -> str:
+    r"""`text` with each character XML 1.0 cannot hold written as its Python escape.
+
+    Those are the control characters but tab, newline and carriage return (U+0000 to
+    U+001F), lone surrogates (U+D800 to U+DFFF, which no UTF-8 file can hold either), U+FFFE
+    and U+FFFF. Every other character, Unicode included, is kept.
+
+    Parameters
+    ----------
+    text : str
+
+    Returns
+    -------
+    str
+
+    References
+    ----------
+    .. [1] W3C (2008). Extensible Markup Language (XML) 1.0 (Fifth Edition), section 2.2,
+           Characters. https://www.w3.org/TR/xml/#charsets
+
+    Examples
+    --------
+    >>> print(xml_safe("\x1b[31mred\x00"), xml_safe("é<&>"), xml_safe("\ud800"))
+    \x1b[31mred\x00 é<&> \ud800
+    """
+    return _NOT_XML.sub(_escape, text)
+
 
 def string_ids(graph: nx.Graph) -> dict[Any, str]:
-    """A distinct string for every node.
+    """A distinct string for every node, one that XML and DOT can hold.
 
     String nodes keep their name. Any other node gets ``str(node)``, or
     ``repr(node)`` if that is taken, with a ``#k`` suffix if that is taken too.
+    Characters XML cannot hold are escaped (:func:`xml_safe`); a name that
+    then equals another gets a ``#k`` suffix too.
 
     Parameters
     ----------
@@ -45,14 +94,14 @@ def string_ids(graph: nx.Graph) -> dict[Any, str]:
     >>> string_ids(nx.Graph([(1, "1"), (2.5, "b")]))
     {1: '1#2', '1': '1', 2.5: '2.5', 'b': 'b'}
     """
-    ids = {node: node for node in graph.nodes if isinstance(node, str)}
+    ids = {node: node for node in graph.nodes if isinstance(node, str) and not _NOT_XML.search(node)}
     used = set(ids.values())
     for node in graph.nodes:
         if node in ids and isinstance(node, str):
             continue
-        name = str(node)
-        if name in used:
-            name = repr(node)
+        name = xml_safe(str(node))
+        if name in used and not isinstance(node, str):
+            name = xml_safe(repr(node))
         candidate, k = name, 2
         while candidate in used:
             candidate, k = f"{name}#{k}", k + 1
@@ -66,23 +115,25 @@ def string_ids(graph: nx.Graph) -> dict[Any, str]:
 
 
 def _graphml_value(value):
-    """A value GraphML can store: bool, int, float or str."""
+    """A value GraphML can store: bool, int, float or str (which XML can hold, see :func:`xml_safe`)."""
     if isinstance(value, np.generic):
         value = value.item()
-    if value is None or isinstance(value, (bool, str)):
+    if value is None or isinstance(value, bool):
         return "None" if value is None else value
+    if isinstance(value, str):
+        return xml_safe(value)
     if isinstance(value, numbers.Integral):
         return int(value)
     if isinstance(value, numbers.Real):
         return float(value)
     if isinstance(value, (set, frozenset)):
         items = sorted((_json_item(v) for v in value), key=lambda v: (type(v).__name__, str(v)))
-        return json.dumps(items, ensure_ascii=False)
+        return xml_safe(json.dumps(items, ensure_ascii=False))
     if isinstance(value, (list, tuple, np.ndarray)):
-        return json.dumps([_json_item(v) for v in value], ensure_ascii=False)
+        return xml_safe(json.dumps([_json_item(v) for v in value], ensure_ascii=False))
     if isinstance(value, dict):
-        return json.dumps({str(k): _json_item(v) for k, v in value.items()}, ensure_ascii=False)
-    return str(value)
+        return xml_safe(json.dumps({str(k): _json_item(v) for k, v in value.items()}, ensure_ascii=False))
+    return xml_safe(str(value))
 
 
 def _value_kind(value):
@@ -113,7 +164,8 @@ def graphml_ready(graph_or_model: nx.Graph | Hyperforest | BaseModel) -> nx.Grap
     one). Attribute values become bool, int, float or str: numpy scalars their
     Python value, lists, tuples, sets and dicts JSON text, ``None`` the string
     ``"None"``. An attribute name holding numbers on some items and text on
-    others is written as text everywhere.
+    others is written as text everywhere. In names, attribute names and text,
+    the characters XML cannot hold are escaped (:func:`xml_safe`).
 
     Parameters
     ----------
@@ -127,11 +179,11 @@ def graphml_ready(graph_or_model: nx.Graph | Hyperforest | BaseModel) -> nx.Grap
     graph = as_graph(graph_or_model)
     ids = string_ids(graph)
     out = graph.__class__()
-    out.graph.update({str(k): _graphml_value(v) for k, v in graph.graph.items()})
+    out.graph.update({xml_safe(str(k)): _graphml_value(v) for k, v in graph.graph.items()})
     node_records = []
     for node, data in graph.nodes(data=True):
-        attrs = {str(k): _graphml_value(v) for k, v in data.items()}
-        attrs.setdefault("name", str(node))
+        attrs = {xml_safe(str(k)): _graphml_value(v) for k, v in data.items()}
+        attrs.setdefault("name", xml_safe(str(node)))
         node_records.append(attrs)
         out.add_node(ids[node], **attrs)
     if graph.is_multigraph():
@@ -140,7 +192,7 @@ def graphml_ready(graph_or_model: nx.Graph | Hyperforest | BaseModel) -> nx.Grap
         edges = list(graph.edges(data=True))
     edge_records = []
     for u, v, data in edges:
-        attrs = {str(k): _graphml_value(val) for k, val in data.items()}
+        attrs = {xml_safe(str(k)): _graphml_value(val) for k, val in data.items()}
         edge_records.append(attrs)
         out.add_edge(ids[u], ids[v], **attrs)
     _unify([data for _, data in out.nodes(data=True)])
@@ -162,7 +214,9 @@ def to_graphml(graph_or_model: nx.Graph | Hyperforest | BaseModel, path: str | o
         A hyperforest is written as its primal graph, its maximal
         hyperedges in the graph attribute ``hyperedges`` (see :func:`as_graph`).
     path : str or path-like or file
-        Destination, as accepted by :func:`networkx.write_graphml`.
+        Destination, as accepted by :func:`networkx.write_graphml` (a path ending in ``.gz`` or
+        ``.bz2`` is compressed). A path is written atomically: to a temporary file beside it,
+        which replaces it only once complete.
 
     Returns
     -------
@@ -195,7 +249,19 @@ def to_graphml(graph_or_model: nx.Graph | Hyperforest | BaseModel, path: str | o
     >>> back.nodes["1"]
     {'role': 'class', 'name': '1'}
     """
-    nx.write_graphml(graphml_ready(graph_or_model), path, infer_numeric_types=True)
+    graph = graphml_ready(graph_or_model)
+    if hasattr(path, "write"):
+        nx.write_graphml(graph, path, infer_numeric_types=True)
+        return
+    buffer = io.BytesIO()
+    nx.write_graphml(graph, buffer, infer_numeric_types=True)
+    data = buffer.getvalue()
+    name = os.fspath(path)
+    if name.endswith((".gz", ".gzip")):  # networkx compresses these endings; so do we
+        data = gzip.compress(data, mtime=0)
+    elif name.endswith(".bz2"):
+        data = bz2.compress(data)
+    write_bytes(name, data)  # atomic: a failed write keeps the previous file
 
 
 # ---------------------------------------------------------------------------
@@ -206,8 +272,11 @@ def dot_quote(text: object) -> str:
     """`text` as a double-quoted DOT string.
 
     Backslashes and double quotes are escaped; newlines become ``\\n`` (a line
-    break in Graphviz labels), carriage returns are dropped. Any other
-    character, Unicode included, is written as is (DOT files are UTF-8).
+    break in Graphviz labels), carriage returns are dropped. The characters XML
+    cannot hold (other control characters, lone surrogates: see :func:`xml_safe`)
+    become their Python escape, as in GraphML, so that the file is valid UTF-8
+    that Graphviz and pydot read. Any other character, Unicode included, is
+    written as is (DOT files are UTF-8).
 
     Examples
     --------
@@ -216,8 +285,8 @@ def dot_quote(text: object) -> str:
     >>> print(dot_quote("a\\\\b"))
     "a\\\\b"
     """
-    text = str(text).replace("\\", "\\\\").replace('"', '\\"')
-    text = text.replace("\r\n", "\n").replace("\r", "").replace("\n", "\\n")
+    text = str(text).replace("\r\n", "\n").replace("\r", "")
+    text = xml_safe(text).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{text}"'
 
 
@@ -282,7 +351,8 @@ def to_dot(graph_or_model: nx.Graph | Hyperforest | BaseModel, path: str | os.Pa
         A hyperforest is written as its primal graph, its maximal
         hyperedges in the graph attribute ``hyperedges`` (see :func:`as_graph`).
     path : str or path-like, optional
-        If given, the text is also written there (UTF-8).
+        If given, the text is also written there (UTF-8), atomically: to a temporary file
+        beside it, which replaces it only once complete.
 
     Returns
     -------
@@ -349,6 +419,5 @@ def to_dot(graph_or_model: nx.Graph | Hyperforest | BaseModel, path: str | os.Pa
     lines.append("}")
     text = "\n".join(lines) + "\n"
     if path is not None:
-        with open(os.fspath(path), "w", encoding="utf-8") as handle:
-            handle.write(text)
+        write_text(path, text, compress=False)  # atomic: a failed write keeps the previous file
     return text

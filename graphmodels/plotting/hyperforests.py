@@ -54,7 +54,14 @@ if TYPE_CHECKING:
 
     from ..models.base import BaseModel
 
-__all__ = ["draw_hyperforest", "draw_junction_tree", "hyperedge_outline", "VIEWS", "HYPERFOREST_LAYOUTS"]
+__all__ = [
+    "draw_factor_graph",
+    "draw_hyperforest",
+    "draw_junction_tree",
+    "hyperedge_outline",
+    "VIEWS",
+    "HYPERFOREST_LAYOUTS",
+]
 
 #: Views of :func:`draw_hyperforest`.
 VIEWS = ("primal", "factor")
@@ -554,7 +561,7 @@ def _draw_hulls(ax, forest, positions, colors, radius, spacing, alpha, strong=No
 
 
 def draw_junction_tree(
-    forest: Hyperforest | BaseModel,
+    forest: Hyperforest | BaseModel | nx.Graph,
     *,
     ax: Axes | None = None,
     layout: str | Callable[[nx.Graph], Any] | None = None,
@@ -578,14 +585,21 @@ def draw_junction_tree(
 
     Parameters
     ----------
-    forest : Hyperforest
-        Or a fitted model whose ``structure_`` is one. Not changed.
+    forest : Hyperforest or nx.Graph
+        Or a fitted model whose ``structure_`` is one. Not changed. A graph
+        is a junction tree itself, drawn with its own edges: frozenset
+        cliques (with ``sepset`` on the edges, else their intersection), as
+        :meth:`~graphmodels.structures.Hyperforest.junction_tree` and the
+        inference layer's :attr:`JunctionTree.graph
+        <graphmodels.inference.JunctionTree.graph>` give it (whose cliques
+        may be joined by empty separators, written ``∅``).
     ax : matplotlib.axes.Axes, optional
         Where to draw; a new figure sized to the layout is made if omitted.
     layout : str or callable, optional
         ``"tree"`` (default), any layout name of :func:`draw_hyperforest`
         except ``"bipartite"``, or a callable ``layout(graph) -> {node: (x, y)}``
-        called on :meth:`~graphmodels.structures.Hyperforest.junction_tree`.
+        called on :meth:`~graphmodels.structures.Hyperforest.junction_tree`
+        (on the graph given).
     pos : dict, optional
         Clique (frozenset) -> ``(x, y)``; overrides `layout`.
     labels : bool, default=True
@@ -608,16 +622,18 @@ def draw_junction_tree(
         `ax`, or the axes of the new figure when `ax` is omitted (one Axes, as
         every drawing of :mod:`graphmodels.plotting` returns).
         The cliques are a ``PathCollection`` with gid ``"cliques"`` (offsets
-        in the order of ``maximal_hyperedges``); their labels texts with gid
+        in the order of ``maximal_hyperedges``, of the graph's nodes for a
+        graph); their labels texts with gid
         ``"clique"``, the separators texts with gid ``"sepset"`` and the edges
         a ``LineCollection`` with gid ``"edges"``.
 
     Raises
     ------
     TypeError
-        If `forest` is not a Hyperforest.
+        If `forest` is not a Hyperforest, or a graph whose nodes are not all frozensets.
     ValueError
-        For an unknown `layout`, `pos` missing a clique, or a bad `min_size`.
+        For an unknown `layout`, `pos` missing a clique, a bad `min_size`, or
+        a graph whose cliques are not those of a junction tree (not acyclic).
 
     See Also
     --------
@@ -634,16 +650,27 @@ def draw_junction_tree(
     >>> sorted(t.get_text() for t in ax.texts if t.get_gid() == "sepset")
     ['b,c', 'd']
     """
-    forest = _as_hyperforest(forest)
+    if isinstance(forest, nx.Graph):
+        tree = forest
+        cliques = list(tree.nodes)
+        if not all(isinstance(h, frozenset) for h in cliques):
+            raise TypeError(
+                "Expected a Hyperforest, a fitted model whose `structure_` is one, or a junction tree: a graph "
+                "whose nodes are frozenset cliques (Hyperforest.junction_tree(), JunctionTree.graph); got a graph "
+                "with other nodes."
+            )
+        forest = Hyperforest(cliques)  # the colours and the variables' order of the labels
+    else:
+        forest = _as_hyperforest(forest)
+        tree = forest.junction_tree()
+        cliques = list(forest.maximal_hyperedges)
+        ordered = nx.Graph()  # cliques in the order of `maximal_hyperedges`
+        ordered.add_nodes_from((h, tree.nodes[h]) for h in cliques)
+        ordered.add_edges_from(tree.edges(data=True))
+        tree = ordered
     _check_min_size(min_size)
     if not isinstance(labels, bool):
         raise TypeError(f"`labels` must be a bool, got {type(labels).__name__}.")
-    tree = forest.junction_tree()
-    cliques = list(forest.maximal_hyperedges)
-    ordered = nx.Graph()  # cliques in the order of `maximal_hyperedges`
-    ordered.add_nodes_from((h, tree.nodes[h]) for h in cliques)
-    ordered.add_edges_from(tree.edges(data=True))
-    tree = ordered
     valid = {"tree": _tree_layout, **{k: v for k, v in HYPERFOREST_LAYOUTS.items() if k != "bipartite"}}
     positions = _layout(tree, layout, pos, random_state, valid, "tree")
     colors = _hyperedge_colors(forest, min_size, cmap)
@@ -704,10 +731,11 @@ def draw_junction_tree(
     if sepsets:
         for u, v, shared in tree.edges(data="sepset"):
             (ux, uy), (vx, vy) = positions[u], positions[v]
+            shared = u & v if shared is None else shared
             ax.text(
                 (ux + vx) / 2,
                 (uy + vy) / 2,
-                _set_label(forest, shared),
+                _set_label(forest, shared) if shared else "∅",
                 ha="center",
                 va="center",
                 fontsize=max(font_size - 1.5, 4.0),
@@ -717,6 +745,128 @@ def draw_junction_tree(
                 gid="sepset",
                 bbox={"boxstyle": "square,pad=0.2", "facecolor": "white", "edgecolor": "#7a7a7a", "linewidth": 0.8},
             )
+    return ax
+
+
+def _factor_graph_of(obj: Any) -> nx.Graph:
+    """The factor graph to draw: the graph itself, a distribution's, or a model's (through its distribution)."""
+    if isinstance(obj, nx.Graph):
+        kinds = {kind for _, kind in obj.nodes(data="kind")}
+        if not kinds <= {"variable", "factor"} or not obj.number_of_nodes():
+            raise ValueError(
+                'A factor graph has nodes of kind="variable" and kind="factor" (Distribution.factor_graph, '
+                "Hyperforest.factor_graph())."
+            )
+        return obj
+    source = obj.distribution() if callable(getattr(obj, "distribution", None)) else obj
+    graph = getattr(source, "factor_graph", None)
+    if isinstance(graph, nx.Graph):
+        return graph
+    raise TypeError(
+        "Expected a factor graph (an nx.Graph), a Distribution or a model whose distribution is one; got "
+        f"{type(obj).__name__}" + (" (a mixture: draw one component's)" if hasattr(source, "components") else "") + "."
+    )
+
+
+def draw_factor_graph(
+    graph_or_distribution: Any,
+    *,
+    ax: Axes | None = None,
+    layout: str | Callable[[nx.Graph], Any] | None = None,
+    pos: dict[Any, Any] | None = None,
+    labels: bool | dict[Any, str] = True,
+    node_size: float | None = None,
+    font_size: float | None = None,
+    title: str | None = None,
+    random_state: int | None = 0,
+) -> Axes:
+    """Draw a factor graph: variables as circles, factors as small squares joined to their variables.
+
+    The graph on which loopy belief propagation passes its messages
+    (:attr:`Distribution.factor_graph <graphmodels.inference.Distribution.factor_graph>`,
+    :attr:`QueryTrace.graph <graphmodels.inference.QueryTrace.graph>`); a hyperforest's
+    (:meth:`~graphmodels.structures.Hyperforest.factor_graph`) is drawn the same way, without
+    the hyperedge colours of ``draw_hyperforest(view="factor")``. Variables are filled by
+    ``role`` as in :func:`~graphmodels.plotting.draw_network`; each factor is labelled with its
+    number of variables.
+
+    Parameters
+    ----------
+    graph_or_distribution : nx.Graph, Distribution or fitted model
+        A graph with ``kind="variable"`` and ``kind="factor"`` nodes, or what has a
+        distribution whose factor graph is drawn.
+    ax : matplotlib.axes.Axes, optional
+    layout : str or callable, optional
+        A layout of :func:`draw_hyperforest` (default ``"kamada_kawai"``; ``"bipartite"``
+        puts the variables on one row and the factors above).
+    pos : dict, optional
+        Node -> ``(x, y)``; overrides `layout`.
+    labels : bool or dict, default=True
+    node_size, font_size : float, optional
+    title : str, optional
+    random_state : int, optional, default=0
+
+    Returns
+    -------
+    matplotlib.axes.Axes
+        The variables are a ``PathCollection`` with gid ``"variables"`` and the factors one
+        with gid ``"factors"`` (offsets in the graph's order of each), the edges a
+        ``LineCollection`` with gid ``"edges"``.
+
+    Raises
+    ------
+    TypeError
+        For something without a factor graph (a mixture has one per component).
+    ValueError
+        For a graph whose nodes are not variables and factors, or an unknown `layout`.
+
+    Examples
+    --------
+    >>> from matplotlib.figure import Figure
+    >>> from graphmodels.inference import Distribution, Factor
+    >>> rain = Factor.from_values(["rain"], [0.8, 0.2])
+    >>> wet = Factor.from_values(["rain", "wet"], [[0.9, 0.1], [0.2, 0.8]])
+    >>> ax = draw_factor_graph(Distribution([rain, wet]), ax=Figure().subplots())
+    >>> [len(c.get_offsets()) for c in ax.collections if c.get_gid() in ("variables", "factors")]
+    [2, 2]
+    """
+    graph = _factor_graph_of(graph_or_distribution)
+    _check_labels(labels)
+    positions = _layout(graph, layout, pos, random_state, HYPERFOREST_LAYOUTS, "kamada_kawai")
+    variables = [n for n, kind in graph.nodes(data="kind") if kind == "variable"]
+    factors = [n for n, kind in graph.nodes(data="kind") if kind == "factor"]
+    xy_all = np.array(list(positions.values()), dtype=float).reshape(-1, 2)
+    if ax is None:
+        ax = _new_axes(xy_all)
+    ax.set_axis_off()
+    if title is not None:
+        ax.set_title(title)
+    spacing = _spacing(xy_all)
+    ppu, _ = _frame(ax, xy_all, 0.8 * spacing, equal=True)
+    texts = _label_texts(variables, labels)
+    node_size, font_size = _sizes(spacing, ppu, texts, node_size, font_size)
+    segments = [(positions[u], positions[v]) for u, v in graph.edges]
+    ax.add_collection(
+        LineCollection(segments, colors="#7a7a7a", linewidths=1.0, alpha=0.8, zorder=2, gid="edges"), autolim=False
+    )
+    xy = np.array([positions[v] for v in variables], dtype=float).reshape(-1, 2)
+    _draw_variables(ax, variables, xy, [graph.nodes[v] for v in variables], labels, node_size, font_size, "variables")
+    fxy = np.array([positions[f] for f in factors], dtype=float).reshape(-1, 2)
+    ax.scatter(
+        fxy[:, 0],
+        fxy[:, 1],
+        s=0.45 * node_size,
+        marker="s",
+        c=_GREY,
+        edgecolors="#333333",
+        linewidths=0.8,
+        zorder=3,
+        gid="factors",
+    )
+    if labels is not False:
+        for f, (x, y) in zip(factors, fxy):
+            size = graph.nodes[f].get("size", graph.degree(f))
+            ax.text(x, y, str(size), ha="center", va="center", fontsize=max(0.8 * font_size, 4.5), zorder=4)
     return ax
 
 

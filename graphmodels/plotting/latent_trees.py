@@ -29,7 +29,17 @@ from matplotlib.patches import FancyArrowPatch, FancyBboxPatch
 
 from ..data.discretize import is_interval_label
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
-from ._common import _LINESPACING, KIND_COLORS, ROLE_COLORS, _check_bool, _measure, _role, format_label, scatter_nodes
+from ._common import (
+    _LINESPACING,
+    KIND_COLORS,
+    ROLE_COLORS,
+    NodeArc,
+    _check_bool,
+    _measure,
+    _role,
+    format_label,
+    scatter_nodes,
+)
 
 if TYPE_CHECKING:
     from matplotlib.axes import Axes
@@ -588,6 +598,7 @@ def draw_latent_tree(
                 mutation_scale=0.9 * font + 2,
                 shrinkA=0.0,
                 shrinkB=1.0,
+                connectionstyle=NodeArc(rad=0.0),
                 linewidth=1.0 if kind == "class" else 1.5,
                 linestyle="--" if kind == "class" else "-",
                 color=KIND_COLORS["class"] if kind == "class" else LATENT_EDGE_COLOR,

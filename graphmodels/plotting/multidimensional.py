@@ -36,6 +36,7 @@ from ..structures.multidimensional import ARC_KINDS, arc_kind
 from ._common import (
     KIND_COLORS,
     ROLE_COLORS,
+    NodeArc,
     _auto_row_width,
     _bend,
     _check_bool,
@@ -749,7 +750,7 @@ def draw_multidimensional(
                 linestyle=style["linestyle"],
                 color=KIND_COLORS[kind],
                 alpha=0.35 if kind == "class-feature" and many_bridges else style["alpha"],
-                connectionstyle=f"arc3,rad={rad}",
+                connectionstyle=NodeArc(rad=rad),
                 zorder=style["zorder"],
                 gid=f"edge:{kind}",
             )

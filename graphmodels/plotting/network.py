@@ -16,6 +16,7 @@ import networkx as nx
 import numpy as np
 from matplotlib.lines import Line2D
 from matplotlib.patches import FancyArrowPatch
+from matplotlib.transforms import TransformedPatchPath
 
 from ._common import (
     FADED_ALPHA,
@@ -26,20 +27,19 @@ from ._common import (
     MIN_FONT_SIZE,
     ROLE_COLORS,
     SLOT_INCHES,
+    NodeArc,
     _bend,
     _check_bool,
     _check_top_k,
     _edge_widths,
-    _flowed_layered,
     _is_number,
     _kind,
-    _page_row_width,
     _role,
     _strongest,
     as_graph,
+    drawing_positions,
     format_label,  # noqa: F401  (imported from here by callers and tests)
     format_labels,
-    network_layout,
     scatter_nodes,
 )
 
@@ -84,6 +84,25 @@ def _auto_sizes(ax, pos, labels):
     text = math.hypot(0.6 * font * chars, 1.2 * font * lines)
     diameter = min(max(0.62 * min(slot_w, slot_h), text), 0.92 * slot_w, 0.8 * slot_h, 64.0)
     return max(diameter, 8.0) ** 2, font
+
+
+def _labels_within_axes(ax, xy, labels, font):
+    """For each label, centred on its node (`xy`, data units) in `font` points: whether it stays inside `ax`.
+
+    The limits leave 0.6 of a slot beyond the outermost nodes, so most labels are far from an
+    edge. Characters are taken 0.75 em wide, wider than most, so that the answer errs towards
+    "no" (a label that is then measured).
+    """
+    (x0, x1), (y0, y1) = ax.get_xlim(), ax.get_ylim()
+    bbox = ax.get_position()
+    fig_w, fig_h = ax.figure.get_size_inches()
+    points_x = bbox.width * fig_w * 72 / (x1 - x0)
+    points_y = bbox.height * fig_h * 72 / (y1 - y0)
+    chars = np.array([max(len(line) for line in label.split("\n")) for label in labels], dtype=float)
+    lines = np.array([label.count("\n") + 1 for label in labels], dtype=float)
+    room_x = np.minimum(xy[:, 0] - x0, x1 - xy[:, 0]) * points_x
+    room_y = np.minimum(xy[:, 1] - y0, y1 - xy[:, 1]) * points_y
+    return (0.75 * font * chars / 2 <= room_x) & (1.2 * font * lines / 2 <= room_y)
 
 
 def _cut_points_text(cuts: Any, digits: int = 3) -> str:
@@ -234,26 +253,7 @@ def draw_graph(
     graph = as_graph(graph_or_model)
     top_k = _check_top_k(top_k, faded)
     large = graph.number_of_nodes() >= LARGE_GRAPH
-    if isinstance(layout, dict):
-        missing = [n for n in graph.nodes if n not in layout]
-        if missing:
-            raise ValueError(f"`layout` has no position for {len(missing)} node(s), e.g. {missing[0]!r}.")
-        pos = {n: (float(layout[n][0]), float(layout[n][1])) for n in graph.nodes}
-    elif large and (layout is None or layout == "layered"):
-        network_layout(nx.empty_graph(0), "layered", max_row_width=max_row_width)  # checks `max_row_width`
-        if max_row_width is None:
-            if ax is None:
-                aspect = LARGE_FIGURE[0] / LARGE_FIGURE[1]
-            else:
-                box = ax.get_position()
-                fig_w, fig_h = ax.figure.get_size_inches()  # type: ignore[union-attr]
-                aspect = box.width * fig_w / (box.height * fig_h)
-            max_row_width = _page_row_width(graph.number_of_nodes(), aspect)
-        pos = _flowed_layered(graph, max_row_width)
-    elif layout is None or isinstance(layout, str):
-        pos = network_layout(graph, layout, max_row_width=max_row_width)
-    else:
-        raise TypeError(f"`layout` must be None, a method name or a dict of positions, got {type(layout).__name__}.")
+    pos = drawing_positions(graph, layout, max_row_width=max_row_width, ax=ax)
 
     _check_bool(show_cut_points, "show_cut_points")
     cut_points = {n: c for n, c in _cut_points(graph_or_model).items() if n in graph} if show_cut_points else {}
@@ -273,7 +273,9 @@ def draw_graph(
 
     ax.set_axis_off()
     if title is not None:
-        ax.set_title(title)
+        # At y=1, where matplotlib would place it over axes without ticks, but without measuring the
+        # hidden axes' ticks at every drawing to find that out (most of a grid of panels' time).
+        ax.set_title(title, y=1.0)
     if not pos:
         return ax
 
@@ -300,12 +302,19 @@ def draw_graph(
         auto_font = MIN_FONT_SIZE
     node_size = auto_size if node_size is None else float(node_size)
     font_size = auto_font if font_size is None else float(font_size)
+    # Labels that stay inside the axes need not be measured by constrained layout (or a tight
+    # bounding box): measuring every label took as long as drawing the figure.
+    labels_inside = _labels_within_axes(ax, xy, labels, font_size)
     radius = math.sqrt(node_size) / 2
 
     roles = [_role(data) for _, data in graph.nodes(data=True)]
     scatter_nodes(ax, xy, roles, node_size, gid="nodes")
-    for label, (x, y), role in zip(labels, xy, roles):
-        ax.text(
+    # Labels are not clipped (ax.text's default) but ax.text would build each a clip box of the
+    # axes all the same: one shared clip path (never used) saves that, a twentieth of a 300-node
+    # drawing. Edges, which are clipped, keep the clip box: a clip path costs more in the SVG.
+    label_clip = TransformedPatchPath(ax.patch)
+    for label, (x, y), role, inside in zip(labels, xy, roles, labels_inside):
+        text = ax.text(
             x,
             y,
             label,
@@ -315,7 +324,9 @@ def draw_graph(
             fontweight="bold" if role == "class" else "normal",
             zorder=4,
             linespacing=1.0,
+            clip_path=label_clip,
         )
+        text.set_in_layout(not inside)
 
     if graph.is_multigraph():
         edges = [(u, v, data) for u, v, _, data in graph.edges(keys=True, data=True)]
@@ -354,7 +365,7 @@ def draw_graph(
             linestyle="--" if kind == "class" else "-",
             color=KIND_COLORS[kind],
             alpha=((0.35 if many else 0.55) if kind == "class" else 0.9) if full else FADED_ALPHA,
-            connectionstyle=f"arc3,rad={rad}",
+            connectionstyle=NodeArc(rad=rad),
             zorder=(1 if kind == "class" else 2) if full else 0.5,
             gid="edge" if kind is None else f"edge:{kind}",
         )

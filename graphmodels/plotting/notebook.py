@@ -20,9 +20,10 @@ from typing import TYPE_CHECKING, Any
 import networkx as nx
 
 from .._display import MAX_DRAWN_NODES, structure_html
+from .._files import write_text
 from ..models.base import BaseModel
-from ..models.bayesnet import DiscreteBayesianNetwork
 from ..models.display import model_html
+from ..networks import DiscreteBayesianNetwork
 from .svg import draw_svg
 
 if TYPE_CHECKING:
@@ -129,9 +130,9 @@ class NotebookDisplay:
                 '<!DOCTYPE html>\n<html lang="en">\n<head>\n<meta charset="utf-8">\n'
                 f"<title>{title}</title>\n</head>\n<body>\n{self.html}\n</body>\n</html>\n"
             )
-            path.write_text(page, encoding="utf-8")
+            write_text(path, page, compress=False)
         elif suffix == ".svg":
-            path.write_text(self.svg, encoding="utf-8")
+            write_text(path, self.svg, compress=False)
         else:
             raise ValueError(f"`path` must end in .html, .htm or .svg, got {path.name!r}.")
         return path
@@ -165,7 +166,7 @@ def show(graph_or_model: Any, *, max_nodes: int = MAX_DRAWN_NODES, **options: An
     ----------
     graph_or_model : nx.Graph, Hyperforest, model or DiscreteBayesianNetwork
         A network is shown as its graph (``bn.graph``).
-    max_nodes : int, default=60
+    max_nodes : int, default=300
         A structure with more nodes is summarized, not drawn (all members'
         nodes together for a grid of members); :attr:`NotebookDisplay.svg`
         draws it anyway.

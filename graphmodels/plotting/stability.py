@@ -27,6 +27,7 @@ from ..structures.comparison import EdgeStability, StructureDifference
 from ._common import (
     KIND_COLORS,
     ROLE_COLORS,
+    NodeArc,
     _bend,
     _check_bool,
     _frame,
@@ -190,7 +191,7 @@ def _add_line(ax, frame, u, v, *, directed, arrow, width, color, alpha, linestyl
         linestyle=linestyle,
         color=color,
         alpha=alpha,
-        connectionstyle=f"arc3,rad={rad}",
+        connectionstyle=NodeArc(rad=rad),
         zorder=zorder,
         gid=gid,
         label=label,

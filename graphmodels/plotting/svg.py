@@ -37,7 +37,10 @@ def figure_svg(figure: Any, *, close: bool = True) -> str:
         The ``<svg ...>...</svg>`` text, without the XML prolog and without
         a ``<metadata>`` block (no date: the same figure gives the same
         text; no link but the SVG namespaces); text is kept as ``<text>``
-        (searchable, selectable), not paths.
+        (searchable, selectable), not paths. A figure with constrained
+        layout (as the drawings of :mod:`graphmodels.plotting` make) is
+        laid out and written at its own size in one drawing; any other is
+        cropped to its tight bounding box (drawn twice, as matplotlib does).
 
     Examples
     --------
@@ -50,11 +53,33 @@ def figure_svg(figure: Any, *, close: bool = True) -> str:
     True
     """
     import matplotlib as mpl
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
 
     buffer = io.StringIO()
+    # matplotlib draws a figure twice to save it when it has a layout engine or a tight bounding box
+    # is asked for: once to measure, once to write. A figure laid out by constrained layout (every
+    # drawing of graphmodels.plotting) holds its artists within its edges already: it is laid out
+    # here (which measures the title, labels and legend only), then written in one drawing, without
+    # its engine, which is given back afterwards.
+    engine = figure.get_layout_engine()
+    fitted = isinstance(engine, ConstrainedLayoutEngine)
+    # No layout engine comes back from rcParams when the figure's is set aside.
+    settings: dict[Any, Any] = {
+        "svg.fonttype": "none",
+        "svg.hashsalt": "graphmodels",
+        "figure.autolayout": False,
+        "figure.constrained_layout.use": False,
+    }
     try:
-        with mpl.rc_context({"svg.fonttype": "none", "svg.hashsalt": "graphmodels"}):
-            figure.savefig(buffer, format="svg", bbox_inches="tight", metadata=_NO_METADATA)
+        with mpl.rc_context(settings):
+            if fitted:
+                engine.execute(figure)
+                figure.set_layout_engine(None)
+            try:
+                figure.savefig(buffer, format="svg", bbox_inches=None if fitted else "tight", metadata=_NO_METADATA)
+            finally:
+                if fitted:
+                    figure.set_layout_engine(engine)
     finally:
         if close:
             import matplotlib.pyplot as plt

@@ -24,11 +24,13 @@ import numpy as np
 import pandas as pd
 from numpy.typing import ArrayLike
 
+from .._files import write_text
 from .._validation import Boolean, Interval, Options, Predicate, validate_params
-from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, MDLDiscretizer
+from ..data.discretize import DISCRETIZERS, EqualFrequencyDiscretizer, IntegerColumnsCutWarning, MDLDiscretizer
 from ..data.encoding import MISSING_LABEL, as_frame
-from ..evaluation import RepeatedStratifiedKFold, cross_validate
+from ..evaluation import RepeatedStratifiedKFold, cross_validate, failure_reason
 from ..models import CLASSIFIERS, TAN, HyperforestClassifier, KikuchiBayes, clone_model, training_counts
+from ..models.base import CATEGORICAL_CONSTRAINTS
 from ..stats import pairwise_mutual_information
 from ._page import Page, class_entropy
 
@@ -56,9 +58,10 @@ TOP_INTERACTIONS = 10
 #: models' own ``discretizer="auto"`` (``BaseClassifier._auto_discretizer``).
 _AUTO_DISCRETIZER = "mdl"
 
-#: Failures of one model that the report shows instead of stopping (a table beyond
-#: ``max_cells`` is a ValueError; memory may run out on a wide table).
-_MODEL_ERRORS = (ValueError, MemoryError)
+#: Failures of one model that the report shows instead of stopping: any error of its fit or predict
+#: (a table beyond ``max_cells``, memory that runs out on a wide table, data the model cannot handle).
+#: KeyboardInterrupt and SystemExit are not among them.
+_MODEL_ERRORS = (Exception,)
 
 
 class Report:
@@ -140,7 +143,7 @@ class Report:
         )
 
     def save(self, path: str | os.PathLike[str]) -> Path:
-        """Write the page to `path` (UTF-8) and return the path.
+        """Write the page to `path` (UTF-8, atomically) and return the path.
 
         Parameters
         ----------
@@ -152,7 +155,7 @@ class Report:
         pathlib.Path
         """
         path = Path(path)
-        path.write_text(self.html, encoding="utf-8")
+        write_text(path, self.html, compress=False)  # atomic: a failed write keeps the previous file
         return path
 
     def _repr_html_(self) -> str:
@@ -175,6 +178,7 @@ _CONSTRAINTS: dict[str, list[Any]] = {
     "max_rows": [None, Interval(numbers.Integral, 2, None)],
     "random_state": [None, Interval(numbers.Integral, 0, None)],
     "discretizer": [None, Options(["auto", *DISCRETIZERS], ignore_case=True)],
+    "categorical": CATEGORICAL_CONSTRAINTS,
     "progress": [Boolean()],
     "stream": [None, Predicate(lambda value: hasattr(value, "write"), "a text stream (with a write method)")],
 }
@@ -191,6 +195,7 @@ def report(
     random_state: int | None = 0,
     max_rows: int | None = None,
     discretizer: str | None = "auto",
+    categorical: Sequence[Hashable] | None = None,
     title: str | None = None,
     progress: bool = True,
     stream: TextIO | None = None,
@@ -252,6 +257,13 @@ def report(
         the data summary and in the models named in `models`: ``"auto"`` is
         the models' default, Fayyad & Irani's MDL cut points. The models cut
         inside each fit, so in cross-validation on the training folds only.
+        When ``"auto"`` cuts columns of whole numbers, the report warns once
+        (:class:`~graphmodels.data.IntegerColumnsCutWarning`, also listed in
+        the page's notes).
+    categorical : list of column names, optional
+        Columns kept as categories, never cut, whatever their type (integer
+        codes of categories), in the data summary and in the models named in
+        `models`.
     title : str, optional
         The page title; by default from the class column and the size.
     progress : bool, default=True
@@ -284,8 +296,12 @@ def report(
 
     Notes
     -----
-    A model that fails (a table beyond its ``max_cells``, say) is reported
-    as failed in the page, and the report goes on. Warnings raised while the
+    A model that fails (any error of its fit or predict: a table beyond its
+    ``max_cells``, data it cannot handle) is reported as failed in the page,
+    with its one-line reason, and the report goes on: its row of the models
+    table says ``failed: <reason>`` and has no rank (the others are ranked
+    among themselves), ``cv_summary`` has ``NaN`` metrics and the reason in
+    ``failure``, and its structure is not drawn. Warnings raised while the
     report runs are shown as usual and listed in its notes.
 
     Each fold's log-loss clips the probability of the true class at
@@ -320,6 +336,7 @@ def report(
             "max_rows": max_rows,
             "random_state": random_state,
             "discretizer": discretizer,
+            "categorical": categorical,
             "progress": progress,
             "stream": stream,
         },
@@ -327,7 +344,7 @@ def report(
     )
     started = time.perf_counter()
     resolved = _resolve_discretizer(discretizer)
-    named = _resolve_models(DEFAULT_MODELS if models is None else models, resolved, random_state)
+    named = _resolve_models(DEFAULT_MODELS if models is None else models, resolved, random_state, categorical)
     if path is not None:
         _check_writable(path)
     say = _Progress(progress, stream)
@@ -350,8 +367,10 @@ def report(
     with _WarningLog() as log:
         with _timed(seconds, "data summary"):
             say("summarizing the data (discretization, mutual information)...")
-            counts = training_counts(X, labels, discretizer=resolved)
-            columns = _column_summary(X, counts, resolved)
+            counts = training_counts(X, labels, discretizer=resolved, categorical=categorical)
+            if discretizer is not None and discretizer.lower() == "auto":
+                _warn_integer_columns_cut(counts.integer_columns_cut)
+            columns = _column_summary(X, counts, resolved, categorical)
             shown = _shown_attributes(columns)
             mi, cmi = _information_matrices(counts, shown)
         with _timed(seconds, "cross-validation"):
@@ -360,7 +379,7 @@ def report(
             fitted, fit_errors = _fit_all_rows(named, X, labels, counts, say)
         with _timed(seconds, "interactions"):
             say("finding the strongest interactions (TAN, hyperforest, Kikuchi-Bayes)...")
-            interactions, interaction_notes = _interactions(fitted, counts, resolved, left_out)
+            interactions, interaction_notes = _interactions(fitted, counts, resolved, categorical, left_out)
         with _timed(seconds, "figures"), warnings.catch_warnings():
             # Text stays text in the SVG, drawn by the browser with a font that has the glyph.
             warnings.filterwarnings("ignore", r"Glyph \d+ .* missing from font", UserWarning)
@@ -397,6 +416,7 @@ def report(
         "cross-validation": f"RepeatedStratifiedKFold(n_splits={n_splits}, n_repeats={n_repeats}, "
         f"random_state={random_state})",
         "discretizer": f"{discretizer!r}" + (f" ({resolved})" if discretizer == "auto" else ""),
+        "categorical": repr(categorical),
         "max_rows": repr(max_rows),
     }
     page.notes_section(warnings_seen=log.messages, seconds=seconds, settings=settings, version=_version())
@@ -457,9 +477,12 @@ def _resolve_discretizer(discretizer: str | None) -> str | None:
 
 
 def _resolve_models(
-    models: Sequence[Any] | Mapping[str, Any], discretizer: str | None, random_state: int | None = None
+    models: Sequence[Any] | Mapping[str, Any],
+    discretizer: str | None,
+    random_state: int | None = None,
+    categorical: Sequence[Hashable] | None = None,
 ) -> dict[str, Any]:
-    """``{name: unfitted classifier}``; names are built with the report's discretizer and seed.
+    """``{name: unfitted classifier}``; names are built with the report's discretizer, seed and categorical columns.
 
     A model named by a string that has a ``random_state`` (hierarchical naive Bayes' inner
     folds) gets `random_state`, so that one seed repeats the whole report; a model given as an
@@ -476,7 +499,7 @@ def _resolve_models(
             key = model.lower()
             if key not in CLASSIFIERS:
                 raise ValueError(f"Unknown model {model!r}; choose from: {', '.join(CLASSIFIERS)}.")
-            model = CLASSIFIERS[key](discretizer=discretizer)
+            model = CLASSIFIERS[key](discretizer=discretizer, categorical=categorical)
             if "random_state" in model.get_params():
                 model.set_params(random_state=random_state)
             name = key if name is None else name
@@ -494,12 +517,24 @@ def _split_table(
 ) -> tuple[pd.DataFrame, pd.Series, Hashable, int]:
     """Attributes, class labels, the class name and how many rows without a class were dropped (with a warning)."""
     frame = as_frame(data)
+    if frame.shape[0] == 0 or frame.shape[1] == 0:
+        raise ValueError(
+            f"`data` is empty ({frame.shape[0]} rows, {frame.shape[1]} columns); a report needs a table of "
+            "attributes and a class, with at least 2 rows."
+        )
     if y is not None:
         if target is not None:
             raise ValueError("Give the class either as a column name (`target`) or as labels (`y`), not both.")
         labels = y.copy() if isinstance(y, pd.Series) else pd.Series(np.asarray(y, dtype=object))
         if len(labels) != len(frame):
             raise ValueError(f"`data` has {len(frame)} rows but `y` has {len(labels)} labels.")
+        if labels.name is not None and labels.name in frame.columns:
+            if (frame[labels.name].to_numpy(dtype=object) == labels.to_numpy(dtype=object)).all():
+                raise ValueError(
+                    f"Column {labels.name!r} of `data` is the class `y` itself: pass it as target={labels.name!r} "
+                    f"instead of `y`, or drop it (data.drop(columns=[{labels.name!r}]))."
+                )
+            labels = labels.rename(None)  # named after an attribute it was made from: the class is called "class"
         labels.index = frame.index
         class_name = labels.name if labels.name is not None else "class"
     else:
@@ -524,6 +559,22 @@ def _split_table(
     if len(frame) < 2:
         raise ValueError(f"A report needs at least 2 rows, got {len(frame)}.")
     return frame, labels, class_name, int(missing.sum())
+
+
+def _warn_integer_columns_cut(columns: Sequence[Hashable]) -> None:
+    """Say once, for the whole report, that ``discretizer="auto"`` cut columns of whole numbers."""
+    if not columns:
+        return
+    names = list(columns)
+    shown = ", ".join(map(repr, names[:5])) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    warnings.warn(
+        f"report: discretizer='auto' cut the integer column(s) {shown} into intervals, as numbers, in the data "
+        f"summary and in every model. If they are codes of categories, keep them as categories: "
+        f"report(..., categorical={names!r}) (command line: --categorical), or the pandas 'category' dtype. To cut "
+        f"them without this warning, pass discretizer={_AUTO_DISCRETIZER!r}.",
+        IntegerColumnsCutWarning,
+        stacklevel=3,
+    )
 
 
 def _subsample(X: pd.DataFrame, y: pd.Series, max_rows: int | None, seed: int | None) -> tuple[pd.DataFrame, pd.Series]:
@@ -606,7 +657,9 @@ def _cuts_text(cuts: Sequence[float]) -> str:
     return ", ".join(format(float(c), ".6g") for c in cuts)
 
 
-def _column_summary(X: pd.DataFrame, counts: TrainingCounts, discretizer: str | None) -> pd.DataFrame:
+def _column_summary(
+    X: pd.DataFrame, counts: TrainingCounts, discretizer: str | None, categorical: Sequence[Hashable] | None = None
+) -> pd.DataFrame:
     """One row per attribute: type, states, missing cells, discretization, cut points, I(X; C)."""
     encoder, binner = counts.encoder, counts.discretizer
     cut_points = binner.cut_points_ if binner is not None else {}
@@ -628,6 +681,8 @@ def _column_summary(X: pd.DataFrame, counts: TrainingCounts, discretizer: str | 
             how = f"{method[type(binner)]}: " + (
                 f"{len(cuts)} cut point{'s' if len(cuts) != 1 else ''}" if cuts else "no cut point accepted (one bin)"
             )
+        elif categorical is not None and column in categorical:
+            how = "none: kept as categories (categorical=)"
         elif kind in ("numeric", "integer"):
             distinct = series.nunique(dropna=True)
             how = "none: every value a state" + (
@@ -681,8 +736,9 @@ def _cross_validate(
         try:
             folds = cross_validate(model, X, y, cv=cv, discretizer=None, verbose=False)
         except _MODEL_ERRORS as error:
-            say(f"{name} failed: {error}")
-            rows.append({"model": name, "failure": _one_line(error)})
+            reason = failure_reason(error)
+            say(f"{name} failed: {reason}")
+            rows.append({"model": name, "failure": reason})
             continue
         folds.insert(0, "model", name)
         frames.append(folds)
@@ -715,10 +771,6 @@ def _version() -> str:
         return "(not installed)"
 
 
-def _one_line(error: BaseException) -> str:
-    return " ".join(str(error).split()) or type(error).__name__
-
-
 def _fit_all_rows(
     models: dict[str, Any], X: pd.DataFrame, y: pd.Series, counts: TrainingCounts, say: _Progress
 ) -> tuple[dict[str, Any], dict[str, str]]:
@@ -733,22 +785,27 @@ def _fit_all_rows(
             else:
                 fitted[name] = estimator.fit(X, y)
         except _MODEL_ERRORS as error:
-            errors[name] = _one_line(error)
+            errors[name] = failure_reason(error)
     return fitted, errors
 
 
 def _fitted_or_new(
-    fitted: dict[str, Any], name: str, cls: type[Any], counts: TrainingCounts, discretizer: Any
+    fitted: dict[str, Any], name: str, cls: type[Any], counts: TrainingCounts, discretizer: Any, categorical: Any
 ) -> tuple[Any, bool]:
     """The report's model `name` if it has `cls`'s default settings, else a new one fitted from `counts`."""
     model = fitted.get(name)
-    if isinstance(model, cls) and model.get_params() == cls(discretizer=discretizer).get_params():
+    settings = {"discretizer": discretizer, "categorical": categorical}
+    if isinstance(model, cls) and model.get_params() == cls(**settings).get_params():
         return model, False
-    return cls(discretizer=discretizer).fit_counts(counts), True
+    return cls(**settings).fit_counts(counts), True
 
 
 def _interactions(
-    fitted: dict[str, Any], counts: TrainingCounts, discretizer: str | None, left_out: dict[str, str]
+    fitted: dict[str, Any],
+    counts: TrainingCounts,
+    discretizer: str | None,
+    categorical: Sequence[Hashable] | None,
+    left_out: dict[str, str],
 ) -> tuple[dict[str, pd.DataFrame], dict[str, str]]:
     """The strongest interactions of TAN, the hyperforest and Kikuchi-Bayes (default settings).
 
@@ -766,10 +823,10 @@ def _interactions(
             tables[name], notes[name] = pd.DataFrame(), f"Kikuchi-Bayes was {left_out[name]}."
             continue
         try:
-            model, extra = _fitted_or_new(fitted, name, cls, counts, discretizer)
+            model, extra = _fitted_or_new(fitted, name, cls, counts, discretizer, categorical)
             tables[name], notes[name] = extract(model, float(counts.engine.total))
         except _MODEL_ERRORS as error:
-            tables[name], notes[name] = pd.DataFrame(), f"could not be fitted: {_one_line(error)}"
+            tables[name], notes[name] = pd.DataFrame(), f"could not be fitted: {failure_reason(error)}"
             continue
         if extra:
             notes[name] += " (fitted with default settings for this section; it is not among the report's models)"

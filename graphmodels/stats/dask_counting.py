@@ -467,6 +467,9 @@ class DaskTrainingData:
     columns : list
         The attribute columns.
     n_rows : int
+    integer_columns_cut : tuple
+        The columns of whole numbers (an integer type, or floats whose distinct
+        values are all whole) that the discretizer cut.
     """
 
     engine: DaskCountingEngine
@@ -476,6 +479,7 @@ class DaskTrainingData:
     class_name: Hashable | None
     columns: list[Hashable]
     n_rows: int
+    integer_columns_cut: tuple[Hashable, ...] = ()
 
 
 #: Name of the class column added to a Dask frame when `y` is a Dask Series.
@@ -489,6 +493,7 @@ def dask_training_data(
     missing: str = "value",
     max_cells: int = DEFAULT_MAX_CELLS,
     discretizer: Any = None,
+    categorical: Sequence[Hashable] | None = None,
     class_name: Callable[[list[Hashable], Any], Hashable] | None = None,
     chunk_size: int = DEFAULT_CHUNK_SIZE,
     split_every: int = SPLIT_EVERY,
@@ -511,6 +516,8 @@ def dask_training_data(
         exact weight of each distinct (value, class) pair, so the cut points
         are those of a fit on the computed frame (for equal-frequency bins,
         while there are at most 10,000,000 rows: see Notes).
+    categorical : list of column names, optional
+        Columns the discretizer never cuts (checked by the caller: each a column of `X`).
     class_name : callable, optional
         ``class_name(attribute_names, y_name)``: the name of the class variable.
 
@@ -573,7 +580,13 @@ def dask_training_data(
         )
     if isinstance(binner, MDLDiscretizer) and class_column is None:
         raise ValueError("An MDLDiscretizer needs class labels: pass `y`, or use 'equal-frequency'.")
-    numeric = set() if binner is None else {c for c in columns if _is_numeric(meta[c])}
+    kept = set() if categorical is None else set(categorical)
+    unknown = [name for name in kept if name not in set(columns)]
+    if unknown:
+        raise ValueError(
+            f"`categorical` names columns that are not in X: {unknown[:5]}; the columns are {columns[:10]}."
+        )
+    numeric = set() if binner is None else {c for c in columns if _is_numeric(meta[c]) and c not in kept}
     limit = int(max_cells)
 
     summary = _tree_sum(
@@ -616,7 +629,11 @@ def dask_training_data(
             counts.to_numpy()
         )
 
-    fitted = _fit_discretizer(binner, columns, summary["columns"], meta, labels, limit)
+    # The discretizer sees the columns it may cut, as in memory (categorical ones left out).
+    seen = [c for c in columns if c not in kept]
+    fitted = _fit_discretizer(
+        binner, seen, [s for c, s in zip(columns, summary["columns"]) if c not in kept], meta, labels, limit
+    )
     encoder = _fit_encoder(columns, summary["columns"], meta, fitted, missing)
     names = list(columns)
     if class_column is None:
@@ -649,8 +666,25 @@ def dask_training_data(
     engine = DaskCountingEngine(
         frame, spec, n_rows=n_rows, partition_rows=summary["n_rows"], seeded=seeded, split_every=split_every
     )
+    cut = [] if fitted is None else fitted.binned_columns_
+    integer_columns_cut = tuple(
+        column
+        for column, summary in zip(columns, summary["columns"])
+        if column in cut
+        and (
+            meta[column].dtype.kind in "iu"
+            or all(float(value).is_integer() for value in summary.get("values", [0.5]) if value == value)
+        )
+    )
     return DaskTrainingData(
-        engine, encoder, fitted, classes, None if class_column is None else names[-1], list(columns), n_rows
+        engine,
+        encoder,
+        fitted,
+        classes,
+        None if class_column is None else names[-1],
+        list(columns),
+        n_rows,
+        integer_columns_cut,
     )
 
 
