@@ -109,12 +109,13 @@ def test_a_refit_must_beat_its_generative_tables_by_one_standard_error():
 
 def test_save_load_draw_display_and_questions(generative_choice, tmp_path):
     X, y, model = generative_choice
-    path = tmp_path / "model.npz"
-    model.save(path)
-    again = load_model(path)
-    np.testing.assert_array_equal(again.predict_proba(X), model.predict_proba(X))
-    pd.testing.assert_frame_equal(again.selection_, model.selection_)
-    assert type(again.model_) is type(model.model_)
+    for suffix in (".npz", ".json"):
+        path = tmp_path / f"model{suffix}"
+        model.save(path)
+        again = load_model(path)
+        np.testing.assert_array_equal(again.predict_proba(X), model.predict_proba(X))
+        pd.testing.assert_frame_equal(again.selection_, model.selection_)
+        assert type(again.model_) is type(model.model_) and repr(again.model_) == repr(model.model_)
     from graphmodels.plotting import draw_network
 
     ax = draw_network(model)
@@ -154,3 +155,13 @@ def test_bad_settings_are_refused_by_name(params, message):
     X, y = _frame(n=60)
     with pytest.raises(ValueError, match=message):
         gm.BNClassifier(**params).fit(X, y)
+
+
+def test_cli_compare_lists_and_runs_it(capsys):
+    from graphmodels.cli import main
+
+    assert main(["compare", "--help"]) == 0
+    assert "bnc" in capsys.readouterr().out.replace("\n", " ").split("among ")[1].split("(default")[0]
+    assert main(["compare", "lenses", "--models", "bnc", "nb", "--folds", "2", "--repeats", "1", "--quiet"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.split()[:1] == ["bnc"]]
+    assert len(rows) == 1, "compare prints one row for bnc"

@@ -154,6 +154,9 @@ class BNClassifier(BaseClassifier, Queryable):
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states, once for every candidate (as
         :class:`~graphmodels.NaiveBayes`'s).
+    categorical : list of column names, optional
+        Columns kept as categories, never cut into intervals (as
+        :class:`~graphmodels.NaiveBayes`'s).
     missing : {"value", "error"}, default="value"
     max_cells : int, default=10_000_000
         Every candidate's; a candidate whose tables (or parameter vector)
@@ -236,6 +239,7 @@ class BNClassifier(BaseClassifier, Queryable):
         n_folds: int | str = "auto",
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
+        categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
         max_cells: int = DEFAULT_MAX_CELLS,
     ) -> None:
@@ -245,6 +249,7 @@ class BNClassifier(BaseClassifier, Queryable):
         self.n_folds = n_folds
         self.estimator = estimator
         self.discretizer = discretizer
+        self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
 
@@ -283,7 +288,13 @@ class BNClassifier(BaseClassifier, Queryable):
             candidate is the one chosen.
         """
         cls, params = STRUCTURES[structure]
-        params = {**params, "missing": self.missing, "max_cells": self.max_cells}
+        params = {
+            **params,
+            "discretizer": self.discretizer,
+            "categorical": self.categorical,
+            "missing": self.missing,
+            "max_cells": self.max_cells,
+        }
         prior = get_estimator(self.estimator)
         takes_prior = not isinstance(prior, LeaveOneOutSelection) or cls._selects_estimator
         if penalty is not None:
