@@ -122,7 +122,7 @@ def by_size(names):
 
 
 # ---------------------------------------------------------------------------- reporting
-def markdown(results, notes, elapsed, loads):
+def markdown(results, notes, elapsed, loads, note=""):
     per_set = summarize(results)
     labels = list(dict.fromkeys(results["implementation"]))
     ranked = _complete_labels(per_set, labels)
@@ -172,7 +172,9 @@ def markdown(results, notes, elapsed, loads):
         "(StratifiedKFold(5, shuffle=True, random_state=0); 5 equal-frequency bins per training fold; every "
         "column as text; log-loss in nats clipped at 1e-15; every library imported before timing). "
         "`gm.BNClassifier()` with its defaults, beside each of its candidates fitted alone and the peers. "
-        "Ranks and means over the sets every listed implementation finished.",
+        "Ranks and means over the sets every listed implementation finished." + (f" {note}" if note else ""),
+        "",
+        _coverage(per_set),
         "",
         common.machine_markdown(),
         f"- load average (1, 5, 15 min) at the start of each process of the run: {loads}",
@@ -194,6 +196,19 @@ def markdown(results, notes, elapsed, loads):
         lines += ["", "Failures:", ""]
         lines += [f"- {r.implementation} on {r.dataset} fold {r.fold}: {r.status}" for r in failures.itertuples()]
     return "\n".join(lines)
+
+
+def _coverage(per_set):
+    """Which of the shared sets this run covers, smallest first (a run stopped early keeps the smallest)."""
+    done = set(per_set.loc[per_set["implementation"] == BNC, "dataset"])
+    every = by_size(shared_sets(None))
+    missing = [name for name in every if name not in done]
+    if not missing:
+        return f"All {len(every)} shared classification sets."
+    return (
+        f"**{len(done)} of the {len(every)} shared sets** ({', '.join(n for n in every if n in done)}); "
+        f"not run (the run was stopped for time): {', '.join(missing)}."
+    )
 
 
 def _tally(choices):
@@ -251,6 +266,7 @@ def main(argv=None):
     parser.add_argument("--out", help="write the section into this file (default for a full run: RESULTS.md)")
     parser.add_argument("--raw", metavar="PREFIX", help="save the per-fold rows as PREFIX.folds.csv (no RESULTS.md)")
     parser.add_argument("--render", nargs="+", metavar="PREFIX", help="write the section from runs saved with --raw")
+    parser.add_argument("--note", default="", help="with --render: a sentence about the run (when, load, commit)")
     parser.add_argument("--only", nargs="+", metavar="TEXT", help="run only the implementations whose label has this")
     args = parser.parse_args(argv)
     if args.render:
@@ -266,7 +282,7 @@ def main(argv=None):
             saved = pd.read_csv(f"{p}.notes.csv")
             notes.update(dict(zip(saved["dataset"], saved["note"])))
             loads.append(Path(f"{p}.load").read_text().strip())
-        body = markdown(results, notes, elapsed, "; ".join(loads))
+        body = markdown(results, notes, elapsed, "; ".join(loads), args.note)
         print(body)
         common.write_section("bnclassifier", body, args.out or common.RESULTS)
         return
