@@ -165,3 +165,30 @@ def test_cli_compare_lists_and_runs_it(capsys):
     assert main(["compare", "lenses", "--models", "bnc", "nb", "--folds", "2", "--repeats", "1", "--quiet"]) == 0
     rows = [line for line in capsys.readouterr().out.splitlines() if line.split()[:1] == ["bnc"]]
     assert len(rows) == 1, "compare prints one row for bnc"
+
+
+def test_penalty_path_keeps_the_warm_start_of_the_first_minimum(monkeypatch):
+    # Tied held-out losses (mushroom's folds: every row at 0 nats for two penalties) made the last
+    # tied penalty's solution the warm start while np.nanargmin picks the first: KeyError in the fit.
+    from graphmodels.estimators import discriminative as module
+
+    X, y = _frame(n=120, seed=7)
+    counts = gm.models.training_counts(X, y)
+    codes, weights = counts.engine.rows()
+    labels = codes[:, -1].astype(np.int64)
+    rows, fold_of = inner_folds(labels, 3, 3)
+    folds = []
+    for k in range(3):
+        train, test = rows[fold_of != k], rows[fold_of == k]
+        model = gm.NaiveBayes().fit(X.iloc[train], y.iloc[train])
+        tables, owners = model._family_tables()
+        folds.append(
+            module.path_fold(
+                model.class_log_prior_, tables, model._family_index(codes[train, :-1]), labels[train],
+                weights[train], model._family_index(codes[test, :-1]), test, Discriminative(), owners,
+            )
+        )  # fmt: skip
+    monkeypatch.setattr(module, "_row_log_loss", lambda scores, y: np.zeros(len(y)))
+    path = module.penalty_path(folds, [10.0, 1.0, 0.1], labels, weights, rows, np.ones(len(labels)), 50, 1e-4)
+    assert np.all(path.held_out == 0.0)
+    assert list(path.last_solution) == [int(np.nanargmin(path.held_out))] == [0]

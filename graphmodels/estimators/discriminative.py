@@ -771,8 +771,9 @@ def penalty_path(
         rows = scored[done[scored]]
         if folds_scored[g] == len(folds):
             held_out[g] = float((row_loss[g, scored] * ws).sum() / total)
-            if held_out[g] <= np.nanmin(held_out):
-                last_solution = {g: folds[-1].solution}
+            earlier = held_out[:g]
+            if not np.isfinite(earlier).any() or held_out[g] < np.nanmin(earlier):
+                last_solution = {g: folds[-1].solution}  # the first minimum, as np.nanargmin picks it
         if g and np.isfinite(held_out[:g]).any():
             # Past the minimum along the path (on the rows this penalty was scored on): the
             # weaker penalties are not tried (NaN).
