@@ -47,9 +47,9 @@ Usage::
 
     python benchmarks/bench_defaults.py                       # full run, rewrites the section (~30 min)
     python benchmarks/bench_defaults.py --quick               # 300-row subsamples, prints only
-    python benchmarks/bench_defaults.py --sets car iris --models tan nb
     python benchmarks/bench_defaults.py --render-only         # the section from the saved raw results
     python benchmarks/bench_defaults.py --models tan nb       # rerun some models, keep the others' saved rows
+    python benchmarks/bench_defaults.py --models hnb --sets zoo   # rerun one model on some sets, keep the rest
 
 Raw per-fold results go to ``benchmarks/results/defaults_uci.csv.gz`` (after
 every data set, so an interrupted run keeps what it finished); a full run
@@ -115,15 +115,26 @@ SKIPPED = {
         "satimage": "one structure search takes ~9 s (36 attributes), ~5 min for 5 folds x 7 candidates",
     },
 }
+#: The candidate that picks, inside each fit, the best of several by leave-one-out log-loss.
+LEAVE_ONE_OUT = "leave-one-out"
 #: Models run on a part of the candidate grid, with the reason.
 REDUCED_GRID = {
     "hnb": (
-        ["laplace", "dirichlet-0.5", "bdeu-1", "bdeu-5", "bdeu-20", "marginal-1", "marginal-5", "bdeu-auto"],
+        [
+            "laplace",
+            "dirichlet-0.5",
+            "bdeu-1",
+            "bdeu-5",
+            "bdeu-20",
+            "marginal-1",
+            "marginal-5",
+            "bdeu-auto",
+            "hierarchical",
+            LEAVE_ONE_OUT,
+        ],
         "its structure search (a wrapper cross-validation) reruns for every candidate",
     ),
 }
-#: The candidate that picks, inside each fit, the best of several by leave-one-out log-loss.
-LEAVE_ONE_OUT = "leave-one-out"
 #: The search grid of the per-model sample size (the same as EmpiricalBayesBDeu's).
 ESS_RANGE = (0.1, 1000.0)
 
@@ -382,8 +393,9 @@ def render(raw, elapsed, quick, machine):
         "by empirical Bayes); `leave-one-out` is `LeaveOneOutSelection()` (the best of nine priors by "
         "exact leave-one-out log-loss inside each fit; only for the models that support it). "
         "Kikuchi-Bayes accepts only BDeu, so its "
-        "candidates are the BDeu sizes (each a new structure search). HNB runs a reduced grid without the "
-        "two newest candidates. No row was subsampled.",
+        "candidates are the BDeu sizes (each a new structure search). HNB runs a reduced grid (below); with "
+        "`leave-one-out` its wrapper search scores naive Bayes models with the candidate the selection keeps "
+        "for naive Bayes over the attributes, and the final tables are selected again. No row was subsampled.",
         "",
     ]
     notes = [
@@ -589,10 +601,10 @@ def main(argv=None):
     start = time.perf_counter()
     rows = []
     kept = pd.DataFrame()
-    if models != ALL_MODELS and not args.quick and not args.sets and RAW.is_file():
-        # A run of some models keeps the saved rows of the others (the section covers every model).
+    if (models != ALL_MODELS or args.sets) and not args.quick and RAW.is_file():
+        # A run of some models or sets keeps the saved rows of the others (the section covers them all).
         kept = pd.read_csv(RAW)
-        kept = kept[~kept["model"].isin(models)]
+        kept = kept[~(kept["model"].isin(models) & kept["dataset"].isin(list(sets)))]
     for name, (X, y) in sets.items():
         with warnings.catch_warnings():
             warnings.simplefilter("ignore", UserWarning)  # StratifiedKFold on classes with < 5 rows

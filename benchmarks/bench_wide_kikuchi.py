@@ -1,33 +1,38 @@
-"""Issue 18: KikuchiBayes on wide data.
+"""KikuchiBayes on wide data (issues 18 and 26): generated sets of several kinds and two shared sets.
 
-Three kinds of data, each fitted with the default ``gm.KikuchiBayes()`` (max_region_size=4:
-candidate regions of up to 3 attributes, C(n, 3) of them):
+Each fit is the default ``gm.KikuchiBayes()`` (max_region_size=4: candidate regions of up to 3
+attributes, C(n, 3) of them), in its own subprocess, on:
 
-- ``cols:N``: 2,000 rows of N uniform 3-state columns; the class depends on four columns
-  (x000..x003, seed 0), every other column is noise. By default 50, 100 and 200 columns
-  (200 only if 100 finishes in under 60 s).
-- ``connect-4``: the first training fold of stratified 5-fold cross-validation
-  (``StratifiedKFold(5, shuffle=True, random_state=0)``) of the shared connect-4 set
-  (67,557 x 42, three classes; 54,045 training rows), all attributes categorical.
-- ``dna180``: the same fold of splice's 60 nucleotides one-hot encoded into 180 binary
-  attributes as in the Statlog DNA set (A = 100, C = 010, G = 001, T = 000), after dropping
-  the 15 rows with ambiguity codes (D, N, S, R), as Statlog did: 3,175 x 180, three classes
-  (2,540 training rows).
+- ``gen:NAME``: 2,000 rows x 200 columns from ``wide_data.KIKUCHI`` (benchmarks/wide_data.py):
+  the class on main effects (``main``, issue 18's own set), on 6 pairs of columns (parity terms,
+  strong and weak), on 3 triples, on nothing; binary, ternary, 2-5-state and skewed columns; two
+  and three classes. The test log-loss is on 2,000 more rows of the same generator (seed 1).
+- ``cols:N``: ``main`` with N columns.
+- ``connect-4``: the first training fold of ``StratifiedKFold(5, shuffle=True, random_state=0)``
+  of the shared connect-4 set (54,045 x 42, three classes), all attributes categorical.
+- ``dna180``: the same fold of splice's 60 nucleotides one-hot encoded into 180 binary attributes
+  as in the Statlog DNA set (A = 100, C = 010, G = 001, T = 000), rows with ambiguity codes
+  dropped (2,540 training rows).
 
-Each fit runs in its own subprocess with a time limit and reports fit time, peak resident
-memory of that process (``resource.getrusage``), the number of stages, the best log
-posterior and, for the folds, the log-loss on the held-out fold. The shared sets are read
-from ``../shared/datasets`` (or ``GRAPHMODELS_DATASETS``); a missing one is skipped with a
-message.
+Each fit reports wall and CPU time, peak resident memory (``ru_maxrss``), the stages, the MAP
+stage, the best log posterior, the held-out log-loss, and a digest of the whole path. With
+``--before PATH`` the package in PATH (a checkout of the code to compare with, e.g. ``git
+worktree add /tmp/before <commit>``) is timed too, set by set just before the current one (or
+``--after PATH``), and the two paths (every region and every stage's log posterior, bit for bit)
+and log-losses are compared. ``--before-json`` reuses the "before" rows of an earlier run (``--json``
+writes them; benchmarks/results/wide_kikuchi_before.json holds those of the code at the start of issue
+26 on the generated sets) for the sets they cover. The shared sets are read from
+``../shared/datasets`` (or ``GRAPHMODELS_DATASETS``).
 
-Run ``python benchmarks/bench_wide_kikuchi.py [--label before|after] [--sets cols:50,connect-4]
-[--limit SECONDS]``; to time another version of the package, put its folder first on
-``PYTHONPATH``.
+Run ``python benchmarks/bench_wide_kikuchi.py [--before PATH] [--before-json PATH]
+[--sets gen:pairwise,connect-4] [--limit SECONDS] [--json PATH] [--results PATH]``; it prints a
+table and, with ``--results``, rewrites the ``wide-kikuchi`` section.
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
 import json
 import os
 import subprocess
@@ -39,9 +44,9 @@ import pandas as pd
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 import common  # noqa: E402
+import wide_data  # noqa: E402
 
-LIMIT_S = 120
-FOLD_SETS = ("connect-4", "dna180")
+LIMIT_S = 3600
 
 
 def data(n_cols, n_rows=2000, seed=0):
@@ -88,17 +93,22 @@ def one(spec):
     if spec.startswith("cols:"):
         X, y = data(int(spec[5:]))
         X_test = y_test = None
+    elif spec.startswith("gen:"):
+        options = wide_data.KIKUCHI[spec[4:]][1]
+        X, y = wide_data.kikuchi_data(**options)
+        X_test, y_test = wide_data.kikuchi_data(**options, seed=1)
     else:
         split = fold_data(spec)
         if split is None:
             print(json.dumps({"set": spec, "missing": True}))
             return
         X, y, X_test, y_test = split
-    start = time.perf_counter()
+    start, cpu = time.perf_counter(), time.process_time()
     model = gm.KikuchiBayes().fit(X, y)
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, time.process_time() - cpu
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024  # MiB (Linux: KiB)
     posts = [float(v) for v in model.path_["log_posterior"]]
+    regions = "|".join(",".join(sorted(map(str, region))) for region in model.path_["region"])
     log_loss = None
     if X_test is not None:
         from sklearn.metrics import log_loss as sk_log_loss
@@ -111,21 +121,29 @@ def one(spec):
                 "rows": len(X),
                 "columns": X.shape[1],
                 "seconds": seconds,
+                "cpu_seconds": cpu,
+                "load": common.load_average(),
                 "peak_mib": rss,
                 "stages": len(posts),
                 "map_stage": int(model.map_step_),
                 "best_log_posterior": max(posts),
                 "test_log_loss": log_loss,
                 "graphmodels": str(Path(gm.__file__).parent),
+                "path_sha": hashlib.sha256(regions.encode()).hexdigest()[:12],
+                "log_posteriors": posts,
             }
         )
     )
 
 
-def run(spec, limit):
+def run(spec, limit, tree=None):
+    """One fit in a subprocess; `tree`: a folder whose ``graphmodels`` package is imported instead."""
+    env = dict(os.environ)
+    if tree is not None:
+        env["PYTHONPATH"] = str(tree) + os.pathsep + env.get("PYTHONPATH", "")
     try:
         out = subprocess.run(
-            [sys.executable, __file__, "--one", spec], capture_output=True, text=True, timeout=limit, env=os.environ
+            [sys.executable, __file__, "--one", spec], capture_output=True, text=True, timeout=limit, env=env
         )
         lines = out.stdout.strip().splitlines()
         if not lines:
@@ -136,27 +154,159 @@ def run(spec, limit):
         return {"set": spec, "seconds": float("inf")}
 
 
+DEFAULT_SETS = [f"gen:{name}" for name in wide_data.KIKUCHI] + ["dna180", "connect-4"]
+TARGET_S = 30.0
+
+
+def _same(before, after):
+    """Whether two fits took the same path: every region, and every stage's log posterior and the
+    held-out log-loss bit for bit (the log-loss only where the saved "before" row has one)."""
+    keys = ["path_sha", "log_posteriors", "map_stage"]
+    if before.get("test_log_loss") is not None or after.get("test_log_loss") is None:
+        keys.append("test_log_loss")
+    return all(before.get(key) == after.get(key) for key in keys)
+
+
+def saved_rows(path):
+    """``{set: row}`` from a JSON file of rows, or of (before, after) pairs as ``--json`` writes them
+    (then the "before" rows)."""
+    rows = {}
+    for item in json.loads(Path(path).read_text()):
+        row = item[0] if isinstance(item, list) else item
+        if row and "error" not in row and "missing" not in row:
+            rows[row["set"]] = row
+    return rows
+
+
+def _describe(spec):
+    if spec.startswith("gen:"):
+        return f"{spec[4:]}: {wide_data.KIKUCHI[spec[4:]][0]}"
+    if spec.startswith("cols:"):
+        return f"main, {spec[5:]} columns"
+    return {"connect-4": "connect-4 fold (54,045 x 42, 3 classes)", "dna180": "dna180 fold (2,540 x 180, 3 classes)"}[
+        spec
+    ]
+
+
+def _table(pairs):
+    rows = []
+    for before, after in pairs:
+        row = {"data": _describe(after["set"]), "stages (MAP)": f"{after.get('stages')} ({after.get('map_stage')})"}
+        if before is not None:
+            row["before: wall / CPU"] = f"{before['seconds']:.1f} / {before['cpu_seconds']:.1f} s"
+        row["after: wall / CPU"] = f"{after['seconds']:.1f} / {after['cpu_seconds']:.1f} s"
+        if before is not None:
+            row["CPU speed-up"] = f"{before['cpu_seconds'] / after['cpu_seconds']:.1f}x"
+            row["peak before / after"] = f"{before['peak_mib']:.0f} / {after['peak_mib']:.0f} MiB"
+            same = (
+                "yes" if before.get("test_log_loss") is not None or after.get("test_log_loss") is None else "path yes"
+            )
+            row["same path and log-loss"] = same if _same(before, after) else "**NO**"
+        else:
+            row["peak"] = f"{after['peak_mib']:.0f} MiB"
+        loss = after.get("test_log_loss")
+        row["test log-loss"] = "-" if loss is None else f"{loss:.4f}"
+        row["load (1 min) before / after"] = (
+            f"{before['load'][0]:.1f} / {after['load'][0]:.1f}" if before is not None else f"{after['load'][0]:.1f}"
+        )
+        rows.append(row)
+    return common.markdown_table(pd.DataFrame(rows))
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--one")
-    parser.add_argument("--label", default="after")
-    parser.add_argument("--sets", help="comma-separated: cols:N, connect-4, dna180 (default: all)")
+    parser.add_argument(
+        "--sets", help="comma-separated: gen:NAME, cols:N, connect-4, dna180 (default: every gen:, dna180, connect-4)"
+    )
+    parser.add_argument("--before", help="a folder holding the graphmodels package to compare with")
+    parser.add_argument("--after", help="a folder holding the graphmodels package to time (default: this one)")
+    parser.add_argument(
+        "--before-json",
+        help='"before" rows saved by an earlier run (--json), used for the sets they cover instead of refitting',
+    )
+    parser.add_argument("--json", help="write the rows (with every stage's log posterior) to this file")
+    parser.add_argument("--results", help="rewrite the wide-kikuchi section of this markdown file")
     parser.add_argument("--limit", type=float, default=LIMIT_S, help="seconds per fit before it is killed")
+    parser.add_argument(
+        "--from-json", nargs="+", help="render the table from the pairs saved by earlier runs (--json), no fit"
+    )
     args = parser.parse_args()
     if args.one:
         return one(args.one)
-    print("load average:", common.load_average())
-    if args.sets:
-        rows = [run(spec, args.limit) for spec in args.sets.split(",")]
-    else:
-        rows = [run("cols:50", args.limit), run("cols:100", args.limit)]
-        if rows[-1].get("seconds", float("inf")) < 60:
-            rows.append(run("cols:200", args.limit))
-        rows += [run(name, args.limit) for name in FOLD_SETS]
-    frame = pd.DataFrame(rows)
-    frame.insert(0, "code", args.label)
-    print(frame.drop(columns=["graphmodels"], errors="ignore").to_string(index=False))
-    print("load average:", common.load_average())
+    header = common.machine_markdown()
+    pairs = []
+    if args.from_json:
+        for path in args.from_json:
+            pairs += [tuple(pair) for pair in json.loads(Path(path).read_text())]
+        header += "\n- fits run earlier, saved in " + ", ".join(args.from_json) + " (the loads: in the table)"
+    print(header, flush=True)
+    specs = [] if args.from_json else args.sets.split(",") if args.sets else DEFAULT_SETS
+    saved = saved_rows(args.before_json) if args.before_json else {}
+    for spec in specs:
+        before = saved.get(spec) or (run(spec, args.limit, args.before) if args.before else None)
+        after = run(spec, args.limit, args.after)
+        pairs.append((before, after))
+        print(json.dumps({"before": before, "after": after}, default=str)[:600], flush=True)
+        print(json.dumps({key: after.get(key) for key in ("set", "seconds", "cpu_seconds", "load")}), flush=True)
+        if args.json:  # after every set, so that an interrupted run keeps what it finished
+            Path(args.json).write_text(json.dumps(pairs))
+    table = _table([p for p in pairs if "error" not in p[1] and not (p[0] or {}).get("error")])
+    print(table)
+    print("load average at the end:", common.load_average())
+    if args.results:
+        common.write_section("wide-kikuchi", SECTION.format(header=header, table=table), args.results)
+
+
+SECTION = """## KikuchiBayes on wide data (issues 18 and 26)
+
+`python benchmarks/bench_wide_kikuchi.py --before PATH --results benchmarks/RESULTS.md`: the default
+`gm.KikuchiBayes()` (max_region_size=4, so candidate regions of up to 3 attributes: C(200, 3) =
+1,313,400 for 200 columns) on 2,000 rows x 200 columns of each generator of
+`benchmarks/wide_data.py` (`KIKUCHI`: the class on main effects -- issue 18's own set --, on pairs,
+on triples of columns or on nothing; binary to 5-state and skewed columns; two and three classes;
+test log-loss on 2,000 more rows of the same generator), and the first training fold of
+`StratifiedKFold(5, shuffle=True, random_state=0)` of dna180 (splice one-hot encoded as Statlog DNA)
+and connect-4. Each fit in its own process, "before" (the code at the start of issue 26, a git
+worktree) just before "after", set by set, so that both see the same load. Target (issue 26): 30 s
+a fit on a quiet machine.
+
+{header}
+
+{table}
+
+**These runs were made on a machine shared with up to 7 other sessions' jobs** (see the load
+averages): wall times are inflated several times and even CPU times are (cache and memory bandwidth
+are shared); compare the two codes by their CPU times in the same row. To be rerun on a quiet machine.
+
+Where the time went before (issue 26, profiled on the new generators): the bound pass of the
+pool of 1.3 M three-attribute candidates, which tallied the gradient group by group (one group per
+pair of first attributes, 19,900 of them, each a pass over the rows outside its last attributes'
+common states: 2.6e9 entries a pass) and, at its first pass, the candidates' class-weight tables the
+same way; 2 passes on the sets with pairwise interactions, 5-13 on three-way, binary and mixed ones.
+What changed:
+
+- Bound slopes from one-hot Gram products (`_GramSlopes`): for the candidates `{{a, b, c}}` of one
+  first attribute `a`, the gradient's sums over every cell are the blocks of
+  `X_i^T diag(g) X_i` over the rows in each state `i` of `a` and the one-hot columns after `a`.
+  Anchored at the common states (each candidate's log table rewritten once as differences from its
+  common cells, `phi`), only the rows outside `a`'s common state, the other states' columns and a
+  column of ones are multiplied (the common state of `a` is all rows: one product shared by every
+  `a`); symmetric rank-k updates (rows of positive and of negative weight). The tables come from the
+  same products of the class weights. A pass is per first attribute one product per other state and
+  one gather of its packed entries; the slopes agree with the group tallies and stay above the row
+  products (tested), with an allowance for single-precision tables of `2^-24 2^k max|phi| sum|g|`.
+- The bound's order: only the top of 1.3 M bounds is sorted (partition, then the full sort if the
+  scoring goes past it); the best exact score kept as it grows instead of a max over all at every
+  batch; unique sub-regions by integer keys, not `np.unique(axis=0)`.
+- The counting-number changes of a wide pool from the number of the model's regions holding each
+  subset of a candidate (looked up) instead of a (regions x candidates) test per pattern; a
+  candidate pool finds the candidates sharing an attribute with an added region from per-attribute
+  lists instead of scanning all of them.
+
+Exact scores are computed as before, so the search takes the same path: every region, counting
+number and log posterior, and the held-out log-loss, bit for bit (column "same path and log-loss").
+"""
 
 
 if __name__ == "__main__":

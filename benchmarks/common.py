@@ -251,3 +251,75 @@ def synthetic_tan(n_rows, *, n_features=50, n_states=5, n_classes=2, seed=0, cla
         u = rng.random(n_rows)[:, None]
         X[:, j] = np.minimum((u > cumulative).sum(axis=1), n_states - 1)
     return X, y
+
+
+#: The generators of :func:`tiny_wide_set`: the kind of class-conditional dependence each plants.
+TINY_WIDE_GENERATORS = ("independent", "shared-tree", "class-trees", "sparse-signal", "clusters")
+
+
+def tiny_wide_set(generator, seed):
+    """A small, wide classification set: 20-40 rows, 30-60 attributes, 2-4 classes (drawn by `seed`).
+
+    Each class has at least ``n_rows // n_classes`` rows. `generator` plants
+    one kind of dependence, every probability row drawn from a Dirichlet:
+
+    * ``"independent"``: attributes independent given the class (naive Bayes is the truth),
+      each ``P(x_j | c)`` a mixture of a shared row (weight 0.7) and the class's own;
+    * ``"shared-tree"``: one random tree over the attributes in every class (TAN is the truth),
+      ``P(x_j | x_parent, c)`` mixed as above;
+    * ``"class-trees"``: each class its own random tree and tables (a multinet is the truth);
+    * ``"sparse-signal"``: five attributes depend on the class, the others are uniform noise;
+    * ``"clusters"``: two hidden clusters within each class; every attribute depends on the class
+      and the cluster (dependencies within a class, none given the cluster).
+
+    Returns
+    -------
+    X : DataFrame of shape (n_rows, n_features), string states
+    y : Series of shape (n_rows,), string labels
+    """
+    if generator not in TINY_WIDE_GENERATORS:
+        raise ValueError(f"`generator` must be one of {TINY_WIDE_GENERATORS}, got {generator!r}.")
+    rng = np.random.default_rng([TINY_WIDE_GENERATORS.index(generator), seed])
+    n_rows, n_features, n_classes = int(rng.integers(20, 41)), int(rng.integers(30, 61)), int(rng.integers(2, 5))
+    states = rng.integers(2, 5, n_features)
+    y = rng.permutation(np.arange(n_rows) % n_classes)
+    X = np.zeros((n_rows, n_features), dtype=np.int64)
+
+    def draw(probabilities):  # one state per row from its row of probabilities
+        cumulative = np.cumsum(probabilities, axis=1)
+        return np.minimum(
+            (rng.random(len(probabilities))[:, None] > cumulative).sum(axis=1), probabilities.shape[1] - 1
+        )
+
+    def random_tree():
+        order = rng.permutation(n_features)
+        return order, [-1] + [int(order[rng.integers(0, i)]) for i in range(1, n_features)]
+
+    if generator in ("independent", "sparse-signal"):
+        for j, r in enumerate(states):
+            shared = rng.dirichlet(np.full(r, 1.0))
+            own = rng.dirichlet(np.full(r, 1.0), size=n_classes)
+            weight = 0.3 if generator == "independent" else (0.8 if j < 5 else 0.0)
+            X[:, j] = draw(((1 - weight) * shared + weight * own)[y])
+    elif generator == "shared-tree":
+        order, parents = random_tree()
+        for j, p in zip(order, parents):
+            r_parent = 1 if p < 0 else states[p]
+            shared = rng.dirichlet(np.full(states[j], 0.5), size=r_parent)
+            own = rng.dirichlet(np.full(states[j], 0.5), size=(n_classes, r_parent))
+            table = 0.7 * shared[None] + 0.3 * own
+            X[:, j] = draw(table[y, 0 if p < 0 else X[:, p]])
+    elif generator == "class-trees":
+        for c in range(n_classes):
+            rows = np.flatnonzero(y == c)
+            order, parents = random_tree()
+            for j, p in zip(order, parents):
+                table = rng.dirichlet(np.full(states[j], 0.5), size=1 if p < 0 else states[p])
+                X[rows, j] = draw(table[X[rows, p]] if p >= 0 else np.repeat(table, len(rows), axis=0))
+    else:  # clusters
+        cluster = rng.integers(0, 2, n_rows)
+        for j, r in enumerate(states):
+            table = rng.dirichlet(np.full(r, 0.5), size=(n_classes, 2))
+            X[:, j] = draw(table[y, cluster])
+    frame = pd.DataFrame(X.astype(str), columns=[f"x{j}" for j in range(n_features)])
+    return frame, pd.Series(y.astype(str), name="class")

@@ -70,7 +70,8 @@ autosummary_ignore_module_all = False
 autodoc_typehints = "none"  # numpydoc's Parameters section already gives the types
 autodoc_member_order = "groupwise"
 # Class pages (_templates/autosummary/class.rst) list the members, including those inherited
-# from graphmodels' own bases (predict, score, ...) but not those of Python's built-in bases.
+# from graphmodels' own bases (predict, score, ...) but not those of Python's built-in bases or pandas'
+# (the answers of queries are Series and DataFrames).
 
 # numpydoc renders the sections; autodoc lists the members (no second members table).
 numpydoc_show_class_members = False
@@ -124,7 +125,7 @@ def _cli_help(app):
     out = HERE / "api" / "generated"
     out.mkdir(parents=True, exist_ok=True)
     os.environ["COLUMNS"] = "88"  # argparse wraps the help text to the terminal width
-    for command in ["", "datasets", "fit", "compare", "report"]:
+    for command in ["", "datasets", "fit", "compare", "report", "interactions"]:
         buffer = io.StringIO()
         argv = [command, "--help"] if command else ["--help"]
         with contextlib.redirect_stdout(buffer), contextlib.suppress(SystemExit):
@@ -155,7 +156,24 @@ def _constant_docs(app, what, name, obj, options, lines):
             return
 
 
+def _defined_in_pandas(obj):
+    """Whether `obj` (a method, property or accessor) comes from pandas."""
+    module = getattr(obj, "__module__", None) or getattr(getattr(obj, "fget", None), "__module__", None)
+    return (module or type(obj).__module__ or "").startswith("pandas")
+
+
+def _skip_pandas_members(app, what, name, obj, skip, options):
+    """Leave out what the query answers (Series, DataFrame subclasses) inherit from pandas.
+
+    Their docstrings cross-reference pandas' own user guide, which is not part of these pages.
+    """
+    if what == "class" and _defined_in_pandas(obj):
+        return True
+    return None
+
+
 def setup(app):
+    app.connect("autodoc-skip-member", _skip_pandas_members)
     app.connect("autodoc-process-docstring", _constant_docs)
     app.connect("builder-inited", _cli_help)
     app.connect("builder-inited", _check_layer_pages)

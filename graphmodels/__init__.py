@@ -28,6 +28,7 @@ from .models import (
     KDB,
     TAN,
     AnDE,
+    BayesianNetwork,
     BinaryRelevance,
     BNClassifier,
     ChowLiu,
@@ -41,8 +42,10 @@ from .models import (
     NaiveBayes,
     SelectiveKDB,
     load_model,
+    shapley_values,
 )
 from .reporting import report
+from .stats import interaction_graph, interaction_information
 
 __version__ = "0.1.0"
 
@@ -68,6 +71,7 @@ __all__ = [
     "KDB",
     "SelectiveKDB",
     "ChowLiuTree",
+    "BayesianNetwork",
     "HyperforestClassifier",
     "KikuchiBayes",
     "HierarchicalNaiveBayes",
@@ -76,6 +80,9 @@ __all__ = [
     "LabelPowerset",
     "ClassifierChain",
     "load_model",
+    "shapley_values",
+    "interaction_information",
+    "interaction_graph",
     "reporting",
     "report",
     "__version__",

@@ -40,6 +40,7 @@ __all__ = [
     "format_list",
     "plural",
     "representation_scores",
+    "representation_scoring",
     "node_count",
     "hyperedge_text",
     "structure_rows",
@@ -146,11 +147,22 @@ def plural(count: int, noun: str, many: str | None = None) -> str:
 
 
 def representation_scores(model: Any) -> str | None:
-    """``"free 0.2138, shared 0.1941"``: each representation's leave-one-out log-loss, when "auto" chose one."""
+    """``"free 0.2138, shared 0.1941"``: each representation's held-out log-loss, when "auto" chose one."""
     selection = getattr(model, "representation_selection_", None)
     if selection is None:
         return None
     return ", ".join(f"{row.representation} {row.log_loss:.4f}" for row in selection.itertuples())
+
+
+def representation_scoring(model: Any) -> str:
+    """How "auto" scored the representations: ``"leave-one-out"`` or ``"10-fold cross-validated"``.
+
+    Files saved before the inner cross-validation existed were scored by leave-one-out.
+    """
+    selection = getattr(model, "representation_selection_", None)
+    if selection is None or "scored_by" not in selection or not len(selection):
+        return "leave-one-out"
+    return str(selection["scored_by"].iloc[0])
 
 
 # ---------------------------------------------------------------------------- the block

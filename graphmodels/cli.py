@@ -7,6 +7,7 @@
     graphmodels compare DATA [--target NAME] [--models nb tan ...] [--out DIR] [--quiet]
     graphmodels report DATA --out report.html [--target NAME] [--models nb tan ...] [--folds K] [--quiet]
     graphmodels animate DATA --out tan.gif [--model tan] [--target NAME] [--interval MS] [--max-frames N]
+    graphmodels interactions DATA [--target NAME] [--top N] [--test asymptotic] [--triples] [--draw graph.png]
     graphmodels --version
 
 ``DATA`` is a CSV file (optionally compressed: ``.gz``, ``.bz2``, ``.xz``,
@@ -31,7 +32,8 @@ them).
   model keeps them, so it predicts raw rows.
 * **Output paths** (``--draw`` ending in ``.png``, ``.pdf`` or ``.svg``;
   ``--save`` in ``.json`` or ``.npz``; ``compare --out`` a directory;
-  ``report --out`` a file ending in ``.html`` or ``.htm``; ``animate --out`` in ``.gif``) are checked
+  ``report --out`` a file ending in ``.html`` or ``.htm``; ``animate --out`` in ``.gif``;
+  ``interactions --csv`` in ``.csv``) are checked
   before any work: their directory must exist and be writable.
 * **Messages**: results go to stdout; notes, warnings and progress to
   stderr. ``compare`` shows its progress when stderr is a terminal and the
@@ -502,13 +504,14 @@ def _describe_regions(model: Any, graph: Any) -> list[str]:
 
 def _describe(model: Any) -> list[str]:
     """A summary of `model`'s structure, and how its representation was chosen when it was."""
-    from ._display import representation_scores
+    from ._display import representation_scores, representation_scoring
 
     lines = _describe_structure(model)
     scores = representation_scores(model)
     if scores is not None:
         lines.append(
-            f"representation: {model.representation_}, the lowest leave-one-out log-loss on the training rows "
+            f"representation: {model.representation_}, the lowest {representation_scoring(model)} log-loss on the "
+            "training rows "
             f"({scores} nats per row)"
         )
     return lines
@@ -691,6 +694,101 @@ def _cmd_animate(args: argparse.Namespace) -> None:
         f"{type(model).__name__} on {name}: a trace of {len(model.trace_)} steps, {n_frames} frames "
         f"({args.interval} ms each) saved to {args.out}"
     )
+
+
+def _cmd_interactions(args: argparse.Namespace) -> None:
+    from .stats import interaction_graph
+
+    for option, path, formats in (
+        ("--draw", args.draw, _DRAWING_FORMATS),
+        ("--dendrogram", args.dendrogram, _DRAWING_FORMATS),
+        ("--csv", args.csv, (".csv",)),
+    ):
+        if path:
+            _check_output_file(path, option, formats)
+    name, X, y = _load_data(args.data, args.target, args.sep)
+    _check_columns(X, args)
+    graph = interaction_graph(
+        X.astype({column: "category" for column in args.categorical or ()}),  # kept as categories, never cut
+        y,
+        test=None if args.test == "none" else args.test,
+        n_resamples=args.resamples,
+        correction=None if args.correction == "none" else args.correction,
+        alpha=args.alpha,
+        triples=args.triples,
+        discretizer=None if args.discretizer == "none" else args.discretizer,
+        base=2 if args.bits else None,
+        random_state=args.seed,
+    )
+    unit, target = graph.graph["unit"], graph.graph["target"]
+    tested = graph.graph["test"] is not None
+    print(
+        f"{name}: {len(X)} rows, {X.shape[1]} attributes; H({target}) = {graph.graph['class_entropy']:.4f} {unit}. "
+        f"I(A;B;{target}) = I(A;B|{target}) - I(A;B): > 0 synergy, < 0 redundancy; % of H({target})."
+    )
+    if tested:
+        print(
+            f"p: the {args.test} likelihood-ratio test against the model built from the 2-way tables (Jakulin & "
+            f"Bratko 2004); adjusted: {args.correction} within each table, significant at adjusted p <= {args.alpha}."
+        )
+
+    def shown(frame, columns, names):
+        table = frame[columns].rename(columns=names).copy()
+        table[f"% of H({target})"] = [f"{100 * v:+.1f}%" for v in frame["share"]]
+        return table
+
+    names = {"mutual_information": f"I(A;{target})", "interaction": "I", "p_value": "p", "adjusted_p_value": "adjusted"}
+    tests = ["p_value", "adjusted_p_value"] if tested else []
+    attributes = graph.graph["attributes"].head(args.top)
+    print(f"\nInformation about {target!r} (the {len(attributes)} highest of {X.shape[1]}):")
+    print(
+        shown(attributes, ["attribute", "mutual_information", *tests], names).to_string(index=False, float_format=_fmt)
+    )
+    pairs = graph.graph["pairs"]
+    for kind, chosen in (
+        ("synergies", pairs[pairs["interaction"] > 0].head(args.top)),
+        ("redundancies", pairs[pairs["interaction"] < 0].head(args.top)),
+    ):
+        print(f"\nStrongest {kind} ({len(chosen)} of {len(pairs)} pairs):")
+        if len(chosen):
+            print(shown(chosen, ["a", "b", "interaction", *tests], names).to_string(index=False, float_format=_fmt))
+    if args.triples:
+        triples = graph.graph["triples"]
+        order = triples["interaction"].abs().sort_values(ascending=False).index[: args.top]
+        print(f"\nStrongest triples of attributes, I(A;B;D) without the class ({len(triples)} triples):")
+        columns = ["a", "b", "c", "interaction", *tests]
+        print(triples.loc[order, columns].rename(columns=names).to_string(index=False, float_format=_fmt))
+    if args.csv:
+        write_text(args.csv, pairs.to_csv(index=False), compress=False)
+        print(f"\nevery pair saved to {args.csv}")
+    for path, what in ((args.draw, "graph"), (args.dendrogram, "dendrogram")):
+        if path:
+            _draw_interactions(graph, path, what, name, args.top)
+            print(f"interaction {what} saved to {path}")
+
+
+def _fmt(value: float) -> str:
+    return f"{value:.3g}" if abs(value) < 1e-3 and value != 0 else f"{value:.4f}"
+
+
+def _draw_interactions(graph: Any, path: str, what: str, name: str, top: int) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    from .plotting import draw_interaction_dendrogram, draw_interaction_graph
+
+    if what == "graph":
+        ax = draw_interaction_graph(graph, top=top, title=f"Interactions with {graph.graph['target']!r} in {name}")
+    else:
+        ax = draw_interaction_dendrogram(graph, title=f"Interaction dendrogram of {name}")
+    figure: Any = ax.figure
+    try:
+        with atomic_write(path, "wb") as handle:
+            figure.savefig(handle, format=os.path.splitext(path)[1][1:].lower(), dpi=150, bbox_inches="tight")
+    finally:
+        plt.close(figure)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -894,6 +992,37 @@ def _parser() -> argparse.ArgumentParser:
         help="the most frames; a longer search leaves out rejected steps first (default: 200)",
     )
     ani.add_argument("--dpi", type=_int_at_least(10), default=80, help="resolution of the GIF (default: 80)")
+
+    inter = commands.add_parser(
+        "interactions",
+        help="which attributes interact with the class: synergy, redundancy, significance",
+        description="Jakulin & Bratko's interaction analysis (graphmodels.interaction_graph): the information of "
+        "each attribute about the class, the interaction information I(A;B;class) of every pair (> 0 synergy, "
+        "< 0 redundancy) as a share of the class entropy, each with a P-value corrected for multiple testing; "
+        "optionally every triple of attributes, and the interaction graph and dendrogram as figures.",
+    )
+    _add_data_options(inter)
+    inter.add_argument("--top", type=_int_at_least(1), default=10, metavar="N", help="rows of each table (default: 10)")
+    inter.add_argument(
+        "--test",
+        default="asymptotic",
+        choices=["asymptotic", "bootstrap", "none"],
+        help="the significance test: the chi-squared limit (default), the parametric bootstrap, or none",
+    )
+    inter.add_argument("--resamples", type=_int_at_least(1), default=200, help="bootstrap tables (default: 200)")
+    inter.add_argument(
+        "--correction",
+        default="fdr_bh",
+        choices=["fdr_bh", "holm", "bonferroni", "none"],
+        help="multiple-testing correction (default: fdr_bh, Benjamini-Hochberg)",
+    )
+    inter.add_argument("--alpha", type=float, default=0.05, help="level of the adjusted P-values (default: 0.05)")
+    inter.add_argument("--triples", action="store_true", help="also every triple of attributes, I(A;B;D)")
+    inter.add_argument("--bits", action="store_true", help="information in bits (default: nats)")
+    inter.add_argument("--seed", type=int, default=0, help="seed of the bootstrap (default: 0)")
+    inter.add_argument("--draw", metavar="FILE", help=f"save the interaction graph ({_either(_DRAWING_FORMATS)})")
+    inter.add_argument("--dendrogram", metavar="FILE", help="save the interaction dendrogram")
+    inter.add_argument("--csv", metavar="FILE", help="save every pair with its measures (.csv)")
     return parser
 
 
@@ -923,6 +1052,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         "compare": _cmd_compare,
         "report": _cmd_report,
         "animate": _cmd_animate,
+        "interactions": _cmd_interactions,
     }
     with warnings.catch_warnings():
         warnings.showwarning = _show_warning

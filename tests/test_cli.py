@@ -594,6 +594,28 @@ def test_compare_is_silent_on_stderr_when_it_is_not_a_terminal(monkeypatch, caps
     assert capsys.readouterr().err == ""
 
 
+def test_interactions_prints_the_tables_and_saves_the_figures_and_pairs(tmp_path, capsys):
+    graph_png, dendrogram_png, pairs_csv = tmp_path / "graph.png", tmp_path / "tree.png", tmp_path / "pairs.csv"
+    argv = ["interactions", "lenses", "--top", "3", "--draw", str(graph_png), "--dendrogram", str(dendrogram_png)]
+    assert main([*argv, "--csv", str(pairs_csv), "--triples"]) == 0
+    out = capsys.readouterr().out
+    frame = gm.datasets.load("lenses")
+    entropy = -sum(p * np.log(p) for p in frame["class"].value_counts(normalize=True))
+    assert f"H(class) = {entropy:.4f} nats" in out and "Strongest synergies" in out and "Strongest redundancies" in out
+    assert "tear" in out.split("Information about")[1].splitlines()[2]  # the most informative attribute
+    assert "without the class (4 triples)" in out
+    pairs = pd.read_csv(pairs_csv)
+    assert len(pairs) == 6 and {"a", "b", "interaction", "share", "p_value", "adjusted_p_value"} <= set(pairs)
+    assert graph_png.read_bytes()[:4] == b"\x89PNG" and dendrogram_png.read_bytes()[:4] == b"\x89PNG"
+    assert main(["interactions", "iris", "--test", "none", "--bits", "--top", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "bits" in out and "adjusted" not in out
+    assert main(["interactions", "lenses", "--csv", str(tmp_path / "pairs.txt")]) == 2
+    assert "must end in .csv" in capsys.readouterr().err
+    assert main(["interactions", "lenses", "--categorical", "colour"]) == 2
+    assert "--categorical: no column named 'colour'" in capsys.readouterr().err
+
+
 # ----------------------------------------------------------------------------------------------
 # compare and report: a model that cannot fit is reported, not fatal
 # ----------------------------------------------------------------------------------------------

@@ -347,3 +347,27 @@ def test_one_way_size_error_names_the_widest_variables():
     engine = CountingEngine(np.zeros((3, 3), dtype=int), [30, 20, 4], names=["a", "b", "c"], max_cells=50)
     with pytest.raises(TableTooLargeError, match=r"given \['c'\].*'a' \(30 states\), 'b' \(20 states\)"):
         engine.one_way_counts(["a", "b"], given="c")
+
+
+@pytest.mark.parametrize("given", [[0], [3, 0], [0, 1, 3]])
+def test_stratum_grams_equal_one_product_per_stratum(given):
+    """Unweighted rows grouped by stratum (one one-hot matrix, one product per stratum of contiguous
+    rows) give the tables of one product per stratum's own rows, bit for bit (issue 26)."""
+    from graphmodels.stats import counting
+
+    rng = np.random.default_rng(3)
+    codes = _random_codes(rng, n=300)
+    engine = CountingEngine(codes, CARDS, chunk_size=70)
+    pairs = engine.pairwise_counts(given=given)
+    assert pairs.integer
+    variables = [p for p in range(len(CARDS)) if p not in given]
+    expected = np.zeros_like(pairs.table)
+    for chunk, _ in engine.iter_chunks(variables + given, chunk_size=70):
+        strata = engine._strata(chunk, given)
+        for s in np.unique(strata):
+            expected[s] += counting._one_hot_gram(
+                chunk[strata == s, : len(variables)], pairs.offsets, expected.shape[1], None
+            )
+    np.testing.assert_array_equal(pairs.table, expected)
+    weighted = CountingEngine(codes, CARDS, sample_weight=np.ones(len(codes)), chunk_size=70)
+    assert not weighted.pairwise_counts(given=given).integer

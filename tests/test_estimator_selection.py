@@ -177,7 +177,10 @@ def _refit_without(model, X, y, i):
     return held.predict_log_proba(X.iloc[[i]])[0]
 
 
-@pytest.mark.parametrize("model_class", SELECTING, ids=_name)
+# HNB's tables include a latent's (on these rows a latent over a and c), held fixed as the structure is.
+@pytest.mark.parametrize(
+    "model_class", [*SELECTING, functools.partial(gm.HierarchicalNaiveBayes, random_state=0)], ids=_name
+)
 @pytest.mark.parametrize("estimator", [Dirichlet(1.0), BDeu(5.0), Dirichlet(0.3)], ids=repr)
 def test_leave_one_out_scores_equal_refitting_without_each_row(model_class, estimator):
     X, y = _data()
@@ -280,7 +283,7 @@ def test_selection_description_round_trips():
 
 @pytest.mark.parametrize(
     "model_class",
-    [gm.AODE, gm.HierarchicalNaiveBayes],
+    [gm.AODE, gm.KikuchiBayes],
     ids=_name,
 )
 def test_models_without_selection_say_so(model_class):

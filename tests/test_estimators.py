@@ -470,3 +470,20 @@ def test_conditionals_of_many_tables_equal_one_conditional_per_table(name):
     for table, cpt in zip(tables, together):
         np.testing.assert_allclose(cpt, estimator.conditional(table), rtol=1e-14, atol=0)
         np.testing.assert_allclose(cpt.sum(axis=-1), 1.0, rtol=1e-14)
+
+
+def test_log_sum_exp_last_is_scipys_along_the_last_axis():
+    from scipy.special import logsumexp
+
+    from graphmodels._special import log_sum_exp_last
+
+    rng = np.random.default_rng(1)
+    a = rng.normal(size=(6, 3, 4, 5)) * 300
+    a[0, 0, 0] = -np.inf
+    a[1, 2, 3, 1] = np.inf
+    a[2, 1, 1, 4] = np.nan
+    with np.errstate(all="ignore"):
+        expected = logsumexp(a, axis=3)
+    np.testing.assert_allclose(log_sum_exp_last(a), expected, rtol=1e-14, atol=0)
+    result = log_sum_exp_last(a)
+    assert result[0, 0, 0] == -np.inf and result[1, 2, 3] == np.inf and np.isnan(result[2, 1, 1])

@@ -228,6 +228,39 @@ def test_predictions_are_naive_bayes_over_the_class_children():
     np.testing.assert_allclose(np.log(proba), model.predict_log_proba(X))
 
 
+def test_leave_one_out_selection_without_latents_is_naive_bayes():
+    # With no latent the model is naive Bayes over the attributes: the selection sees the same
+    # tables and rows as NaiveBayes's, so it keeps the same candidate and the same probabilities.
+    X, y = _monk_like(1, n=200)
+    hnb = gm.HierarchicalNaiveBayes(estimator="leave-one-out", max_latents=0).fit(X, y)
+    nb = gm.NaiveBayes(estimator="leave-one-out").fit(X, y)
+    assert hnb.estimator_ == nb.estimator_
+    pd.testing.assert_frame_equal(hnb.estimator_selection_, nb.estimator_selection_)
+    np.testing.assert_allclose(hnb.predict_proba(X), nb.predict_proba(X), rtol=1e-12)
+
+
+def test_default_without_latents_is_default_naive_bayes():
+    # HNB's default prior is chosen by the same evidence as NaiveBayes's (issue 26): with no latent
+    # the default model is the default naive Bayes (the default was EmpiricalBayesBDeu, NB's not).
+    X, y = _monk_like(1, n=200)
+    hnb = gm.HierarchicalNaiveBayes(max_latents=0).fit(X, y)
+    np.testing.assert_allclose(hnb.predict_proba(X), gm.NaiveBayes().fit(X, y).predict_proba(X), rtol=1e-12)
+
+
+def test_leave_one_out_selection_scores_the_final_model_with_its_latents():
+    X, y = _monk_like(0)
+    model = gm.HierarchicalNaiveBayes(estimator="leave-one-out", random_state=0).fit(X, y)
+    assert model.latents_
+    # The final model is naive Bayes over the class's children: its selection is NaiveBayes's over
+    # those children (latents as columns), the same scores and the same choice.
+    nb = gm.NaiveBayes(estimator="leave-one-out").fit(_children_frame(model, X), y)
+    columns = ["log_loss", "error"]
+    np.testing.assert_allclose(model.estimator_selection_[columns], nb.estimator_selection_[columns], rtol=1e-10)
+    assert model.estimator_ == nb.estimator_
+    np.testing.assert_allclose(model.predict_proba(X), nb.predict_proba(_children_frame(model, X)), rtol=1e-10)
+
+
+@pytest.mark.unseen_values
 def test_unseen_child_configurations_sum_the_latent_out():
     X, y = _monk_like(1)
     model = gm.HierarchicalNaiveBayes().fit(X, y)

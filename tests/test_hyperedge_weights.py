@@ -198,3 +198,34 @@ def test_gram_counts_equal_bincount_counts(given, k, monkeypatch):
         a, b = results[0].weights_of_size(s)[1], results[1].weights_of_size(s)[1]
         np.testing.assert_allclose(b, a, rtol=1e-12, atol=1e-12)
     assert module._gram_fits(np.array(cards), k + 1, 3, 400) == (k >= 1)
+
+
+@pytest.mark.parametrize("given", [None, "c"])
+@pytest.mark.parametrize("kept_bytes", [None, 0])
+def test_anchored_gram_counts_equal_every_cell_counts(given, kept_bytes, monkeypatch):
+    """Counting only the rows and columns outside the common states gives the weights of the Gram
+    products of every cell bit for bit (issue 26): skewed, uniform, binary and constant columns, up
+    to bases of three variables; with nothing kept for the larger bases, every cell is multiplied."""
+    import graphmodels.stats.hyperedges as module
+    from graphmodels.stats.information import as_engine
+
+    rng = np.random.default_rng(7)
+    n_rows = 300
+    columns = {}
+    for i, r in enumerate([3, 2, 4, 3, 1, 3, 5]):
+        skewed = np.where(rng.random(n_rows) < 0.7, i % r, rng.integers(0, r, n_rows))
+        columns[f"v{i}"] = skewed if i % 2 else rng.integers(0, r, n_rows)
+    columns["v2"] = (columns["v0"] + columns["v1"] + (rng.random(n_rows) < 0.3)) % 4  # a 3-way dependence
+    frame = pd.DataFrame(columns)
+    if given is not None:
+        frame["c"] = (frame["v0"] + rng.integers(0, 2, n_rows)) % 3
+    if kept_bytes is not None:
+        monkeypatch.setattr(module, "_GRAM_KEPT_BYTES", kept_bytes)
+    cards = as_engine(frame).cardinalities
+    assert module._gram_fits(cards[: frame.shape[1] - (given is not None)], 5, 3, n_rows)
+    results = []
+    for anchored in (False, True):
+        monkeypatch.setattr(module, "_USE_ANCHORED", anchored)
+        results.append(module.hyperedge_weights(as_engine(frame), k=4, given=given))
+    for s in range(5 + 1):
+        np.testing.assert_array_equal(results[1].closure[s], results[0].closure[s])

@@ -339,6 +339,7 @@ HAS_NETWORK = {
     MultiDimensionalNaiveBayes,
     MultiDimensionalTAN,
     ChowLiu,  # only an instance that kept one tree for every class (TAN's) has it: see test_fitted_model_messages.py
+    gm.BayesianNetwork,
 }
 
 

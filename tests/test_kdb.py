@@ -241,6 +241,7 @@ def test_joint_sums_to_one_over_every_configuration(k, estimator):
 
 @pytest.mark.parametrize("k", [1, 2, 3])
 @pytest.mark.parametrize("hidden", [["x0"], ["x1"], ["x0", "x1"], ["x1", "x3"], ["x0", "x1", "x2", "x3"]])
+@pytest.mark.unseen_values
 def test_unseen_values_are_summed_out_exactly(k, hidden):
     X, y = _table(2)
     model = KDB(k=k).fit(X, y)
@@ -269,6 +270,7 @@ def test_unseen_values_are_summed_out_exactly(k, hidden):
     np.testing.assert_allclose(np.log(proba), model.predict_log_proba(mixed), atol=1e-12)
 
 
+@pytest.mark.unseen_values
 def test_a_parent_of_others_unseen_needs_the_childrens_factors():
     X, y = _table(2)
     model = KDB(k=2).fit(X, y)
@@ -282,6 +284,7 @@ def test_a_parent_of_others_unseen_needs_the_childrens_factors():
     np.testing.assert_allclose(model.joint_log_likelihood(row), logsumexp(np.stack(terms), axis=0), rtol=1e-12)
 
 
+@pytest.mark.unseen_values
 def test_hidden_variables_in_separate_families_are_summed_out_apart():
     frame = _random_frame(6, n_features=6)
     X, y = frame.drop(columns="class").astype(str), frame["class"]
@@ -299,6 +302,7 @@ def test_hidden_variables_in_separate_families_are_summed_out_apart():
     np.testing.assert_allclose(got, logsumexp(np.stack(terms), axis=0), rtol=1e-12)
 
 
+@pytest.mark.unseen_values
 def test_summing_out_beyond_max_cells_raises():
     X, y = _table(2)
     model = KDB(k=3).fit(X, y)
@@ -333,6 +337,7 @@ def test_sample_weights_equal_duplicated_rows(k):
 
 
 @pytest.mark.parametrize("extension", [".json", ".npz"])
+@pytest.mark.unseen_values
 def test_save_load_round_trip_with_two_parents(tmp_path, extension):
     X, y = _table(4)
     model = KDB(k=2).fit(X, y)

@@ -256,6 +256,7 @@ def test_submodels_are_consistent_marginals():
         assert inner.sum() == pytest.approx(1.0)
 
 
+@pytest.mark.unseen_values
 def test_unseen_values_are_summed_out_of_their_regions():
     X, y = _frame(4)
     model = gm.KikuchiBayes(averaging=False).fit(X, y)

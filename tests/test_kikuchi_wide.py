@@ -168,8 +168,9 @@ def test_vectorized_changes_are_the_models(seed, k):
 def test_slopes_from_cell_tables_are_the_row_products(n_classes, monkeypatch):
     # g . d summed over cells equals the product with the per-row score changes, and stays
     # above it (single-precision tables come with their rounding allowance). Cell tables
-    # counted group by group (no subset tallies).
+    # counted group by group (no subset tallies, no Gram products).
     monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    monkeypatch.setattr(kikuchi, "_USE_GRAM_SLOPES", False)
     frame = _mixed(10, 300, 5, n_classes)
     engine = gm.stats.information.as_engine(frame)
     search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(10)), 4.0)
@@ -225,11 +226,10 @@ def test_slopes_from_subset_tallies_are_the_row_products(n_classes, k):
     np.testing.assert_allclose(slopes, exact, rtol=1e-9, atol=1e-6)
 
 
-@pytest.mark.parametrize("subsets", [True, False])
+@pytest.mark.parametrize("slopes", ["subsets", "gram", "groups"])
 @pytest.mark.parametrize("name", ["tic-tac-toe", "car", "monk2"])
-def test_wide_pools_take_the_same_path_on_bundled_data(name, subsets, reference, monkeypatch):
-    if not subsets:
-        monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+def test_wide_pools_take_the_same_path_on_bundled_data(name, slopes, reference, monkeypatch):
+    _slopes_from(slopes, monkeypatch)
     frame, target = _frame(name)
     engine = gm.stats.information.as_engine(frame[[c for c in frame.columns if c != target] + [target]])
     old = reference.kikuchi_bayes_path(engine, target, trace=True)
@@ -237,14 +237,22 @@ def test_wide_pools_take_the_same_path_on_bundled_data(name, subsets, reference,
     _compare(kikuchi.kikuchi_bayes_path(engine, target, trace=True), old)
 
 
-@pytest.mark.parametrize("subsets", [True, False])
-@pytest.mark.parametrize("n_cols, n_classes, max_cells", [(24, 2, None), (16, 3, None), (16, 2, 40), (14, 3, 60)])
-def test_wide_pools_take_the_same_path_on_mixed_columns(n_cols, n_classes, max_cells, subsets, reference, monkeypatch):
-    # Columns of 2-4 states; max_cells drops some candidates, so groups of candidates sharing a
-    # prefix skip attributes; pools with only a small budget become wide ones. Slopes from the
-    # subset tallies or from cell tables counted group by group.
-    if not subsets:
+def _slopes_from(slopes, monkeypatch):
+    """Wide pools' bound slopes from the subset tallies, the Gram products or group-by-group tallies."""
+    if slopes != "subsets":
         monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    if slopes == "groups":
+        monkeypatch.setattr(kikuchi, "_USE_GRAM_SLOPES", False)
+
+
+@pytest.mark.parametrize("slopes", ["subsets", "gram", "groups"])
+@pytest.mark.parametrize("n_cols, n_classes, max_cells", [(24, 2, None), (16, 3, None), (16, 2, 40), (14, 3, 60)])
+def test_wide_pools_take_the_same_path_on_mixed_columns(n_cols, n_classes, max_cells, slopes, reference, monkeypatch):
+    # Columns of 2-4 states; max_cells drops some candidates, so groups of candidates sharing a
+    # prefix skip attributes (and the Gram products do not apply); pools with only a small budget
+    # become wide ones. Slopes from the subset tallies, the Gram products, or cell tables counted
+    # group by group.
+    _slopes_from(slopes, monkeypatch)
     frame = _mixed(n_cols, 500, n_cols + n_classes, n_classes)
     engine = gm.stats.information.as_engine(frame)
     old = reference.kikuchi_bayes_path(engine, "y", trace=True, max_cells=max_cells)
@@ -252,6 +260,30 @@ def test_wide_pools_take_the_same_path_on_mixed_columns(n_cols, n_classes, max_c
     new = kikuchi.kikuchi_bayes_path(engine, "y", trace=True, max_cells=max_cells)
     _compare(new, old)
     assert len(new[0]) > 3
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+@pytest.mark.parametrize("k", [2, 3])
+def test_slopes_from_gram_products_are_the_row_products(n_classes, k, monkeypatch):
+    # The same products from the anchored tables and one-hot Gram products (issue 26), above them
+    # by at most the allowance; a column of 4 states whose common state is not the first, a
+    # constant column, and sample weights.
+    monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    frame = _mixed(10, 300, 6, n_classes)
+    frame["x005"] = (frame["x005"] + 2) % 4
+    frame["x007"] = 0
+    search, model, pool = _weighted_pool(frame, k)
+    usable = np.flatnonzero(pool.active)
+    gradient = search.gradient(model.scores)
+    slopes = pool._slopes(usable, gradient)
+    assert isinstance(pool._gram, kikuchi._GramSlopes)
+    exact = np.array([np.vdot(gradient, pool._deltas([b])[0]) for b in usable])
+    columns = gradient if n_classes == 2 else gradient[:, :-1]
+    allowance = (2.0**-24 + 2.0**-40) * 2**k * pool._gram._scale * np.abs(columns).sum()
+    allowance += pool._gram._largest_reference * np.abs(gradient.sum(axis=1)).sum() if n_classes > 2 else 0
+    assert 0 < allowance < 1e-2
+    assert (slopes >= exact).all()
+    np.testing.assert_allclose(slopes - allowance, exact, rtol=1e-9, atol=1e-6 + allowance / 2)
 
 
 @pytest.mark.parametrize("n_classes", [2, 3])

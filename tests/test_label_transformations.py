@@ -497,6 +497,7 @@ def test_chain_parameter_and_size_errors():
     ],
     ids=repr,
 )
+@pytest.mark.unseen_values
 def test_save_and_load_round_trip(tmp_path, model, extension):
     rng = np.random.default_rng(17)
     X, Y = multilabel_table(rng, n_rows=150, label_cards=(3, 2, 2))

@@ -131,8 +131,25 @@ def test_chow_liu_mdl_forest_equals_brute_force_over_forests(n_features, seed, r
     assert all(w > 0 for _, _, w in forest.edges(data="weight"))
 
 
-def _forest_log_marginal_likelihood(frame, edges, ess):
-    """BDeu log marginal likelihood of the forest network over `frame`'s columns, oriented from a root per tree."""
+def _bdeu_family(frame, child, parent, ess):
+    """BDeu score of `child`'s family (`parent` None for a root), counted by pandas."""
+    if parent is None:
+        table = frame[child].value_counts().to_numpy()[None, :]
+    else:
+        table = pd.crosstab(frame[parent], frame[child]).to_numpy()
+    # Zero cells add nothing, so crosstab's observed states are enough, but BDeu spreads the
+    # sample size over every state: pad to the full cardinalities.
+    full = np.zeros((frame[parent].nunique() if parent is not None else 1, frame[child].nunique()))
+    full[: table.shape[0], : table.shape[1]] = table
+    return bdeu_family_score(full, equivalent_sample_size=ess)
+
+
+def _forest_log_marginal_likelihood(frame, edges, ess, family_scores=None):
+    """BDeu log marginal likelihood of the forest network over `frame`'s columns, oriented from a root per tree.
+
+    `family_scores`, a dict, keeps each family's score across the forests of one brute force.
+    """
+    family_scores = {} if family_scores is None else family_scores
     graph = nx.Graph(list(edges))
     graph.add_nodes_from(frame.columns)
     total = 0.0
@@ -140,15 +157,9 @@ def _forest_log_marginal_likelihood(frame, edges, ess):
         root = min(component)
         parents = {root: None, **{v: u for u, v in nx.bfs_edges(graph, root)}}
         for child, parent in parents.items():
-            if parent is None:
-                table = frame[child].value_counts().to_numpy()[None, :]
-            else:
-                table = pd.crosstab(frame[parent], frame[child]).to_numpy()
-            # Zero cells add nothing, so crosstab's observed states are enough, but BDeu spreads the
-            # sample size over every state: pad to the full cardinalities.
-            full = np.zeros((frame[parent].nunique() if parent is not None else 1, frame[child].nunique()))
-            full[: table.shape[0], : table.shape[1]] = table
-            total += bdeu_family_score(full, equivalent_sample_size=ess)
+            if (child, parent) not in family_scores:
+                family_scores[child, parent] = _bdeu_family(frame, child, parent, ess)
+            total += family_scores[child, parent]
     return total
 
 
@@ -161,7 +172,8 @@ def test_chow_liu_bdeu_forest_has_the_highest_marginal_likelihood_of_all_forests
     frame = _random_frame(seed, n_features).iloc[:rows].reset_index(drop=True)
     frame = frame.apply(lambda column: pd.Series(pd.factorize(column, sort=True)[0]))
     nodes = list(frame.columns)
-    scored = sorted((_forest_log_marginal_likelihood(frame, edges, ess), edges) for edges in _forests(nodes))
+    families: dict = {}
+    scored = sorted((_forest_log_marginal_likelihood(frame, edges, ess, families), edges) for edges in _forests(nodes))
     best = scored[-1][0]
     forest = chow_liu_tree(frame, criterion="bdeu", equivalent_sample_size=ess)
     assert nx.is_forest(forest) and set(forest.nodes) == set(nodes)

@@ -267,7 +267,7 @@ def test_unfitted_model_cannot_be_saved(entry, tmp_path):
 #: transformations' wrapped classifiers).
 TRACED = {
     "tan", "fan", "chow-liu", "chow-liu-tree", "kdb", "skdb", "hnb", "hyperforest", "hyperforest-density",
-    "kikuchi-bayes", "md-nb", "md-tan", "md-aode",
+    "kikuchi-bayes", "md-nb", "md-tan", "md-aode", "bayesian-network",
 }  # fmt: skip
 
 

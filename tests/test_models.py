@@ -180,6 +180,7 @@ def test_aode_frequency_threshold_falls_back_to_naive_bayes(random_table):
 
 
 @pytest.mark.parametrize("model_class", [gm.NaiveBayes, gm.TAN, gm.FAN, gm.ChowLiu])
+@pytest.mark.unseen_values
 def test_unseen_state_is_marginalized_exactly(model_class, random_table):
     # A cell with a state never seen in training is summed out: the joint of the
     # row equals the sum of the joints over every known state of that column.
@@ -200,6 +201,7 @@ def test_unseen_state_is_marginalized_exactly(model_class, random_table):
     )
 
 
+@pytest.mark.unseen_values
 def test_aode_unseen_state_gives_a_distribution(random_table):
     rng = np.random.default_rng(9)
     X, y = random_table(rng)
@@ -377,6 +379,7 @@ def test_chow_liu_density_sampling_is_reproducible_and_faithful(random_table):
         model.sample(-1)
 
 
+@pytest.mark.unseen_values
 def test_chow_liu_density_unseen_state_is_marginalized(random_table):
     rng = np.random.default_rng(21)
     X, _ = random_table(rng, n_rows=200, cards=(2, 3, 2))
@@ -423,6 +426,7 @@ def test_empty_prediction_still_checks_columns(random_table):
         model.predict_proba(X.iloc[:0].drop(columns=["x0"]))
 
 
+@pytest.mark.unseen_values
 def test_unseen_states_in_many_rows_use_bounded_memory():
     import tracemalloc
 

@@ -110,3 +110,34 @@ def test_weighted_counts_fall_back_to_gammaln():
     integral = np.array([[[0.0, 2.0], [1.0, 3.0]]])
     expected = md.gammaln(a_values[a_index] + integral) - md.gammaln(a_values[a_index])
     np.testing.assert_array_equal(md._bdeu_cells(integral, a_index, a_values), expected)
+
+
+def test_complete_integer_counts_take_row_totals_from_the_diagonal():
+    """Without unknown codes and sample weights, the BDeu scores of every pair take each parent
+    state's totals from the diagonal and skip the integrality checks: the same scores bit for bit
+    (issue 26); with unknown codes the learner sums the blocks."""
+    X, Y = _wide(6, n_rows=300)
+    engine = CountingEngine.from_frame(X.join(Y))
+    features = list(X)
+    for given in (None, ["label_0"], ["label_1", "label_2", "label_4"]):
+        pairs = engine.pairwise_counts(features, given=given)
+        assert pairs.integer
+        fast = md._pair_scores(pairs, "bdeu", 2.0, engine.total, complete=True)
+        np.testing.assert_array_equal(fast, md._pair_scores(pairs, "bdeu", 2.0, engine.total))
+        whole = md._bdeu_cells(pairs.table, np.zeros((1, 1, 1), dtype=int), np.array([0.5]), whole=True)
+        np.testing.assert_array_equal(
+            whole, md._bdeu_cells(pairs.table, np.zeros((1, 1, 1), dtype=int), np.array([0.5]))
+        )
+    # unknown codes: a parent state's totals differ from block to block, so the learner sums them
+    codes = engine.rows(list(range(engine.n_variables)))[0].copy()
+    codes[::7, 0] = -1
+    unknown = CountingEngine(codes, engine.cardinalities, names=engine.names)
+    pairs = unknown.pairwise_counts(features, given=["label_0"])
+    summed = md._pair_scores(pairs, "bdeu", 2.0, unknown.total)
+    assert not np.allclose(md._pair_scores(pairs, "bdeu", 2.0, unknown.total, complete=True), summed)
+    classes = list(Y)
+    bridge, arcs = bridge_and_feature_forest(unknown, classes, features, max_parents=2, criterion="bdeu")
+    ref_bridge, ref_arcs = _reference(unknown, classes, features, 2, "bdeu", 1.0)
+    assert {f: v[0] for f, v in bridge.items()} == {f: v[0] for f, v in ref_bridge.items()}
+    np.testing.assert_allclose([bridge[f][1] for f in features], [ref_bridge[f][1] for f in features], rtol=1e-10)
+    assert [a[:2] for a in arcs] == [a[:2] for a in ref_arcs]

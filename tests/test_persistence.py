@@ -20,6 +20,7 @@ CLASSIFIERS = [gm.NaiveBayes, gm.TAN, gm.FAN, gm.ChowLiu, gm.AODE, gm.AnDE]
 
 @pytest.mark.parametrize("extension", [".json", ".npz"])
 @pytest.mark.parametrize("model_class", CLASSIFIERS)
+@pytest.mark.unseen_values
 def test_classifier_round_trip(tmp_path, model_class, extension, random_table):
     rng = np.random.default_rng(0)
     X, y = random_table(rng)

@@ -190,7 +190,7 @@ def test_rejects_unfitted_model():
 def test_rejects_what_is_not_a_structure():
     with pytest.raises(
         TypeError,
-        match="Expected a networkx graph, a Hyperforest or a fitted model whose `structure_` is one of these, got list",
+        match="Expected a networkx graph, a Hyperforest, a DiscreteBayesianNetwork or a fitted model whose `structure_` is one of these, got list",
     ):
         draw_network([("a", "b")], _axes())
 

@@ -336,8 +336,9 @@ def test_drawing_does_not_change_the_model():
 
 # ------------------------------------------------- one structure per class: a grid of the classes
 def _per_class_models():
-    X, y = gm.datasets.load("glass", return_X_y=True)  # six classes; "auto" keeps per-class structures
-    return X, y, [gm.ChowLiu().fit(X, y), gm.HyperforestClassifier().fit(X, y)]
+    X, y = gm.datasets.load("glass", return_X_y=True)  # six classes
+    free = {"representation": "free"}
+    return X, y, [gm.ChowLiu(**free).fit(X, y), gm.HyperforestClassifier(**free).fit(X, y)]
 
 
 def test_a_model_with_one_structure_per_class_draws_each_class_most_frequent_first():

@@ -32,6 +32,7 @@ DRAWINGS = {
     "latent_trees",
     "multidimensional",
     "interactions",
+    "interaction_graph",
     "region_graph",
     "kikuchi_path",
     "stability",
@@ -39,9 +40,20 @@ DRAWINGS = {
 }
 # animation: replays a learning trace through several drawings (graph, hyperforest, interactions), so it
 # calls them as dispatch does and is an entry module; no drawing imports it.
+# explanations: colours the structure drawn by draw_graph (network), as animation replays drawings.
 # separation: draws the d-separation question on draw_graph's drawing; message_passing replays a traced query
 # on the junction-tree, factor-graph or region-graph drawing (for animation): entry modules too.
-ENTRY = {"dispatch", "export", "svg", "notebook", "animation", "separation", "message_passing", "__init__"}
+ENTRY = {
+    "dispatch",
+    "export",
+    "svg",
+    "notebook",
+    "animation",
+    "explanations",
+    "separation",
+    "message_passing",
+    "__init__",
+}
 
 
 def _sibling_imports(module):
@@ -223,5 +235,7 @@ def test_every_registered_model_is_drawn_when_fitted_and_refused_when_not(name):
 
 @pytest.mark.parametrize("bad", [42, "a graph", [nx.path_graph(2)], {"a": ["b"]}, np.eye(2)])
 def test_what_is_not_a_structure_is_a_type_error_listing_what_is(bad):
-    with pytest.raises(TypeError, match="Expected a networkx graph, a Hyperforest or a fitted model"):
+    with pytest.raises(
+        TypeError, match="Expected a networkx graph, a Hyperforest, a DiscreteBayesianNetwork or a fitted model"
+    ):
         draw_network(bad, Figure().subplots())

@@ -20,7 +20,16 @@ from graphmodels.evaluation import RepeatedStratifiedKFold, compare
 
 reporting_module = sys.modules["graphmodels.reporting._report"]
 
-SECTION_IDS = ["gm-data", "gm-information", "gm-models", "gm-structures", "gm-interactions", "gm-notes"]
+SECTION_IDS = [
+    "gm-data",
+    "gm-information",
+    "gm-models",
+    "gm-structures",
+    "gm-interactions",
+    "gm-jakulin",
+    "gm-why",
+    "gm-notes",
+]
 VOID = {"area", "base", "br", "col", "embed", "hr", "img", "input", "link", "meta", "source", "track", "wbr"}
 #: The only addresses a page may hold: XML namespaces of the inline SVG, never fetched.
 NAMESPACES = {"http://www.w3.org/2000/svg", "http://www.w3.org/1999/xlink"}
@@ -98,13 +107,22 @@ def table_with(parser, header):
 
 
 def _report(frame_or_X, **options):
-    options = {"models": ["nb", "tan"], "n_splits": 2, "progress": False, **options}
+    # Sections 6 and 7 (the interaction analysis and the explanations) cost seconds of figures:
+    # computed in the report of car, which every test of the page reads.
+    options = {
+        "models": ["nb", "tan"],
+        "n_splits": 2,
+        "progress": False,
+        "interaction_analysis": False,
+        "explain": False,
+        **options,
+    }
     return gm.report(frame_or_X, **options)
 
 
 @pytest.fixture(scope="module")
 def car_report():
-    return _report(gm.datasets.load("car"), target="class")
+    return _report(gm.datasets.load("car"), target="class", interaction_analysis=True, explain=True)
 
 
 # ----------------------------------------------------------------------------------------------
@@ -122,14 +140,34 @@ def test_page_has_its_sections_in_order_and_parses(car_report):
         "3. Cross-validated models",
         "4. Learned structures",
         "5. Strongest interactions",
-        "6. Notes",
+        "6. Interactions with the class",
+        "7. Why: what drives the predictions",
+        "8. Notes",
     ]
     assert len(parser.ids) == len(set(parser.ids)), "ids repeat: each inline SVG must get its own"
-    # one figure per model, the bars and the heatmaps
-    assert parser.tags.count("svg") == 2 + len(car_report.models)
+    # one figure per model, the bars and the heatmaps, the interaction graph and dendrogram, the
+    # summary of the contributions and a row's waterfall
+    assert parser.tags.count("svg") == 2 + len(car_report.models) + 2 + 2
     columns = table_with(parser, "discretization (cut points)")
     assert list(columns["column"]) == ["buying", "maint", "doors", "persons", "lug_boot", "safety"]
     assert list(columns["states"]) == ["4", "4", "4", "3", "3", "3"]
+
+
+def test_interaction_and_why_sections(car_report):
+    graph = car_report.interaction_graph
+    assert graph.number_of_edges() == 15 and graph.graph["target"] == "class"
+    page = car_report.html
+    jakulin = page.split('id="gm-jakulin"')[1].split("</section>")[0]
+    assert "Strongest synergies" in jakulin and "Strongest redundancies" in jakulin and "adjusted p" in jakulin
+    strongest = graph.graph["pairs"].iloc[0]
+    assert f"{100 * strongest['share']:+.1f}%" in jakulin
+    best = car_report.cv_summary.sort_values("rank")["model"].iloc[0]
+    why = page.split('id="gm-why"')[1].split("</section>")[0]
+    assert f"<b>{best}</b>" in why and why.count("<svg") == 2
+    X, _ = gm.datasets.load("car", return_X_y=True)
+    log_proba = car_report.models[best].predict_log_proba(X)
+    for k, label in enumerate(car_report.models[best].classes_):
+        assert np.allclose(car_report.explanation[label].sum(axis=1), log_proba[:, k], atol=1e-10)
 
 
 def test_page_is_self_contained(car_report):
@@ -402,14 +440,15 @@ def test_integer_columns_cut_are_said_once_and_categorical_keeps_them():
 def test_progress_goes_to_the_stream_and_can_be_silenced(capsys):
     frame = gm.datasets.load("lenses")
     stream = io.StringIO()
-    gm.report(frame, models=["nb", "tan"], n_splits=2, stream=stream)
+    quick = {"interaction_analysis": False, "explain": False}
+    gm.report(frame, models=["nb", "tan"], n_splits=2, stream=stream, **quick)
     lines = stream.getvalue().splitlines()
     assert lines[0] == "report: 24 rows, 4 attributes, 3 classes (class 'class')"
     assert "report: cross-validating tan (2/2 models, 1 x 2 folds)..." in lines
     assert lines[-1].startswith("report: done in ")
-    gm.report(frame, models=["nb"], n_splits=2)
+    gm.report(frame, models=["nb"], n_splits=2, **quick)
     assert "report: cross-validating nb (1/1 models, 1 x 2 folds)..." in capsys.readouterr().err
-    gm.report(frame, models=["nb"], n_splits=2, progress=False)
+    gm.report(frame, models=["nb"], n_splits=2, progress=False, **quick)
     assert capsys.readouterr().err == ""
 
 

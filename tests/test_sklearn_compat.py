@@ -18,6 +18,9 @@ from sklearn.utils.estimator_checks import parametrize_with_checks  # noqa: E402
 import graphmodels as gm  # noqa: E402
 from graphmodels.data import EqualFrequencyDiscretizer  # noqa: E402
 
+# scikit-learn's checks predict on values their fit never saw, by design.
+pytestmark = pytest.mark.unseen_values
+
 # Checks whose premise does not hold for discrete models.
 EXPECTED_FAILURES = {
     "check_supervised_y_2d": "a column vector y is accepted as 1-D without a DataConversionWarning",
@@ -81,8 +84,25 @@ with warnings.catch_warnings():
     sklearn_checks = parametrize_with_checks(CHECKED, expected_failed_checks=_expected)
 
 
+#: Expected failures whose premise is the same for every model they apply to, and that are slow
+#: where a fit is slow (a regression target makes every float a class; the sample-weight check
+#: fits every float as a state): each proven on naive Bayes, skipped elsewhere.
+FAILING_ALIKE = {
+    "check_classifiers_regression_target",
+    "check_complex_data",
+    "check_sample_weight_equivalence_on_dense_data",
+}
+
+
+def _check_name(check):
+    return getattr(check, "func", check).__name__
+
+
 @sklearn_checks
 def test_sklearn_estimator_checks(estimator, check):
+    name = _check_name(check)
+    if name in FAILING_ALIKE and name in _expected(estimator) and type(estimator) is not gm.NaiveBayes:
+        pytest.skip(f"{name}: {EXPECTED_FAILURES[name]} (the same for every model; run on NaiveBayes)")
     check(estimator)
 
 

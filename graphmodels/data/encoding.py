@@ -43,7 +43,7 @@ UNKNOWN = -1
 #: Label of the explicit state that stands for a missing cell.
 MISSING_LABEL = "<missing>"
 
-_MISSING_POLICIES = ("value", "error")
+_MISSING_POLICIES = ("value", "error", "unobserved")
 
 
 def is_dask_collection(obj: Any) -> bool:
@@ -267,12 +267,15 @@ class TableEncoder:
 
     Parameters
     ----------
-    missing : {"value", "error"}, default="value"
+    missing : {"value", "error", "unobserved"}, default="value"
         What to do with missing cells (NaN, None, NA). ``"value"`` makes them
         an explicit extra state labelled :data:`MISSING_LABEL` in every column
         where training had missing cells, as in the protocols of Jakulin &
         Rish (2006) and Liang & Srebro (2004). ``"error"`` raises a
-        ``ValueError`` naming the column.
+        ``ValueError`` naming the column. ``"unobserved"`` codes them ``-1``,
+        as a state never seen: the counting engine leaves the row out of every
+        table that reads the column (available-case counts), and a model that
+        can (``BayesianNetwork(missing="em")``) fills them in by EM.
 
     Attributes
     ----------
@@ -365,6 +368,8 @@ class TableEncoder:
                     f"Column {column!r} has {int(missing.sum())} missing cells and "
                     "missing='error'; use missing='value' to treat them as a state."
                 )
+            if has_missing and self.missing == "unobserved":
+                has_missing = False  # the cells stay -1: not a state, not observed
             if has_missing:
                 codes[missing] = len(levels)
                 levels.append(MISSING_LABEL)

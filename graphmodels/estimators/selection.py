@@ -355,8 +355,10 @@ class LeaveOneOutSelection(Estimator):
     Supported by the classifiers whose log-likelihood is a sum over family
     tables: :class:`~graphmodels.NaiveBayes`, :class:`~graphmodels.TAN`,
     :class:`~graphmodels.FAN`, :class:`~graphmodels.ChowLiu`,
-    :class:`~graphmodels.KDB` and :class:`~graphmodels.HyperforestClassifier`;
-    the others raise ``ValueError`` at ``fit``.
+    :class:`~graphmodels.KDB`, :class:`~graphmodels.HyperforestClassifier`
+    and :class:`~graphmodels.HierarchicalNaiveBayes` (naive Bayes over the
+    class's children, the latents' values inferred); the others raise
+    ``ValueError`` at ``fit``.
 
     Parameters
     ----------
@@ -403,7 +405,8 @@ class LeaveOneOutSelection(Estimator):
     def pseudo_counts(self, counts: ArrayLike, *, conditional: bool = True) -> np.ndarray:
         raise TypeError(
             "LeaveOneOutSelection chooses an estimator inside a classifier's fit; it estimates no table "
-            "itself. Pass it as `estimator=` to NaiveBayes, TAN, FAN, ChowLiu, KDB or HyperforestClassifier."
+            "itself. Pass it as `estimator=` to NaiveBayes, TAN, FAN, ChowLiu, KDB, HyperforestClassifier or "
+            "HierarchicalNaiveBayes."
         )
 
     def _params(self) -> dict[str, Any]:

@@ -204,7 +204,7 @@ def liang_srebro_protocol(
             )
             tic = time.perf_counter()
             if counts is None:
-                counts = training_counts(X_train, y_train, missing=model.missing, max_cells=model.max_cells)
+                counts = training_counts(X_train, y_train, missing=model.missing_encoding, max_cells=model.max_cells)
             model.fit_counts(counts)
             fitted = time.perf_counter() - tic
             record = {

@@ -205,7 +205,7 @@ class _Refits:
         with warnings.catch_warnings():
             # Identifier-looking columns were warned about by the fit above.
             warnings.simplefilter("ignore", UserWarning)
-            counts = training_counts(self.frame, y, missing=full.missing, max_cells=full.max_cells)
+            counts = training_counts(self.frame, y, missing=full.missing_encoding, max_cells=full.max_cells)
         self.counts = counts
         self.row_labels = None if y is None else np.asarray(y, dtype=object)
         if reuse_counts:

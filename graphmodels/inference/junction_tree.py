@@ -636,6 +636,74 @@ class JunctionTree:
                 states[:, v] = s
         return states
 
+    def sample_rows(
+        self,
+        evidence: Mapping[int, np.ndarray],
+        *,
+        row_factors: Mapping[int, np.ndarray] | None = None,
+        random_state: Any = None,
+    ) -> np.ndarray:
+        """One exact sample of every variable per row of batched evidence (``P(x | evidence row)``).
+
+        The sampler of :meth:`sample`, with each clique's belief conditioned on its separator
+        row by row: the completions a structural EM draws for the unobserved cells of its
+        rows, all rows in one pass over the tree.
+
+        Parameters
+        ----------
+        evidence : mapping of int to ndarray
+            Likelihoods of shape ``(n, r_v)`` (batched) or ``(r_v,)`` (the same for every row);
+            at least one batched.
+        row_factors : mapping of int to ndarray, optional
+            The tables of the slots, as for :meth:`beliefs`.
+        random_state : int, Generator or None
+
+        Returns
+        -------
+        ndarray of int of shape (n, n_variables)
+
+        Raises
+        ------
+        ValueError
+            If no evidence is batched, or a row's evidence has probability zero.
+        """
+        evidence = dict(evidence)
+        n = _batch_size(evidence)
+        if n is None:
+            raise ValueError("sample_rows takes batched evidence (one row per sample); use sample for one set.")
+        rng = np.random.default_rng(random_state)
+        beliefs = self.beliefs(evidence, row_factors=row_factors)
+        if not np.isfinite(beliefs[self.root][1]).all():
+            raise ValueError("The evidence of some row has probability zero under the model.")
+        order, parent = self._rooted(self.root)
+        states = np.zeros((n, len(self.cardinalities)), dtype=np.intp)
+        rows = np.arange(n)
+        for c in order:
+            clique = list(self.cliques[c])
+            separator = [] if parent[c] < 0 else list(self.separators[(c, parent[c])])
+            rest = [v for v in clique if v not in separator]
+            if not rest:
+                continue
+            values = beliefs[c][0]
+            if values.ndim == len(clique):  # no batched evidence reached it: the same for every row
+                values = np.broadcast_to(values, (n, *values.shape))
+            separator_size = math.prod(self.cardinalities[v] for v in separator)
+            rest_cards = [self.cardinalities[v] for v in rest]
+            belief = _reorder(values, clique, separator + rest).reshape(n, separator_size, -1)
+            if separator:
+                index = np.ravel_multi_index(
+                    tuple(states[:, v] for v in separator), [self.cardinalities[v] for v in separator]
+                )
+            else:
+                index = np.zeros(n, dtype=np.intp)
+            chosen = belief[rows, index]  # (n, states of the rest)
+            cumulative = np.cumsum(chosen, axis=1)
+            u = rng.random(n) * cumulative[:, -1]
+            draws = np.minimum((cumulative <= u[:, None]).sum(axis=1), chosen.shape[1] - 1)
+            for v, state in zip(rest, np.unravel_index(draws, rest_cards)):
+                states[:, v] = state
+        return states
+
 
 def _draw(cumulative: np.ndarray, rows: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """One draw per entry of `rows` from the cumulative distribution ``cumulative[row]``."""

@@ -23,7 +23,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._memory import DEFAULT_MAX_CELLS, check_cells
-from .._special import logsumexp
+from .._special import log_sum_exp_last, logsumexp
 from ._tables import from_log
 from .junction_tree import JunctionTree
 
@@ -152,7 +152,7 @@ def _message_passing(codes, parents, log_tables):
             rows = np.flatnonzero(~observed)
             with np.errstate(divide="ignore", invalid="ignore"):
                 if has_children[j]:
-                    message[rows] = logsumexp(table[None, :, :, :] + incoming[j][rows][:, :, None, :], axis=3)
+                    message[rows] = log_sum_exp_last(table[None, :, :, :] + incoming[j][rows][:, :, None, :])
                 else:
                     # Nothing below it: the sum is the same for every row.
                     message[rows] = logsumexp(table, axis=2)[None]

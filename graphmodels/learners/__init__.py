@@ -1,5 +1,6 @@
 """Structure learners: from sufficient statistics to networkx graphs."""
 
+from .constraint_search import CITests, mmhc, mmpc, pc_stable
 from .hierarchical_nb import (
     LatentVariable,
     collapse_gain,
@@ -17,6 +18,15 @@ from .multidimensional import (
     multidimensional_structure,
     superparent_class_arcs,
 )
+from .score_search import (
+    SEARCH_SCORES,
+    FamilyScores,
+    StructureScore,
+    exact_search,
+    hill_climbing,
+    score_structure,
+    tabu_search,
+)
 from .trees import (
     DEFAULT_TREE_ESS,
     SPANNING_TREE_ALGORITHMS,
@@ -28,6 +38,17 @@ from .trees import (
 )
 
 __all__ = [
+    "CITests",
+    "mmhc",
+    "mmpc",
+    "pc_stable",
+    "SEARCH_SCORES",
+    "FamilyScores",
+    "StructureScore",
+    "exact_search",
+    "hill_climbing",
+    "score_structure",
+    "tabu_search",
     "bridge_and_feature_forest",
     "bridge_parent_sets",
     "class_forest",

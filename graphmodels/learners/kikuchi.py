@@ -24,6 +24,7 @@ each candidate's cell table rather than from its rows.
 
 from __future__ import annotations
 
+import collections
 import functools
 import itertools
 import math
@@ -60,6 +61,16 @@ _POOL_BYTES = 512 * 2**20
 _DIRECT_ELEMENTS = 16384
 # Most (row, attribute subset) entries of a wide pool's subset tallies (see _WidePool._subset_plan).
 _SUBSET_ENTRIES = 2**23
+# Largest stack of one-hot Gram matrices (states of the first attribute x columns x columns,
+# float64), and most bytes of the packed entries' index arrays, of a wide pool's Gram slopes
+# (see _GramSlopes).
+_GRAM_STACK_BYTES = 64 * 2**20
+_GRAM_INDEX_BYTES = 256 * 2**20
+# Wide pools of two or three attributes take their bound slopes from one-hot Gram products
+# (_GramSlopes); off: the group-by-group tallies (the reference).
+_USE_GRAM_SLOPES = True
+# Candidates ordered by their bound at first (all of them once more are scored).
+_LEADING = 1024
 # Log-posterior differences below this are ties, broken by attribute names.
 _TIE_TOLERANCE = 1e-9
 
@@ -409,6 +420,7 @@ class _CandidatePool:
         self.has_delta = np.zeros(len(masks), dtype=bool)
         self.changes = [None] * len(masks)
         self.delta_dfs = np.zeros(len(masks))
+        self._holding = None
         self._refresh(range(len(masks)))
 
     def _refresh(self, which):
@@ -485,7 +497,17 @@ class _CandidatePool:
     def update(self, added):
         """Account for the region `added` joining the model."""
         masks = self.masks
-        for b in np.flatnonzero(self.active):
+        if self._holding is None:  # the candidates holding each attribute
+            holding = collections.defaultdict(list)
+            for b, mask in enumerate(masks):
+                for bit in _bits(mask):
+                    holding[bit].append(b)
+            self._holding = {bit: np.array(members, dtype=np.int64) for bit, members in holding.items()}
+        # only candidates sharing an attribute with `added` can fall inside it or change
+        near = [self._holding[bit] for bit in _bits(added) if bit in self._holding]
+        near = np.unique(np.concatenate(near)) if near else np.zeros(0, dtype=np.int64)
+        near = near[self.active[near]]
+        for b in near:
             if masks[b] & added == masks[b]:  # now inside a region of the model
                 self.active[b] = False
         root = self.model.closure(0)
@@ -493,7 +515,7 @@ class _CandidatePool:
             self.root = root
             stale = np.flatnonzero(self.active)
         else:
-            stale = [b for b in np.flatnonzero(self.active) if masks[b] & added]
+            stale = near[self.active[near]]  # ascending, as a scan of every candidate
         self._refresh(stale)
 
     def best(self, n):
@@ -529,6 +551,61 @@ class _CandidatePool:
         if self.has_delta[b]:
             return self.deltas[b].copy()
         return self._deltas([b])[0]
+
+
+def _weighted_gram(columns, rows, weights):
+    """The upper triangle of ``X^T diag(weights) X`` (the lower one zero, Fortran-ordered) for the rows
+    `rows` of ``X = columns.T`` (`columns`: C-ordered, one row per column of ``X``): BLAS's symmetric
+    rank-k updates of the rows of positive and of negative weight scaled by the weights' square
+    roots (a third less time than the general product, measured)."""
+    from scipy.linalg.blas import dsyrk
+
+    root = np.sqrt(np.abs(weights))
+    out = None
+    for sign, chosen in ((1.0, weights > 0), (-1.0, weights < 0)):
+        if chosen.any():
+            scaled = np.take(columns, rows[chosen], axis=1)  # row by row: contiguous reads
+            scaled *= root[chosen]
+            # scaled.T is Fortran-ordered (not copied); dsyrk with trans=1 forms scaled @ scaled.T
+            out = dsyrk(sign, scaled.T, trans=1, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
+    if out is None:
+        out = np.zeros((len(columns), len(columns)), order="F")
+    return out
+
+
+def _lexicographic_rank(combos, n):
+    """Rank of each row of `combos` (ascending attribute indices) among all ``len(row)``-subsets of
+    ``range(n)`` in :func:`itertools.combinations` order."""
+    k = combos.shape[1]
+    binomial = np.array([[math.comb(m, j) for j in range(k + 1)] for m in range(n + 1)], dtype=np.int64)
+    rank = np.zeros(len(combos), dtype=np.int64)
+    previous = np.full(len(combos), -1, dtype=np.int64)
+    for i in range(k):
+        # the subsets with this prefix and an i-th attribute between the previous one and this one
+        rank += binomial[n - previous - 1, k - i] - binomial[n - combos[:, i], k - i]
+        previous = combos[:, i]
+    return rank
+
+
+def _unique_rows(rows, n):
+    """``np.unique(rows, axis=0, return_inverse=True)`` for rows of attribute indices below `n`: by
+    one integer key per row, without sorting rows of a wide pool (a lookup table when small)."""
+    keys = np.zeros(len(rows), dtype=np.int64)
+    for column in rows.T:
+        keys = keys * n + column
+    if n ** rows.shape[1] <= 1 << 24:
+        present = np.zeros(n ** rows.shape[1], dtype=bool)
+        present[keys] = True
+        distinct = np.flatnonzero(present)
+        rank = np.cumsum(present) - 1
+        inverse = rank[keys]
+    else:
+        distinct, inverse = np.unique(keys, return_inverse=True)
+    out = np.empty((len(distinct), rows.shape[1]), dtype=rows.dtype)
+    for i in range(rows.shape[1] - 1, -1, -1):
+        out[:, i] = distinct % n
+        distinct = distinct // n
+    return out, inverse
 
 
 def _combinations(n, k):
@@ -633,6 +710,7 @@ class _WidePool:
         self._last = None
         self._stage = None
         self._plan = self._subset_plan()
+        self._gram = None  # a _GramSlopes when it applies (False when not), made at the first bound
         self._phi = None
         # Class weights and log tables of the candidates' own cells, fixed for the search: kept once
         # scored, up to a quarter of the pool budget (candidates near the top are scored exactly
@@ -707,52 +785,60 @@ class _WidePool:
     def _general_changes(self, combos):
         """Counting-number changes (candidates, patterns) of adding the candidates `combos`, vectorized
         :meth:`_Model.changes`: a sub-region ``T`` joins the new closure when some region covers it and
-        no attribute of the candidate outside ``T`` lies in every region covering it."""
+        no attribute of the candidate outside ``T`` lies in every region covering it, that is when
+        ``count(T) > 0`` and ``count(T + {i}) != count(T)`` for each such attribute ``i``, with
+        ``count(U)`` the number of the model's regions holding ``U`` (looked up, not counted per
+        region and candidate)."""
         model, k = self.model, self.k
         n = len(combos)
         full = (1 << k) - 1
-        members = np.zeros((len(model.maximal), len(self.search.attributes)), dtype=bool)
-        for j, region in enumerate(model.maximal):
-            members[j, list(_bits(region))] = True
-        in_region = members[:, combos]  # (regions, candidates, k)
-        # Counting numbers of the sub-regions, looked up by a key of their attributes.
         base = len(self.search.attributes) + 1
-        model_keys, model_counts = [], []
-        for mask, c in model.counting.items():
-            bits = _bits(mask)
-            if len(bits) <= k:
-                model_keys.append(sum((b + 1) * base**i for i, b in enumerate(bits)))
-                model_counts.append(c)
-        if not model_keys:
-            model_keys, model_counts = [-1], [0]
-        key_order = np.argsort(model_keys)
-        model_keys = np.asarray(model_keys, dtype=np.int64)[key_order]
-        model_counts = np.asarray(model_counts, dtype=np.int64)[key_order]
-        counting = np.zeros((full + 1, n), dtype=np.int64)
-        in_closure = np.zeros((full + 1, n), dtype=bool)
-        for q in range(full):
-            positions = self._positions(q)
-            keys = np.zeros(n, dtype=np.int64)
-            for i, p in enumerate(positions):
-                keys += (combos[:, p] + 1) * base**i
-            at = np.minimum(np.searchsorted(model_keys, keys), len(model_keys) - 1)
-            counting[q] = np.where(model_keys[at] == keys, model_counts[at], 0)
-            covering = in_region[:, :, positions].all(axis=2) if positions else np.ones(in_region.shape[:2], bool)
-            joins = covering.any(axis=0)
-            for i in range(k):
-                if not q >> i & 1:
-                    joins &= (covering & ~in_region[:, :, i]).any(axis=0)
-            in_closure[q] = joins
+        # Counting numbers of the sub-regions, and the number of regions holding each set of up to k
+        # attributes, looked up by a key of their attributes.
+        counting_keys, counting_values = self._keyed(
+            (_bits(mask), c) for mask, c in model.counting.items() if len(_bits(mask)) <= k
+        )
+        holding = collections.Counter()
+        for region in model.maximal:
+            bits = _bits(region)
+            for size in range(1, min(k, len(bits)) + 1):
+                holding.update(itertools.combinations(bits, size))
+        holding_keys, holding_values = self._keyed(holding.items())
+        keys = np.zeros((full + 1, n), dtype=np.int64)
+        for q in range(1, full + 1):
+            for i, p in enumerate(self._positions(q)):
+                keys[q] += (combos[:, p] + 1) * base**i
+        counts = self._look_up(holding_keys, holding_values, keys)
+        counts[0] = len(model.maximal)  # every region holds the empty set
+        counting = self._look_up(counting_keys, counting_values, keys[:full])
         new = np.zeros((full + 1, n), dtype=np.int64)
         new[full] = 1
         changes = np.zeros((n, full + 1), dtype=np.int64)
         changes[:, full] = 1
         for q in self._patterns[1:]:
+            joins = counts[q] > 0
+            for i in range(k):
+                if not q >> i & 1:
+                    joins &= counts[q | 1 << i] != counts[q]
             above = [u for u in range(full + 1) if u & q == q]
-            value = sum(counting[u] for u in above) - sum(new[u] for u in above if u != q)
-            new[q] = np.where(in_closure[q], value, 0)
-            changes[:, q] = np.where(in_closure[q], new[q] - counting[q], 0)
+            value = sum(counting[u] for u in above if u != full) - sum(new[u] for u in above if u != q)
+            new[q] = np.where(joins, value, 0)
+            changes[:, q] = np.where(joins, new[q] - counting[q], 0)
         return changes
+
+    def _keyed(self, items):
+        """Sorted keys (as :meth:`_general_changes` forms them) of ``(attributes, value)`` items, and values."""
+        base = len(self.search.attributes) + 1
+        pairs = sorted((sum((b + 1) * base**i for i, b in enumerate(bits)), value) for bits, value in items)
+        if not pairs:
+            return np.array([-1], dtype=np.int64), np.zeros(1, dtype=np.int64)
+        return np.array([p[0] for p in pairs], dtype=np.int64), np.array([p[1] for p in pairs], dtype=np.int64)
+
+    @staticmethod
+    def _look_up(keys, values, wanted):
+        """``values`` of the `wanted` keys (any shape), 0 where absent."""
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        return np.where(keys[at] == wanted, values[at], 0)
 
     def _changes_dict(self, b):
         return {self._mask(b, q): int(dc) for q, dc in enumerate(self.changes[b]) if dc}
@@ -856,6 +942,10 @@ class _WidePool:
         columns = [gradient] if search.binary else [gradient[:, c] for c in range(gradient.shape[1] - 1)]
         if self._plan is not None:
             return self._subset_slopes(columns, gradient)[which]
+        if self._gram is None:
+            self._gram = _GramSlopes.of(self) or False
+        if self._gram:
+            return self._gram.slopes(columns, gradient)[which]
         sparse_columns = [column[self._sparse_rows] for column in columns]
         out = np.empty(len(self.combos))
         for j in np.unique(self._group_of[which]):
@@ -1000,7 +1090,7 @@ class _WidePool:
             if len(moved) == 0:
                 continue
             positions = self._positions(q)
-            subregions, inverse = np.unique(self.combos[which[moved]][:, positions], axis=0, return_inverse=True)
+            subregions, inverse = _unique_rows(self.combos[which[moved]][:, positions], len(search.attributes))
             masks = [sum(1 << int(a) for a in attrs) for attrs in subregions]
             for mask in masks:
                 if mask not in shared:
@@ -1074,6 +1164,286 @@ class _WidePool:
         if b is None or self._mask(b) != mask:
             raise ValueError(f"region {mask} was not the last best candidate of this pool.")
         return self._deltas([b])[0]
+
+
+class _GramSlopes:
+    """The bound slopes ``g . log P(x_S, y)`` of every candidate of a :class:`_WidePool` of two or
+    three attributes, from one-hot Gram products instead of one tally per group of candidates.
+
+    For a candidate ``S = {a, b, c}``, ``sum_rows g log P_S(cell) = sum_cells G_S(cell) log P_S(cell)``
+    with ``G_S`` the sums of ``g`` over the rows of each cell; for every ``b < c`` at once, the rows
+    in state ``i`` of ``a`` give them as the weighted Gram matrix ``X_i^T diag(g) X_i`` of the
+    one-hot columns ``X`` of the attributes after ``a`` (block ``(b, c)``: the ``(b, c)`` table in
+    ``a = i``); pairs are one such product over all rows.
+
+    Anchored at each attribute's most common state, as :meth:`_WidePool._anchored_tables`: each
+    candidate's log table is written, once per search, as ``phi`` over the cells where every
+    attribute is either in another state or summed over (``*``), ``sum_cells G log P = sum phi .
+    G*``, and those sums ``G*`` are the products of the rows outside ``a``'s common state (``a =
+    *``: all rows, one product shared by every ``a``) with the other states' columns and a column
+    of ones (``*``): a third of the rows and half the columns fewer for ternary attributes. The
+    candidates' class-weight tables come from the same products (the common states' counts as
+    the marginal minus the others').
+
+    Each first attribute's entries ``(b, x_b), (c, x_c)`` with ``b < c`` are kept packed, with
+    their position in its Gram matrices and their candidate, so a bound pass is per first
+    attribute (and per class column of the gradient) one product per other state, one gather,
+    a product with ``phi`` and a ``bincount``.
+    """
+
+    def __init__(self, pool, keep_phi):
+        search = pool.search
+        self.pool, self.search, self.k = pool, search, pool.k
+        cards = search.cards
+        n = len(cards)
+        self.n, self.cards, self.common = n, cards, pool._common
+        self.offsets = np.concatenate([[0], np.cumsum(cards)])
+        self.reduced_offsets = np.concatenate([[0], np.cumsum(cards - 1)])
+        x = search.x
+        outside = x != self.common
+        rank = x - (x > self.common)
+        # the other states' one-hot columns, attribute after attribute, then one column of ones; kept
+        # transposed (a row per column), so that the rows of a state are gathered by contiguous reads
+        self.columns = np.zeros((int(self.reduced_offsets[-1]) + 1, len(x)))
+        rows, attributes = np.nonzero(outside)
+        self.columns[self.reduced_offsets[attributes] + rank[rows, attributes], rows] = 1.0
+        self.columns[-1] = 1.0
+        states = np.arange(int(self.offsets[-1])) - np.repeat(self.offsets[:-1], cards)
+        attribute_of = np.repeat(np.arange(n), cards)
+        own = states != self.common[attribute_of]
+        # each one-hot column's reduced column; the common states' -1 (the ones, per start)
+        self.to_reduced = np.where(
+            own, self.reduced_offsets[attribute_of] + states - (states > self.common[attribute_of]), -1
+        )
+        self.attribute_of, self.is_common = attribute_of, ~own
+        # the rows in each other state of each attribute (the first attributes of three)
+        self.state_rows = {}
+        if self.k == 3:
+            for a in range(n):
+                self.state_rows[a] = [np.flatnonzero(x[:, a] == s) for s in range(int(cards[a]))]
+        self.keep_phi = keep_phi
+        self._index = {}
+        self._phi = None
+        self._scale = 0.0  # largest |phi| or |log table|, for the rounding allowance
+        self._largest_reference = 0.0
+        # each candidate's place among all k-sets in lexicographic order (None: they are all there)
+        self._place = None if len(pool.combos) == math.comb(n, self.k) else _lexicographic_rank(pool.combos, n)
+
+    @classmethod
+    def of(cls, pool):
+        """The Gram slopes of `pool`, or None where they do not apply (the group tallies then)."""
+        search, k = pool.search, pool.k
+        if not _USE_GRAM_SLOPES or k not in (2, 3) or not len(pool.combos):
+            return None
+        columns = int(search.cards.sum())
+        states = int(search.cards.max()) if k == 3 else 1
+        if states * columns * columns * 8 > _GRAM_STACK_BYTES:
+            return None
+        # Every k attributes are laid out, also those the pool left out (covered, or past max_cells):
+        # their packed entries (two int32 index arrays, fewer than the cells by the first
+        # attribute's states) within their budget, and their anchored tables (single precision, one
+        # column fewer than the classes) kept if within the pool's, else made at every pass.
+        sums = [1] + [0] * k  # elementary symmetric sums of the cardinalities: the cells of all k-sets
+        for r in search.cards:
+            for j in range(k, 0, -1):
+                sums[j] += sums[j - 1] * int(r)
+        entries = sums[k]
+        if 2 * 4 * entries // max(1, min(states, int(search.cards.min()))) > _GRAM_INDEX_BYTES:
+            return None
+        return cls(pool, keep_phi=entries * (search.n_classes - 1) * 4 <= _POOL_BYTES)
+
+    # ------------------------------------------------------------ layout
+    def _starts(self):
+        """First attributes (three-attribute candidates) or the single layout (pairs): the start of
+        their later attributes, their number of states, and their first candidate."""
+        if self.k == 2:
+            return [(None, 0, 1, 0)]
+        out, first = [], 0
+        for a in range(self.n - 2):
+            out.append((a, a + 1, int(self.cards[a]), first))
+            first += math.comb(self.n - a - 1, 2)
+        return out
+
+    def _layout(self, start):
+        """Local one-hot columns from `start` on: each one's reduced column (common: the ones), its
+        attribute (0 = the first after `start`), whether it is a common state."""
+        width = int(self.reduced_offsets[-1] - self.reduced_offsets[start]) + 1
+        reduced = self.to_reduced[self.offsets[start] :] - self.reduced_offsets[start]
+        reduced = np.where(self.is_common[self.offsets[start] :], width - 1, reduced)
+        return reduced, self.attribute_of[self.offsets[start] :] - start, width
+
+    def _packed(self, start):
+        """Flat positions in a (width, width) Gram matrix of the packed entries ``(b, x_b), (c, x_c)``,
+        ``b < c``, from `start` on (row-major), and the candidate (pair rank) of each."""
+        entry = self._index.get(start)
+        if entry is None:
+            reduced, block, width = self._layout(start)
+            rows, cols = np.nonzero(block[:, None] < block[None, :])
+            n_later = self.n - start
+            b, c = block[rows], block[cols]
+            pair = b * (2 * n_later - b - 1) // 2 + (c - b - 1)
+            # the upper triangle of a Fortran-ordered (width, width) matrix, read as its C-ordered transpose
+            low, high = np.minimum(reduced[rows], reduced[cols]), np.maximum(reduced[rows], reduced[cols])
+            entry = ((high * width + low).astype(np.int32), pair.astype(np.int32))
+            self._index[start] = entry
+        return entry
+
+    # ------------------------------------------------------------ products
+    def _grams(self, weights, start, a, whole):
+        """Weighted Gram matrices ``[R, 1]^T diag(w) [R, 1]`` of the reduced columns from `start`, one
+        per state of `a` (None: all rows; the common state: all rows, `whole`): upper triangles (see
+        :func:`_weighted_gram`), Fortran-ordered."""
+        first = int(self.reduced_offsets[start])
+        if a is None:
+            return [np.asfortranarray(whole[first:, first:]) if first else whole]
+        out = []
+        for state, rows in enumerate(self.state_rows[a]):
+            if state == self.common[a]:
+                out.append(np.asfortranarray(whole[first:, first:]))
+            else:
+                out.append(_weighted_gram(self.columns[first:], rows, weights[rows]))
+        return out
+
+    def _whole(self, weights):
+        return _weighted_gram(self.columns, np.arange(self.columns.shape[1]), weights)
+
+    # ------------------------------------------------------------ tables
+    def _tables(self):
+        """Each first attribute's anchored log tables, packed: per column, (states, entries)."""
+        from .._threads import one_blas_thread
+
+        search = self.search
+        m, theta = search.n_classes, search.prior_strength
+        per_class = search._class_weights_t
+        phi = []
+        with one_blas_thread():
+            wholes = [self._whole(w) for w in per_class]
+            for a, start, states, _ in self._starts():
+                reduced, block, width = self._layout(start)
+                rows, cols = np.nonzero(block[:, None] < block[None, :])  # the order of _packed
+                places = self._places(reduced[rows], reduced[cols], block[rows], block[cols], width)
+                cards = self.cards[start:][block]
+                alpha = theta / (states * m * cards[rows] * cards[cols])
+                logs = []
+                for weights, whole in zip(per_class, wholes):
+                    counts = np.stack([self._counts(g, start, places) for g in self._grams(weights, start, a, whole)])
+                    if a is not None:  # a's common state: all rows minus its other states
+                        common = int(self.common[a])
+                        counts[common] -= np.delete(counts, common, axis=0).sum(axis=0)
+                    logs.append(np.log(np.maximum(counts, 0.0) + alpha))
+                if search.binary:
+                    tables = [logs[1] - logs[0]]
+                else:
+                    tables = [values - logs[-1] for values in logs[:-1]]
+                    reference = np.abs(logs[-1] - math.log(search.total + theta))
+                    self._largest_reference = max(self._largest_reference, float(reference.max(initial=0.0)))
+                anchors = self._anchors(start, block, rows, cols)
+                packed = []
+                for table in tables:
+                    self._scale = max(self._scale, float(np.abs(table).max(initial=0.0)))
+                    anchored = self._anchor(table, a, anchors).astype(np.float32)
+                    self._scale = max(self._scale, float(np.abs(anchored).max(initial=0.0)))
+                    packed.append(anchored)
+                phi.append(packed)
+        return phi
+
+    @staticmethod
+    def _places(row, col, row_attribute, col_attribute, width):
+        """Where the counts of the packed entries come from, by kind: both states other than the
+        common ones (their Gram entry, upper triangle of a Fortran-ordered matrix), the row's or
+        the column's common (the ones minus the other states), or both."""
+        ones = width - 1
+        row_common, col_common = row == ones, col == ones
+        kinds = []
+        for rows_common, cols_common in ((False, False), (True, False), (False, True), (True, True)):
+            where = np.flatnonzero((row_common == rows_common) & (col_common == cols_common))
+            kinds.append((where, row[where], col[where], row_attribute[where], col_attribute[where]))
+        return kinds
+
+    def _counts(self, gram, start, places):
+        """Counts of the packed entries ``(b, x_b), (c, x_c)``, ``b < c``, from the upper triangle of a
+        Gram matrix of the reduced columns from `start` (see :meth:`_places`): a common state's
+        count is its attribute's marginal (the column of ones) minus its other states'."""
+        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]  # each attribute's reduced columns
+        ones = gram[:, -1]  # each reduced column with the ones (upper triangle: the last column)
+        running = np.cumsum(gram[:-1], axis=0)
+        running = np.concatenate([np.zeros((1, gram.shape[1])), running])
+        by_row = running[bounds[1:]] - running[bounds[:-1]]  # (attributes, columns): b's other states summed
+        running = np.concatenate([np.zeros((gram.shape[0], 1)), np.cumsum(gram[:, :-1], axis=1)], axis=1)
+        by_column = running[:, bounds[1:]] - running[:, bounds[:-1]]  # (columns, attributes)
+        running = np.concatenate([np.zeros((len(by_row), 1)), np.cumsum(by_row[:, :-1], axis=1)], axis=1)
+        both = running[:, bounds[1:]] - running[:, bounds[:-1]]  # (attributes, attributes)
+        out = np.empty(sum(len(kind[0]) for kind in places))
+        (where, row, col, _, _), (where_r, _, col_r, b_r, _), (where_c, row_c, _, _, c_c), (where_b, _, _, b, c) = (
+            places
+        )
+        out[where] = gram.T.ravel()[col * gram.shape[0] + row]
+        out[where_r] = ones[col_r] - by_row[b_r, col_r]
+        out[where_c] = ones[row_c] - by_column[row_c, c_c]
+        out[where_b] = gram[-1, -1] - by_row[b, -1] - by_row[c, -1] + both[b, c]
+        return out
+
+    def _anchors(self, start, block, rows, cols):
+        """For the row and then the column axis: the packed entries not at a common state, and the
+        entry of their row's (column's) common state, in the packed order."""
+        n_columns = len(block)
+        position = np.full((n_columns, n_columns), -1, dtype=np.int64)
+        position[rows, cols] = np.arange(len(rows))
+        common_of = np.flatnonzero(self.is_common[self.offsets[start] :])[block]  # each column's common column
+        out = []
+        for anchor in (position[common_of[rows], cols], position[rows, common_of[cols]]):
+            others = np.flatnonzero(anchor != np.arange(len(anchor)))
+            out.append((others, anchor[others]))
+        return out
+
+    def _anchor(self, table, a, anchors):
+        """``phi``: the packed table (states, entries) as differences from the common states along
+        every axis, a common state's entry the table there (``log P(s) = sum_{U <= outside} phi_U``)."""
+        phi = table.copy()
+        if a is not None:
+            common = int(self.common[a])
+            anchor = phi[common].copy()
+            phi -= anchor
+            phi[common] = anchor
+        for others, anchor in anchors:
+            # the anchors (common states) are not changed by their own step
+            phi[:, others] -= phi[:, anchor]
+        return phi
+
+    # ------------------------------------------------------------ slopes
+    def slopes(self, columns, gradient):
+        """``g . log P(x_S, y)`` of every candidate (the pool's order), with a rounding allowance."""
+        from .._threads import one_blas_thread
+
+        if self._phi is None:
+            phi = self._tables()
+            if self.keep_phi:
+                self._phi = phi
+        else:
+            phi = self._phi
+        out = np.empty(math.comb(self.n, self.k))
+        with one_blas_thread():
+            wholes = [self._whole(column) for column in columns]
+            for (a, start, _, first), tables in zip(self._starts(), phi):
+                flat, pair = self._packed(start)[:2]
+                n_pairs = math.comb(self.n - start, 2)
+                total = np.zeros(n_pairs)
+                for column, whole, table in zip(columns, wholes, tables):
+                    weighted = np.zeros(len(flat))
+                    for phi, gram in zip(table, self._grams(column, start, a, whole)):
+                        weighted += phi * np.take(gram.T.ravel(), flat)
+                    total += np.bincount(pair, weights=weighted, minlength=n_pairs)
+                out[first : first + n_pairs] = total
+        # Single-precision anchored tables move each slope by at most 2**-24 max|phi| sum|G*|, and
+        # each row enters at most 2**k of the sums G* a candidate's slope weighs; the products
+        # (float64 sums of at most the rows' terms) and the marginal minus the others round far
+        # below 2**-40 of that; and the gradient's rows sum to zero only up to rounding. All
+        # allowed for, the bound stays an upper bound.
+        scale = sum(float(np.abs(column).sum()) for column in columns)
+        rounding = (2.0**-24 + 2.0**-40) * 2**self.k * self._scale * scale
+        if not self.search.binary:
+            rounding += self._largest_reference * float(np.abs(gradient.sum(axis=1)).sum())
+        return (out if self._place is None else out[self._place]) + rounding
 
 
 @overload
@@ -1435,12 +1805,29 @@ def _score_in_bound_order(bounds, posts, score, step=16):
     always scored; the rounding slack keeps a tie at the top from being pruned.
     """
     bounds = bounds + _TIE_TOLERANCE * np.maximum(1.0, np.abs(bounds))
-    order = np.argsort(-bounds, kind="stable")
-    for start in range(0, len(order), step):
-        top = posts.max()
+    order = _leading_order(bounds, _LEADING)
+    start = 0
+    top = posts.max()  # the best exact log posterior so far (only `score` changes `posts`)
+    while start < len(bounds):
+        if start == len(order):  # past the leading candidates: all of them, in the same order
+            order = np.argsort(-bounds, kind="stable")
         if start and bounds[order[start]] < top - _TIE_TOLERANCE * max(1.0, abs(top)):
             break
-        score(order[start : start + step])
+        batch = order[start : start + step]
+        score(batch)
+        top = max(top, posts[batch].max())
+        start += step
+
+
+def _leading_order(bounds, count):
+    """The first (at least) `count` of ``np.argsort(-bounds, kind="stable")``, all the candidates
+    tied with the last of them included: the same order, without sorting a whole wide pool when
+    only its top is scored."""
+    if len(bounds) <= count:
+        return np.argsort(-bounds, kind="stable")
+    threshold = np.partition(bounds, len(bounds) - count)[len(bounds) - count]
+    leading = np.flatnonzero(bounds >= threshold)  # ascending: ties keep the stable order
+    return leading[np.argsort(-bounds[leading], kind="stable")]
 
 
 def _first_at_top(posts):

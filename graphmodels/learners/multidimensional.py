@@ -368,37 +368,45 @@ def _scores_with_each_parent(pairs, i, criterion, ess, n):
     return scores
 
 
-def _bdeu_cells(counts, a_index, a_values):
+def _bdeu_cells(counts, a_index, a_values, whole=False):
     """``gammaln(a + counts) - gammaln(a)`` elementwise, ``a = a_values[a_index]`` (broadcast to `counts`).
 
     Integral counts (the usual case) are looked up in one table per distinct
     ``a`` -- the same values scipy gives, without one ``gammaln`` per cell.
+    `whole`: the counts are known to be whole numbers >= 0 (not checked).
     """
     top = float(counts.max()) if counts.size else 0.0
-    if counts.size and top <= 4 * counts.size + 1024 and counts.min() >= 0:
-        integral = counts.astype(np.int64)
-        if (integral == counts).all():
+    if counts.size and top <= 4 * counts.size + 1024 and (whole or counts.min() >= 0):
+        size = len(a_values) * (int(top) + 1)
+        integral = counts.astype(np.int32 if size < 2**31 else np.int64)
+        if whole or (integral == counts).all():
             steps = np.arange(int(top) + 1, dtype=float)
             lookup = (gammaln(a_values[:, None] + steps[None, :]) - gammaln(a_values)[:, None]).ravel()
-            integral += a_index * (int(top) + 1)
+            integral += (a_index * (int(top) + 1)).astype(integral.dtype)
             return lookup[integral]
     a = a_values[a_index]
     return gammaln(a + counts) - gammaln(a)
 
 
-def _pair_scores(pairs, criterion, ess, n):
+def _pair_scores(pairs, criterion, ess, n, complete=False):
     """``score(X_i | stratum variables, X_j)`` for every pair at once: a (p, p) matrix ``[j, i]``.
 
     The same family scores as :func:`_scores_with_each_parent` for every
     column ``i``, from one pass over the pairwise block matrix (sums within
-    blocks by ``np.add.reduceat``); the diagonal is -inf.
+    blocks by ``np.add.reduceat``); the diagonal is -inf. With `complete`
+    (no unknown codes) integer counts, a parent state's total over any child
+    block is its one-way count, on the diagonal.
     """
     offsets = pairs.offsets
     starts = offsets[:-1]
     cards = np.asarray(pairs.cardinalities, dtype=np.int64)
     table = pairs.table  # (q, K, K): rows the parent j's states, columns the child i's
     q = table.shape[0]
-    totals = np.add.reduceat(table, starts, axis=2)  # (q, K, p)
+    if criterion not in ("bic", "aic") and complete and pairs.integer:
+        # every child block's row sums are the parent state's count, exactly: (q, K, 1)
+        totals = np.diagonal(table, axis1=1, axis2=2)[:, :, None]
+    else:
+        totals = np.add.reduceat(table, starts, axis=2)  # (q, K, p)
     if criterion in ("bic", "aic"):
         cells = np.add.reduceat(xlogy(table, table), starts, axis=2) - xlogy(totals, totals)
         per_pair = np.add.reduceat(cells.sum(axis=0), starts, axis=0)
@@ -406,15 +414,18 @@ def _pair_scores(pairs, criterion, ess, n):
         scores = per_pair - per_parameter * q * cards[:, None] * (cards[None, :] - 1)
     else:
         block_of = np.repeat(np.arange(len(cards)), cards)
-        a_parent = np.repeat(ess / (q * cards), cards)  # per row of the K axis
         distinct, index = np.unique(cards, return_inverse=True)
         # a_cell of row k (parent block j) and column l (child block i): a_parent[k] / r_i
         a_values = ((ess / (q * distinct))[:, None] / distinct[None, :]).ravel()
         a_index = (index[block_of][:, None] * len(distinct) + index[block_of][None, :])[None, :, :]
-        cells = _bdeu_cells(table, a_index, a_values).sum(axis=0)  # (K, K)
+        cells = _bdeu_cells(table, a_index, a_values, whole=pairs.integer).sum(axis=0)  # (K, K)
         cells = np.add.reduceat(np.add.reduceat(cells, starts, axis=1), starts, axis=0)
-        per_row = gammaln(a_parent)[None, :, None] - gammaln(a_parent[None, :, None] + totals)
-        scores = np.add.reduceat(per_row.sum(axis=0), starts, axis=0) + cells
+        # gammaln(a_parent) - gammaln(a_parent + totals) with a_parent = ess / (q r_j) on the rows of
+        # parent j, looked up like the cells' terms (one value per distinct cardinality): the same
+        # values, negated exactly
+        per_row = -_bdeu_cells(totals, index[block_of][None, :, None], ess / (q * distinct), whole=pairs.integer)
+        per_row = np.broadcast_to(per_row.sum(axis=0), (len(block_of), len(cards)))  # (K, p)
+        scores = np.add.reduceat(per_row, starts, axis=0) + cells
     scores[np.diag_indices_from(scores)] = -np.inf
     return scores
 
@@ -574,7 +585,7 @@ def bridge_and_feature_forest(
         if p < 2:
             continue
         pairs = engine.pairwise_counts(features, given=given)
-        with_parent = _pair_scores(pairs, criterion, equivalent_sample_size, n)
+        with_parent = _pair_scores(pairs, criterion, equivalent_sample_size, n, complete=not engine.has_unknown)
         tolerance = 1e-9 * np.maximum(1.0, np.abs(np.where(np.isfinite(with_parent), with_parent, 0.0)))
         better = with_parent > best_with + tolerance
         best_with[better] = with_parent[better]

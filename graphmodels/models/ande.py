@@ -356,6 +356,77 @@ class AnDE(_SuperParentEnsemble):
             result[start : start + block] = self._level_log_likelihood(codes[start : start + block], top)
         return result
 
+    def _explanation_terms(self, codes):
+        """One term per attribute, averaged over the members (and their fallbacks) as :meth:`AODE._explanation_terms`.
+
+        A member's joint ``log P(y, x_S)`` is split into the prior ``log P(y)`` (the level-0
+        joint) and ``log P(y, x_S) - log P(y)`` shared equally by its super-parents.
+        """
+        from .explanations import MEMBERS, ExplanationTerms
+
+        n, p = codes.shape
+        n_classes = len(self.classes_)
+        top = len(self.log_tables_) - 1
+        n_subsets = len(self.superparents_[top])
+        block = max(1, _BLOCK_CELLS // max(1, n_classes * n_subsets * (p + 1)))
+        terms = np.zeros((n, n_classes, p))
+        averaging = np.zeros((n, n_classes))
+        for start in range(0, n, block):
+            terms[start : start + block], averaging[start : start + block] = self._level_terms(
+                codes[start : start + block], top
+            )
+        prior = self.superparent_log_joint_[0][:, 0]
+        names = [*self.encoder_.columns_, MEMBERS]
+        return ExplanationTerms(names, prior, np.concatenate([terms, averaging[:, :, None]], axis=2))
+
+    def _level_terms(self, codes, m):
+        """The terms of :meth:`_level_log_likelihood`'s average, level by level down the fallback."""
+        from .explanations import mixture_terms
+
+        n, p = codes.shape
+        subsets = self.superparents_[m]  # (L, m)
+        cards = np.diff(self.offsets_)
+        observed = codes >= 0
+        known = np.where(observed, codes, 0)
+        subset_cards = cards[subsets]
+        strides = np.ones_like(subset_cards)
+        for j in range(m - 2, -1, -1):
+            strides[:, j] = strides[:, j + 1] * subset_cards[:, j + 1]
+        config = self.superparent_offsets_[m][:-1] + (known[:, subsets] * strides).sum(axis=2)  # (n, L)
+        prior = self.superparent_log_joint_[0][:, 0]
+        tables = self.log_tables_[m]
+        state = known + self.offsets_[:-1]
+        member_terms = np.zeros((len(self.classes_), n, len(subsets), p))
+        for k in range(p):
+            term = tables[:, config, state[:, k, None]]  # log P(x_k | y, x_S), 0 for k in S
+            member_terms[:, :, :, k] = np.where(observed[None, :, k, None], term, 0.0)
+        if m:
+            share = (self.superparent_log_joint_[m][:, config] - prior[:, None, None]) / m  # (C, n, L)
+            for position in range(m):
+                member_terms[:, np.arange(n)[:, None], np.arange(len(subsets))[None, :], subsets[:, position]] += share
+        member_terms = np.moveaxis(member_terms, 0, 1)  # (n, C, L, p)
+        member_scores = prior[None, :, None] + member_terms.sum(axis=3)
+        parents_seen = observed[:, subsets].all(axis=2)  # (n, L)
+        counts = self.superparent_counts_[m]
+        if m == 0:
+            frequent = np.ones(member_scores.shape, dtype=bool)
+        elif self.frequency == "attribute":
+            frequent = np.broadcast_to(
+                ((counts.sum(axis=0)[config] >= self.frequency_threshold) & parents_seen)[:, None, :],
+                member_scores.shape,
+            )
+        else:
+            frequent = np.moveaxis(counts[:, config] >= self.frequency_threshold, 0, 1) & parents_seen[:, None, :]
+        _, terms, averaging = mixture_terms(member_scores, member_terms, frequent)
+        qualified = frequent.any(axis=2)
+        if m == 0 or qualified.all():
+            return terms, averaging
+        fallback = ~qualified.all(axis=1)
+        lower_terms, lower_averaging = self._level_terms(codes[fallback], m - 1)
+        terms[fallback] = np.where(qualified[fallback][:, :, None], terms[fallback], lower_terms)
+        averaging[fallback] = np.where(qualified[fallback], averaging[fallback], lower_averaging)
+        return terms, averaging
+
     def _level_log_likelihood(self, codes, m):
         """``log P(x, y)`` of A(m)DE, each (row, class) without a qualifying subset from A(m-1)DE."""
         averaged, qualified = self._average(codes, m)

@@ -598,6 +598,49 @@ class AODE(_SuperParentEnsemble):
             result[start : start + block] = self._chunk_log_likelihood(chunk)
         return result
 
+    def _explanation_terms(self, codes):
+        """One term per attribute, averaged over the members with their share of the row's joint.
+
+        A member's joint ``log P(y, x_i) + sum_k log P(x_k | y, x_i)`` is split into the prior
+        ``class_log_prior_``, the super-parent's ``log P(y, x_i) - log P(y)`` and one term per
+        other attribute; the model's average of the members' joints is these terms weighed by
+        each member's share of it, plus ``<members>`` (see
+        :func:`~graphmodels.models.explanations.mixture_terms`). A row without a frequent
+        super-parent gets naive Bayes's terms.
+        """
+        from .explanations import MEMBERS, ExplanationTerms, mixture_terms
+
+        n, p = codes.shape
+        n_classes = len(self.classes_)
+        terms = np.zeros((n, n_classes, p))
+        averaging = np.zeros((n, n_classes))
+        prior = self.class_log_prior_
+        block = max(1, _BLOCK_CELLS // max(1, n_classes * p * p))
+        for start in range(0, n, block):
+            chunk = codes[start : start + block]
+            observed = chunk >= 0
+            index = np.where(observed, chunk, 0) + self.offsets_[:-1]
+            pair = self.pair_log_tables_[:, index[:, :, None], index[:, None, :]]  # (C, b, i, j)
+            pair = np.where(observed[None, :, None, :], pair, 0.0)
+            for i in range(p):
+                pair[:, :, i, i] = self.superparent_log_joint_[i][:, index[:, i] - self.offsets_[i]] - prior[:, None]
+            member_terms = np.moveaxis(pair, 0, 1)  # (b, C, i, j)
+            member_scores = prior[None, :, None] + member_terms.sum(axis=3)
+            frequent = self._frequent(chunk)
+            _, averaged, members = mixture_terms(member_scores, member_terms, frequent)
+            fallback = ~frequent.any(axis=2)
+            if fallback.any():
+                naive = np.zeros((len(chunk), n_classes, p))
+                for j, table in enumerate(self.nb_log_tables_):
+                    seen = observed[:, j]
+                    naive[seen, :, j] = table[:, 0, chunk[seen, j]].T
+                averaged = np.where(fallback[:, :, None], naive, averaged)
+                members = np.where(fallback, 0.0, members)
+            terms[start : start + block] = averaged
+            averaging[start : start + block] = members
+        names = [*self.encoder_.columns_, MEMBERS]
+        return ExplanationTerms(names, prior, np.concatenate([terms, averaging[:, :, None]], axis=2))
+
     def _chunk_log_likelihood(self, codes):
         n, p = codes.shape
         observed = codes >= 0

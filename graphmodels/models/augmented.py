@@ -179,6 +179,23 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         joint = forest_log_likelihood(codes, self.feature_parents_, self.log_tables_)
         return joint + self.class_log_prior_
 
+    def _explanation_terms(self, codes):
+        """One term per attribute family: ``log P(x_j | y, x_parent)`` (see :meth:`explain`)."""
+        from .explanations import ExplanationTerms, family_terms
+
+        families = [((int(q),) if q >= 0 else (), j) for j, q in enumerate(self.feature_parents_)]
+        tables = [t if q >= 0 else t[:, 0, :] for q, t in zip(self.feature_parents_, self.log_tables_)]
+        terms, complete = family_terms(codes, families, tables)
+        return ExplanationTerms(list(self.encoder_.columns_), self.class_log_prior_, terms, complete)
+
+    def _forest_coalition_scores(self, codes, *, local_order=False):
+        """``log P(y, x_S)`` of every coalition (for :func:`~graphmodels.shapley_values`), over the forest."""
+        from .explanations import forest_coalition_scores
+
+        return forest_coalition_scores(
+            codes, self.feature_parents_, self.log_tables_, self.class_log_prior_, local_order=local_order
+        )
+
     def _conditional_tables(self):
         """For :meth:`cpd`: the class prior, and each attribute's table given the class and its parent."""
         columns = list(self.encoder_.columns_)
@@ -317,6 +334,10 @@ class NaiveBayes(_AugmentedNaiveBayes):
         self.categorical = categorical
         self.missing = missing
         self.max_cells = max_cells
+
+    #: Its two-class log-odds is a sum of one term per attribute, observed or summed out, so
+    #: graphmodels.shapley_values takes each attribute's value from its singleton coalition.
+    _additive_log_odds = True
 
     def _learn_structure(self, engine):
         names = engine.names
@@ -492,9 +513,9 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
     (``criterion="mdl"``: MDL-C_f-1), or by default its forest of highest
     BDeu marginal likelihood (``criterion="bdeu"``). By default
     (``representation="auto"``) the model keeps these per-class forests only
-    when they predict the class better, with each training row left out,
-    than one tree shared by the classes (Friedman et al.'s TAN tree [4]_,
-    Liang & Srebro's C_s-1 against C_f-1).
+    when they predict the class better, on training rows they were not
+    fitted to, than one tree shared by the classes (Friedman et al.'s TAN
+    tree [4]_, Liang & Srebro's C_s-1 against C_f-1).
 
     Parameters
     ----------
@@ -515,16 +536,29 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         Bayesian multinet). ``"shared"``: the tree of :class:`TAN` (the
         maximum spanning tree of the conditional mutual information given the
         class) in every class; the model is then TAN. ``"auto"``: both are
-        fitted, and the one whose class probabilities have the lower
-        leave-one-out log-loss on the training rows (exact from the counts,
-        as the estimator's selection; the structures are not refitted) is
-        kept; the scores are ``representation_selection_``. Per-class
-        forests win where the classes' dependencies differ (letter,
-        tic-tac-toe, zoo), the shared tree where a class has too few rows to
-        learn its own (car, the numeric sets). ``"auto"`` had a lower mean
-        cross-validated log-loss and error than both, and than TAN, over the
-        shared UCI sets (``benchmarks/bench_defaults_structure.py --family
-        chow-liu``); it costs one TAN fit more.
+        fitted and scored by the log-loss of their class probabilities on
+        training rows left out; the scores are ``representation_selection_``.
+        Where the classes average at least 100 training rows, each row is
+        left out of the tables (exact from the counts, as the estimator's
+        selection; the structures are not refitted) and the lower score wins.
+        Where they have fewer, that score flatters the per-class trees: each
+        is learned on its class's few rows, and a row left out of the tables
+        keeps the edges it made look strong (on 30 rows of 50 attributes,
+        per-class trees scored near 0 nats and lost 2 nats per row to TAN on
+        new rows). There the structures are relearned in a 5-fold inner
+        cross-validation (each fold's rows left out of the structure and the
+        tables, refitted with the prior each representation kept), and the
+        per-class trees are kept only when their log-loss is lower by more
+        than one standard error of the rows' paired differences (the
+        one-standard-error rule: an estimate on so few rows is noisy, and
+        the shared tree is the simpler model). Per-class forests win where
+        the classes' dependencies differ (letter, tic-tac-toe, zoo), the
+        shared tree where a class has too few rows to learn its own (car,
+        the numeric sets). ``"auto"`` had a lower mean cross-validated
+        log-loss than both and than TAN over the shared UCI sets and over
+        generated small, wide sets (``benchmarks/bench_defaults_structure.py
+        --family representation``); it costs one TAN fit more, and with
+        small classes ten refits on the folds.
     criterion : {"bdeu", "mdl", "ml"}, default="bdeu"
         The per-class structures' edge criterion.
         ``"ml"``: each class's Chow-Liu spanning tree (Chow & Liu's
@@ -582,7 +616,10 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
         The representation fitted.
     representation_selection_ : DataFrame
         Only with ``representation="auto"``: each representation's
-        leave-one-out log-loss and error.
+        held-out ``log_loss`` and ``error``, how they were measured
+        (``scored_by``: ``"leave-one-out"`` or ``"5-fold cross-validated"``)
+        and, for cross-validation, the ``standard_error`` of the rows' paired
+        differences from the shared tree's losses.
     feature_parents_ : ndarray of shape (n_classes, n_features)
     log_tables_ : list (per class) of lists of ndarray (1, r_parent, r_j)
     trace_ : DataFrame
@@ -664,22 +701,29 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
     }
 
     def _fit(self, engine):
-        features, class_name = engine.names[:-1], engine.names[-1]
-        # One pass for every class's tables: the learners and the CPTs read the
-        # class-conditional pairwise blocks from the engine's cache.
-        engine.one_way_counts(features, given=class_name)
-        if len(features) > 1:
-            engine.pairwise_counts(features, given=class_name)
         learners = {"free": self._learn_class_trees, "shared": self._learn_shared_tree}
         representation = str(self.representation).lower()
         if representation == "auto":
-            self._fit_best_representation(engine, learners)
+            self._fit_best_representation(engine, learners, simplest="shared")
             return
         learners[representation](engine)
         self._fit_selected_tables(engine)
 
+    @staticmethod
+    def _count_pairs(engine):
+        """Every class-conditional one-way and pairwise table in one pass (kept in the engine's cache).
+
+        The learners and the CPTs then read their blocks, on the training rows and on each inner
+        fold's (a per-class structure's selection refits on those).
+        """
+        features, class_name = engine.names[:-1], engine.names[-1]
+        engine.one_way_counts(features, given=class_name)
+        if len(features) > 1:
+            engine.pairwise_counts(features, given=class_name)
+
     def _learn_class_trees(self, engine):
         """Each class's own tree or forest (``representation="free"``)."""
+        self._count_pairs(engine)
         features, class_name = engine.names[:-1], engine.names[-1]
         trees = []
         # One record for every class's search (each row labelled with its class), one DataFrame at the end.
@@ -712,6 +756,7 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
 
     def _learn_shared_tree(self, engine):
         """TAN's tree in every class (``representation="shared"``): the model is then :class:`TAN`."""
+        self._count_pairs(engine)
         features, class_name = engine.names[:-1], engine.names[-1]
         if self.trace:
             structure, self.trace_ = tan_structure(engine, class_name, features, algorithm=self.algorithm, trace=True)
@@ -809,6 +854,37 @@ class ChowLiu(BaseClassifier, ConditionalTables, Queryable):
             for parents, tables in zip(self.feature_parents_, self.log_tables_)
         ]
         return np.column_stack(columns) + self.class_log_prior_
+
+    def _explanation_terms(self, codes):
+        """One term per attribute family, each class with its own tree (see :meth:`explain`)."""
+        from .explanations import ExplanationTerms, family_terms
+
+        n, p = codes.shape
+        terms = np.zeros((n, len(self.classes_), p))
+        complete = np.ones(n, dtype=bool)
+        for c, (parents, tables) in enumerate(zip(self.feature_parents_, self.log_tables_)):
+            families = [((int(q),) if q >= 0 else (), j) for j, q in enumerate(parents)]
+            own = [t if q >= 0 else t[:, 0, :] for q, t in zip(parents, tables)]
+            class_terms, class_complete = family_terms(codes, families, own)
+            terms[:, c, :] = class_terms[:, 0, :]
+            complete &= class_complete
+        return ExplanationTerms(list(self.encoder_.columns_), self.class_log_prior_, terms, complete)
+
+    def _forest_coalition_scores(self, codes, *, local_order=False):
+        """``log P(y, x_S)`` of every coalition (for :func:`~graphmodels.shapley_values`), class by class.
+
+        The classes' trees differ, so each class's coalitions come in attribute order.
+        """
+        from .explanations import forest_coalition_scores
+
+        scores = np.concatenate(
+            [
+                forest_coalition_scores(codes, parents, tables, self.class_log_prior_[c : c + 1])
+                for c, (parents, tables) in enumerate(zip(self.feature_parents_, self.log_tables_))
+            ],
+            axis=2,
+        )
+        return (scores, list(range(codes.shape[1]))) if local_order else scores
 
     def _conditional_tables(self):
         """For :meth:`cpd`: the class prior, and each attribute's table given the class and its parents.

@@ -129,6 +129,8 @@ CLASS_NODE = "class"
 ESTIMATOR_CONSTRAINT = Predicate(get_estimator, "a name of graphmodels.estimators.ESTIMATORS, a dict or an Estimator")
 MAX_CELLS_CONSTRAINT = Interval(numbers.Integral, 1, None)
 MISSING_CONSTRAINT = Options(["value", "error"])
+#: How training_counts may encode missing cells (the encoder's policies).
+COUNTS_MISSING_CONSTRAINT = Options(["value", "error", "unobserved"])
 DISCRETIZER_CONSTRAINTS = [
     None,
     Options(["auto", *DISCRETIZERS], ignore_case=True),
@@ -200,6 +202,90 @@ class TrainingCounts:
 TIE_RTOL = 1e-9
 
 
+#: Below this many training rows per class (on average over the classes), "auto" representations are
+#: scored by inner cross-validation of the whole fit, not by leaving rows out of the tables alone.
+#: A structure learned on a class's few rows fits the very rows left out (the edges that row
+#: made look strong are kept), so the leave-one-out log-loss of the per-class structures is
+#: flattered most where each class has fewest rows (see ``benchmarks/RESULTS.md``,
+#: ``defaults-chow-liu-small``).
+SMALL_CLASS_ROWS = 100
+
+#: Folds of that inner cross-validation.
+REPRESENTATION_FOLDS = 5
+
+#: The floor of a held-out probability, as in scikit-learn's log_loss.
+_CLIP = 1e-15
+
+
+def stratified_folds(y: ArrayLike, n_folds: int, *, seed: int = 0) -> np.ndarray:
+    """The fold (0 .. n_folds - 1) of each row: each class's rows shuffled with `seed`, then dealt in turn.
+
+    Dealing continues from class to class, so that the folds' sizes differ by
+    at most one row and a class of fewer rows than folds lands in different
+    folds from the class before it. The same class codes in the same order
+    give the same folds.
+
+    Parameters
+    ----------
+    y : array-like of int, shape (n_rows,)
+    n_folds : int
+    seed : int, default=0
+
+    Returns
+    -------
+    ndarray of int64, shape (n_rows,)
+
+    Examples
+    --------
+    >>> stratified_folds([0, 0, 0, 1, 1], 2).tolist()
+    [1, 0, 0, 0, 1]
+    """
+    y = np.asarray(y)
+    rng = np.random.default_rng(seed)
+    folds = np.empty(len(y), dtype=np.int64)
+    dealt = 0
+    for label in np.unique(y):
+        rows = np.flatnonzero(y == label)
+        rows = rows[rng.permutation(len(rows))]
+        folds[rows] = (dealt + np.arange(len(rows))) % n_folds
+        dealt += len(rows)
+    return folds
+
+
+def _rows_as_units(engine):
+    """The engine's rows and weights, each row of integer weight w repeated w times (weight 1 each).
+
+    Fractional weights are kept as they are (then a row is one unit of its weight), and so are
+    integer weights that sum past 10^5 (and past the number of rows).
+    """
+    codes, weights = engine.rows()
+    # Bounded: weights summing past 10^5 units (or past the rows, if more) are kept as weights.
+    if np.array_equal(weights, np.round(weights)) and weights.sum() <= max(len(weights), 100_000):
+        repeats = weights.astype(np.int64)
+        return np.repeat(codes, repeats, axis=0), np.ones(int(repeats.sum()))
+    return codes, weights
+
+
+def _weighted_mean(values, weights):
+    """The mean of `values` weighted by `weights`; NaN when the weights sum to 0."""
+    total = float(np.sum(weights))
+    return float(np.dot(values, weights) / total) if total > 0 else float("nan")
+
+
+def _standard_error(differences, weights):
+    """The standard error of the weighted mean of `differences` (effective size ``(sum w)^2 / sum w^2``).
+
+    NaN for fewer than two rows of positive weight.
+    """
+    weights = np.asarray(weights, dtype=np.float64)
+    if int((weights > 0).sum()) < 2:
+        return float("nan")
+    mean = _weighted_mean(differences, weights)
+    variance = _weighted_mean((differences - mean) ** 2, weights)
+    effective = weights.sum() ** 2 / (weights**2).sum()
+    return float(np.sqrt(variance * effective / (effective - 1) / effective))
+
+
 def _lowest(values):
     """The index of the lowest value; of values within :data:`TIE_RTOL` of it, the first (NaN: the first NaN)."""
     values = np.asarray(values, dtype=np.float64)
@@ -238,8 +324,9 @@ def training_counts(
         Series partitioned as `X`, or the name of a column of `X`.
     sample_weight : array-like of shape (n_rows,), optional
         Non-negative frequency weights (not with a Dask `X`).
-    missing : {"value", "error"}, default="value"
-        Missing cells as a state of their own, or refused.
+    missing : {"value", "error", "unobserved"}, default="value"
+        Missing cells as a state of their own, refused, or coded ``-1`` (unobserved: each
+        table counts the rows where its variables are observed; not with a Dask `X`).
     max_cells : int, default=10_000_000
         Largest table the counting engine may allocate, and the MDL discretizer's
         class counts unless it has a ``max_cells`` of its own.
@@ -287,9 +374,18 @@ def training_counts(
     validate_params(
         "training_counts",
         {"missing": missing, "max_cells": max_cells, "categorical": categorical},
-        {"missing": [MISSING_CONSTRAINT], "max_cells": [MAX_CELLS_CONSTRAINT], "categorical": CATEGORICAL_CONSTRAINTS},
+        {
+            "missing": [COUNTS_MISSING_CONSTRAINT],
+            "max_cells": [MAX_CELLS_CONSTRAINT],
+            "categorical": CATEGORICAL_CONSTRAINTS,
+        },
     )
     if is_dask_collection(X):
+        if missing == "unobserved":
+            raise ValueError(
+                "missing='unobserved' (missing cells left out of each table, or filled in by EM) needs the rows in "
+                "memory; a Dask DataFrame takes missing='value' or 'error'. Compute it first (X.compute())."
+            )
         return _dask_training_counts(X, y, sample_weight, missing, max_cells, discretizer, categorical)
     if is_dask_collection(y):
         raise TypeError("`y` is a Dask Series but `X` is not a Dask DataFrame; give both as Dask or both in memory.")
@@ -799,6 +895,15 @@ class BaseModel:
         """False when the tables are log-potentials (a discriminative fit), not log-probabilities."""
         return not isinstance(getattr(self, "estimator_", None), Discriminative)
 
+    @property
+    def missing_encoding(self) -> str:
+        """How :func:`training_counts` encodes missing cells for this model: its ``missing``.
+
+        A model whose ``missing`` is not an encoding of the cells themselves (a Bayesian
+        network's ``"em"``) reads them as ``"unobserved"``.
+        """
+        return self.missing
+
     def _fitted_attribute_names(self):
         return [name for name in vars(self) if name.endswith("_") and not name.startswith("_")]
 
@@ -839,7 +944,7 @@ class BaseModel:
                 raise ValueError(
                     f"`estimator`: {type(self).__name__} cannot choose its estimator by leave-one-out "
                     "(LeaveOneOutSelection needs a likelihood that is a sum over family tables: NaiveBayes, "
-                    "TAN, FAN, ChowLiu, KDB, HyperforestClassifier); pass one estimator, such as 'bdeu-auto'."
+                    "TAN, FAN, ChowLiu, KDB, HyperforestClassifier, HierarchicalNaiveBayes); pass one estimator, such as 'bdeu-auto'."
                 )
             if isinstance(self.estimator_, Discriminative) and not self._fits_discriminative:
                 raise ValueError(
@@ -960,19 +1065,41 @@ class BaseModel:
             }
         )
 
-    def _fit_best_representation(self, engine, learners):
-        """Fit each representation's structure and tables; keep the one best with each training row left out.
+    def _fit_best_representation(self, engine, learners, simplest):
+        """Fit each representation's structure and tables; keep the one best on rows it was not fitted to.
 
         `learners` maps a representation's name to a function of the engine
-        that learns that structure (setting ``representation_``). Each is
-        fitted from the same starting state with the generative estimator,
-        and scored by the leave-one-out log-loss of its class probabilities
-        (:meth:`_leave_one_out_score`); the lowest wins (ties, within a
-        relative :data:`TIE_RTOL`: the first listed), and ``representation_selection_`` holds every score. A
-        discriminative estimator then refits the winner's tables.
+        that learns that structure (setting ``representation_``); `simplest`
+        names the one with the fewest parameters. Each is fitted from the same
+        starting state with the generative estimator and scored by the
+        log-loss of its class probabilities on rows left out:
+
+        * each training row left out of the tables (:meth:`_leave_one_out_score`,
+          exact from the counts); the lowest wins (ties, within a relative
+          :data:`TIE_RTOL`: the first listed);
+        * where the classes have few rows
+          (:meth:`_scores_representations_by_cross_validation`), each fold of
+          an inner cross-validation left out of the structure and the tables
+          (:meth:`_cross_validated_losses`). An estimate on so few rows is
+          noisy, so `simplest` is kept unless another representation's
+          log-loss is lower by more than one standard error of the rows'
+          paired differences (the one-standard-error rule of Breiman et al.
+          [1]_, Hastie et al. [2]_ section 7.10).
+
+        ``representation_selection_`` holds every score, how it was measured
+        and, for cross-validation, that standard error. A discriminative
+        estimator then refits the winner's tables.
+
+        References
+        ----------
+        .. [1] Breiman, L., Friedman, J. H., Olshen, R. A., & Stone, C. J.
+               (1984). *Classification and Regression Trees*, section 3.4.3.
+        .. [2] Hastie, T., Tibshirani, R., & Friedman, J. (2009). *The
+               Elements of Statistical Learning*, 2nd ed., section 7.10.
         """
         chosen = self.estimator_
         generative = chosen.generative if isinstance(chosen, Discriminative) else chosen
+        names = list(learners)
         start = dict(vars(self))
         scores, fitted = [], []
         for learn in learners.values():
@@ -982,18 +1109,98 @@ class BaseModel:
             self._fit_selected_tables(engine)
             scores.append(self._leave_one_out_score(engine))
             fitted.append(dict(vars(self)))
-        best = _lowest([log_loss for log_loss, _ in scores])
+        scored_by, errors = "leave-one-out", [np.nan] * len(names)
+        if self._scores_representations_by_cross_validation(engine):
+            losses = [
+                self._cross_validated_losses(engine, learn, state) for learn, state in zip(learners.values(), fitted)
+            ]
+            scores = [
+                (_weighted_mean(loss, weights), _weighted_mean(wrong, weights)) for loss, wrong, weights in losses
+            ]
+            base = names.index(simplest)
+            errors = [
+                np.nan if i == base else _standard_error(loss - losses[base][0], weights)
+                for i, (loss, _, weights) in enumerate(losses)
+            ]
+            best = _lowest([log_loss for log_loss, _ in scores])
+            if not scores[best][0] + errors[best] < scores[base][0]:  # NaN (no rows) also keeps the simplest
+                best = base
+            scored_by = f"{REPRESENTATION_FOLDS}-fold cross-validated"
+        else:
+            best = _lowest([log_loss for log_loss, _ in scores])
         self._restore(fitted[best])
         self.representation_selection_ = pd.DataFrame(
             {
-                "representation": list(learners),
+                "representation": names,
                 "log_loss": [log_loss for log_loss, _ in scores],
                 "error": [error for _, error in scores],
+                "scored_by": scored_by,
+                "standard_error": errors,
             }
         )
         if generative is not chosen:
             self.estimator_ = chosen
             self._fit_selected_tables(engine)
+
+    def _scores_representations_by_cross_validation(self, engine):
+        """Whether the classes have so few rows that leaving a row out of the tables alone flatters a structure.
+
+        True when the training rows (their weight) per class, on average over
+        the classes seen, are fewer than :data:`SMALL_CLASS_ROWS` and the rows
+        are in memory.
+        """
+        if engine.distributed:
+            return False
+        class_counts = np.asarray(engine.counts([engine.names[-1]]), dtype=np.float64)
+        seen = int((class_counts > 0).sum())
+        return seen > 0 and float(class_counts.sum()) / seen < SMALL_CLASS_ROWS
+
+    def _cross_validated_losses(self, engine, learn, state):
+        """Each training row's log-loss and error under one representation refitted without the row's fold.
+
+        The training rows are cut into :data:`REPRESENTATION_FOLDS` folds
+        (:func:`stratified_folds`; a row of integer weight w counts as w rows,
+        so that weights equal repeated rows); for each fold, `learn` relearns
+        the structure and the tables are refitted on the other folds with the
+        estimator the representation kept on all rows (`state`, a snapshot of
+        its fit, restored at the end), and the fold's rows are scored.
+
+        Returns
+        -------
+        log_loss : ndarray of shape (n_units,)
+            ``-log P(y_i | x_i)`` in nats, each probability clipped at 1e-15.
+        wrong : ndarray of shape (n_units,)
+            1.0 where the most probable class is not the row's own.
+        weights : ndarray of shape (n_units,)
+        """
+        codes, weights = _rows_as_units(engine)
+        y = codes[:, -1]
+        folds = stratified_folds(y, REPRESENTATION_FOLDS)
+        log_posterior = np.zeros(len(y))
+        wrong = np.zeros(len(y))
+        for fold in range(REPRESENTATION_FOLDS):
+            held = folds == fold
+            if not held.any():
+                continue
+            kept = ~held
+            part = CountingEngine(
+                codes[kept],
+                engine.cardinalities,
+                names=engine.names,
+                sample_weight=weights[kept],
+                max_cells=engine.max_cells,
+            )
+            self._restore(state)
+            estimator = self.estimator_
+            learn(part)
+            self._fit_tables(part, estimator)
+            joint = self._joint_log_likelihood(codes[held, :-1])
+            with np.errstate(invalid="ignore", divide="ignore"):
+                log_posterior[held] = joint[np.arange(len(joint)), y[held]] - logsumexp(joint, axis=1)
+            wrong[held] = np.argmax(joint, axis=1) != y[held]
+        self._restore(state)
+        log_posterior = np.where(np.isnan(log_posterior), -np.inf, log_posterior)
+        return -np.maximum(log_posterior, np.log(_CLIP)), wrong, weights
 
     def _restore(self, state):
         """Put back a snapshot ``dict(vars(self))``: its attributes, and none set since."""
@@ -1088,10 +1295,11 @@ class BaseModel:
         """``encoder_``, ``n_rows_``, ``n_features_in_`` and ``feature_names_in_`` from shared training counts."""
         if counts.n_features == 0 and not getattr(self, "_allow_no_features", False):
             raise ValueError(f"`X` has 0 feature(s) (shape={counts.shape}) while a minimum of 1 is required.")
-        if counts.missing != self.missing:
+        if counts.missing != self.missing_encoding:
             raise ValueError(
                 f"The training counts were encoded with missing={counts.missing!r} but "
-                f"{type(self).__name__} has missing={self.missing!r}."
+                f"{type(self).__name__} (missing={self.missing!r}) reads them encoded with "
+                f"missing={self.missing_encoding!r}."
             )
         self.encoder_ = counts.encoder
         self.discretizer_ = counts.discretizer
@@ -1292,7 +1500,7 @@ class BaseClassifier(BaseModel):
                 X,
                 y,
                 sample_weight=sample_weight,
-                missing=self.missing,
+                missing=self.missing_encoding,
                 max_cells=self.max_cells,
                 discretizer=self._new_discretizer(),
                 categorical=getattr(self, "categorical", None),
@@ -1357,6 +1565,60 @@ class BaseClassifier(BaseModel):
         overrides this instead of `_joint_log_likelihood`.
         """
         return self._joint_log_likelihood(codes)
+
+    def explain(self, X: pd.DataFrame | ArrayLike) -> pd.DataFrame:
+        """Each row's log-odds (or each class's log-probability) split exactly into the model's terms.
+
+        The model's score of a class is a sum of terms (its families, regions, hyperedges or
+        latent variables; see :mod:`graphmodels.models.explanations` for each model), so the
+        prediction of a row is their sum: this returns them.
+
+        Parameters
+        ----------
+        X : DataFrame or 2-D array-like of shape (n_rows, n_features)
+            Rows to explain, as for :meth:`predict_proba`.
+
+        Returns
+        -------
+        DataFrame
+            One row per row of `X` (its index). Two classes: ``<prior>`` (the model's prior
+            log-odds) and one column per term, the terms' contributions to the log-odds of
+            ``classes_[1]`` against ``classes_[0]``; a row sums to that log-odds exactly (to
+            rounding). More classes: one block per class (MultiIndex ``(class, term)``):
+            ``<prior>`` (``log P(class)``), each term minus its mean over the classes (a term
+            that is the same for every class tells nothing), and ``<normalizer>``; a block sums
+            to ``log P(class | x)``. ``<unobserved>``, only when some row needs it, holds what
+            the model's sum over a state never seen adds beyond the terms it could read.
+
+        See Also
+        --------
+        graphmodels.shapley_values : each attribute's Shapley value, by marginalization.
+        graphmodels.plotting.draw_waterfall : a row's terms as a waterfall.
+
+        Examples
+        --------
+        >>> import numpy as np
+        >>> import graphmodels as gm
+        >>> X, y = gm.datasets.load("voting", return_X_y=True)
+        >>> tan = gm.TAN().fit(X, y)
+        >>> terms = tan.explain(X.head(2))
+        >>> log_odds = np.diff(tan.predict_log_proba(X.head(2)), axis=1)[:, 0]
+        >>> bool(np.allclose(terms.sum(axis=1), log_odds, atol=1e-10))
+        True
+        """
+        from .explanations import explain
+
+        return explain(self, X)
+
+    def _explanation_terms(self, codes):
+        """The class scores of encoded rows split into terms (an ``ExplanationTerms``).
+
+        By default the chain rule over the columns (``graphmodels.models.explanations``); each
+        model family overrides it with its own units.
+        """
+        from .explanations import chain_rule_terms
+
+        return chain_rule_terms(self, codes)
 
     def predict_log_proba(self, X: pd.DataFrame | ArrayLike) -> np.ndarray:
         """Log of the class posterior, shape (n_rows, n_classes), columns in ``classes_`` order.
@@ -1441,7 +1703,7 @@ class BaseDensity(BaseModel):
             counts = training_counts(
                 X,
                 sample_weight=sample_weight,
-                missing=self.missing,
+                missing=self.missing_encoding,
                 max_cells=self.max_cells,
                 discretizer=self._new_discretizer(),
                 categorical=getattr(self, "categorical", None),

@@ -63,6 +63,7 @@ from .._display import (
     plural,
     render,
     representation_scores,
+    representation_scoring,
     safe_html,
     structure_rows,
 )
@@ -397,7 +398,7 @@ def model_summary(model: Any) -> list[tuple[str, str | list[str]]]:
     if representation is not None:
         scores = representation_scores(model)
         if scores is not None:
-            representation = f"{representation} (the lower leave-one-out log-loss: {scores})"
+            representation = f"{representation} (the lower {representation_scoring(model)} log-loss: {scores})"
         rows.append(("representation", str(representation)))
     members = _members(model)
     if members is not None:

@@ -10,6 +10,7 @@ import numpy as np
 import pandas as pd
 
 from .._validation import Interval, Options
+from ..estimators.selection import LeaveOneOutSelection, class_prior_cells, family_cells
 from ..learners.hierarchical_nb import SCORINGS, LatentVariable, hierarchical_naive_bayes_search
 from ..stats.counting import DEFAULT_MAX_CELLS
 from ..structures.latent_trees import add_latent, naive_bayes_tree
@@ -54,13 +55,16 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         Most latent variables.
     trace : bool, default=False
         Record the steps of the structure search in ``trace_``.
-    estimator : str, dict or Estimator, default="bdeu-auto"
+    estimator : str, dict or Estimator, default="leave-one-out"
         Parameter estimator, see :func:`graphmodels.estimators.get_estimator`.
-        The default, :class:`~graphmodels.estimators.EmpiricalBayesBDeu`,
-        gives each table the BDeu equivalent sample size that maximises its
-        marginal likelihood; it was chosen by cross-validated log-loss over
-        the shared UCI sets (``benchmarks/bench_defaults.py``). Paper
-        reproductions pass the paper's prior (``"bdeu"``: BDeu(1)).
+        The default, :class:`~graphmodels.estimators.LeaveOneOutSelection`
+        (:class:`NaiveBayes`'s default too), scores the wrapper's naive Bayes
+        models with the prior it keeps for naive Bayes over the attributes,
+        then selects the final tables' prior by exact leave-one-out log-loss;
+        it had the best average rank and the lowest mean log-loss and error
+        of HNB's candidates over the shared UCI sets
+        (``benchmarks/bench_defaults.py``, RESULTS.md). Paper reproductions
+        pass the paper's prior (``"bdeu"``: BDeu(1)).
     random_state : None, int or Generator, default=None
         Seeds the wrapper's folds; pass an int for reproducible structures.
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
@@ -140,7 +144,7 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         n_candidate_pairs: int = 3,
         max_latents: int | None = None,
         trace: bool = False,
-        estimator: str | dict[str, Any] | Estimator = "bdeu-auto",
+        estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         random_state: int | np.random.Generator | None = None,
         discretizer: Any = "auto",
         categorical: Sequence[Hashable] | None = None,
@@ -200,12 +204,19 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
 
     def _fit(self, engine):
         features = engine.names[:-1]
+        selection = search_estimator = self.estimator_
+        if isinstance(selection, LeaveOneOutSelection):
+            # The wrapper scores naive Bayes models: they use the candidate the selection keeps for
+            # naive Bayes over the attributes (H_0), NaiveBayes()'s own choice.
+            self.latent_definitions_, self.children_ = [], list(features)
+            self._fit_selected_tables(engine)
+            search_estimator = self.estimator_
         kwargs = dict(
             n_folds=self.n_folds,
             scoring=self.scoring,
             n_candidate_pairs=self.n_candidate_pairs,
             max_latents=self.max_latents,
-            estimator=self.estimator_,
+            estimator=search_estimator,
             random_state=self.random_state,
         )
         if self.trace:
@@ -252,19 +263,52 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         )
         self.children_ = list(tree.successors(self.class_name_))
         # Parameters: naive Bayes over the class's children, latent values inferred.
-        table, weights = engine.rows()
-        codes = self._all_codes(table)
-        y = codes[self.class_name_]
-        n_classes = len(self.classes_)
-        self.class_log_prior_ = np.log(self.estimator_.joint(np.bincount(y, weights=weights, minlength=n_classes)))
-        self.child_log_tables_ = []
-        for child in self.children_:
-            x = codes[child]
-            r = cards[child]
-            seen = x >= 0
-            counts = np.bincount(y[seen] * r + x[seen], weights=weights[seen], minlength=n_classes * r)
-            self.child_log_tables_.append(np.log(self.estimator_.conditional(counts.reshape(n_classes, r))))
+        self.estimator_ = selection
+        self._fit_selected_tables(engine)
         return self
+
+    _selects_estimator = True
+
+    def _child_count_tables(self, engine):
+        """The class counts and each child's (n_classes, 1, r) table given the class, latents inferred.
+
+        Shaped as naive Bayes's tables, so that the same estimator gives the
+        same estimates; kept in the engine's cache, as an estimator selection
+        reads them once per candidate.
+        """
+        key = ("hnb-child-tables", tuple((n, c, t.tobytes()) for n, c, t in self.latent_definitions_))
+        cache = engine._cache
+        if key not in cache:
+            table, weights = engine.rows()
+            codes = self._all_codes(table)
+            y = codes[self.class_name_]
+            n_classes = len(self.classes_)
+            cards = dict(zip(engine.names, (int(r) for r in engine.cardinalities)))
+            cards.update((latent.name, max(latent.cardinality, 1)) for latent in self.latents_)
+            tables = []
+            for child in self.children_:
+                x = codes[child]
+                r = cards[child]
+                seen = x >= 0
+                counts = np.bincount(y[seen] * r + x[seen], weights=weights[seen], minlength=n_classes * r)
+                tables.append(counts.reshape(n_classes, 1, r))
+            cache[key] = tables
+        return cache[key]
+
+    def _fit_tables(self, engine, estimator):
+        with np.errstate(divide="ignore"):
+            self.class_log_prior_ = np.log(estimator.joint(engine.counts([engine.names[-1]])))
+            tables = estimator.conditionals(self._child_count_tables(engine))
+            self.child_log_tables_ = [np.log(table[:, 0, :]) for table in tables]
+
+    def _training_families(self, engine, codes, estimator):
+        y = codes[:, -1]
+        families = [class_prior_cells(engine, y, estimator)]
+        values = self._all_codes(codes)
+        for child, counts in zip(self.children_, self._child_count_tables(engine)):
+            rows = np.flatnonzero(values[child] >= 0)  # an unknown child drops out of the row's product
+            families.append(family_cells(counts, estimator, (y[rows], 0, values[child][rows]), rows=rows))
+        return families
 
     @property
     def latents_(self) -> list[LatentVariable]:
@@ -305,6 +349,18 @@ class HierarchicalNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
     def _build_distribution(self):
         """The network of :meth:`to_bayesian_network`: the class, the attributes and the latent variables."""
         return network_distribution(self, self.to_bayesian_network())
+
+    def _explanation_terms(self, codes):
+        """One term per child of the class: an attribute, or a latent variable for the attributes under it."""
+        from .explanations import ExplanationTerms
+
+        values = self._all_codes(np.asarray(codes, dtype=np.int64))
+        terms = np.zeros((codes.shape[0], len(self.classes_), len(self.children_)))
+        for k, (child, table) in enumerate(zip(self.children_, self.child_log_tables_)):
+            x = values[child]
+            known = x >= 0
+            terms[known, :, k] = table[:, x[known]].T
+        return ExplanationTerms(list(self.children_), self.class_log_prior_, terms)
 
     def _joint_log_likelihood(self, codes):
         values = self._all_codes(np.asarray(codes, dtype=np.int64))

@@ -568,9 +568,12 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         classes (the class in every hyperedge), or one per class. The
         paper's best classifier overall is MDL-C_s-3, its best density
         MDL-C_f-3. ``"auto"`` fits C_s and C_f and keeps the one whose class
-        probabilities have the lower leave-one-out log-loss on the training
-        rows (exact from the counts, as the estimator's selection; the
-        structures are not refitted); the scores are
+        probabilities have the lower log-loss on training rows left out, as
+        :class:`~graphmodels.ChowLiu` does: each row left out of the tables
+        (exact from the counts; the structures are not refitted) where the
+        classes average at least 100 training rows, a 5-fold inner
+        cross-validation of the whole fit where they have fewer (C_f kept
+        only when better by more than one standard error); the scores are
         ``representation_selection_``. The default, auto at tree-width 2,
         had a lower mean cross-validated log-loss and error than MDL-C_f-2
         and MDL-C_s-2 alone and than TAN over the shared UCI sets
@@ -621,8 +624,9 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
     representation_ : {"joint", "shared", "free"}
         The representation fitted, its name normalized.
     representation_selection_ : DataFrame
-        Only with ``representation="auto"``: the leave-one-out log-loss and
-        error of C_f (``"free"``) and C_s (``"shared"``).
+        Only with ``representation="auto"``: the held-out log-loss and error
+        of C_f (``"free"``) and C_s (``"shared"``), ``scored_by`` and
+        ``standard_error`` as for :class:`~graphmodels.ChowLiu`.
     structure_ : Hyperforest or nx.Graph
         J: over the attributes and the class (role ``"class"``); C_s: over
         the attributes; C_f: an ``nx.Graph``, the union of the per-class
@@ -722,7 +726,7 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
         kind = REPRESENTATIONS[str(self.representation).lower()]
         if kind == "auto":
             learners = {name: functools.partial(self._learn_structure, kind=name) for name in ("free", "shared")}
-            self._fit_best_representation(engine, learners)
+            self._fit_best_representation(engine, learners, simplest="shared")
             return
         if kind == "joint" and isinstance(self.estimator_, LeaveOneOutSelection):
             # Its tables do not all hold the class (leaving a row out would change every
@@ -814,6 +818,57 @@ class HyperforestClassifier(_CliquePotentials, BaseClassifier):
             np.column_stack([_network_log_likelihood(codes, network)[:, 0] for network in self.networks_])
             + self.class_log_prior_[None, :]
         )
+
+    def _explanation_terms(self, codes):
+        """One term per hyperedge (clique of the junction forest): ``log P(residual | separator)``.
+
+        Named ``{a, b}`` by its attributes; with ``"free"`` a clique of some classes only is 0 in
+        the others. In the joint representation the class is inside the cliques: ``<prior>`` is
+        the model's ``log P(y)``, taken out of the first clique that holds the class.
+        """
+        from .explanations import ExplanationTerms, region_name
+
+        n, p = codes.shape
+        n_classes = len(self.classes_)
+        columns = list(self.encoder_.columns_)
+        complete = ~(codes < 0).any(axis=1)
+        keys: dict[frozenset[int], int] = {}
+        names: list[Hashable] = []
+        entries = []  # (clique's term column, class or None for every class, clique, table)
+        for c, network in enumerate(self.networks_):
+            owner = c if self.representation_ == "free" else None
+            for clique, table in zip(network["cliques"], network["log_tables"]):
+                attributes = frozenset(v for v in clique if v < p)
+                if attributes not in keys:
+                    keys[attributes] = len(names)
+                    names.append(region_name([columns[v] for v in sorted(attributes)]))
+                entries.append((keys[attributes], owner, clique, table))
+        terms = np.zeros((n, n_classes, len(names)))
+        intercept = self.class_log_prior_
+        if self.representation_ == "joint":
+            intercept = np.asarray(self._class_log_scores(np.full((1, p), -1, dtype=np.int64)))[0]
+        taken = False
+        for k, owner, clique, table in entries:
+            attributes = [v for v in clique if v < p]
+            rows = np.flatnonzero(~(codes[:, attributes] < 0).any(axis=1))  # the clique fully observed
+            known = codes[rows]
+            if self.representation_ == "joint":
+                for y in range(n_classes):
+                    full = np.column_stack([known, np.full(len(rows), y)])
+                    cell = np.ravel_multi_index(tuple(full[:, v] for v in clique), table.shape[1:])
+                    terms[rows, y, k] += table.reshape(-1)[cell]
+                if not taken and p in clique:
+                    terms[rows, :, k] -= intercept  # the class prior, shown apart
+                    taken = True
+                continue
+            cell = np.ravel_multi_index(tuple(known[:, v] for v in clique), table.shape[1:])
+            values = table.reshape(table.shape[0], -1)[:, cell].T  # (rows, strata)
+            if owner is None:
+                terms[rows, :, k] += values
+            else:
+                terms[rows, owner, k] += values[:, 0]
+        # A clique with an unseen state is summed out with its neighbours: those rows get <unobserved>.
+        return ExplanationTerms(names, intercept, terms, complete)
 
     def to_markov_network(self) -> DiscreteMarkovNetwork:
         """The fitted classifier as one :class:`~graphmodels.networks.DiscreteMarkovNetwork` over ``(y, x)``.

@@ -243,6 +243,26 @@ class KDB(BaseClassifier, ConditionalTables, Queryable):
         notes = {name: "an attribute the model left out (support_ is False)" for name in columns if name not in kept}
         return families, column_states(self), notes
 
+    def _explanation_terms(self, codes):
+        """One term per family of the attributes the model reads (see :meth:`explain`)."""
+        from .explanations import ExplanationTerms, family_terms
+
+        kept = self._kept_columns()
+        families = [(tuple(family), j) for j, family in enumerate(self.feature_parents_)]
+        terms, complete = family_terms(np.asarray(codes)[:, kept], families, self.log_tables_)
+        names = [self.encoder_.columns_[j] for j in kept]
+        return ExplanationTerms(names, self.class_log_prior_, terms, complete)
+
+    def _forest_coalition_scores(self, codes, *, local_order=False):
+        """``log P(y, x_S)`` of every coalition when the attributes form a forest (``k <= 1``), else None."""
+        from .explanations import forest_coalition_scores
+
+        if len(self._kept_columns()) != codes.shape[1] or any(len(f) > 1 for f in self.feature_parents_):
+            return None
+        parents = [family[0] if family else -1 for family in self.feature_parents_]
+        tables = [table if table.ndim == 3 else table[:, None, :] for table in self.log_tables_]
+        return forest_coalition_scores(codes, parents, tables, self.class_log_prior_, local_order=local_order)
+
     def _joint_log_likelihood(self, codes):
         codes = np.asarray(codes)
         if all(len(family) <= 1 for family in self.feature_parents_):

@@ -554,6 +554,55 @@ class KikuchiBayes(BaseClassifier, Queryable):
             out[start : start + _ROW_BLOCK] = self._log_posterior(codes[start : start + _ROW_BLOCK])
         return out
 
+    def _explanation_terms(self, codes):
+        """One term per region with attributes: ``c_R (log P(x_R, y) - log P_R(y))``, named ``{a, b}``.
+
+        The class-only parts ``c_R log P_R(y)`` of every region add up to ``<prior>``. kMAP's score
+        is the sum of its stage's terms; kBMA averages the stages' posteriors, so each region's term
+        is weighed by each stage's share of that average (per row and class), and
+        ``<averaging>`` holds the rest.
+        """
+        from .explanations import AVERAGING, ExplanationTerms, region_name
+
+        n = codes.shape[0]
+        position = {name: j for j, name in enumerate(self.encoder_.columns_)}
+        stages = self._prediction_stages()
+        regions = [r for r in dict.fromkeys(r for s in stages for r in self.stage_counting_numbers_[s]) if len(r) > 1]
+        value, empty = {}, {}
+        for region in regions:
+            table = self.region_log_tables_[region]
+            value[region] = table[tuple(codes[:, position[a]] for a in region[:-1])]  # (n, C); -1: the margin
+            empty[region] = table[(-1,) * (len(region) - 1)]  # (C,): the region's own P(y)
+        names = [region_name(region[:-1]) for region in regions]
+        n_classes = len(self.classes_)
+
+        def stage_parts(stage):
+            numbers = self.stage_counting_numbers_[stage]
+            terms = np.zeros((n, n_classes, len(regions)))
+            intercept = np.zeros(n_classes)
+            for region, c in numbers.items():
+                table = self.region_log_tables_[region]
+                if len(region) == 1:
+                    intercept += c * table
+                    continue
+                intercept += c * empty[region]
+                terms[:, :, regions.index(region)] = c * (value[region] - empty[region])
+            return intercept, terms
+
+        if not self.averaging:
+            intercept, terms = stage_parts(stages[-1])
+            return ExplanationTerms(names, intercept, terms)
+        weights = self.path_["weight"].to_numpy()
+        parts = [stage_parts(s) for s in stages]
+        scores = np.stack([i + t.sum(axis=2) for i, t in parts], axis=2)  # (n, C, stages): log phi_s
+        log_post = scores - logsumexp(scores, axis=1, keepdims=True) + np.log(weights[stages])
+        share = np.exp(log_post - logsumexp(log_post, axis=2, keepdims=True))  # each stage's share, per (row, class)
+        terms = np.einsum("ncs,snct->nct", share, np.stack([t for _, t in parts]))
+        hidden = np.full((1, codes.shape[1]), -1, dtype=np.int64)
+        intercept = np.asarray(self._class_log_scores(hidden), dtype=np.float64)[0]
+        averaging = self._class_log_scores(codes) - intercept - terms.sum(axis=2)
+        return ExplanationTerms([*names, AVERAGING], intercept, np.concatenate([terms, averaging[:, :, None]], axis=2))
+
     def _log_posterior(self, codes):
         """log P(y | x) (kMAP) or log of the stage-averaged P(y | x) (kBMA), shape (n, n_classes)."""
         position = {name: j for j, name in enumerate(self.encoder_.columns_)}

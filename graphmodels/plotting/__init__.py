@@ -2,12 +2,13 @@
 
 Layers inside the package: ``_common`` (colours, labels, layouts, geometry; draws
 nothing) <- one module per drawing (``network``, ``hyperforests``, ``latent_trees``,
-``multidimensional``, ``interactions``, ``region_graph``, ``kikuchi_path``, ``stability``,
-``posteriors``) and
+``multidimensional``, ``interactions``, ``interaction_graph``, ``region_graph``, ``kikuchi_path``,
+``stability``, ``posteriors``) and
 ``export`` <- ``dispatch`` (:func:`draw_network`, which picks a drawing by type),
 ``separation`` (:func:`draw_d_separation`, on :func:`draw_graph`'s drawing),
-``message_passing`` (a traced query's messages replayed) and ``animation`` (:func:`animate`, a
-learning trace or a query's messages replayed through the drawings) <- ``svg``
+``message_passing`` (a traced query's messages replayed), ``animation`` (:func:`animate`, a
+learning trace or a query's messages replayed through the drawings) and ``explanations`` (a row's
+terms as a waterfall and on the model's structure) <- ``svg``
 (drawings as inline SVG text, for notebooks and HTML pages) <- ``notebook`` (:func:`show`: the
 notebook display of any structure or model).
 
@@ -26,8 +27,10 @@ matplotlib's and scikit-learn's displays do. :func:`animate` returns a matplotli
 from ._common import grid_layout, network_layout
 from .animation import animate, animation_widget
 from .dispatch import draw_network
+from .explanations import draw_contribution_summary, draw_contributions, draw_waterfall
 from .export import to_dot, to_graphml
 from .hyperforests import draw_factor_graph, draw_hyperforest, draw_junction_tree
+from .interaction_graph import draw_information, draw_interaction_dendrogram, draw_interaction_graph
 from .interactions import draw_interactions
 from .kikuchi_path import draw_kikuchi_path
 from .latent_trees import draw_latent_tree, latent_tree_layout
@@ -49,6 +52,12 @@ __all__ = [
     "draw_junction_tree",
     "draw_factor_graph",
     "draw_interactions",
+    "draw_interaction_graph",
+    "draw_interaction_dendrogram",
+    "draw_information",
+    "draw_waterfall",
+    "draw_contributions",
+    "draw_contribution_summary",
     "draw_region_graph",
     "draw_kikuchi_path",
     "draw_latent_tree",

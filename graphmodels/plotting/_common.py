@@ -63,10 +63,12 @@ def as_graph(graph_or_model: nx.Graph | Hyperforest | BaseModel) -> nx.Graph:
 
     Parameters
     ----------
-    graph_or_model : nx.Graph, Hyperforest or fitted model
+    graph_or_model : nx.Graph, Hyperforest, given network or fitted model
         A networkx graph (any subclass), a
-        :class:`~graphmodels.structures.Hyperforest`, or an object whose
-        ``structure_`` attribute is one of these.
+        :class:`~graphmodels.structures.Hyperforest`, a given network
+        (:class:`~graphmodels.networks.DiscreteBayesianNetwork`: its DAG;
+        :class:`~graphmodels.networks.DiscreteMarkovNetwork`: its graph), or an
+        object whose ``structure_`` attribute is one of these.
 
     Returns
     -------
@@ -97,10 +99,15 @@ def as_graph(graph_or_model: nx.Graph | Hyperforest | BaseModel) -> nx.Graph:
         return structure
     if isinstance(structure, Hyperforest):
         return _primal_with_hyperedges(structure)
+    if not isinstance(graph_or_model, BaseModel) and hasattr(graph_or_model, "variables"):
+        # A given network (DiscreteBayesianNetwork, DiscreteMarkovNetwork): its DAG or Markov graph.
+        network = getattr(graph_or_model, "graph", None)
+        if isinstance(network, nx.Graph):
+            return network
     if isinstance(graph_or_model, BaseModel):
         graph_or_model._check_fitted()  # the contract's NotFittedError for an unfitted graphmodels model
     kind = type(graph_or_model).__name__
-    accepted = "a networkx graph, a Hyperforest or a fitted model whose `structure_` is one of these"
+    accepted = "a networkx graph, a Hyperforest, a DiscreteBayesianNetwork or a fitted model whose `structure_` is one of these"
     if hasattr(graph_or_model, "fit"):
         raise TypeError(f"Expected {accepted}, got an unfitted {kind}; call fit first.")
     raise TypeError(f"Expected {accepted}, got {kind}.")
@@ -239,12 +246,61 @@ def _wrapped_rows(roots, children, width):
     return rows
 
 
+def _dag_layers(graph, nodes):
+    """Layers of a DAG that is not a forest, or None: each node one row below its lowest parent.
+
+    Arcs between `nodes` decide (a node with two parents or more among them makes the graph
+    not a forest); an undirected edge of a CPDAG (both arcs) follows the order of the arcs.
+    Returns the rows, top first, each ordered by the barycentre heuristic of Sugiyama, Tagawa
+    & Toda (1981): a few sweeps down and up, each node placed at the mean position of its
+    neighbours in the row before, so that arcs cross less.
+    """
+    if not graph.is_directed():
+        return None
+    sub = graph.subgraph(nodes)
+    arcs = [(u, v) for u, v in sub.edges if u != v and not sub.has_edge(v, u)]
+    parents_of = [v for _, v in arcs]
+    if len(set(parents_of)) == len(parents_of):  # at most one parent each: a forest, drawn as a tidy tree
+        return None
+    dag = nx.DiGraph()
+    dag.add_nodes_from(nodes)
+    dag.add_edges_from(arcs)
+    if not nx.is_directed_acyclic_graph(dag):
+        return None
+    rank = {v: i for i, v in enumerate(nx.lexicographical_topological_sort(dag, key=list(nodes).index))}
+    for u, v in sub.edges:
+        if sub.has_edge(v, u) and rank[u] < rank[v]:
+            dag.add_edge(u, v)  # an undirected edge, drawn down the order of the arcs
+    depth = {}
+    for v in nx.topological_sort(dag):
+        depth[v] = 1 + max((depth[p] for p in dag.predecessors(v)), default=-1)
+    order = {v: i for i, v in enumerate(nodes)}
+    rows = [sorted((v for v in nodes if depth[v] == d), key=order.__getitem__) for d in range(max(depth.values()) + 1)]
+    for sweep in range(4):
+        down = sweep % 2 == 0
+        sequence = range(1, len(rows)) if down else range(len(rows) - 2, -1, -1)
+        for k in sequence:
+            reference = rows[k - 1] if down else rows[k + 1]
+            where = {v: i / max(len(reference) - 1, 1) for i, v in enumerate(reference)}
+            own = {v: i / max(len(rows[k]) - 1, 1) for i, v in enumerate(rows[k])}
+
+            def centre(v, where=where, own=own, down=down):
+                linked = [where[u] for u in (dag.predecessors(v) if down else dag.successors(v)) if u in where]
+                return (sum(linked) / len(linked) if linked else own[v], own[v])
+
+            rows[k] = sorted(rows[k], key=centre)
+    return rows
+
+
 def _layered(graph, max_row_width=None):
     order = {node: i for i, node in enumerate(graph.nodes)}
     classes = _class_nodes(graph)
     top = classes[:1]
     rest = [n for n in graph.nodes if n not in set(top)]
     width = max_row_width or _auto_row_width(len(rest))
+    layers = _dag_layers(graph, rest)
+    if layers is not None:
+        return _rows_layout(layers, width, top)
     roots, children = _spanning_forest(graph, rest, order)
     pos = {}
     tidy_x, tidy_width = _tidy_positions(roots, children)
@@ -266,6 +322,24 @@ def _layered(graph, max_row_width=None):
         span = (-0.25, widest - 0.75)
     for node in top:
         pos[node] = ((span[0] + span[1]) / 2, 0.0)
+    return pos
+
+
+def _rows_layout(layers, width, top):
+    """Positions of layered rows, each wider than `width` split into balanced sub-rows, centred."""
+    rows = []
+    for layer in layers:
+        size = math.ceil(len(layer) / math.ceil(len(layer) / width))
+        rows.extend(layer[start : start + size] for start in range(0, len(layer), size))
+    widest = max(len(row) for row in rows)
+    offset = 1 if top else 0
+    pos = {}
+    for r, row in enumerate(rows):
+        shift = (widest - len(row)) / 2 + (0.25 if r % 2 else -0.25) * (len(row) == widest and len(rows) > 1)
+        for i, node in enumerate(row):
+            pos[node] = (i + shift, -float(r + offset))
+    for node in top:
+        pos[node] = ((widest - 1) / 2, 0.0)
     return pos
 
 
@@ -302,9 +376,13 @@ def _flowed_layered(graph, width):
     order = {node: i for i, node in enumerate(graph.nodes)}
     top = _class_nodes(graph)[:1]
     rest = [n for n in graph.nodes if n not in set(top)]
-    roots, children = _spanning_forest(graph, rest, order)
-    depth = _depths(roots, children)
-    flow = sorted(_preorder(roots, children), key=depth.__getitem__)  # stable: pre-order within a depth
+    layers = _dag_layers(graph, rest)
+    if layers is not None:  # a DAG's layers, in order: every arc goes to a later node
+        flow = [node for layer in layers for node in layer]
+    else:
+        roots, children = _spanning_forest(graph, rest, order)
+        depth = _depths(roots, children)
+        flow = sorted(_preorder(roots, children), key=depth.__getitem__)  # stable: pre-order within a depth
     width = max(min(int(width), len(flow)), 1)
     offset = 1 if top else 0
     pos = {}
@@ -481,7 +559,11 @@ def network_layout(
           order. A forest no wider than `max_row_width` leaves is drawn as a
           tidy tree (each parent centred over its children); a wider one (naive
           Bayes on many attributes, say) row by depth, each row wrapped every
-          `max_row_width` nodes.
+          `max_row_width` nodes. A DAG that is not a forest (a node with two
+          parents) is drawn by layers of the longest path from a root, so
+          that every arc points down (an undirected edge of a CPDAG follows
+          the order of the arcs), each layer ordered to cross fewer arcs and
+          wrapped every `max_row_width` nodes.
         * ``"kamada_kawai"``, ``"spring"`` (seed 0): each connected component
           on its own, the components packed in rows.
         * ``"circular"``: one circle, in graph order.

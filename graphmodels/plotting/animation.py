@@ -25,6 +25,7 @@ import numpy as np
 from ..inference import QueryTrace
 from ..models.augmented import FAN, TAN, ChowLiu
 from ..models.base import BaseModel
+from ..models.bayesian_network import BayesianNetwork
 from ..models.density import ChowLiuTree
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
 from ..models.hyperforest import HyperforestClassifier, HyperforestDensity
@@ -253,12 +254,67 @@ def _hnb_replay(model, class_label):
     return Replay(rows, structures, final, "graph", "accuracy")
 
 
+class _ArcStructures:
+    """The structure after each step of a search, built from its arc set when a frame asks for it.
+
+    A search over 37 variables has hundreds of steps (PC starts from the complete graph), and
+    only the frames drawn need their graph.
+    """
+
+    def __init__(self, final: nx.DiGraph, arc_sets: list[frozenset]) -> None:
+        self.final = final
+        self.arc_sets = arc_sets
+
+    def __len__(self) -> int:
+        return len(self.arc_sets)
+
+    def __getitem__(self, i: int) -> nx.DiGraph:
+        graph = nx.DiGraph()
+        graph.add_nodes_from(self.final.nodes(data=True))
+        graph.graph.update(self.final.graph)
+        for u, v in sorted(self.arc_sets[i], key=str):
+            graph.add_edge(u, v, **(self.final.edges[u, v] if self.final.has_edge(u, v) else {}))
+        return graph
+
+
+def _network_search_replay(model, class_label):
+    """BayesianNetwork: the arcs after each move of a score-based search (add, delete, reverse; a
+    restart's restore), or PC's edges removed from the complete graph, then oriented."""
+    trace = model.trace_
+    pc = bool((trace["action"] == "remove").any()) or model.structure == "pc"
+    final = model.cpdag_ if pc else model.structure_
+    names = [n for n, role in final.nodes(data="role") if role != "latent"]
+    arcs = {(u, v) for u in names for v in names if u != v} if pc else set()
+    rows, arc_sets = [], []
+    for row in _rows(trace):
+        action, item = row["action"], row.get("item")
+        item = tuple(item) if isinstance(item, (tuple, list)) else item
+        if action in ("start", "restore") and isinstance(row.get("arcs"), (tuple, list)):
+            arcs = {tuple(arc) for arc in row["arcs"]}
+        elif action == "add":
+            arcs.add(item)
+        elif action in ("delete", "remove"):
+            arcs.discard(item)
+            if action == "remove":
+                arcs.discard(item[::-1])
+        elif action == "reverse":
+            arcs.discard(item)
+            arcs.add(item[::-1])
+        elif action == "orient":
+            arcs.discard(item[::-1])
+        rows.append(row)
+        arc_sets.append(frozenset(arcs))
+    score_name = "p" if pc else "score change"
+    return Replay(rows, _ArcStructures(final, arc_sets), final, "graph", score_name)  # type: ignore[arg-type]
+
+
 #: One replay per kind of trace: the model classes it serves (the first match wins).
 REPLAYS: dict[tuple[type, ...], Callable[[Any, Any], Replay]] = {
     (TAN, FAN, KDB, ChowLiu, ChowLiuTree): _tree_replay,
     (HyperforestClassifier, HyperforestDensity): _hyperforest_replay,
     (KikuchiBayes,): _kikuchi_replay,
     (HierarchicalNaiveBayes,): _hnb_replay,
+    (BayesianNetwork,): _network_search_replay,
 }
 
 
@@ -488,6 +544,11 @@ def animate(
                                                 MAP stage
     ``HierarchicalNaiveBayes``                  the latents added (the steps over the states of a
                                                 latent are left out)
+    ``BayesianNetwork``                         each move of its search (an arc added, deleted or
+                                                reversed, with its score change; a restart's
+                                                random moves; the return to the best network);
+                                                for ``structure="pc"``, the edges removed from the
+                                                complete graph (with the p-value), then oriented
     a query asked with ``trace=True`` (a        message passing: one frame per message of
     ``QueryTrace``)                             ``trace.messages`` on the drawing of the junction
                                                 tree (:func:`draw_junction_tree`), the factor

@@ -334,6 +334,9 @@ def draw_graph(
         edges = list(graph.edges(data=True))
     directed = graph.is_directed()
     index = {node: i for i, node in enumerate(nodes)}
+    # A CPDAG's undirected edge (an arc each way) is one line without arrowheads.
+    undirected = {(u, v) for u, v, _ in edges if directed and u != v and graph.has_edge(v, u)}
+    edges = [(u, v, data) for u, v, data in edges if (u, v) not in undirected or index[u] < index[v]]
     many = len(nodes) > 15
     # Data units -> display units, to place labels on curved edges.
     bbox = ax.get_position()
@@ -357,7 +360,7 @@ def draw_graph(
         patch = FancyArrowPatch(
             pos[u],
             pos[v],
-            arrowstyle="-|>" if directed else "-",
+            arrowstyle="-|>" if directed and (u, v) not in undirected else "-",
             mutation_scale=(8 + 1.5 * width) if full else 6,
             shrinkA=radius + 1,
             shrinkB=radius + 1,

@@ -58,6 +58,7 @@ DIFFERENCE_COLORS = {
     "only_a": "#1f5fbf",
     "only_b": "#e07a00",
     "reversed": "#7b2cbf",
+    "reoriented": "#c9184a",
 }
 
 
@@ -606,13 +607,14 @@ def draw_structure_difference(
         _difference_legend(ax, difference, palette, frame)
     _settle(ax, frame)
     if kind in ("arcs", "edges"):
-        for u, v, status in graph.edges(data="status"):
+        for u, v, data in graph.edges(data=True):
+            status = data["status"]
             _add_line(
                 ax,
                 frame,
                 u,
                 v,
-                directed=graph.is_directed(),
+                directed=graph.is_directed() and data.get("directed", True),
                 arrow=True,
                 width=1.4 if status == "shared" else 2.2,
                 color=palette[status],
@@ -650,11 +652,19 @@ def draw_structure_difference(
 def _difference_legend(ax, difference, palette, frame):
     a, b = difference.labels
     counts = difference.counts
-    names = {"shared": "shared", "only_a": f"only in {a}", "only_b": f"only in {b}", "reversed": "reversed"}
+    names = {
+        "shared": "shared",
+        "only_a": f"only in {a}",
+        "only_b": f"only in {b}",
+        "reversed": "reversed",
+        "reoriented": "arc in one,\nundirected in the other",
+    }
     line = difference.kind in ("arcs", "edges")
     handles: list[Any] = []
-    for status in ("shared", "only_a", "only_b", "reversed"):
+    for status in ("shared", "only_a", "only_b", "reversed", "reoriented"):
         if status == "reversed" and difference.kind != "arcs":
+            continue
+        if status == "reoriented" and not difference.reoriented:
             continue
         text = f"{names[status]}: {counts[status]}"
         if status == "reversed":

@@ -32,6 +32,8 @@ SECTIONS = (
     ("gm-models", "Cross-validated models"),
     ("gm-structures", "Learned structures"),
     ("gm-interactions", "Strongest interactions"),
+    ("gm-jakulin", "Interactions with the class"),
+    ("gm-why", "Why: what drives the predictions"),
     ("gm-notes", "Notes"),
 )
 
@@ -451,6 +453,81 @@ class Page:
         )
         self._section(4, intro + '\n<div class="side">\n' + "\n".join(columns) + "\n</div>")
 
+    # ------------------------------------------------------------------ 6. interaction analysis
+    def jakulin_section(self, *, graph: Any, note: str, top: int) -> None:
+        from matplotlib.figure import Figure
+
+        from ..plotting import draw_interaction_dendrogram, draw_interaction_graph
+
+        if graph is None:
+            self._section(5, f'<p class="note">{esc(note)}</p>')
+            return
+        target, unit = graph.graph["target"], graph.graph["unit"]
+        intro = (
+            f"<p>Jakulin &amp; Bratko's interaction analysis of all rows: the interaction information "
+            f"I(A; B; C) = I(A; B | C) − I(A; B) of each pair of attributes with the class, as a share of the "
+            f"class entropy H(C) = {graph.graph['class_entropy']:.4f} {esc(unit)}. Positive is synergy (the pair "
+            "tells more about the class than each attribute alone), negative redundancy (they tell the same "
+            "thing). P-values: the likelihood ratio of the 3-way table against the model built from its 2-way "
+            "tables (an irreducible interaction), chi-squared, Benjamini-Hochberg adjusted; a redundancy is "
+            "rarely irreducible: the pair's own dependence explains it.</p>"
+        )
+        fig = Figure(figsize=(8.5, 6.0), layout="constrained")
+        draw_interaction_graph(graph, top=6, ax=fig.subplots())
+        pictures = figure(self.ids.inline(_svg(fig)), "The six strongest synergies and redundancies.")
+        n = graph.number_of_nodes()
+        fig = Figure(figsize=(7.0, max(3.0, 0.3 * min(n, 60) + 1.4)), layout="constrained")
+        if n <= 40:
+            draw_interaction_dendrogram(graph, ax=fig.subplots())
+            pictures += figure(self.ids.inline(_svg(fig)), "Attributes clustered by interaction distance 1 / |I|.")
+        pairs = graph.graph["pairs"]
+        parts = [intro, '<div class="side">', pictures, "</div>"]
+        for kind, chosen in (
+            ("synergies", pairs[pairs["interaction"] > 0]),
+            ("redundancies", pairs[pairs["interaction"] < 0]),
+        ):
+            rows = [
+                [
+                    esc(r.a),
+                    esc(r.b),
+                    number(r.interaction),
+                    f"{100 * r.share:+.1f}%",
+                    *([f"{r.adjusted_p_value:.3g}"] if "adjusted_p_value" in pairs else []),
+                ]
+                for r in chosen.head(top).itertuples()
+            ]
+            headers = ["a", "b", f"I(a; b; {esc(target)}), {esc(unit)}", "share of H(C)"]
+            headers += ["adjusted p"] if "adjusted_p_value" in pairs else []
+            parts.append(f"<h3>Strongest {kind}</h3>")
+            parts.append(table(headers, rows, numeric=(2, 3, 4)) if rows else '<p class="note">None.</p>')
+        self._section(5, "\n".join(parts))
+
+    # ------------------------------------------------------------------ 7. why
+    def why_section(self, *, name: str | None, model: Any, explanation: Any, example: Any, note: str) -> None:
+        from matplotlib.figure import Figure
+
+        from ..plotting import draw_contribution_summary, draw_waterfall
+
+        if explanation is None:
+            self._section(6, f'<p class="note">{esc(note)}</p>')
+            return
+        parts = [
+            f"<p>The model of lowest cross-validated log-loss, <b>{esc(name)}</b>, fitted on all rows: each "
+            "prediction's log-odds (or each class's log-probability) is a sum of the model's terms, "
+            f'<span class="mono">model.explain(X)</span> (exact: a row\'s terms add up to its score). {esc(note)}</p>'
+        ]
+        terms = min(15, explanation.shape[1])
+        fig = Figure(figsize=(7.5, 0.3 * terms + 1.5), layout="constrained")
+        draw_contribution_summary(model, explanation, max_terms=15, ax=fig.subplots())  # the structure is in 4.
+        caption = f"The mean absolute contribution of each term over the {len(explanation):,} rows explained."
+        parts.append(figure(self.ids.inline(_svg(fig)), caption))
+        fig = Figure(figsize=(8.0, 5.6), layout="constrained")
+        draw_waterfall(explanation, 0, data=example, ax=fig.subplots())
+        parts.append(
+            figure(self.ids.inline(_svg(fig)), "Why the first row got its prediction: its terms, largest first.")
+        )
+        self._section(6, "\n".join(parts))
+
     # ------------------------------------------------------------------ 6. notes
     def notes_section(
         self, *, warnings_seen: list[str], seconds: dict[str, float], settings: dict[str, Any], version: str
@@ -463,7 +540,7 @@ class Page:
         parts.append("<h3>Settings</h3>\n" + table(["setting", "value"], rows))
         rows = [[esc(stage), f"{value:.2f} s"] for stage, value in seconds.items()]
         parts.append("<h3>Run time</h3>\n" + table(["stage", "seconds"], rows, numeric=(1,)))
-        self._section(5, "\n".join(parts))
+        self._section(len(SECTIONS) - 1, "\n".join(parts))
         today = datetime.datetime.now().strftime("%Y-%m-%d %H:%M")
         self.parts.append(
             f"<footer>Made by graphmodels {esc(version)} on {today}. One self-contained page: figures as inline "

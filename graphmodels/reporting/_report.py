@@ -31,7 +31,7 @@ from ..data.encoding import MISSING_LABEL, as_frame
 from ..evaluation import RepeatedStratifiedKFold, cross_validate, failure_reason
 from ..models import CLASSIFIERS, TAN, HyperforestClassifier, KikuchiBayes, clone_model, training_counts
 from ..models.base import CATEGORICAL_CONSTRAINTS
-from ..stats import pairwise_mutual_information
+from ..stats import interaction_graph, pairwise_mutual_information
 from ._page import Page, class_entropy
 
 if TYPE_CHECKING:
@@ -53,6 +53,9 @@ MAX_HEATMAP_COLUMNS = 40
 
 #: Rows of each table of strongest interactions.
 TOP_INTERACTIONS = 10
+
+#: The "why" section explains at most this many rows (a seeded sample beyond).
+MAX_EXPLAINED_ROWS = 2000
 
 #: What ``discretizer="auto"`` means for a classifier: Fayyad & Irani's MDL cut points, as the
 #: models' own ``discretizer="auto"`` (``BaseClassifier._auto_discretizer``).
@@ -104,6 +107,11 @@ class Report:
     interactions : dict of str -> DataFrame
         ``"tan"``, ``"hyperforest"`` and ``"kikuchi-bayes"``: each method's
         strongest interactions, strongest first.
+    interaction_graph : networkx.Graph or None
+        Jakulin & Bratko's analysis of all rows, :func:`graphmodels.interaction_graph`
+        (None if it failed; the page says why).
+    explanation : DataFrame or None
+        The best model's ``explain`` of the rows explained (at most 2,000, a seeded sample).
     seconds : dict of str -> float
         Run time of each stage and ``"total"``.
     """
@@ -121,6 +129,8 @@ class Report:
         models: dict[str, Any],
         interactions: dict[str, pd.DataFrame],
         seconds: dict[str, float],
+        interaction_graph: Any = None,
+        explanation: pd.DataFrame | None = None,
     ) -> None:
         self.fragment = fragment
         self.title = title
@@ -132,6 +142,8 @@ class Report:
         self.models = models
         self.interactions = interactions
         self.seconds = seconds
+        self.interaction_graph = interaction_graph
+        self.explanation = explanation
 
     @property
     def html(self) -> str:
@@ -180,6 +192,8 @@ _CONSTRAINTS: dict[str, list[Any]] = {
     "discretizer": [None, Options(["auto", *DISCRETIZERS], ignore_case=True)],
     "categorical": CATEGORICAL_CONSTRAINTS,
     "progress": [Boolean()],
+    "interaction_analysis": [Boolean()],
+    "explain": [Boolean()],
     "stream": [None, Predicate(lambda value: hasattr(value, "write"), "a text stream (with a write method)")],
 }
 
@@ -200,10 +214,12 @@ def report(
     progress: bool = True,
     stream: TextIO | None = None,
     path: str | os.PathLike[str] | None = None,
+    interaction_analysis: bool = True,
+    explain: bool = True,
 ) -> Report:
     """Summarize a classification table and its models in one self-contained HTML page.
 
-    The page has five sections:
+    The page has seven sections and notes:
 
     1. **Data**: rows, classes, and for each attribute its type, number of
        states, missing cells, how it was discretized (with the cut points)
@@ -220,6 +236,13 @@ def report(
        ``I(X_i; X_j | C)`` [1]_, the maximum hyperforest's hyperedges by
        weight [2]_, and the regions Kikuchi-Bayes adds by their gain in
        log-likelihood [3]_.
+    6. **Interactions with the class**: Jakulin & Bratko's analysis [4]_
+       (:func:`graphmodels.interaction_graph`): the interaction graph, the
+       interaction dendrogram and the strongest synergies and redundancies
+       with their adjusted P-values.
+    7. **Why**: the terms of the best model's predictions
+       (:meth:`~graphmodels.models.BaseClassifier.explain`): the mean absolute
+       contribution of each beside its structure, and one row's waterfall.
 
     Progress goes to `stream` (stderr) line by line.
 
@@ -272,6 +295,10 @@ def report(
         Where progress goes; by default ``sys.stderr`` at the time of the call.
     path : str or path-like, optional
         Also save the page there. Its directory is checked before any work.
+    interaction_analysis : bool, default=True
+        Compute section 6 (False leaves a note in its place: its figures cost a few seconds).
+    explain : bool, default=True
+        Compute section 7, likewise.
 
     Returns
     -------
@@ -317,6 +344,8 @@ def report(
            tree-width Markov networks. MIT CSAIL technical report.
     .. [3] Jakulin, A., & Rish, I. (2006). Kikuchi-Bayes: Markov networks for
            classification. IBM research report.
+    .. [4] Jakulin, A., & Bratko, I. (2004). Testing the significance of attribute
+           interactions. ICML 2004.
 
     Examples
     --------
@@ -339,6 +368,8 @@ def report(
             "categorical": categorical,
             "progress": progress,
             "stream": stream,
+            "interaction_analysis": interaction_analysis,
+            "explain": explain,
         },
         _CONSTRAINTS,
     )
@@ -380,6 +411,22 @@ def report(
         with _timed(seconds, "interactions"):
             say("finding the strongest interactions (TAN, hyperforest, Kikuchi-Bayes)...")
             interactions, interaction_notes = _interactions(fitted, counts, resolved, categorical, left_out)
+        with _timed(seconds, "interaction analysis"):
+            if interaction_analysis:
+                say("testing the interactions of each pair of attributes with the class (Jakulin & Bratko)...")
+            analysis, analysis_note = (
+                _interaction_analysis(X, labels, resolved, categorical)
+                if interaction_analysis
+                else (None, "Not computed (interaction_analysis=False).")
+            )
+        with _timed(seconds, "explanations"):
+            if explain:
+                say("explaining the best model's predictions...")
+            best, explanation, example, why_note = (
+                _explanations(fitted, cv_summary, X, random_state)
+                if explain
+                else (None, None, None, "Not computed (explain=False).")
+            )
         with _timed(seconds, "figures"), warnings.catch_warnings():
             # Text stays text in the SVG, drawn by the browser with a font that has the glyph.
             warnings.filterwarnings("ignore", r"Glyph \d+ .* missing from font", UserWarning)
@@ -410,6 +457,10 @@ def report(
             )
             page.structures_section(models=named, fitted=fitted, errors=fit_errors, n_rows=len(X))
             page.interactions_section(tables=interactions, notes=interaction_notes, top=TOP_INTERACTIONS)
+            page.jakulin_section(graph=analysis, note=analysis_note, top=TOP_INTERACTIONS)
+            page.why_section(
+                name=best, model=fitted.get(best or ""), explanation=explanation, example=example, note=why_note
+            )
     seconds["total"] = time.perf_counter() - started
     settings = {
         "models": ", ".join(f"{name} = {model!r}" for name, model in named.items()),
@@ -431,6 +482,8 @@ def report(
         models=fitted,
         interactions=interactions,
         seconds=seconds,
+        interaction_graph=analysis,
+        explanation=explanation,
     )
     if path is not None:
         result.save(path)
@@ -831,6 +884,37 @@ def _interactions(
         if extra:
             notes[name] += " (fitted with default settings for this section; it is not among the report's models)"
     return tables, notes
+
+
+def _interaction_analysis(
+    X: pd.DataFrame, labels: pd.Series, discretizer: str | None, categorical: Sequence[Hashable] | None = None
+) -> tuple[Any, str]:
+    """Jakulin & Bratko's analysis of all rows, or None and why it failed."""
+    if categorical:  # kept as categories, as the models keep them: the discretizer leaves that dtype alone
+        X = X.astype({column: "category" for column in categorical})
+    try:
+        return interaction_graph(X, labels, discretizer=discretizer), ""
+    except _MODEL_ERRORS as error:
+        return None, f"The interaction analysis could not run: {failure_reason(error)}"
+
+
+def _explanations(
+    fitted: dict[str, Any], summary: pd.DataFrame, X: pd.DataFrame, seed: int | None
+) -> tuple[str | None, pd.DataFrame | None, pd.DataFrame | None, str]:
+    """The best fitted model's name, its ``explain`` of (a sample of) the rows, those rows, and a note."""
+    ranked = summary.dropna(subset=["log_loss"]).sort_values("rank", kind="stable")["model"]
+    best = next((name for name in ranked if name in fitted), None)
+    if best is None:
+        return None, None, None, "No model was fitted, so there is nothing to explain."
+    rows = X
+    note = ""
+    if len(X) > MAX_EXPLAINED_ROWS:
+        rows = X.sample(MAX_EXPLAINED_ROWS, random_state=seed).sort_index()
+        note = f"A sample of {MAX_EXPLAINED_ROWS:,} of the {len(X):,} rows (seed {seed})."
+    try:
+        return best, fitted[best].explain(rows), rows, note
+    except _MODEL_ERRORS as error:
+        return best, None, None, f"{best} could not explain its predictions: {failure_reason(error)}"
 
 
 def _tan_arcs(model: TAN, n_rows: float) -> tuple[pd.DataFrame, str]:

@@ -10,6 +10,7 @@ from .counting import (
 )
 from .dask_counting import DaskCountingEngine
 from .hyperedges import HyperedgeWeights, SubsetEntropies, hyperedge_weights, subset_entropies
+from .independence import CI_TESTS, IndependenceTest, independence_test, independence_test_counts
 from .information import (
     as_engine,
     conditional_mutual_information,
@@ -18,14 +19,39 @@ from .information import (
     mutual_information,
     pairwise_mutual_information,
 )
-from .scores import FAMILY_SCORES, bdeu_family_score, bic_family_score, family_score, pairwise_bdeu_gain
+from .interactions import (
+    adjust_p_values,
+    information_graph,
+    interaction_distances,
+    interaction_graph,
+    interaction_information,
+    pairwise_interaction_information,
+    triple_interaction_information,
+)
+from .scores import (
+    FAMILY_SCORES,
+    aic_family_score,
+    bdeu_family_score,
+    bic_family_score,
+    family_score,
+    k2_family_score,
+    log_likelihood_family_score,
+    pairwise_bdeu_gain,
+)
 
 __all__ = [
     "FAMILY_SCORES",
     "family_score",
     "bic_family_score",
     "bdeu_family_score",
+    "aic_family_score",
+    "k2_family_score",
+    "log_likelihood_family_score",
     "pairwise_bdeu_gain",
+    "CI_TESTS",
+    "IndependenceTest",
+    "independence_test",
+    "independence_test_counts",
     "HyperedgeWeights",
     "SubsetEntropies",
     "hyperedge_weights",
@@ -43,4 +69,11 @@ __all__ = [
     "mutual_information",
     "conditional_mutual_information",
     "pairwise_mutual_information",
+    "interaction_information",
+    "pairwise_interaction_information",
+    "triple_interaction_information",
+    "interaction_graph",
+    "interaction_distances",
+    "information_graph",
+    "adjust_p_values",
 ]

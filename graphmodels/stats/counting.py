@@ -70,12 +70,16 @@ class PairwiseCounts:
         ``K = sum(cardinalities)``. There is one stratum (the whole data)
         without conditioning, else one per state of the conditioning variable.
         Diagonal blocks hold the one-way counts on their diagonals.
+    integer : bool, default=False
+        Whether the counts are whole numbers of rows (no sample weights), so
+        that sums of them are exact.
     """
 
     variables: tuple[int, ...]
     cardinalities: np.ndarray
     offsets: np.ndarray
     table: np.ndarray
+    integer: bool = False
 
     def block(self, i: int, j: int) -> np.ndarray:
         """The table of the ``i``-th and ``j``-th variables (positions), shape (n_strata, r_i, r_j)."""
@@ -480,7 +484,11 @@ class CountingEngine:
         return strata
 
     def one_way_counts(
-        self, variables: Iterable[Hashable] | None = None, *, given: Hashable | Sequence[Hashable] | None = None
+        self,
+        variables: Iterable[Hashable] | None = None,
+        *,
+        given: Hashable | Sequence[Hashable] | None = None,
+        cache: bool = True,
     ) -> OneWayCounts:
         """The table of every variable (per state of `given`) in one pass.
 
@@ -491,6 +499,11 @@ class CountingEngine:
         given : name or position, or a sequence of them, optional
             The strata: the states of one variable, or the joint
             configurations of several (mixed radix, the last fastest).
+        cache : bool, default=True
+            Keep the table for the next identical query. A search that asks once per
+            conditioning set (the structure searches of
+            :mod:`graphmodels.learners.score_search`) passes False, so that the
+            engine does not hold every table it ever counted.
 
         Returns
         -------
@@ -511,7 +524,8 @@ class CountingEngine:
         table = self._one_way_table(positions, given_positions, offsets, n_strata)
         table.flags.writeable = False
         result = OneWayCounts(positions, cards, offsets, table)
-        self._cache[key] = result
+        if cache:
+            self._cache[key] = result
         return result
 
     def pairwise_counts(
@@ -547,7 +561,7 @@ class CountingEngine:
         )
         table = self._pairwise_table(positions, given_positions, offsets, n_strata)
         table.flags.writeable = False
-        result = PairwiseCounts(positions, cards, offsets, table)
+        result = PairwiseCounts(positions, cards, offsets, table, integer=self._weights is None)
         self._cache[key] = result
         return result
 
@@ -557,16 +571,24 @@ class CountingEngine:
         flat = np.zeros(width * n_strata)
         columns = list(positions) + list(given_positions)
         for codes, weights in self.iter_chunks(columns):
+            # In place where possible: this kernel runs once per move of a structure search.
             index = codes[:, : len(positions)] + offsets[:-1]
-            keep = codes[:, : len(positions)] >= 0
             if given_positions:
-                strata = self._strata(codes, given_positions)[:, None]
-                index = index + strata * width
-                keep &= strata >= 0
-            w = None if weights is None else np.broadcast_to(weights[:, None], index.shape)
+                strata = self._strata(codes, given_positions)
+                index += (strata * width)[:, None]
             if self._has_unknown:
-                index, w = index[keep], (None if w is None else w[keep])
-            flat += np.bincount(index.ravel(), weights=None if w is None else w.ravel(), minlength=flat.size)
+                keep = codes[:, : len(positions)] >= 0
+                if given_positions:
+                    keep &= (strata >= 0)[:, None]
+                w = None if weights is None else np.broadcast_to(weights[:, None], index.shape)[keep]
+                index = index[keep]
+            elif index.flags.f_contiguous:  # a chunk of selected columns comes column by column: no copy
+                index = index.T.reshape(-1)
+                w = None if weights is None else np.tile(weights, len(positions))
+            else:
+                index = index.reshape(-1)
+                w = None if weights is None else np.repeat(weights, len(positions))
+            flat += np.bincount(index, weights=w, minlength=flat.size)
         return flat.reshape(n_strata, width)
 
     def _pairwise_table(self, positions, given_positions, offsets, n_strata):
@@ -577,17 +599,23 @@ class CountingEngine:
         g = len(given_positions)
         # The one-hot matrix of a chunk has `width` columns: bound its cells too.
         rows_per_chunk = max(1, _ONE_HOT_CELLS // max(width, 1))
-        for codes, weights in self.iter_chunks(columns, chunk_size=rows_per_chunk):
-            if not g:
-                table[0] += _one_hot_gram(codes, offsets, width, weights)
-                continue
-            # An unknown stratum variable drops the row; an unknown feature only
-            # drops it from the blocks of that feature (see _one_hot_gram).
-            strata = self._strata(codes, given_positions)
-            for s in np.unique(strata[strata >= 0]):
-                mask = strata == s
-                w = None if weights is None else weights[mask]
-                table[s] += _one_hot_gram(codes[mask, :-g], offsets, width, w)
+        # One BLAS thread: a chunk's product is small, and on a busy machine OpenBLAS's threads
+        # wait for each other (see graphmodels/_threads.py).
+        with one_blas_thread():
+            for codes, weights in self.iter_chunks(columns, chunk_size=rows_per_chunk):
+                if not g:
+                    table[0] += _one_hot_gram(codes, offsets, width, weights)
+                    continue
+                strata = self._strata(codes, given_positions)
+                if weights is None and not self._has_unknown:
+                    _add_stratum_grams(table, codes[:, :-g], strata, offsets, width)
+                    continue
+                # An unknown stratum variable drops the row; an unknown feature only
+                # drops it from the blocks of that feature (see _one_hot_gram).
+                for s in np.unique(strata[strata >= 0]):
+                    mask = strata == s
+                    w = None if weights is None else weights[mask]
+                    table[s] += _one_hot_gram(codes[mask, :-g], offsets, width, w)
         return table
 
     def _widest(self, positions):
@@ -634,6 +662,60 @@ class CountingEngine:
         return pd.DataFrame({"count": table.ravel()}, index=index).reset_index()
 
 
+def unique_rows(
+    codes: np.ndarray, cardinalities: ArrayLike, weights: np.ndarray | None = None
+) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """The distinct rows of a code table (``-1`` allowed), each with its summed weight.
+
+    Columns are packed into a few int64 keys (mixed radix) and sorted by ``np.lexsort``, much
+    faster than ``np.unique(axis=0)``, which compares rows as raw bytes.
+
+    Parameters
+    ----------
+    codes : ndarray of shape (n_rows, n_columns)
+        Codes in ``-1 .. cardinalities[j] - 1``.
+    cardinalities : array_like of shape (n_columns,)
+    weights : ndarray of shape (n_rows,), optional
+        Ones by default.
+
+    Returns
+    -------
+    unique : ndarray of shape (n_unique, n_columns)
+        The distinct rows, in the order of their keys.
+    summed : ndarray of shape (n_unique,)
+        The weight of each (its number of rows when unweighted).
+    inverse : ndarray of shape (n_rows,)
+        The distinct row of each row.
+
+    Examples
+    --------
+    >>> unique, summed, inverse = unique_rows(np.array([[1, 0], [0, -1], [1, 0]]), [2, 2])
+    >>> unique.tolist(), summed.tolist(), inverse.tolist()
+    ([[0, -1], [1, 0]], [1.0, 2.0], [1, 0, 1])
+    """
+    codes = np.asarray(codes)
+    n = len(codes)
+    weights = np.ones(n) if weights is None else np.asarray(weights, dtype=np.float64)
+    if n == 0:
+        return codes.copy(), np.zeros(0), np.zeros(0, dtype=np.int64)
+    keys, key, size = [], np.zeros(n, dtype=np.int64), 1
+    for j, r in enumerate(np.asarray(cardinalities, dtype=np.int64) + 1):
+        if size * int(r) >= 1 << 62:
+            keys.append(key)
+            key, size = np.zeros(n, dtype=np.int64), 1
+        key = key * int(r) + (codes[:, j].astype(np.int64) + 1)
+        size *= int(r)
+    keys.append(key)
+    order = np.lexsort(keys[::-1])
+    ordered = np.stack([k[order] for k in keys])
+    starts = np.concatenate([[True], (np.diff(ordered, axis=1) != 0).any(axis=0)])
+    group = np.cumsum(starts) - 1
+    inverse = np.empty(n, dtype=np.int64)
+    inverse[order] = group
+    summed = np.bincount(group, weights=weights[order], minlength=int(group[-1]) + 1)
+    return codes[order[starts]], summed, inverse
+
+
 def _from_joint_strata(kind, positions, given, value, order, cardinalities):
     """The table of `order` (sorted positions) from a batched table per joint stratum of `given`, or None."""
     if not set(given) <= set(order):
@@ -671,12 +753,31 @@ def _one_hot_gram(codes, offsets, width, weights):
     flat = np.arange(0, n * width, width)[:, None] + (codes + offsets[:-1])
     known = codes >= 0
     one_hot.reshape(-1)[flat[known] if not known.all() else flat.ravel()] = 1
-    # One BLAS thread: a chunk's product is small, and on a busy machine OpenBLAS's threads
-    # wait for each other (see graphmodels/_threads.py).
-    with one_blas_thread():
-        if weights is None:
-            return (one_hot.T @ one_hot).astype(np.float64)
-        return (one_hot.T @ (one_hot * weights.astype(dtype)[:, None])).astype(np.float64)
+    if weights is None:
+        return (one_hot.T @ one_hot).astype(np.float64)
+    return (one_hot.T @ (one_hot * weights.astype(dtype)[:, None])).astype(np.float64)
+
+
+def _add_stratum_grams(table, codes, strata, offsets, width):
+    """Add ``O_s.T @ O_s`` to ``table[s]`` for the one-hot rows ``O_s`` of each stratum ``s`` (unweighted
+    rows, no unknown code): one one-hot matrix for all strata, its rows grouped by stratum (a stable
+    sort of small integers, a radix sort), then one product per stratum over contiguous rows.
+
+    The same integer counts as :func:`_one_hot_gram` stratum by stratum: float32 sums of 0/1 below
+    2**24 are exact in any order.
+    """
+    n = codes.shape[0]
+    if n == 0:
+        return
+    one_hot = np.zeros((n, width), dtype=np.float32)
+    one_hot.reshape(-1)[(np.arange(0, n * width, width)[:, None] + (codes + offsets[:-1])).ravel()] = 1
+    n_strata = table.shape[0]
+    small = strata.astype(np.uint8 if n_strata <= 256 else np.uint16 if n_strata <= 65536 else np.int64)
+    one_hot = one_hot[np.argsort(small, kind="stable")]
+    bounds = np.concatenate([[0], np.cumsum(np.bincount(strata, minlength=n_strata))])
+    for s in np.flatnonzero(np.diff(bounds)):
+        block = one_hot[bounds[s] : bounds[s + 1]]
+        table[s] += (block.T @ block).astype(np.float64)
 
 
 def _small_integers(weights):

@@ -5,12 +5,17 @@ r states of the child, any leading batch axes -- gives the family's
 contribution to the network score:
 
 * BIC: ``sum N[pa, x] log(N[pa, x] / N[pa]) - log(N) / 2 * q (r - 1)``;
+* AIC: the log-likelihood minus ``q (r - 1)``;
+* log-likelihood: ``sum N[pa, x] log(N[pa, x] / N[pa])`` (no penalty);
 * BDeu (Heckerman, Geiger & Chickering, 1995) with equivalent sample size
   ``ess``: ``sum_pa [lgamma(a_pa) - lgamma(a_pa + N[pa]) + sum_x lgamma(a + N[pa, x]) - lgamma(a)]``,
-  ``a_pa = ess / q``, ``a = ess / (q r)``.
+  ``a_pa = ess / q``, ``a = ess / (q r)``;
+* K2 (Cooper & Herskovits, 1992): the same Bayesian-Dirichlet marginal
+  likelihood with one pseudo-count per cell, ``a = 1``, ``a_pa = r``.
 
-Both are decomposable and score-equivalent, so the gain of an arc between two
-otherwise parentless variables is the same in both directions.
+All are decomposable; BIC, AIC, the log-likelihood and BDeu are also
+score-equivalent (K2 is not), so the gain of an arc between two otherwise
+parentless variables is the same in both directions.
 """
 
 from __future__ import annotations
@@ -34,6 +39,8 @@ __all__ = [
     "bic_family_score",
     "aic_family_score",
     "bdeu_family_score",
+    "k2_family_score",
+    "log_likelihood_family_score",
     "pairwise_bdeu_gain",
 ]
 
@@ -47,6 +54,32 @@ def _as_family(counts: ArrayLike) -> np.ndarray:
     if np.any(counts < 0) or not np.all(np.isfinite(counts)):
         raise ValueError("Family counts must be finite and non-negative.")
     return counts
+
+
+def _log_likelihood(counts: np.ndarray) -> np.ndarray:
+    """``sum N[pa, x] log(N[pa, x] / N[pa])`` of checked tables of shape (..., q, r)."""
+    parent_totals = counts.sum(axis=-1, keepdims=True)
+    return np.sum(xlogy(counts, counts) - xlogy(counts, parent_totals), axis=(-2, -1))
+
+
+def log_likelihood_family_score(counts: ArrayLike) -> np.ndarray | float:
+    """Maximized log-likelihood of a family table of shape (..., q, r): ``sum N log(N / N[pa])``.
+
+    Parameters
+    ----------
+    counts : array_like of shape (..., q, r)
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+        One score per batch entry (a scalar for a single (q, r) table).
+
+    Examples
+    --------
+    >>> round(float(log_likelihood_family_score([[3, 1], [0, 4]])), 6)  # 3 log(3/4) + log(1/4)
+    -2.249341
+    """
+    return _log_likelihood(_as_family(counts))
 
 
 def bic_family_score(counts: ArrayLike, *, sample_size: float | None = None) -> np.ndarray | float:
@@ -70,8 +103,7 @@ def bic_family_score(counts: ArrayLike, *, sample_size: float | None = None) -> 
     -4.328782
     """
     counts = _as_family(counts)
-    parent_totals = counts.sum(axis=-1, keepdims=True)
-    log_likelihood = np.sum(xlogy(counts, counts) - xlogy(counts, parent_totals), axis=(-2, -1))
+    log_likelihood = _log_likelihood(counts)
     n = counts.sum(axis=(-2, -1)) if sample_size is None else float(sample_size)
     q, r = counts.shape[-2], counts.shape[-1]
     with np.errstate(divide="ignore"):
@@ -97,9 +129,7 @@ def aic_family_score(counts: ArrayLike) -> np.ndarray | float:
     -4.249341
     """
     counts = _as_family(counts)
-    parent_totals = counts.sum(axis=-1, keepdims=True)
-    log_likelihood = np.sum(xlogy(counts, counts) - xlogy(counts, parent_totals), axis=(-2, -1))
-    return log_likelihood - counts.shape[-2] * (counts.shape[-1] - 1)
+    return _log_likelihood(counts) - counts.shape[-2] * (counts.shape[-1] - 1)
 
 
 def bdeu_family_score(counts: ArrayLike, *, equivalent_sample_size: float = 1.0) -> np.ndarray | float:
@@ -140,8 +170,41 @@ def bdeu_family_score(counts: ArrayLike, *, equivalent_sample_size: float = 1.0)
     return per_parent.sum(axis=-1) + per_cell.sum(axis=(-2, -1))
 
 
+def k2_family_score(counts: ArrayLike) -> np.ndarray | float:
+    """K2 log marginal likelihood of a family table of shape (..., q, r) (Cooper & Herskovits [1]_).
+
+    The Bayesian-Dirichlet score with a pseudo-count of 1 in every cell:
+    ``sum_pa [lgamma(r) - lgamma(r + N[pa]) + sum_x lgamma(1 + N[pa, x])]``.
+
+    Parameters
+    ----------
+    counts : array_like of shape (..., q, r)
+
+    Returns
+    -------
+    float or ndarray of shape (...)
+        One score per batch entry (a scalar for a single (q, r) table).
+
+    References
+    ----------
+    .. [1] Cooper, G. F., & Herskovits, E. (1992). A Bayesian method for the induction of
+           probabilistic networks from data. *Machine Learning*, 9(4), 309-347.
+
+    Examples
+    --------
+    >>> import math
+    >>> # one parent configuration, counts (3, 0): lgamma(2) - lgamma(5) + lgamma(4) + lgamma(1) = log(3! / 4!)
+    >>> math.isclose(float(k2_family_score([[3, 0]])), math.log(6 / 24))
+    True
+    """
+    counts = _as_family(counts)
+    r = counts.shape[-1]
+    parent_totals = counts.sum(axis=-1)
+    return np.sum(gammaln(r) - gammaln(r + parent_totals), axis=-1) + np.sum(gammaln(1.0 + counts), axis=(-2, -1))
+
+
 #: Family scores by name.
-FAMILY_SCORES = ("bic", "aic", "bdeu")
+FAMILY_SCORES = ("bic", "aic", "bdeu", "k2", "log-likelihood")
 
 
 def family_score(
@@ -151,12 +214,12 @@ def family_score(
     equivalent_sample_size: float = 1.0,
     sample_size: float | None = None,
 ) -> np.ndarray | float:
-    """Score of a family table by `criterion` (``"bic"``, ``"aic"`` or ``"bdeu"``).
+    """Score of a family table by `criterion` (a name of :data:`FAMILY_SCORES`).
 
     Parameters
     ----------
     counts : array_like of shape (..., q, r)
-    criterion : {"bic", "aic", "bdeu"}, default="bic"
+    criterion : {"bic", "aic", "bdeu", "k2", "log-likelihood"}, default="bic"
     equivalent_sample_size : float, default=1.0
         Used by ``"bdeu"``.
     sample_size : float, optional
@@ -177,6 +240,10 @@ def family_score(
         return aic_family_score(counts)
     if criterion == "bdeu":
         return bdeu_family_score(counts, equivalent_sample_size=equivalent_sample_size)
+    if criterion == "k2":
+        return k2_family_score(counts)
+    if criterion == "log-likelihood":
+        return log_likelihood_family_score(counts)
     raise ValueError(f"`criterion` must be one of {list(FAMILY_SCORES)}, got {criterion!r}.")
 
 

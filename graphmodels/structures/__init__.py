@@ -8,6 +8,15 @@ from .comparison import (
     structure_frequencies,
     structure_of,
 )
+from .dags import (
+    cpdag,
+    enumerate_dags,
+    markov_equivalent,
+    meek_rules,
+    pdag_to_dag,
+    undirected_edges,
+    v_structures,
+)
 from .forests import (
     augmented_naive_bayes,
     class_node,
@@ -26,6 +35,7 @@ from .hyperforests import (
     random_hypertree,
     subsets,
 )
+from .knowledge import Knowledge, expert_knowledge
 from .latent_trees import add_latent, class_children, is_latent_tree, latent_nodes, naive_bayes_tree
 from .multidimensional import (
     ARC_KINDS,
@@ -54,6 +64,15 @@ __all__ = [
     "structure_difference",
     "structure_frequencies",
     "structure_of",
+    "cpdag",
+    "enumerate_dags",
+    "markov_equivalent",
+    "meek_rules",
+    "pdag_to_dag",
+    "undirected_edges",
+    "v_structures",
+    "Knowledge",
+    "expert_knowledge",
     "ARC_KINDS",
     "arc_kind",
     "bridge_subgraph",

@@ -39,6 +39,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 
+from .dags import cpdag as _cpdag
 from .hyperforests import Hyperforest, hyperforests_by_class
 
 __all__ = [
@@ -54,7 +55,7 @@ __all__ = [
 STRUCTURE_KINDS = ("arcs", "edges", "hyperedges", "regions")
 
 #: Status of an item of a :class:`StructureDifference`, as in its graph's ``status`` edge attribute.
-STATUSES = ("shared", "only_a", "only_b", "reversed")
+STATUSES = ("shared", "only_a", "only_b", "reversed", "reoriented")
 
 
 # ---------------------------------------------------------------------------- reading structures
@@ -245,6 +246,10 @@ class StructureDifference:
         Names of `a` and `b` for drawings and messages.
     class_name : hashable or None
         The class variable, when either structure names one.
+    reoriented : frozenset
+        Comparing equivalence classes (``structure_difference(a, b, cpdag=True)``): the items
+        of `a` whose pair `b` joins too, one as an arc and the other as an undirected edge (as
+        in `a`: an arc tuple or an undirected edge's frozenset). Empty otherwise.
     """
 
     kind: str
@@ -255,6 +260,7 @@ class StructureDifference:
     graph: nx.Graph = field(compare=False)
     labels: tuple[str, str] = ("a", "b")
     class_name: Hashable | None = None
+    reoriented: frozenset = frozenset()
 
     @property
     def counts(self) -> dict[str, int]:
@@ -268,21 +274,27 @@ class StructureDifference:
 
     @property
     def hamming(self) -> int:
-        """Structural Hamming distance: items of one structure only, plus reversed arcs [1]_.
+        """Structural Hamming distance: items of one structure only, plus reversed (and reoriented) arcs [1]_.
+
+        With ``cpdag=True`` it is the distance of the two CPDAGs as R bnlearn's ``shd`` counts
+        it: each pair of variables that one CPDAG joins differently from the other (absent,
+        undirected, or an arc either way) counts once.
 
         References
         ----------
         .. [1] Tsamardinos, I., Brown, L. E., & Aliferis, C. F. (2006). The max-min hill-climbing
                Bayesian network structure learning algorithm. *Machine Learning*, 65(1), 31-78.
         """
-        return len(self.only_a) + len(self.only_b) + len(self.reversed)
+        return len(self.only_a) + len(self.only_b) + len(self.reversed) + len(self.reoriented)
 
     def __repr__(self) -> str:
         counts = ", ".join(f"{status}={n}" for status, n in self.counts.items())
         return f"StructureDifference(kind={self.kind!r}, {counts})"
 
 
-def structure_difference(a: Any, b: Any, *, labels: Sequence[str] | None = None) -> StructureDifference:
+def structure_difference(
+    a: Any, b: Any, *, labels: Sequence[str] | None = None, cpdag: bool = False
+) -> StructureDifference:
     """What two learned structures of the same kind share, and where they differ.
 
     pyAgrum's ``showBNDiff`` for every structure of the library: TAN against Chow-Liu,
@@ -307,6 +319,13 @@ def structure_difference(a: Any, b: Any, *, labels: Sequence[str] | None = None)
     labels : pair of str, optional
         Names of `a` and `b` in drawings; default ``("a", "b")``, or the class names of two
         models of different classes.
+    cpdag : bool, default=False
+        Compare the Markov equivalence classes of two DAGs instead of the DAGs: each DAG is
+        replaced by its CPDAG (:func:`~graphmodels.structures.cpdag`; a graph with undirected
+        edges, as pairs of arcs, is read as a CPDAG already), whose items are its arcs and its
+        undirected edges (frozensets). Data cannot tell the DAGs of one class apart, so this is
+        how a structure search is scored against the truth (R bnlearn's ``shd``):
+        :attr:`StructureDifference.hamming` counts the pairs joined differently.
 
     Returns
     -------
@@ -336,6 +355,8 @@ def structure_difference(a: Any, b: Any, *, labels: Sequence[str] | None = None)
     >>> diff.hamming
     3
     """
+    if cpdag:
+        return _cpdag_difference(a, b, _check_labels(labels, a, b))
     first, second = _read(a), _read(b)
     if first.kind != second.kind:
         raise TypeError(
@@ -378,6 +399,70 @@ def structure_difference(a: Any, b: Any, *, labels: Sequence[str] | None = None)
             graph.add_edge(*_pair(pair, order), status=status)
     class_name = first.class_name if first.class_name is not None else second.class_name
     return StructureDifference(kind, shared, only_a, only_b, reversed_arcs, graph, names, class_name)
+
+
+def _as_cpdag(obj: Any) -> nx.DiGraph:
+    structure, _, what = _structure_of(obj)
+    if not isinstance(structure, nx.DiGraph):
+        raise TypeError(f"cpdag=True compares DAGs or CPDAGs (nx.DiGraph), got {what}.")
+    if any(structure.has_edge(v, u) for u, v in structure.edges):
+        return structure  # undirected edges already: a CPDAG (or PDAG)
+    return _cpdag(structure)
+
+
+def _pattern_items(graph: nx.DiGraph) -> dict[frozenset, Any]:
+    """Each joined pair -> its item: the arc ``(u, v)``, or the pair itself when undirected."""
+    items: dict[frozenset, Any] = {}
+    for u, v in graph.edges:
+        pair = frozenset((u, v))
+        items[pair] = pair if graph.has_edge(v, u) else (u, v)
+    return items
+
+
+def _cpdag_difference(a: Any, b: Any, names: tuple[str, str]) -> StructureDifference:
+    """:func:`structure_difference` of the CPDAGs of `a` and `b`."""
+    first, second = _as_cpdag(a), _as_cpdag(b)
+    items_a, items_b = _pattern_items(first), _pattern_items(second)
+    shared, only_a, only_b, flipped, reoriented = set(), set(), set(), set(), set()
+    for pair, item in items_a.items():
+        other = items_b.get(pair)
+        if other is None:
+            only_a.add(item)
+        elif other == item:
+            shared.add(item)
+        elif isinstance(item, tuple) and isinstance(other, tuple):
+            flipped.add(item)
+        else:
+            reoriented.add(item)
+    only_b = {item for pair, item in items_b.items() if pair not in items_a}
+    graph = nx.DiGraph()
+    graph.add_nodes_from(first.nodes(data=True))
+    graph.add_nodes_from((n, d) for n, d in second.nodes(data=True) if n not in graph)
+    order = list(graph.nodes)
+    for status, items in (
+        ("shared", shared),
+        ("only_a", only_a),
+        ("only_b", only_b),
+        ("reversed", flipped),
+        ("reoriented", reoriented),
+    ):
+        for item in _ordered_items(items, order):
+            if isinstance(item, tuple):
+                graph.add_edge(*item, status=status, directed=True)
+            else:
+                graph.add_edge(*_pair(item, order), status=status, directed=False)
+    class_name = next((n for n, role in graph.nodes(data="role") if role == "class"), None)
+    return StructureDifference(
+        "arcs",
+        frozenset(shared),
+        frozenset(only_a),
+        frozenset(only_b),
+        frozenset(flipped),
+        graph,
+        names,
+        class_name,
+        frozenset(reoriented),
+    )
 
 
 def _check_labels(labels: Any, a: Any, b: Any) -> tuple[str, str]:
@@ -511,6 +596,59 @@ class EdgeStability:
             graph.add_edges_from((u, v, self.graph.edges[u, v]) for u, v in kept)
             return graph
         return [item for item in kept if not any(item < other for other in kept)]
+
+    def averaged_network(self, threshold: float | str | None = "auto") -> nx.DiGraph:
+        """The averaged network: the arcs of frequency at least `threshold`, as a DAG (R bnlearn's ``averaged.network``).
+
+        Each kept pair is oriented the way most structures orient it; the arcs are added
+        strongest first (frequency, then direction), and an arc that would close a directed
+        cycle is left out, so the result is always acyclic.
+
+        Parameters
+        ----------
+        threshold : float, "auto" or None, default="auto"
+            ``"auto"``: Scutari & Nagarajan's [1]_ significance threshold, estimated from the
+            frequencies of every pair of nodes (see :func:`structure_frequencies`); None: this
+            object's :attr:`threshold`; or a number in [0, 1].
+
+        Returns
+        -------
+        nx.DiGraph
+            Every node, and the kept arcs with their ``frequency``, ``direction`` and
+            ``count``; graph attribute ``threshold``: the threshold used.
+
+        Raises
+        ------
+        ValueError
+            For structures that are not DAGs (kind other than ``"arcs"``), or a bad `threshold`.
+
+        References
+        ----------
+        .. [1] Scutari, M., & Nagarajan, R. (2013). Identifying significant edges in graphical
+               models of molecular networks. *Artificial Intelligence in Medicine*, 57(3), 207-217.
+
+        Examples
+        --------
+        >>> fits = [nx.DiGraph([("a", "b"), ("b", "c")])] * 3 + [nx.DiGraph([("b", "a"), ("c", "a")])]
+        >>> averaged = structure_frequencies(fits).averaged_network(threshold=0.5)
+        >>> sorted(averaged.edges), averaged.graph["threshold"]
+        ([('a', 'b'), ('b', 'c')], 0.5)
+        """
+        if self.kind != "arcs":
+            raise ValueError(f"An averaged network is a DAG: it averages arcs, not {self.kind}.")
+        if threshold == "auto":
+            value = _estimated_threshold(self.frequencies.to_numpy(), self.graph.number_of_nodes())
+        elif threshold is None:
+            value = self.threshold
+        else:
+            value = _check_threshold(threshold)
+        dag = nx.DiGraph(threshold=float(value))
+        dag.add_nodes_from(self.graph.nodes(data=True))
+        kept = [(u, v, d) for u, v, d in self.graph.edges(data=True) if d["frequency"] >= value - 1e-12]
+        for u, v, data in sorted(kept, key=lambda arc: (-arc[2]["frequency"], -arc[2]["direction"])):
+            if not nx.has_path(dag, v, u):
+                dag.add_edge(u, v, **data)
+        return dag
 
     def class_frequencies(self, label: Hashable, *, threshold: float | str | None = None) -> EdgeStability:
         """The frequencies within one class, for structures with one hyperforest per class.
