@@ -30,6 +30,7 @@ from .models import (
     AnDE,
     BayesianNetwork,
     BinaryRelevance,
+    BNClassifier,
     ChowLiu,
     ChowLiuTree,
     ClassifierChain,
@@ -60,6 +61,7 @@ __all__ = [
     "models",  # gm.io too, but not in __all__: `from graphmodels import *` must not hide the standard io
     "stats",
     "structures",
+    "BNClassifier",
     "NaiveBayes",
     "TAN",
     "FAN",

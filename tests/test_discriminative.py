@@ -453,3 +453,39 @@ def test_new_settings_survive_a_round_trip():
     assert get_estimator(estimator.to_dict()) == estimator
     assert Discriminative().n_folds == "auto"
     assert get_estimator(Discriminative().to_dict()).n_folds == "auto"
+
+
+def test_inner_folds_refit_the_generative_tables_on_their_own_rows():
+    # Naive Bayes has no structure to learn: each inner fold's generative held-out loss must be
+    # exactly that of a naive Bayes fitted on the fold's training rows alone. An adaptive prior
+    # searched on every row (a hierarchical back-off) would carry the held-out rows into it.
+    X, y = _frame(n=150, seed=24)
+    estimator = Discriminative(penalty_grid=(1.0,), generative="hierarchical")
+    model = gm.NaiveBayes(estimator=estimator).fit(X, y)
+    generative = gm.NaiveBayes(estimator="hierarchical").fit(X, y)
+    codes = model._encode_new(X)
+    labels = np.searchsorted(model.classes_, y.to_numpy())
+    index = model._family_index(codes)
+    fit = fit_discriminative_tables(generative.class_log_prior_, generative.log_tables_, index, labels, None, estimator)
+    held = fit.held_out
+    assert held is not None and len(held.rows) == 150 and set(held.folds) == set(range(10))
+    for k in range(10):
+        train, test = held.rows[held.folds != k], held.rows[held.folds == k]
+        alone = gm.NaiveBayes(estimator="hierarchical").fit(X.iloc[train], y.iloc[train])
+        proba = alone.predict_proba(X.iloc[test])
+        expected = -np.log(proba[np.arange(len(test)), labels[test]])
+        np.testing.assert_allclose(held.generative[held.folds == k], expected, rtol=1e-9)
+
+
+def test_a_clearly_worse_penalty_leaves_the_race_early():
+    # Pure noise, 150 rows (ten inner folds): an almost unpenalized refit is far worse than the
+    # generative tables on the first folds already, so it is not fitted on all ten.
+    rng = np.random.default_rng(25)
+    X = pd.DataFrame({f"a{i}": rng.integers(0, 6, 150) for i in range(8)}).astype(str)
+    y = rng.integers(0, 2, 150)
+    model = gm.NaiveBayes(estimator=Discriminative(penalty_grid=(1e-6,), generative="laplace")).fit(X, y)
+    refit = model.penalty_selection_.query("candidate == 'discriminative'").iloc[0]
+    assert 3 <= refit["folds"] < 10 and np.isnan(refit["log_loss"])
+    assert model.penalty_ is None
+    generative = model.penalty_selection_.query("candidate == 'generative'").iloc[0]
+    assert generative["folds"] == 10 and np.isfinite(generative["log_loss"])

@@ -31,6 +31,9 @@ GUARDED = [name for name in registered_models() if name not in {"binary-relevanc
 GUARDED = [name for name in GUARDED if name not in {"classifier-chain", "kikuchi-bayes", "nb"}]
 #: Those whose tables are one per column (times the classes), which fit 10^5 states.
 ONE_WAY = {"md-nb", "md-aode"}
+#: BNClassifier leaves out the candidates whose tables exceed max_cells and keeps naive Bayes,
+#: which fits wide columns; it refuses only when no candidate fits.
+FALLS_BACK = {"bnc"}
 
 
 def _wide_frame(rng, n_states, n_rows=40):
@@ -93,7 +96,7 @@ def test_engine_names_the_columns():
 
 
 # ---------------------------------------------------------------------------- every learner
-@pytest.mark.parametrize("name", [name for name in GUARDED if name not in ONE_WAY])
+@pytest.mark.parametrize("name", [name for name in GUARDED if name not in ONE_WAY | FALLS_BACK])
 def test_twenty_thousand_states_fail_fast_under_the_default_budget(name):
     # Two columns of 20,000 states: a pairwise table or hyperedge of them has 4 x 10^8 cells (3.2 GB) or more.
     X, y, Y = _wide_frame(np.random.default_rng(0), 20_000)

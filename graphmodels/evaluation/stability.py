@@ -38,6 +38,7 @@ from ..models.base import (
     clone_model,
     training_counts,
 )
+from ..models.bn_classifier import BNClassifier
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
 from ..models.selective_kdb import SelectiveKDB
 from ..stats.counting import CountingEngine
@@ -171,6 +172,10 @@ def _categorical_frame(frame, encoder):
 #: not two rows: refitted on the resampled rows (rows repeated as drawn) when the condition on the
 #: number of rows holds, with the reason.
 ROW_REFITS = {
+    BNClassifier: (
+        lambda n_rows: True,
+        "it chooses its structure by cross-validation over the rows",
+    ),
     HierarchicalNaiveBayes: (
         lambda n_rows: True,
         "its search scores each candidate latent variable by cross-validation over the rows",
@@ -321,8 +326,9 @@ def edge_stability(
         (duplicate rows counted once). False refits each model on the resampled rows
         themselves (rows repeated as drawn), the naive way: slower, and only there to check
         and to time the shared counting (``benchmarks/bench_stability.py``). A
-        :class:`~graphmodels.HierarchicalNaiveBayes`, whose search cross-validates over the
-        rows (so that a weight of 2 is not two rows), is always refitted on the rows, and a
+        :class:`~graphmodels.HierarchicalNaiveBayes` or :class:`~graphmodels.BNClassifier`,
+        whose search cross-validates over the rows (so that a weight of 2 is not two rows), is
+        always refitted on the rows, and a
         :class:`~graphmodels.SelectiveKDB` beyond 2,000 rows, whose selection scores a sample of
         the rows.
 

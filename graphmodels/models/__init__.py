@@ -8,6 +8,7 @@ from .aode import AODE
 from .augmented import FAN, TAN, ChowLiu, NaiveBayes
 from .base import BaseClassifier, BaseDensity, BaseModel, NotFittedError, TrainingCounts, clone_model, training_counts
 from .bayesian_network import BayesianNetwork
+from .bn_classifier import BNClassifier
 from .density import ChowLiuTree
 from .explanations import shapley_values
 from .hierarchical_nb import HierarchicalNaiveBayes
@@ -27,6 +28,7 @@ from .selective_kdb import SelectiveKDB
 CLASSIFIERS = registered_models("classifier")
 
 __all__ = [
+    "BNClassifier",
     "NaiveBayes",
     "TAN",
     "FAN",

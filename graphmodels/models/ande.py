@@ -274,14 +274,17 @@ class AnDE(_SuperParentEnsemble):
                     continue
                 # One pass counts N[y, x_S, x_k] of every child k: strata are (y, x_S), y slowest.
                 one_way = engine.one_way_counts([features[k] for k in children], given=parents)
-                for position, k in enumerate(children):
-                    r_k = int(cards[k])
-                    # The family table as AODE and naive Bayes hand it to the estimator:
-                    # (C, r_S..., r_k), and (C, 1, r_k) without super-parents.
-                    shape = (n_classes, *cards[subset].tolist(), r_k) if m else (n_classes, 1, r_k)
-                    family = one_way.block(position).reshape(shape)
-                    conditional = _log(self.estimator_.conditional(family))
-                    tables[:, configurations, offsets[k] : offsets[k + 1]] = conditional.reshape(n_classes, -1, r_k)
+                # The family tables as AODE and naive Bayes hand them to the estimator: (C, r_S..., r_k),
+                # and (C, 1, r_k) without super-parents; a subset's children estimated in one call.
+                families = [
+                    one_way.block(position).reshape(
+                        (n_classes, *cards[subset].tolist(), int(cards[k])) if m else (n_classes, 1, int(cards[k]))
+                    )
+                    for position, k in enumerate(children)
+                ]
+                for k, conditional in zip(children, self.estimator_.conditionals(families)):
+                    block = _log(conditional).reshape(n_classes, -1, int(cards[k]))
+                    tables[:, configurations, offsets[k] : offsets[k + 1]] = block
             superparents.append(subsets)
             config_offsets.append(starts)
             log_joints.append(log_joint)

@@ -537,13 +537,12 @@ class AODE(_SuperParentEnsemble):
             joint_counts = np.asarray(engine.counts([names[-1], names[i]]))  # (C, r_i)
             self.superparent_log_joint_.append(_log(self.estimator_.joint(joint_counts)))
             self.superparent_counts_.append(joint_counts)
+        # pairs.block(i, j) is (C, r_i, r_j): the family table of x_j given (y, x_i). All of them are
+        # estimated in one call: an adaptive estimator searches every table's hyperparameter together.
+        families = [(i, j) for i in range(p) for j in range(p) if j != i]
+        for (i, j), table in zip(families, self.estimator_.conditionals([pairs.block(i, j) for i, j in families])):
             rows = slice(pairs.offsets[i], pairs.offsets[i + 1])
-            for j in range(p):
-                if j == i:
-                    continue
-                columns = slice(pairs.offsets[j], pairs.offsets[j + 1])
-                # pairs.block is (C, r_i, r_j): the family table of x_j given (y, x_i).
-                log_pairs[:, rows, columns] = _log(self.estimator_.conditional(pairs.block(i, j)))
+            log_pairs[:, rows, pairs.offsets[j] : pairs.offsets[j + 1]] = _log(table)
         self.pair_log_tables_ = log_pairs
         # Naive Bayes fallback for rows without any frequent superparent.
         self.class_log_prior_ = _log(self.estimator_.joint(engine.counts([names[-1]])))

@@ -179,8 +179,17 @@ def _base_model(model: Any) -> Any:
     return base if base is not None and hasattr(base, "get_params") and not isinstance(base, Estimator) else None
 
 
+def _chosen_model(model: Any) -> Any:
+    """The model a BNClassifier chose (``model_``, drawn and asked in its place), or None."""
+    chosen = getattr(model, "model_", None)
+    return chosen if chosen is not None and hasattr(getattr(model, "selection_", None), "columns") else None
+
+
 def _drawn_nodes(model: Any, max_nodes: int) -> tuple[int, dict[str, Any]]:
     """The nodes the model's drawing shows (every member's, in a grid), and the drawing options it needs."""
+    chosen = _chosen_model(model)
+    if chosen is not None:
+        return _drawn_nodes(chosen, max_nodes)
     members = _members(model)
     if members is not None:
         return sum(node_count(getattr(m, "structure_", None)) for m in members), {}
@@ -322,6 +331,30 @@ def _per_class_rows(model: Any, forests: dict[Any, Hyperforest]) -> tuple[list[t
     return rows, [f"{text} in class {label}: {w:.4g}" for w, label, text in scored[:TOP_INTERACTIONS]]
 
 
+def _selection_rows(model: Any, chosen: Any) -> list[tuple[str, str | list[str]]]:
+    """A BNClassifier's choice and every candidate's inner cross-validated log-loss, best first."""
+    table = model.selection_
+    picked = table[table["chosen"]]
+    label = str(picked["candidate"].iloc[0]) if len(picked) else type(chosen).__name__
+    folds = int(table["folds"].max()) if len(table) else 0
+    scored = table[table["log_loss"].notna()].sort_values("log_loss", kind="stable")
+    lines = [
+        f"{row.candidate}: {row.log_loss:.4f}{' (chosen)' if row.chosen else ''}"
+        for row in scored.head(MAX_LISTED).itertuples()
+    ]
+    if len(scored) > MAX_LISTED:
+        lines.append(f"… ({plural(len(scored) - MAX_LISTED, 'more candidate')})")
+    unscored = len(table) - len(scored)
+    if unscored:
+        lines.append(
+            f"{plural(unscored, 'more candidate')} not scored on every fold (dropped from the race or left out)"
+        )
+    return [
+        ("chosen", f"{label}, refitted on every row"),
+        (f"candidates (log-loss, {folds}-fold inner CV)", lines),
+    ]
+
+
 def model_summary(model: Any) -> list[tuple[str, str | list[str]]]:
     """The summary rows of a fitted model: ``(label, text or lines)``.
 
@@ -388,7 +421,10 @@ def model_summary(model: Any) -> list[tuple[str, str | list[str]]]:
     if hasattr(model, "path_") and hasattr(model, "map_step_"):
         averaged = " (averaged over the path)" if getattr(model, "averaging", False) else ""
         rows.append(("search path", f"{len(model.path_)} stages, MAP at stage {model.map_step_}{averaged}"))
-    estimator = getattr(model, "estimator_", None)
+    chosen = _chosen_model(model)
+    if chosen is not None:
+        rows.extend(_selection_rows(model, chosen))
+    estimator = getattr(chosen if chosen is not None else model, "estimator_", None)
     if isinstance(estimator, Estimator):
         rows.append(("estimator", repr(estimator)))
     if interaction_rows:

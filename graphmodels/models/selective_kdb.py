@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .._special import logsumexp
+from .._special import log_sum_exp_rows
 from .._trace import Trace
 from .._validation import Interval, Options
 from ..estimators.discriminative import Discriminative
@@ -447,7 +447,7 @@ def _leave_one_out_grid(
 
     def held_out_loss(joint):
         with np.errstate(invalid="ignore"):
-            log_posterior = joint[rows, y] - logsumexp(joint, axis=1)
+            log_posterior = joint[rows, y] - log_sum_exp_rows(joint)
         log_posterior = np.where(np.isnan(log_posterior), -np.inf, log_posterior)
         return score(log_posterior, np.argmax(joint, axis=1) == y, weights)
 

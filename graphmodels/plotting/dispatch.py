@@ -19,6 +19,7 @@ from ..models.ande import AnDE
 from ..models.aode import AODE
 from ..models.augmented import ChowLiu
 from ..models.base import BaseModel
+from ..models.bn_classifier import BNClassifier
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
 from ..models.hyperforest import HyperforestClassifier
 from ..models.kikuchi import KikuchiBayes
@@ -229,6 +230,15 @@ def _label_powerset(model, ax, options):
     return draw_network(model.estimator_, ax, **options)
 
 
+def _chosen(model, ax, options):
+    """A BNClassifier: the model it chose, drawn as that model is, titled by the choice."""
+    if options["title"] is None:
+        picked = model.selection_[model.selection_["chosen"]]
+        label = picked["candidate"].iloc[0] if len(picked) else type(model.model_).__name__
+        options = {**options, "title": f"{type(model).__name__}: {label}"}
+    return draw_network(model.model_, ax, **options)
+
+
 #: Drawings of fitted models, by class (the first matching class wins).
 MODEL_DRAWINGS = {
     KikuchiBayes: _interactions,
@@ -241,6 +251,7 @@ MODEL_DRAWINGS = {
     AODE: _superparent_members,
     AnDE: _superparent_members,
     LabelPowerset: _label_powerset,
+    BNClassifier: _chosen,
     ChowLiu: _per_class,
     HyperforestClassifier: _per_class,
 }
@@ -332,6 +343,8 @@ def draw_network(
     ``BinaryRelevance``, ``ClassifierChain``      a grid of the members' structures, one per label
                                                   (a chain's in chain order, ``order_``)
     ``LabelPowerset``                             its base classifier's structure
+    ``BNClassifier``                              the model it chose (``model_``), as that model is
+                                                  drawn, titled by the choice
     ``AODE``, ``AnDE`` without `ax`               a grid of at most `max_members` members: those whose
                                                   super-parents ``S`` have the highest ``I(X_S; C)``
     ``AODE``, ``AnDE`` with `ax`                  their naive Bayes skeleton ``structure_``, generic

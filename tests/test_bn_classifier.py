@@ -1,0 +1,194 @@
+"""BNClassifier: the candidate chosen by inner cross-validation, refitted as an ordinary model (issue 27)."""
+
+import numpy as np
+import pandas as pd
+import pytest
+
+import graphmodels as gm
+from graphmodels.estimators import Discriminative, LeaveOneOutSelection
+from graphmodels.estimators.discriminative import inner_folds
+from graphmodels.models import load_model
+
+CLIP = 1e-15
+
+
+def _frame(n=240, seed=0):
+    """Three classes, a chain a -> b given the class, a noise column; every state in every inner fold."""
+    rng = np.random.default_rng(seed)
+    y = rng.integers(0, 3, n)
+    a = np.where(rng.random(n) < 0.7, y, rng.integers(0, 3, n))
+    b = np.where(rng.random(n) < 0.7, (a + y) % 3, rng.integers(0, 3, n))
+    noise = rng.integers(0, 2, n)
+    X = pd.DataFrame({"a": a, "b": b, "noise": noise}).astype(str)
+    return X, pd.Series(np.array(["x", "y", "z"])[y], name="class")
+
+
+@pytest.fixture(scope="module")
+def generative_choice():
+    X, y = _frame()
+    model = gm.BNClassifier(structures=["nb", "tan", "kdb-2", "aode"], discriminative=False).fit(X, y)
+    return X, y, model
+
+
+def _held_out(model_of_fold, X, y):
+    """Each candidate's inner cross-validated log-loss and error, recomputed through the public API."""
+    labels = np.searchsorted(np.unique(y), y.to_numpy())
+    rows, folds = inner_folds(labels, 3, 5)  # BNClassifier: 5 folds from 200 rows
+    assert len(rows) == len(y)
+    losses, errors = np.zeros(len(y)), np.zeros(len(y))
+    for k in range(folds.max() + 1):
+        train, test = rows[folds != k], rows[folds == k]
+        model = model_of_fold().fit(X.iloc[train], y.iloc[train])
+        proba = model.predict_proba(X.iloc[test])
+        losses[test] = -np.log(np.clip(proba[np.arange(len(test)), labels[test]], CLIP, 1))
+        errors[test] = np.argmax(proba, axis=1) != labels[test]
+    return losses.mean(), errors.mean()
+
+
+def test_the_choice_is_the_candidate_with_the_best_held_out_score(generative_choice):
+    X, y, model = generative_choice
+    table = model.selection_
+    assert table["structure"].tolist() == ["nb", "tan", "kdb-2", "aode"]
+    assert (table["folds"] == 5).all() and table["parameterization"].eq("generative").all()
+    for row in table.itertuples():
+        # The folds fit the prior that leave-one-out chose on every row; the structure is learned again.
+        candidate = model.candidate(row.structure)
+        prior = candidate.fit(X, y).estimator_
+        if isinstance(gm.estimators.get_estimator(candidate.estimator), LeaveOneOutSelection):
+            candidate.set_params(estimator=LeaveOneOutSelection([prior]))
+        log_loss, error = _held_out(lambda c=candidate: gm.models.clone_model(c), X, y)
+        assert row.log_loss == pytest.approx(log_loss, rel=1e-9), row.candidate
+        assert row.error == pytest.approx(error, abs=1e-12), row.candidate
+    assert table["chosen"].sum() == 1
+    assert table.loc[table["chosen"], "log_loss"].item() == table["log_loss"].min()
+
+
+def test_the_fitted_model_is_a_direct_fit_of_the_chosen_candidate(generative_choice):
+    X, y, model = generative_choice
+    chosen = model.selection_[model.selection_["chosen"]].iloc[0]
+    direct = model.candidate(chosen["structure"]).fit(X, y)
+    assert type(model.model_) is type(direct) and repr(model.model_) == repr(direct)
+    np.testing.assert_array_equal(model.predict_proba(X), direct.predict_proba(X))
+    np.testing.assert_array_equal(model.predict(X), direct.predict(X))
+    assert model.structure_ is model.model_.structure_
+    assert sorted(model.structure_.edges) == sorted(direct.structure_.edges)
+
+
+def test_a_discriminative_choice_is_refitted_at_its_penalty():
+    # Five copies of one noisy attribute: naive Bayes counts its evidence five times and is
+    # overconfident; its refit (logistic regression) wins by far, at a penalty of the grid.
+    rng = np.random.default_rng(3)
+    y = rng.integers(0, 2, 400)
+    a = np.where(rng.random(400) < 0.8, y, 1 - y)
+    X = pd.DataFrame({f"a{i}": a for i in range(5)}).astype(str)
+    model = gm.BNClassifier(structures=["nb"], penalty_grid=(1.0, 0.1)).fit(X, y)
+    chosen = model.selection_[model.selection_["chosen"]].iloc[0]
+    assert chosen["parameterization"] == "discriminative" and chosen["penalty"] in (1.0, 0.1)
+    generative = model.selection_.query("parameterization == 'generative'")["log_loss"].item()
+    assert chosen["log_loss"] < generative - 0.05
+    assert model.model_.estimator_ == Discriminative(penalty=chosen["penalty"])
+    direct = gm.NaiveBayes(estimator=Discriminative(penalty=chosen["penalty"])).fit(X, y)
+    np.testing.assert_array_equal(model.predict_proba(X), direct.predict_proba(X))
+    # The refit's held-out loss at a penalty is that of the refit on the fold's rows, up to
+    # the inner fits' tolerance (each fold walks the path from the stronger penalty).
+    for row in model.selection_.query("parameterization == 'discriminative' and folds == 5").itertuples():
+        prior = gm.NaiveBayes().fit(X, y).estimator_
+        estimator = Discriminative(penalty=row.penalty, generative=LeaveOneOutSelection([prior]))
+        log_loss, _ = _held_out(lambda e=estimator: gm.NaiveBayes(estimator=e), X, pd.Series(y))
+        assert row.log_loss == pytest.approx(log_loss, abs=2e-3)
+
+
+def test_a_refit_must_beat_its_generative_tables_by_one_standard_error():
+    # Pure noise: no refit is better than the generative tables by more than its standard error.
+    rng = np.random.default_rng(4)
+    X = pd.DataFrame({f"a{i}": rng.integers(0, 3, 300) for i in range(4)}).astype(str)
+    y = rng.integers(0, 2, 300)
+    model = gm.BNClassifier(structures=["nb"], penalty_grid=(10.0, 1.0)).fit(X, y)
+    assert model.selection_.loc[model.selection_["chosen"], "parameterization"].item() == "generative"
+
+
+def test_save_load_draw_display_and_questions(generative_choice, tmp_path):
+    X, y, model = generative_choice
+    for suffix in (".npz", ".json"):
+        path = tmp_path / f"model{suffix}"
+        model.save(path)
+        again = load_model(path)
+        np.testing.assert_array_equal(again.predict_proba(X), model.predict_proba(X))
+        pd.testing.assert_frame_equal(again.selection_, model.selection_)
+        assert type(again.model_) is type(model.model_) and repr(again.model_) == repr(model.model_)
+    from graphmodels.plotting import draw_network
+
+    ax = draw_network(model)
+    chosen = model.selection_.loc[model.selection_["chosen"], "candidate"].item()
+    assert ax.get_title() == f"BNClassifier: {chosen}" and ax.figure.axes[0] is ax
+    html = model._repr_html_()
+    assert "<svg" in html and "candidates" in html and f"{chosen}: " in html
+    evidence = {"a": "1"}
+    pd.testing.assert_series_equal(
+        model.query("class", evidence=evidence), model.model_.query("class", evidence=evidence)
+    )
+    ours, theirs = model.map_query(["class"], evidence=evidence), model.model_.map_query(["class"], evidence=evidence)
+    assert ours.states == theirs.states and ours.probability == theirs.probability
+    pd.testing.assert_frame_equal(model.cpd("a"), model.model_.cpd("a"))
+
+
+def test_a_candidate_beyond_max_cells_is_left_out_with_a_note():
+    X, y = _frame(n=120, seed=5)
+    model = gm.BNClassifier(structures=["nb", "a2de"], discriminative=False, max_cells=60).fit(X, y)
+    table = model.selection_.set_index("structure")
+    assert table.loc["a2de", "folds"] == 0 and np.isnan(table.loc["a2de", "log_loss"])
+    assert "max_cells" in table.loc["a2de", "note"]
+    assert table.loc["nb", "chosen"]
+
+
+@pytest.mark.parametrize(
+    ("params", "message"),
+    [
+        ({"structures": ["nb", "forest"]}, "`structures`"),
+        ({"structures": []}, "`structures`"),
+        ({"penalty_grid": [-1.0]}, "`penalty_grid`"),
+        ({"n_folds": 1}, "`n_folds`"),
+        ({"estimator": "discriminative"}, "generative prior of its candidates"),
+    ],
+)
+def test_bad_settings_are_refused_by_name(params, message):
+    X, y = _frame(n=60)
+    with pytest.raises(ValueError, match=message):
+        gm.BNClassifier(**params).fit(X, y)
+
+
+def test_cli_compare_lists_and_runs_it(capsys):
+    from graphmodels.cli import main
+
+    assert main(["compare", "--help"]) == 0
+    assert "bnc" in capsys.readouterr().out.replace("\n", " ").split("among ")[1].split("(default")[0]
+    assert main(["compare", "lenses", "--models", "bnc", "nb", "--folds", "2", "--repeats", "1", "--quiet"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if line.split()[:1] == ["bnc"]]
+    assert len(rows) == 1, "compare prints one row for bnc"
+
+
+def test_penalty_path_keeps_the_warm_start_of_the_first_minimum(monkeypatch):
+    # Tied held-out losses (mushroom's folds: every row at 0 nats for two penalties) made the last
+    # tied penalty's solution the warm start while np.nanargmin picks the first: KeyError in the fit.
+    from graphmodels.estimators import discriminative as module
+
+    X, y = _frame(n=120, seed=7)
+    counts = gm.models.training_counts(X, y)
+    codes, weights = counts.engine.rows()
+    labels = codes[:, -1].astype(np.int64)
+    rows, fold_of = inner_folds(labels, 3, 3)
+    folds = []
+    for k in range(3):
+        train, test = rows[fold_of != k], rows[fold_of == k]
+        model = gm.NaiveBayes().fit(X.iloc[train], y.iloc[train])
+        tables, owners = model._family_tables()
+        folds.append(
+            module.path_fold(
+                model.class_log_prior_, tables, model._family_index(codes[train, :-1]), labels[train],
+                weights[train], model._family_index(codes[test, :-1]), test, Discriminative(), owners,
+            )
+        )  # fmt: skip
+    monkeypatch.setattr(module, "_row_log_loss", lambda scores, y: np.zeros(len(y)))
+    path = module.penalty_path(folds, [10.0, 1.0, 0.1], labels, weights, rows, np.ones(len(labels)), 50, 1e-4)
+    assert np.all(path.held_out == 0.0)
+    assert list(path.last_solution) == [int(np.nanargmin(path.held_out))] == [0]
