@@ -35,23 +35,25 @@ BEFORE = {
 
 def run_suite(arguments):
     """pytest's summary line, its wall clock and the slowest tests it lists, from one run."""
-    command = [sys.executable, "-m", "pytest", "-q", "--durations=10", *arguments]
+    command = [sys.executable, "-m", "pytest", "-q", "-rf", "--durations=10", *arguments]
     start = time.perf_counter()
     finished = subprocess.run(command, cwd=ROOT, capture_output=True, text=True)
     seconds = time.perf_counter() - start
     lines = finished.stdout.splitlines()
     summary = next((line.strip("= ") for line in reversed(lines) if re.search(r"\d+ passed", line)), "no summary")
     slowest = [line for line in lines if re.match(r"^\d+\.\d+s (call|setup|teardown) ", line)]
+    failed = [line for line in lines if line.startswith(("FAILED", "ERROR"))]
     return {
         "command": " ".join(["python -m pytest", *arguments]),
         "seconds": seconds,
         "summary": summary,
         "slowest": slowest[:10],
+        "failed": failed,
         "exit": finished.returncode,
     }
 
 
-def markdown(runs, load):
+def markdown(runs):
     rows = [f"| before (CI log, b3fd895) | `{BEFORE['command']}` | {BEFORE['seconds']:.0f} s | {BEFORE['summary']} |"]
     rows += [f"| after | `{run['command']}` | {run['seconds']:.0f} s | {run['summary']} |" for run in runs]
     main = runs[0]
@@ -61,7 +63,6 @@ def markdown(runs, load):
             "## The test suite's time (bench_test_suite.py, issue 26)",
             "",
             common.machine_markdown(),
-            f"- load average when the runs started: {load}",
             "",
             "| | command | wall clock | pytest's summary |",
             "| --- | --- | --- | --- |",
@@ -80,13 +81,14 @@ def main(argv=None):
     parser.add_argument("--quick", action="store_true", help="print only; do not write RESULTS.md")
     parser.add_argument("--serial", action="store_true", help="also time the suite in one process")
     options = parser.parse_args(argv)
-    load = common.load_average()
     runs = [run_suite(["-n", "2"])]
     if options.serial:
         runs.append(run_suite([]))
-    body = markdown(runs, load)
+    body = markdown(runs)
     print(body)
     if any(run["exit"] != 0 for run in runs):
+        for run in runs:
+            print("\n".join(run["failed"]), file=sys.stderr)
         print("pytest failed: RESULTS.md not written", file=sys.stderr)
         return 1
     if not options.quick:

@@ -106,7 +106,7 @@ def test_scores_are_score_equivalent(criterion):
 
 def test_unknown_criterion():
     with pytest.raises(ValueError, match="criterion"):
-        family_score([[1, 2]], "k2")
+        family_score([[1, 2]], "bdue")
 
 
 # ------------------------------------------------------------------ learners
@@ -383,7 +383,7 @@ def test_bad_parameters_and_input(cls):
     X = pd.DataFrame({"a": ["x", "y"] * 5})
     Y = pd.DataFrame({"c": [0, 1] * 5, "d": [1, 1, 0, 0, 1] * 2})
     with pytest.raises(ValueError, match="criterion"):
-        cls(criterion="k2").fit(X, Y)
+        cls(criterion="bdue").fit(X, Y)
     with pytest.raises(ValueError, match="max_parents"):
         cls(max_parents=-1).fit(X, Y)
     with pytest.raises(ValueError, match="2-dimensional"):

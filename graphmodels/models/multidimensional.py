@@ -359,7 +359,7 @@ class MultiDimensionalNaiveBayes(_MultiDimensionalClassifier):
     ----------
     max_parents : int, default=2
         Most class parents of an attribute.
-    criterion : {"bdeu", "bic", "aic"}, default="bdeu"
+    criterion : {"bdeu", "bic", "aic", "k2", "log-likelihood"}, default="bdeu"
         The structure score (:mod:`graphmodels.stats.scores`).
     equivalent_sample_size : float, default=1.0
         BDeu's, when ``criterion="bdeu"``.
@@ -566,7 +566,7 @@ class MultiDimensionalAODE(_MultiDimensionalClassifier):
     ----------
     max_parents : int, default=2
         Bound on the class parents of an attribute.
-    criterion : {"bdeu", "bic", "aic"}, default="bdeu"
+    criterion : {"bdeu", "bic", "aic", "k2", "log-likelihood"}, default="bdeu"
     equivalent_sample_size : float, default=1.0
     trace : bool, default=False
         Record the steps of the structure search (the shared bridge) in ``trace_``.
