@@ -1540,8 +1540,12 @@ class BaseClassifier(BaseModel):
             self.classes_ = counts.classes
             self.class_name_ = counts.class_name
             self._resolve_estimator()
-            self._fit_engine(counts.engine)
+            self._fit_training_counts(counts)
         return self
+
+    def _fit_training_counts(self, counts: TrainingCounts) -> None:
+        """Fit from checked counts: their engine (a model that refits on subsets of the rows needs the rows too)."""
+        self._fit_engine(counts.engine)
 
     @property
     def n_classes_(self) -> int:

@@ -45,8 +45,6 @@ from .registry import register_model
 from .selective_kdb import SelectiveKDB
 
 if TYPE_CHECKING:
-    from typing_extensions import Self
-
     from ..estimators.parameters import Estimator
     from ..inference import Distribution, Mixture
 
@@ -307,41 +305,21 @@ class BNClassifier(BaseClassifier, Queryable):
         return cls(**params)
 
     # ------------------------------------------------------------------ fit
-    def fit_counts(self, counts: TrainingCounts) -> Self:
-        """Learn from rows already encoded and counted by :func:`~graphmodels.models.training_counts`.
-
-        Parameters
-        ----------
-        counts : TrainingCounts
-
-        Returns
-        -------
-        self
-        """
-        if not isinstance(counts, TrainingCounts):
-            raise TypeError(f"`counts` must be a TrainingCounts (see training_counts), got {type(counts).__name__}.")
-        if counts.classes is None:
-            raise ValueError("`counts` has no class variable: build it with training_counts(X, y).")
-        self._validate_params()
-        with self._fitting():
-            self._set_training_attributes(counts)
-            self.classes_ = counts.classes
-            self.class_name_ = counts.class_name
-            self._resolve_estimator()
-            if counts.engine.distributed:
-                raise InMemoryRowsRequired(
-                    "BNClassifier cannot be fitted from a Dask DataFrame: its inner cross-validation refits "
-                    "every candidate on subsets of the rows, which a Dask DataFrame keeps on its workers. Fit one "
-                    "model (gm.TAN(), gm.NaiveBayes()) or fit on in-memory data (X.compute())."
-                )
-            evidence = self._inner_cross_validation(counts)
-            table = self._choose(evidence)
-            chosen = table.loc[table["chosen"]].iloc[0]
-            penalty = None if chosen["parameterization"] == "generative" else float(chosen["penalty"])
-            self.model_ = self.candidate(chosen["structure"], penalty).fit_counts(counts)
-            self.selection_ = table
-            self.structure_ = self.model_.structure_
-        return self
+    def _fit_training_counts(self, counts: TrainingCounts) -> None:
+        """Choose by inner cross-validation over `counts`' rows, then fit the chosen candidate on all of them."""
+        if counts.engine.distributed:
+            raise InMemoryRowsRequired(
+                "BNClassifier cannot be fitted from a Dask DataFrame: its inner cross-validation refits "
+                "every candidate on subsets of the rows, which a Dask DataFrame keeps on its workers. Fit one "
+                "model (gm.TAN(), gm.NaiveBayes()) or fit on in-memory data (X.compute())."
+            )
+        evidence = self._inner_cross_validation(counts)
+        table = self._choose(evidence)
+        chosen = table.loc[table["chosen"]].iloc[0]
+        penalty = None if chosen["parameterization"] == "generative" else float(chosen["penalty"])
+        self.model_ = self.candidate(chosen["structure"], penalty).fit_counts(counts)
+        self.selection_ = table
+        self.structure_ = self.model_.structure_
 
     def _fold_candidate(self, structure, counts):
         """The generative candidate as the inner folds fit it: its prior, when chosen by leave-one-out, fixed.
