@@ -817,19 +817,7 @@ def _climb(engine, scorer, knowledge, start, tabu, max_tabu_iter, restarts, pert
     stop_reason = "no move improves the score"
     for climb in range(int(restarts) + 1):
         if climb > 0:  # perturb the best network found so far
-            if state.arcs() != best_arcs:
-                _restore(state, best_arcs)
-                if record is not None:
-                    record.add(
-                        "restore",
-                        None,
-                        state.total,
-                        "back to the best network",
-                        total=state.total,
-                        restart=climb,
-                        phase="perturb",
-                        arcs=arcs_of(best_arcs),
-                    )
+            _back_to_best(state, best_arcs, record, arcs_of, restart=climb, phase="perturb")
             for _ in range(int(perturb)):
                 move = state.random_move(rng)
                 if move is None:
@@ -873,26 +861,31 @@ def _climb(engine, scorer, knowledge, start, tabu, max_tabu_iter, restarts, pert
             best_total, best_arcs = state.total, state.arcs()
         if moves >= budget:
             break
-    if state.arcs() != best_arcs:
-        _restore(state, best_arcs)
-        if record is not None:
-            record.add(
-                "restore",
-                None,
-                state.total,
-                "back to the best network",
-                total=state.total,
-                restart=climb,
-                phase="climb",
-                arcs=arcs_of(best_arcs),
-            )
+    _back_to_best(state, best_arcs, record, arcs_of, restart=climb, phase="climb")
     if record is not None:
         record.add("stop", None, state.total, stop_reason, total=state.total, restart=climb, phase="climb")
     return _result_graph(engine, state, scorer, scorer.score)
 
 
+def _back_to_best(state: _Search, best_arcs, record, arcs_of, *, restart: int, phase: str) -> None:
+    """Return the search to the best network found, recording the step, when it has moved away from it."""
+    if state.arcs() == best_arcs:
+        return
+    _restore(state, best_arcs)
+    if record is not None:
+        record.add(
+            "restore",
+            None,
+            state.total,
+            "back to the best network",
+            total=state.total,
+            restart=restart,
+            phase=phase,
+            arcs=arcs_of(best_arcs),
+        )
+
+
 def _restore(state: _Search, arcs: frozenset[tuple[int, int]]) -> None:
-    changed = set()
     target = np.zeros_like(state.adjacency)
     for u, v in arcs:
         target[u, v] = True
