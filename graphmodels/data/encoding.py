@@ -400,7 +400,8 @@ class TableEncoder:
             (int8 up to 127 states), to keep the counting passes light.
         """
         frame = self.align(X, owner=owner)
-        codes = np.empty((len(frame), len(self.columns_)), dtype=self.code_dtype())
+        # Column-major: counting reads a few columns at a time (see fit_transform).
+        codes = np.empty((len(frame), len(self.columns_)), dtype=self.code_dtype(), order="F")
         for j, column in enumerate(self.columns_):
             codes[:, j] = self._encode_column(frame[column], j)
         return codes
@@ -417,6 +418,9 @@ class TableEncoder:
         codes = np.empty(
             (len(self._fit_codes[0]) if self._fit_codes else len(as_frame(X)), len(self.columns_)),
             dtype=self.code_dtype(),
+            # Column-major, as the counting engine reads it: a table is over a few columns, and
+            # a batched one-way count lays out one variable after another.
+            order="F",
         )
         for j, column_codes in enumerate(self._fit_codes):
             codes[:, j] = column_codes

@@ -340,7 +340,11 @@ def distinct_rows(engine: CountingEngine) -> CountingEngine:
     if len(unique) > 0.8 * len(codes):
         return engine
     compact = CountingEngine(
-        unique, engine.cardinalities, names=engine.names, sample_weight=summed, max_cells=engine.max_cells
+        np.asfortranarray(unique),  # column-major, as the encoder's codes (read a few columns at a time)
+        engine.cardinalities,
+        names=engine.names,
+        sample_weight=summed,
+        max_cells=engine.max_cells,
     )
     if hasattr(engine, "levels"):
         compact.levels = engine.levels

@@ -44,6 +44,12 @@ __all__ = [
 #: Rows per chunk; float32 one-hot products are exact up to 2**24 per cell.
 DEFAULT_CHUNK_SIZE = 1 << 16
 
+#: Most cells of the index block of one chunk of a batched one-way table (32 MiB).
+_ONE_WAY_INDEX_CELLS = 1 << 22
+
+#: Most cells of the weights an engine keeps tiled for its batched one-way tables (32 MiB).
+_TILED_WEIGHT_CELLS = 1 << 22
+
 
 #: Cells of one chunk's one-hot matrix (64 MB of float32).
 _ONE_HOT_CELLS = 1 << 24
@@ -195,13 +201,15 @@ class CountingEngine:
         self.chunk_size = int(chunk_size)
         self._has_unknown = bool(codes.size and codes.min() < 0)
         self._cache: dict[Any, Any] = {}
+        self._tiled: dict[tuple[int, int], np.ndarray] = {}
 
     # ------------------------------------------------------------------ basics
     @classmethod
     def from_frame(cls, frame: pd.DataFrame | ArrayLike, *, missing: str = "value", **kwargs: Any) -> Self:
         """Encode a DataFrame (see :class:`~graphmodels.data.TableEncoder`) and count it."""
-        encoder = TableEncoder(missing=missing).fit(frame)
-        engine = cls(encoder.transform(frame), encoder.cardinalities_, names=encoder.columns_, **kwargs)
+        encoder = TableEncoder(missing=missing)
+        codes = encoder.fit_transform(frame)  # each column hashed once
+        engine = cls(codes, encoder.cardinalities_, names=encoder.columns_, **kwargs)
         engine.levels = encoder.levels_
         return engine
 
@@ -475,10 +483,10 @@ class CountingEngine:
     def _strata(self, codes, given_positions):
         """Stratum index of each row from its last ``len(given_positions)`` columns (-1 if any is unknown)."""
         tail = codes[:, codes.shape[1] - len(given_positions) :]
-        strides = np.ones(len(given_positions), dtype=np.int64)
-        for k in range(len(given_positions) - 2, -1, -1):
-            strides[k] = strides[k + 1] * int(self.cardinalities[given_positions[k + 1]])
-        strata = tail @ strides
+        strata = tail[:, 0].astype(np.int64)
+        for k in range(1, len(given_positions)):  # column by column: numpy's integer matmul is slow
+            strata *= int(self.cardinalities[given_positions[k]])
+            strata += tail[:, k]
         if self._has_unknown:
             strata[(tail < 0).any(axis=1)] = -1
         return strata
@@ -569,6 +577,8 @@ class CountingEngine:
         """The (n_strata, sum of cardinalities) table of :meth:`one_way_counts`, counted over the rows."""
         width = int(offsets[-1])
         flat = np.zeros(width * n_strata)
+        if not self._has_unknown and type(self).iter_chunks is CountingEngine.iter_chunks:
+            return self._one_way_table_in_memory(positions, given_positions, offsets, flat)
         columns = list(positions) + list(given_positions)
         for codes, weights in self.iter_chunks(columns):
             # In place where possible: this kernel runs once per move of a structure search.
@@ -584,12 +594,53 @@ class CountingEngine:
                 index = index[keep]
             elif index.flags.f_contiguous:  # a chunk of selected columns comes column by column: no copy
                 index = index.T.reshape(-1)
-                w = None if weights is None else np.tile(weights, len(positions))
+                w = None if weights is None else self._tiled_weights(weights, len(positions))
             else:
                 index = index.reshape(-1)
                 w = None if weights is None else np.repeat(weights, len(positions))
             flat += np.bincount(index, weights=w, minlength=flat.size)
         return flat.reshape(n_strata, width)
+
+    def _one_way_table_in_memory(self, positions, given_positions, offsets, flat):
+        """:meth:`_one_way_table` on rows held in memory with no unknown cell.
+
+        Reads the codes where they are (a column of column-major codes is contiguous) and
+        writes each variable's indices, its stratum and offset added, into one index block in
+        a single pass per column: a structure search asks one such table per move.
+        """
+        width = int(offsets[-1])
+        cards = self.cardinalities
+        step = max(1, min(self.chunk_size, _ONE_WAY_INDEX_CELLS // max(len(positions), 1)))
+        for start in range(0, self.n_rows, step):
+            codes = self._codes[start : start + step]
+            base = np.zeros(len(codes), dtype=np.intp)
+            for g in given_positions:  # the stratum, mixed radix, the last fastest
+                base *= int(cards[g])
+                base += codes[:, g]
+            base *= width
+            index = np.empty((len(positions), len(codes)), dtype=np.intp)
+            for k, p in enumerate(positions):
+                np.add(codes[:, p], base, out=index[k])
+                index[k] += int(offsets[k])
+            weights = None if self._weights is None else self._weights[start : start + step]
+            w = None if weights is None else self._tiled_weights(weights, len(positions))
+            flat += np.bincount(index.reshape(-1), weights=w, minlength=flat.size)
+        return flat.reshape(-1, width)
+
+    def _tiled_weights(self, weights, copies):
+        """``np.tile(weights, copies)`` for a chunk's weights, kept for the next query of a search.
+
+        A structure search asks a batched one-way table per move, with one copy of the weights
+        per variable: the copies for every variable are made once per chunk (when small) and
+        each query reads a prefix of them.
+        """
+        if len(weights) * self.n_variables > _TILED_WEIGHT_CELLS:
+            return np.tile(weights, copies)
+        key = (weights.__array_interface__["data"][0], len(weights))
+        tiled = self._tiled.get(key)
+        if tiled is None:
+            tiled = self._tiled[key] = np.tile(weights, self.n_variables)
+        return tiled[: copies * len(weights)]
 
     def _pairwise_table(self, positions, given_positions, offsets, n_strata):
         """The (n_strata, K, K) block matrix of :meth:`pairwise_counts`, counted over the rows."""
