@@ -550,7 +550,12 @@ class _Search:
         add_ok = ~a & ~a.T & self.allowed & below[None, :] & ~self.reach.T
         add = np.where(add_ok, self.add_gain, -np.inf)
         delete = np.where(a & ~self.required, self.delete_gain, -np.inf)
-        other_path = (a.astype(np.float32) @ self.reach.astype(np.float32)) > 0
+        # Reversing u -> v makes a cycle when another child of u reaches v: checked arc by arc
+        # (a few per variable), not by an n x n product, which BLAS threads slow down on a busy machine.
+        other_path = np.zeros_like(a)
+        us, vs = np.nonzero(a)
+        if len(us):
+            other_path[us, vs] = (a[us] & self.reach[:, vs].T).any(axis=1)
         reverse_ok = a & ~self.required & self.allowed.T & below[:, None] & ~other_path
         reverse = np.where(reverse_ok, self.delete_gain + self.add_gain.T, -np.inf)
         return add, delete, reverse
