@@ -81,7 +81,7 @@ ax = draw_contributions(tan, terms, row)
 # %%
 # Over the whole data set: the mean absolute term of each attribute, beside the structure.
 fig, (bars, structure) = plt.subplots(1, 2, figsize=(13, 5.5), layout="constrained")
-draw_contribution_summary(tan, terms, ax=bars, structure_ax=structure)
+ax = draw_contribution_summary(tan, terms, ax=bars, structure_ax=structure)
 
 # %%
 # Shapley values: each attribute's share, whatever the structure
