@@ -16,6 +16,7 @@ from graphmodels.data.datasets import (
 
 # name: (rows, attributes, classes, missing cells), from the project's data MANIFEST.tsv
 EXPECTED = {
+    "adult": (48842, 14, 2, 6465),
     "breast-cancer-wisconsin": (699, 9, 2, 16),
     "car": (1728, 6, 4, 0),
     "crx": (690, 15, 2, 67),
@@ -102,6 +103,7 @@ def test_column_types():
         ("diabetes", "pima"),
         ("tic_tac_toe", "tic-tac-toe"),
         ("monks-2", "monk2"),
+        ("census-income", "adult"),
     ],
 )
 def test_aliases(alias, name):
@@ -126,6 +128,18 @@ def test_monk_train_test_rows(name, n_train):
     # the UCI test set is the full instance space 3*3*2*3*4*2 = 432
     assert len(test) == 432
     assert len(test.drop(columns="class").drop_duplicates()) == 432
+
+
+def test_adult_train_test_rows_and_labels():
+    # the UCI adult.data rows, then adult.test's with the trailing '.' of their labels removed
+    n_train = train_test_rows("adult")
+    assert n_train == 32561
+    df = load("adult")
+    assert len(df) - n_train == 16281
+    assert set(df["class"].iloc[:n_train]) == set(df["class"].iloc[n_train:]) == {"<=50K", ">50K"}
+    numeric = ["age", "fnlwgt", "education-num", "capital-gain", "capital-loss", "hours-per-week"]
+    assert [c for c in df.columns if pd.api.types.is_integer_dtype(df[c])] == numeric
+    assert set(df.columns[df.isna().any()]) == {"workclass", "occupation", "native-country"}  # the '?' cells
 
 
 def test_train_test_rows_other_set():

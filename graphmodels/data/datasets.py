@@ -1,4 +1,4 @@
-"""Small public classification data sets bundled with graphmodels.
+"""Public classification data sets bundled with graphmodels.
 
 Each set is a gzip-compressed CSV in ``graphmodels/data/bundled/``: a header row, the
 attributes first and the class column, named ``class``, last; missing values are empty
@@ -12,7 +12,9 @@ stays text.  The class column follows the same rule, so class labels that are wr
 integers stay integers (``wine``: 1/2/3, ``monk1-3``: 0/1) and all other labels are strings.
 Integer-coded categorical attributes (``monk1-3``, ``zoo``, ``breast-cancer-wisconsin``) are
 therefore integer columns; the encoders treat them as categories and the discretizers leave
-them alone when they have few distinct values.
+them alone when they have few distinct values.  Integer measurements (``adult``'s ``age``,
+``fnlwgt``, ``capital-gain``, ``hours-per-week``, ...) are integer columns too; the models'
+default discretizer cuts them and warns that it did, ``discretizer="mdl"`` cuts them silently.
 """
 
 from __future__ import annotations
@@ -47,6 +49,18 @@ class _Meta(NamedTuple):
 # Derived from the project's data-set MANIFEST.tsv.  ``numeric_attributes`` counts numeric
 # attributes with more than 10 distinct values.
 _META = {
+    "adult": _Meta(
+        48842,
+        14,
+        2,
+        6,
+        6465,
+        "Adult (Census Income; extracted by B. Becker from the 1994 US Census database)",
+        "github j2kun/boosting data/adult.train + data/adult.test (the UCI adult.data and adult.test files)",
+        _CC_BY + "; cite Becker & Kohavi (1996), https://doi.org/10.24432/C5XW20",
+        "Rows 1-32561 = adult.data, rows 32562-48842 = adult.test; the trailing '.' of the test "
+        "labels removed ('>50K.' -> '>50K'); '?' are missing; no space after the commas.",
+    ),
     "breast-cancer-wisconsin": _Meta(
         699,
         9,
@@ -255,6 +269,8 @@ _META = {
 }
 
 _ALIASES = {
+    "census-income": "adult",
+    "census": "adult",
     "vote": "voting",
     "votes": "voting",
     "house-votes-84": "voting",
@@ -278,7 +294,7 @@ _ALIASES = {
     "monks-problems-3": "monk3",
 }
 
-_TRAIN_ROWS = {"monk1": 124, "monk2": 169, "monk3": 122}
+_TRAIN_ROWS = {"adult": 32561, "monk1": 124, "monk2": 169, "monk3": 122}
 
 
 def list_datasets() -> list[str]:
@@ -341,7 +357,7 @@ def load(name: str, *, return_X_y: bool = False) -> pd.DataFrame | tuple[pd.Data
         interchangeable; common aliases are accepted (``"vote"`` -> ``"voting"``,
         ``"breast-w"`` -> ``"breast-cancer-wisconsin"``, ``"chess"`` -> ``"kr-vs-kp"``,
         ``"diabetes"`` -> ``"pima"``, ``"credit-a"`` -> ``"crx"``, ``"lymph"`` ->
-        ``"lymphography"``, ``"monks-1"`` -> ``"monk1"``, ...).
+        ``"lymphography"``, ``"monks-1"`` -> ``"monk1"``, ``"census-income"`` -> ``"adult"``, ...).
     return_X_y : bool, default=False
         If True, return ``(X, y)`` instead of one table.
 
@@ -361,8 +377,8 @@ def load(name: str, *, return_X_y: bool = False) -> pd.DataFrame | tuple[pd.Data
     Notes
     -----
     Numeric-looking columns are numbers, all others strings; only empty cells are missing
-    (see the module docstring).  For ``monk1``-``monk3`` the UCI training rows come first,
-    see :func:`train_test_rows`.
+    (see the module docstring).  For ``adult`` and ``monk1``-``monk3`` the UCI training rows
+    come first, see :func:`train_test_rows`.
 
     Examples
     --------
@@ -424,21 +440,22 @@ def describe() -> pd.DataFrame:
 
 
 def train_test_rows(name: str) -> int:
-    """Number of UCI training rows at the top of a MONK's problems table.
+    """Number of UCI training rows at the top of a table that holds the UCI train and test sets.
 
-    The bundled ``monk1``-``monk3`` tables hold the UCI training rows followed by the UCI
-    test rows (the whole 432-point instance space), so ``data.iloc[:n]`` is the original
-    training set and ``data.iloc[n:]`` the original test set.
+    The bundled ``adult`` table holds the UCI ``adult.data`` rows followed by the ``adult.test``
+    rows; ``monk1``-``monk3`` hold the UCI training rows followed by the UCI test rows (the whole
+    432-point instance space). So ``data.iloc[:n]`` is the original training set and
+    ``data.iloc[n:]`` the original test set.
 
     Parameters
     ----------
     name : str
-        ``"monk1"``, ``"monk2"`` or ``"monk3"`` (aliases as for :func:`load`).
+        ``"adult"``, ``"monk1"``, ``"monk2"`` or ``"monk3"`` (aliases as for :func:`load`).
 
     Returns
     -------
     n : int
-        124, 169 or 122.
+        32561, 124, 169 or 122.
 
     Raises
     ------
@@ -450,6 +467,9 @@ def train_test_rows(name: str) -> int:
     .. [1] Thrun, S. B., et al. (1991). The MONK's problems: a performance comparison of
        different learning algorithms. Technical Report CMU-CS-91-197, Carnegie Mellon
        University.
+    .. [2] Kohavi, R. (1996). Scaling up the accuracy of naive-Bayes classifiers: a
+       decision-tree hybrid. *Proceedings of the 2nd International Conference on Knowledge
+       Discovery and Data Mining (KDD)*, 202-207.
 
     Examples
     --------
@@ -457,6 +477,8 @@ def train_test_rows(name: str) -> int:
     >>> df = load("monk1")
     >>> len(df.iloc[:n]), len(df.iloc[n:])
     (124, 432)
+    >>> train_test_rows("adult")
+    32561
     """
     key = _resolve(name)
     if key not in _TRAIN_ROWS:
