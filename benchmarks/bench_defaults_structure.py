@@ -141,18 +141,26 @@ def main(argv=None):
     parser.add_argument("--data", choices=["shared", "tiny-wide"], default="shared", help="shared or generated sets")
     parser.add_argument("--seeds", type=int, default=6, help="generated sets per generator (--data tiny-wide)")
     parser.add_argument("--out", help="RESULTS file (default: benchmarks/RESULTS.md)")
+    parser.add_argument(
+        "--only", nargs="+", metavar="TEXT", help="run only the variants whose label contains one of these texts"
+    )
     args = parser.parse_args(argv)
     from sklearn.model_selection import StratifiedKFold
 
+    family = {
+        label: make
+        for label, make in FAMILIES[args.family].items()
+        if not args.only or any(text in label for text in args.only)
+    }
     rows, start = [], time.perf_counter()
-    seconds = dict.fromkeys(FAMILIES[args.family], 0.0)
+    seconds = dict.fromkeys(family, 0.0)
     for name, X, y in _data_sets(args):
         classes = sorted(y.unique())
         for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(X, y):
             binner = EqualFrequencyDiscretizer(n_bins=5, min_distinct=10).fit(X.iloc[train])
             X_train, X_test = binner.transform(X.iloc[train]), binner.transform(X.iloc[test])
             counts = training_counts(X_train, y.iloc[train])
-            for label, make in FAMILIES[args.family].items():
+            for label, make in family.items():
                 with warnings.catch_warnings():
                     warnings.simplefilter("ignore")
                     began = time.perf_counter()
@@ -174,7 +182,7 @@ def main(argv=None):
     ranks = per_set.pivot(index="dataset", columns="variant", values="log_loss").rank(axis=1).mean()
     table = per_set.groupby("variant")[["log_loss", "error"]].mean()
     table["average rank"] = ranks
-    table = table.loc[list(FAMILIES[args.family])].reset_index()
+    table = table.loc[list(family)].reset_index()
     shown = table.assign(
         **{
             "mean log-loss": table["log_loss"].map("{:.4f}".format),
@@ -198,7 +206,7 @@ def main(argv=None):
         ]
     if args.data == "tiny-wide":
         generator = by_set.index.str.rsplit("-", n=1).str[0]
-        per_generator = by_set.groupby(generator).mean().T.loc[list(FAMILIES[args.family])]
+        per_generator = by_set.groupby(generator).mean().T.loc[list(family)]
         extra = [
             "",
             "Mean log-loss per generator (`common.tiny_wide_set`):",
