@@ -50,7 +50,7 @@ from graphmodels.networks import random_hypertree_network
 from graphmodels.structures import cpdag, structure_difference
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from common import load_average, machine_markdown, markdown_table, write_section  # noqa: E402
+from common import RESULTS, load_average, machine_markdown, markdown_table, write_section  # noqa: E402
 
 
 # ---------------------------------------------------------------------------- running with a limit
@@ -356,6 +356,29 @@ def _fmt_recovery(table):
     return wide[order].reset_index()
 
 
+#: The heading of each part's subsection, to carry a skipped part's last results over.
+HEADINGS = {
+    "alarm": "### ALARM recovery",
+    "wide": "### 200 variables",
+    "optimality": "### Hill climbing against the best of all DAGs",
+    "em": "### EM:",
+}
+
+
+def earlier_subsection(part):
+    """The subsection of `part` in the bn-learning section of RESULTS.md (its last run), or None."""
+    text = RESULTS.read_text(encoding="utf-8") if RESULTS.exists() else ""
+    start, end = "<!-- bn-learning:start -->", "<!-- bn-learning:end -->"
+    if start not in text or end not in text:
+        return None
+    section = text.split(start, 1)[1].split(end, 1)[0]
+    for block in section.split("\n### ")[1:]:
+        block = "### " + block.strip()
+        if block.startswith(HEADINGS[part]):
+            return block.split("\n\nInterpretation", 1)[0]
+    return None
+
+
 def warm_up(peers):
     """Import every library (and scipy.special, which graphmodels imports on first use) before the
     forks, so that no fit's time includes an import."""
@@ -389,6 +412,7 @@ def main():
         except ImportError:
             print(f"{peer} is not installed: left out", flush=True)
     warm_up(peers)
+    started_load = load_average()
     machine = machine_markdown()
     started = time.perf_counter()
     sections = []
@@ -446,12 +470,23 @@ def main():
             + markdown_table(shown.astype(str))
         )
     total = time.perf_counter() - started
+    carried = []
+    for part in args.skip:  # a skipped part keeps its last results, said to come from an earlier run
+        earlier = earlier_subsection(part)
+        if earlier is not None:
+            carried.append(part)
+            heading, _, rest = earlier.partition("\n")
+            note = " (from an earlier run of this script)"
+            sections.append(f"{heading}{'' if heading.endswith(note) else note}\n{rest}")
+    order = [HEADINGS[part] for part in ("alarm", "wide", "optimality", "em")]
+    sections.sort(key=lambda text: next(i for i, h in enumerate(order) if text.startswith(h)))
     body = (
         "## Learning a Bayesian network over all variables (issue 29)\n\n"
         f"`python benchmarks/bench_bn_learning.py --sizes {' '.join(map(str, args.sizes))} "
-        f"--time-limit {args.time_limit:.0f}` ({total:.0f} s in all). "
-        "See the script's docstring for the protocol. Timings were taken on a SHARED, loaded machine "
-        f"(load average at the end {load_average()}): compare the ratios within one run.\n\n"
+        f"--time-limit {args.time_limit:.0f}{' --skip ' + ' '.join(args.skip) if args.skip else ''}` "
+        f"({total:.0f} s in all). See the script's docstring for the protocol. Load average (1, 5, 15 min) "
+        f"at the start {started_load}, at the end {load_average()}: each fit in its own process, one "
+        "after the other; compare the ratios within one run.\n\n"
         "Machine:\n\n" + machine + "\n\n" + "\n\n".join(sections)
     )
     print(body)
