@@ -131,7 +131,7 @@ def main():
     parser.add_argument("--one")
     parser.add_argument("--sets", help="comma-separated generator names (default: all)")
     parser.add_argument("--before", help="a folder holding the graphmodels package to compare with")
-    parser.add_argument("--after", help="a folder holding the graphmodels package to time (default: this one)")
+    parser.add_argument("--after", help="a folder holding the graphmodels package to time (default: this checkout)")
     parser.add_argument("--results", help="rewrite the wide section of this markdown file")
     args = parser.parse_args()
     if args.one:
@@ -141,7 +141,7 @@ def main():
     pairs = []
     for name in args.sets.split(",") if args.sets else list(wide_data.MULTIDIMENSIONAL):
         before = run(name, args.before) if args.before else None
-        after = run(name, args.after)
+        after = run(name, args.after or Path(__file__).resolve().parent.parent)  # this checkout, not an installed one
         pairs.append((before, after))
         print(name, {k: v for k, v in after.items() if k in ("seconds", "cpu_seconds", "load")}, flush=True)
     table = _table(pairs)

@@ -573,6 +573,92 @@ class CountingEngine:
         self._cache[key] = result
         return result
 
+    def refine_pairwise_counts(
+        self, counts: PairwiseCounts, given: Sequence[Hashable], variable: Hashable
+    ) -> PairwiseCounts:
+        """The pairwise tables given ``[*given, variable]``, from `counts`, the same tables given `given`.
+
+        The table of a stratum of `given` is the sum of its tables at each state of `variable`:
+        the rows where `variable` is at its most frequent state are not counted, their tables
+        are `counts`' minus the other states' (exact: whole numbers). A search that grows
+        conditioning sets one variable at a time (the class-parent sets of
+        :func:`~graphmodels.learners.bridge_and_feature_forest`) so counts only the rows of the
+        other states. With sample weights, unknown codes or rows held elsewhere (Dask) the
+        tables are counted as :meth:`pairwise_counts` counts them. Not cached.
+
+        Parameters
+        ----------
+        counts : PairwiseCounts
+            :meth:`pairwise_counts` ``(variables, given=given)``, or this method's result.
+        given : sequence of names or positions
+            The conditioning variables of `counts`, in their order (possibly empty).
+        variable : name or position
+            The conditioning variable to add, last (its state varies fastest in the strata).
+
+        Returns
+        -------
+        PairwiseCounts
+            As :meth:`pairwise_counts` ``(counts.variables, given=[*given, variable])``.
+        """
+        given_positions = self.positions(list(given))
+        position = self.position(variable)
+        positions = tuple(counts.variables)
+        conditioning = given_positions + (position,)
+        if len(set(conditioning)) != len(conditioning):
+            raise ValueError(f"The conditioning variables repeat: {[self.names[p] for p in conditioning]}.")
+        if set(conditioning) & set(positions):
+            raise ValueError(f"The variable {self.names[position]!r} is among the variables of `counts`.")
+        n_parent_strata = math.prod(int(self.cardinalities[p]) for p in given_positions)
+        offsets = counts.offsets
+        width = int(offsets[-1])
+        if counts.table.shape != (n_parent_strata, width, width):
+            raise ValueError(
+                f"`counts` has tables of shape {counts.table.shape}, not those of its variables given "
+                f"{[self.names[p] for p in given_positions]} ({(n_parent_strata, width, width)})."
+            )
+        r = int(self.cardinalities[position])
+        n_strata = n_parent_strata * r
+        self.check_cells(
+            width * width * n_strata,
+            what=f"pairwise tables of {len(positions)} variables ({width} states in all, {n_strata} strata of "
+            f"{[self.names[p] for p in conditioning]}; the variables with the most states: {self._widest(positions)})",
+        )
+        if self._has_unknown or self._weights is not None or type(self).iter_chunks is not CountingEngine.iter_chunks:
+            table = self._pairwise_table(positions, conditioning, offsets, n_strata)
+        else:
+            table = self._refined_pairwise_table(counts.table, positions, given_positions, position, offsets)
+        table.flags.writeable = False
+        return PairwiseCounts(positions, counts.cardinalities, offsets, table, integer=self._weights is None)
+
+    def _refined_pairwise_table(self, parent, positions, given_positions, position, offsets):
+        """:meth:`refine_pairwise_counts` on unweighted rows held in memory with no unknown cell."""
+        width = int(offsets[-1])
+        cards = self.cardinalities
+        r = int(cards[position])
+        common = int(np.argmax(self.counts([position])))
+        table = np.empty((len(parent), r, width, width))
+        tables = table.reshape(-1, width, width)
+        written = np.zeros(len(tables), dtype=bool)  # a chunk's gram is written, the next ones' added
+        rows_per_chunk = max(1, min(self.chunk_size, _ONE_HOT_CELLS // max(width, 1)))
+        with one_blas_thread():
+            for start in range(0, self.n_rows, rows_per_chunk):
+                codes = self._codes[start : start + rows_per_chunk]
+                rows = np.flatnonzero(codes[:, position] != common)
+                strata = np.zeros(len(rows), dtype=np.int64)
+                for g in given_positions:  # mixed radix, the last fastest
+                    strata *= int(cards[g])
+                    strata += codes[rows, g]
+                strata *= r
+                strata += codes[rows, position]
+                _write_stratum_grams(tables, written, codes, rows, strata, positions, offsets)
+        tables[~written] = 0.0  # no row (the common state's are set below)
+        # the common state's rows: the whole stratum's minus the other states' (whole numbers: exact)
+        others = [v for v in range(r) if v != common]
+        np.subtract(parent, table[:, others[0]], out=table[:, common])
+        for v in others[1:]:
+            table[:, common] -= table[:, v]
+        return tables
+
     def _one_way_table(self, positions, given_positions, offsets, n_strata):
         """The (n_strata, sum of cardinalities) table of :meth:`one_way_counts`, counted over the rows."""
         width = int(offsets[-1])
@@ -829,6 +915,38 @@ def _add_stratum_grams(table, codes, strata, offsets, width):
     for s in np.flatnonzero(np.diff(bounds)):
         block = one_hot[bounds[s] : bounds[s + 1]]
         table[s] += (block.T @ block).astype(np.float64)
+
+
+def _write_stratum_grams(tables, written, codes, rows, strata, positions, offsets):
+    """Write (or add, where `written`) ``O_s.T @ O_s`` to ``tables[s]`` for the one-hot rows ``O_s`` of
+    `positions` of the `rows` of `codes` in each stratum ``s`` (unweighted rows, no unknown code).
+
+    The rows are grouped by stratum first (a stable sort of small integers, a radix sort), so that
+    the one-hot matrix is written in that order and each stratum's product runs over contiguous
+    rows. float32 sums of 0/1 below 2**24 are exact in any order.
+    """
+    n_strata = len(tables)
+    small = strata.astype(np.uint8 if n_strata <= 256 else np.uint16 if n_strata <= 65536 else np.int64)
+    order = np.argsort(small, kind="stable")
+    rows = rows[order]
+    sizes = np.bincount(strata, minlength=n_strata)
+    width = int(offsets[-1])
+    n = len(rows)
+    one_hot = np.zeros((n, width), dtype=np.float32)
+    starts = np.arange(0, n * width, width)
+    index = np.empty((len(positions), n), dtype=np.intp)
+    for k, p in enumerate(positions):  # a column of column-major codes is contiguous
+        np.add(codes[rows, p], starts, out=index[k])
+        index[k] += int(offsets[k])
+    one_hot.reshape(-1)[index.reshape(-1)] = 1
+    bounds = np.concatenate([[0], np.cumsum(sizes)])
+    for s in np.flatnonzero(sizes):
+        block = one_hot[bounds[s] : bounds[s + 1]]
+        if written[s]:
+            tables[s] += block.T @ block
+        else:
+            tables[s] = block.T @ block
+            written[s] = True
 
 
 def _small_integers(weights):
