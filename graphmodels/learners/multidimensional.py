@@ -35,7 +35,7 @@ import numpy as np
 
 from .._special import gammaln, xlogy
 from .._trace import combine_traces, new_trace, root_rows, traced
-from ..stats.counting import OneWayCounts
+from ..stats.counting import OneWayCounts, PairwiseCounts
 from ..stats.scores import FAMILY_SCORES, check_equivalent_sample_size, family_score
 from ..structures.forests import orient_forest
 from ..structures.multidimensional import multidimensional_classifier
@@ -462,7 +462,10 @@ def _pair_scores(pairs, criterion, ess, n, complete=False):
     cards = np.asarray(pairs.cardinalities, dtype=np.int64)
     table = pairs.table  # (q, K, K): rows the parent j's states, columns the child i's
     q = table.shape[0]
-    if criterion not in ("bic", "aic") and complete and pairs.integer:
+    whole = criterion not in ("bic", "aic") and complete and pairs.integer
+    if table.dtype != np.float64 and not whole:  # only whole counts are only looked up
+        table = table.astype(np.float64)
+    if whole:
         # every child block's row sums are the parent state's count, exactly: (q, K, 1)
         totals = np.diagonal(table, axis1=1, axis2=2)[:, :, None]
     else:
@@ -478,8 +481,8 @@ def _pair_scores(pairs, criterion, ess, n, complete=False):
         # a_cell of row k (parent block j) and column l (child block i): a_parent[k] / r_i
         a_values = ((ess / (q * distinct))[:, None] / distinct[None, :]).ravel()
         a_index = (index[block_of][:, None] * len(distinct) + index[block_of][None, :])[None, :, :]
-        if complete and pairs.integer:
-            top = int(totals.max()) if totals.size else 0
+        top = int(totals.max()) if whole and totals.size else 0
+        if whole and top <= 4 * table.size + 1024:  # _bdeu_cells' bound on its lookup
             cells = _whole_bdeu_cells(table, top, offsets, index, a_values)
         else:
             cells = _bdeu_cells(table, a_index, a_values, whole=pairs.integer).sum(axis=0)  # (K, K)
@@ -539,7 +542,7 @@ def _class_parent_set_scores(engine, classes, features, max_parents, criterion, 
 
     def scores(pairs, parents):
         if complete and pairs.integer:
-            diagonal = np.ascontiguousarray(np.diagonal(pairs.table, axis1=1, axis2=2))
+            diagonal = np.diagonal(pairs.table, axis1=1, axis2=2).astype(np.float64)
             one = OneWayCounts(pairs.variables, pairs.cardinalities, pairs.offsets, diagonal)
         else:
             one = engine.one_way_counts(ordered, given=list(parents) if parents else None)
@@ -556,7 +559,10 @@ def _class_parent_set_scores(engine, classes, features, max_parents, criterion, 
                 refined = engine.refine_pairwise_counts(pairs, parents, classes[k])
                 yield from visit((*parents, classes[k]), refined, k + 1)
 
-    yield from visit((), engine.pairwise_counts(ordered), 0)
+    root = engine.pairwise_counts(ordered)
+    if complete and root.integer and engine.n_rows <= 1 << 24:  # whole numbers, exact in float32: half the memory
+        root = PairwiseCounts(root.variables, root.cardinalities, root.offsets, root.table.astype(np.float32), True)
+    yield from visit((), root, 0)
 
 
 @overload

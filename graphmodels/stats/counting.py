@@ -54,6 +54,9 @@ _TILED_WEIGHT_CELLS = 1 << 22
 #: Cells of one chunk's one-hot matrix (64 MB of float32).
 _ONE_HOT_CELLS = 1 << 24
 
+#: Most cells of the one-hot matrix of every row an engine keeps for refine_pairwise_counts (16 MB).
+_KEPT_ONE_HOT_CELLS = 1 << 22
+
 
 class InMemoryRowsRequired(TypeError):
     """A fit needs the rows themselves, not only their tables, and the engine keeps them elsewhere (Dask)."""
@@ -202,6 +205,7 @@ class CountingEngine:
         self._has_unknown = bool(codes.size and codes.min() < 0)
         self._cache: dict[Any, Any] = {}
         self._tiled: dict[tuple[int, int], np.ndarray] = {}
+        self._kept_one_hot: tuple[tuple[int, ...], np.ndarray] | None = None
 
     # ------------------------------------------------------------------ basics
     @classmethod
@@ -579,8 +583,8 @@ class CountingEngine:
         """The pairwise tables given ``[*given, variable]``, from `counts`, the same tables given `given`.
 
         The table of a stratum of `given` is the sum of its tables at each state of `variable`:
-        the rows where `variable` is at its most frequent state are not counted, their tables
-        are `counts`' minus the other states' (exact: whole numbers). A search that grows
+        the rows of the stratum's most frequent state of `variable` are not counted, their
+        tables are `counts`' minus the other states' (exact: whole numbers). A search that grows
         conditioning sets one variable at a time (the class-parent sets of
         :func:`~graphmodels.learners.bridge_and_feature_forest`) so counts only the rows of the
         other states. With sample weights, unknown codes or rows held elsewhere (Dask) the
@@ -589,7 +593,10 @@ class CountingEngine:
         Parameters
         ----------
         counts : PairwiseCounts
-            :meth:`pairwise_counts` ``(variables, given=given)``, or this method's result.
+            :meth:`pairwise_counts` ``(variables, given=given)``, or this method's result. Its
+            table may be float32 (whole numbers below 2**24 are exact in float32): the refined
+            table is then float32 too, half the memory, when the rows are unweighted, known and
+            fewer than 2**24; else float64.
         given : sequence of names or positions
             The conditioning variables of `counts`, in their order (possibly empty).
         variable : name or position
@@ -631,33 +638,72 @@ class CountingEngine:
         return PairwiseCounts(positions, counts.cardinalities, offsets, table, integer=self._weights is None)
 
     def _refined_pairwise_table(self, parent, positions, given_positions, position, offsets):
-        """:meth:`refine_pairwise_counts` on unweighted rows held in memory with no unknown cell."""
+        """:meth:`refine_pairwise_counts` on unweighted rows held in memory with no unknown cell.
+
+        In each stratum of `given`, the rows of the most frequent state of `variable` are left
+        out of the products.
+        """
         width = int(offsets[-1])
         cards = self.cardinalities
         r = int(cards[position])
-        common = int(np.argmax(self.counts([position])))
-        table = np.empty((len(parent), r, width, width))
+        n_parent = len(parent)
+        dtype = parent.dtype if parent.dtype == np.float32 and self.n_rows <= 1 << 24 else np.float64
+        table = np.empty((n_parent, r, width, width), dtype=dtype)
         tables = table.reshape(-1, width, width)
+        # each stratum's most frequent state of `variable` (from the codes of every row)
+        codes = self._codes
+        parent_strata = np.zeros(self.n_rows, dtype=np.intp)
+        for g in given_positions:  # mixed radix, the last fastest
+            parent_strata *= int(cards[g])
+            parent_strata += codes[:, g]
+        strata = parent_strata * r + codes[:, position]
+        common = np.argmax(np.bincount(strata, minlength=n_parent * r).reshape(n_parent, r), axis=1)
+        rows = np.flatnonzero(codes[:, position] != common[parent_strata])
+        strata = strata[rows]
         written = np.zeros(len(tables), dtype=bool)  # a chunk's gram is written, the next ones' added
         rows_per_chunk = max(1, min(self.chunk_size, _ONE_HOT_CELLS // max(width, 1)))
         with one_blas_thread():
             for start in range(0, self.n_rows, rows_per_chunk):
-                codes = self._codes[start : start + rows_per_chunk]
-                rows = np.flatnonzero(codes[:, position] != common)
-                strata = np.zeros(len(rows), dtype=np.int64)
-                for g in given_positions:  # mixed radix, the last fastest
-                    strata *= int(cards[g])
-                    strata += codes[rows, g]
-                strata *= r
-                strata += codes[rows, position]
-                _write_stratum_grams(tables, written, codes, rows, strata, positions, offsets)
-        tables[~written] = 0.0  # no row (the common state's are set below)
-        # the common state's rows: the whole stratum's minus the other states' (whole numbers: exact)
-        others = [v for v in range(r) if v != common]
-        np.subtract(parent, table[:, others[0]], out=table[:, common])
-        for v in others[1:]:
-            table[:, common] -= table[:, v]
+                chunk = slice(*np.searchsorted(rows, [start, start + rows_per_chunk]))
+                one_hot, bounds = self._one_hot_by_stratum(positions, offsets, rows[chunk], strata[chunk], len(tables))
+                for s in np.flatnonzero(np.diff(bounds)):
+                    block = one_hot[bounds[s] : bounds[s + 1]]
+                    if written[s]:
+                        tables[s] += block.T @ block
+                    elif dtype == np.float32:
+                        np.matmul(block.T, block, out=tables[s])
+                    else:
+                        tables[s] = block.T @ block
+                    written[s] = True
+        written[np.arange(n_parent) * r + common] = True  # set below
+        tables[~written] = 0.0  # no row
+        # the most frequent state's tables: the stratum's minus the other states' (whole numbers: exact)
+        for s, c in enumerate(common):
+            others = [v for v in range(r) if v != c]
+            if not others:
+                table[s, c] = parent[s]
+                continue
+            np.subtract(parent[s], table[s, others[0]], out=table[s, c])
+            for v in others[1:]:
+                table[s, c] -= table[s, v]
         return tables
+
+    def _one_hot_by_stratum(self, positions, offsets, rows, strata, n_strata):
+        """The float32 one-hot rows of `positions` at `rows`, grouped by stratum, and the groups' bounds.
+
+        A stable sort of the small stratum codes (a radix sort) groups the rows; the one-hot
+        matrix of every row is kept for the next query on the same variables when small.
+        """
+        small = strata.astype(np.uint8 if n_strata <= 256 else np.uint16 if n_strata <= 65536 else np.int64)
+        rows = rows[np.argsort(small, kind="stable")]
+        bounds = np.concatenate([[0], np.cumsum(np.bincount(strata, minlength=n_strata))])
+        width = int(offsets[-1])
+        if self.n_rows * width > _KEPT_ONE_HOT_CELLS:
+            return _one_hot(self._codes, rows, positions, offsets), bounds
+        kept = self._kept_one_hot
+        if kept is None or kept[0] != positions:
+            kept = self._kept_one_hot = (positions, _one_hot(self._codes, np.arange(self.n_rows), positions, offsets))
+        return kept[1][rows], bounds
 
     def _one_way_table(self, positions, given_positions, offsets, n_strata):
         """The (n_strata, sum of cardinalities) table of :meth:`one_way_counts`, counted over the rows."""
@@ -788,6 +834,7 @@ class CountingEngine:
     def clear_cache(self) -> None:
         """Forget every cached table."""
         self._cache.clear()
+        self._kept_one_hot = None
 
     def to_frame(self, variables: Hashable | Sequence[Hashable]) -> pd.DataFrame:
         """The table of `variables` as a tidy DataFrame with a ``count`` column."""
@@ -917,19 +964,9 @@ def _add_stratum_grams(table, codes, strata, offsets, width):
         table[s] += (block.T @ block).astype(np.float64)
 
 
-def _write_stratum_grams(tables, written, codes, rows, strata, positions, offsets):
-    """Write (or add, where `written`) ``O_s.T @ O_s`` to ``tables[s]`` for the one-hot rows ``O_s`` of
-    `positions` of the `rows` of `codes` in each stratum ``s`` (unweighted rows, no unknown code).
-
-    The rows are grouped by stratum first (a stable sort of small integers, a radix sort), so that
-    the one-hot matrix is written in that order and each stratum's product runs over contiguous
-    rows. float32 sums of 0/1 below 2**24 are exact in any order.
-    """
-    n_strata = len(tables)
-    small = strata.astype(np.uint8 if n_strata <= 256 else np.uint16 if n_strata <= 65536 else np.int64)
-    order = np.argsort(small, kind="stable")
-    rows = rows[order]
-    sizes = np.bincount(strata, minlength=n_strata)
+def _one_hot(codes, rows, positions, offsets):
+    """The float32 one-hot matrix of the columns `positions` of `codes` at `rows` (no unknown code):
+    row ``k`` has a one at ``offsets[j] + codes[rows[k], positions[j]]`` for each ``j``."""
     width = int(offsets[-1])
     n = len(rows)
     one_hot = np.zeros((n, width), dtype=np.float32)
@@ -939,14 +976,7 @@ def _write_stratum_grams(tables, written, codes, rows, strata, positions, offset
         np.add(codes[rows, p], starts, out=index[k])
         index[k] += int(offsets[k])
     one_hot.reshape(-1)[index.reshape(-1)] = 1
-    bounds = np.concatenate([[0], np.cumsum(sizes)])
-    for s in np.flatnonzero(sizes):
-        block = one_hot[bounds[s] : bounds[s + 1]]
-        if written[s]:
-            tables[s] += block.T @ block
-        else:
-            tables[s] = block.T @ block
-            written[s] = True
+    return one_hot
 
 
 def _small_integers(weights):
