@@ -436,9 +436,8 @@ def _whole_bdeu_cells(table, top, offsets, card_index, a_values):
             while m < end and offsets[m] - offsets[k] < band_width:
                 m += 1
             lo, hi = int(offsets[k]), int(offsets[m])
-            index = table[:, lo:hi, lo:].astype(np.intp)
             for column_start, column_end, d2 in [(lo, run_end, d), *later]:
-                part = index[:, :, column_start - lo : column_end - lo]
+                part = table[:, lo:hi, column_start:column_end].astype(np.intp)  # contiguous: faster lookups
                 upper = _strata_sum(lookup[d * n_distinct + d2][part])
                 cells[lo:hi, column_start:column_end] = upper
                 if a_values[d * n_distinct + d2] != a_values[d2 * n_distinct + d]:
