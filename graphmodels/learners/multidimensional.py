@@ -20,7 +20,9 @@ is learned exactly for its family of graphs:
   one attribute parent, each attribute re-choosing its class parents for it.
 
 Counts come from the counting engine in one batched pass per set of class
-parents (``one_way_counts``/``pairwise_counts`` with ``given=[...]``).
+parents (``one_way_counts``/``pairwise_counts`` with ``given=[...]``);
+:func:`bridge_and_feature_forest` visits the sets depth first, each set's
+pairwise tables refined from its prefix's (``refine_pairwise_counts``).
 """
 
 from __future__ import annotations
@@ -634,7 +636,13 @@ def bridge_and_feature_forest(
     class parents that only stand in for a missing attribute parent.
 
     All ``(j, i)`` pairs are scored against one candidate class-parent set
-    at a time from one pairwise counting pass per set.
+    at a time from one pairwise block matrix per set. The sets are counted
+    depth first, each set's tables refined from those of the set without its
+    last class, which counts only the rows away from that class's most
+    frequent state in each stratum
+    (:meth:`~graphmodels.stats.CountingEngine.refine_pairwise_counts`); the
+    candidates are then compared in their order (smaller sets first), so
+    that ties go as before.
 
     Parameters
     ----------
