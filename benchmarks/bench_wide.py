@@ -127,7 +127,7 @@ times in the same row. To be rerun on a quiet machine.
 What changed (issue 26, second round): `bridge_and_feature_forest` scores every attribute pair
 against each of the 299 candidate class-parent sets (up to 3 of the 12 labels). It counted each
 set's pairwise tables of the 40 attributes over all 3,000 rows, and its one-way tables in another
-pass, and the engine kept every table (1.1-1.4 GiB of peak memory). Now the sets are visited depth
+pass, and the engine kept every table (0.7-1.4 GiB of peak memory). Now the sets are visited depth
 first (empty set, {{a}}, {{a, b}}, {{a, b, c}}, ...), one set of tables held per depth, and each
 set's tables come from those of the set without its last label
 (`CountingEngine.refine_pairwise_counts`): within each stratum of the shorter set, the rows at the
