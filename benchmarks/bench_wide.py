@@ -52,6 +52,7 @@ def one(name):
                 "seconds": min(walls),
                 "cpu_seconds": min(cpus),
                 "load": common.load_average(),
+                "peak_mib": _peak_mib(),
                 "arcs": sorted((str(u), str(v), repr(float(d["weight"]))) for u, v, d in graph.edges(data=True)),
                 "gains": sorted(
                     (str(n), repr(float(d.get("parent_set_gain", 0.0)))) for n, d in graph.nodes(data=True)
@@ -60,6 +61,15 @@ def one(name):
             }
         )
     )
+
+
+def _peak_mib():
+    """The process's peak resident memory in MiB (Linux reports KiB), None where unknown."""
+    try:
+        import resource
+    except ImportError:
+        return None
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
 
 
 def run(name, tree=None):
@@ -85,6 +95,11 @@ def _table(pairs):
             same = before["arcs"] == after["arcs"] and before["gains"] == after["gains"]
             row["same structure and scores"] = "yes" if same else "**NO**"
         row["arcs"] = len(after["arcs"])
+        peaks = [r.get("peak_mib") for r in (before, after) if r is not None]
+        if all(peak is not None for peak in peaks):
+            row["peak memory" + (" before / after" if before is not None else "")] = (
+                " / ".join(f"{peak:.0f}" for peak in peaks) + " MiB"
+            )
         row["load (1 min) before / after"] = (
             f"{before['load'][0]:.1f} / {after['load'][0]:.1f}" if before is not None else f"{after['load'][0]:.1f}"
         )
@@ -97,28 +112,36 @@ SECTION = """## Wide data: MultiDimensionalTAN(max_parents=3) fit (bench_wide.py
 `python benchmarks/bench_wide.py --before PATH --results benchmarks/RESULTS.md`:
 `MultiDimensionalTAN(max_parents=3).fit(X, Y)` on 3,000 rows of 12 labels x 40 attributes from each
 generator of `benchmarks/wide_data.py` (`MULTIDIMENSIONAL`), best of 3 after a warm-up fit, each set in
-its own process; "before" is the code at the start of issue 26 (a git worktree), run just before
-"after" set by set. Target (issue 26): 3 s on a quiet machine (issue 18's own set, `chain`, took 3.3 s
-there before).
+its own process; "before" is main at 30500cd (a git worktree), run just before "after" (this checkout)
+set by set. Target (issue 26): under 3 s on every generator (issue 18's own set, `chain`, took 3.3 s
+on the quiet machine before). Peak memory: the process's peak resident memory (the warm-up and the
+three fits; about 136 MiB before the first fit).
 
 {header}
 
 {table}
 
-**Timed on a machine shared with up to 7 other sessions' jobs** (see the load averages): wall times
-are inflated several times and even CPU times are (cache and memory bandwidth are shared); compare
-the two codes by their CPU times in the same row. To be rerun on a quiet machine.
+Timed on the shared 2-core machine (see the load averages); compare the two codes by their CPU
+times in the same row. To be rerun on a quiet machine.
 
-What changed (issue 26): the 299 candidate class-parent sets each count the pairwise tables of the 40
-attributes per stratum (up to 27 strata for three 3-state labels). Before, each stratum built its own
-one-hot matrix from its rows and entered a BLAS one-thread context; now one one-hot matrix per set,
-its rows grouped by stratum (a radix sort of the small stratum codes), a product per stratum over
-contiguous rows, one context per table (the same integer counts). BDeu's scores of every pair took
-each parent state's totals over every child block by `np.add.reduceat` over the (strata, K, K)
-table and checked each table for whole numbers; with complete integer counts (no sample weights, no
-unknown codes: `PairwiseCounts.integer`) a parent state's total over any child block is its one-way
-count on the diagonal, and the checks are skipped: the scoring of a 27-stratum table 34 -> 11 ms.
-The same structures, arc weights and parent-set gains, bit for bit.
+What changed (issue 26, second round): `bridge_and_feature_forest` scores every attribute pair
+against each of the 299 candidate class-parent sets (up to 3 of the 12 labels). It counted each
+set's pairwise tables of the 40 attributes over all 3,000 rows, and its one-way tables in another
+pass, and the engine kept every table (0.7-1.4 GiB of peak memory). Now the sets are visited depth
+first (empty set, {{a}}, {{a, b}}, {{a, b, c}}, ...), one set of tables held per depth, and each
+set's tables come from those of the set without its last label
+(`CountingEngine.refine_pairwise_counts`): within each stratum of the shorter set, the rows at the
+label's most frequent state there are not counted, their table is the stratum's minus the other
+states' (whole numbers, exact; float32, exact below 2**24 rows, half the memory traffic), and the
+one-hot matrix of the attributes is built once. The one-way tables are the pairwise tables'
+diagonals. BDeu's cell terms are looked up on the upper triangle only, the attributes ordered by
+cardinality (a cell's mirror has the same count; where the prior of the mirrored cell, computed the
+other way round, differs in the last bit it is looked up again from the same indices), each column
+segment's counts turned into contiguous indices. The candidate sets' scores are then compared in
+their original order (smaller sets first), so ties go as before: the same structures, arc weights
+and parent-set gains, bit for bit (column "same structure and scores"). Earlier (this issue's first round):
+one one-hot matrix per set with its rows grouped by stratum, and BDeu's parent-state totals from
+the diagonal.
 
 Issue 18 (1ee05a4 -> 719f7bf, chain set): one family score per child per candidate class-parent set
 replaced by every (attribute parent, child) pair of a set scored at once from its pairwise block
@@ -131,7 +154,7 @@ def main():
     parser.add_argument("--one")
     parser.add_argument("--sets", help="comma-separated generator names (default: all)")
     parser.add_argument("--before", help="a folder holding the graphmodels package to compare with")
-    parser.add_argument("--after", help="a folder holding the graphmodels package to time (default: this one)")
+    parser.add_argument("--after", help="a folder holding the graphmodels package to time (default: this checkout)")
     parser.add_argument("--results", help="rewrite the wide section of this markdown file")
     args = parser.parse_args()
     if args.one:
@@ -141,7 +164,7 @@ def main():
     pairs = []
     for name in args.sets.split(",") if args.sets else list(wide_data.MULTIDIMENSIONAL):
         before = run(name, args.before) if args.before else None
-        after = run(name, args.after)
+        after = run(name, args.after or Path(__file__).resolve().parent.parent)  # this checkout, not an installed one
         pairs.append((before, after))
         print(name, {k: v for k, v in after.items() if k in ("seconds", "cpu_seconds", "load")}, flush=True)
     table = _table(pairs)

@@ -393,3 +393,56 @@ def test_stratum_grams_equal_one_product_per_stratum(given):
     np.testing.assert_array_equal(pairs.table, expected)
     weighted = CountingEngine(codes, CARDS, sample_weight=np.ones(len(codes)), chunk_size=70)
     assert not weighted.pairwise_counts(given=given).integer
+
+
+@pytest.mark.parametrize("chunk_size", [65536, 70])
+@pytest.mark.parametrize("dtype", [np.float64, np.float32])
+def test_refined_pairwise_counts_equal_direct_counts(chunk_size, dtype):
+    """Each stratum's tables at its most frequent state of the added variable are the stratum's
+    tables minus the other states': the tables of pairwise_counts given the longer list, exactly
+    (issue 26), in the dtype of the counts refined, over one or several chunks."""
+    from graphmodels.stats import PairwiseCounts
+
+    rng = np.random.default_rng(4)
+    codes = _random_codes(rng, n=300)
+    codes[:, 3] = np.where(rng.random(300) < 0.8, codes[:, 0] % 2, codes[:, 3])  # a common state per stratum
+    engine = CountingEngine(codes, CARDS, chunk_size=chunk_size)
+    root = engine.pairwise_counts([1, 2])
+    pairs = PairwiseCounts(root.variables, root.cardinalities, root.offsets, root.table.astype(dtype), True)
+    given = []
+    for variable in (0, 3, 4):
+        pairs = engine.refine_pairwise_counts(pairs, given, variable)
+        given.append(variable)
+        assert pairs.table.dtype == dtype and pairs.integer
+        expected = CountingEngine(codes, CARDS).pairwise_counts([1, 2], given=given)
+        np.testing.assert_array_equal(pairs.table, expected.table)
+        for i, j in itertools.product(range(2), repeat=2):  # and the groupby's counts
+            brute = _brute_counts(codes, CARDS, [*given, [1, 2][i], [1, 2][j]]) if i != j else None
+            if brute is not None:
+                shape = (-1, CARDS[[1, 2][i]], CARDS[[1, 2][j]])
+                np.testing.assert_array_equal(pairs.block(i, j), brute.reshape(shape))
+
+
+@pytest.mark.parametrize("weighted, unknown", [(True, 0.0), (False, 0.1)])
+def test_refined_pairwise_counts_of_weighted_or_unknown_rows_are_counted(weighted, unknown):
+    """With sample weights or unknown codes the refined tables are counted over the rows: the same
+    as pairwise_counts'."""
+    rng = np.random.default_rng(5)
+    codes = _random_codes(rng, n=250, unknown=unknown)
+    weights = rng.random(250) if weighted else None
+    engine = CountingEngine(codes, CARDS, sample_weight=weights)
+    pairs = engine.refine_pairwise_counts(engine.pairwise_counts([0, 4], given=[1]), [1], 2)
+    expected = engine.pairwise_counts([0, 4], given=[1, 2])
+    np.testing.assert_array_equal(pairs.table, expected.table)
+    assert pairs.integer == (not weighted)
+
+
+def test_refined_pairwise_counts_reject_other_tables():
+    engine = CountingEngine(_random_codes(np.random.default_rng(6)), CARDS)
+    pairs = engine.pairwise_counts([0, 1], given=[2])
+    with pytest.raises(ValueError, match="among the variables"):
+        engine.refine_pairwise_counts(pairs, [2], 1)
+    with pytest.raises(ValueError, match="repeat"):
+        engine.refine_pairwise_counts(pairs, [2], 2)
+    with pytest.raises(ValueError, match=r"not those of its variables given \[3\]"):
+        engine.refine_pairwise_counts(pairs, [3], 4)

@@ -20,7 +20,9 @@ is learned exactly for its family of graphs:
   one attribute parent, each attribute re-choosing its class parents for it.
 
 Counts come from the counting engine in one batched pass per set of class
-parents (``one_way_counts``/``pairwise_counts`` with ``given=[...]``).
+parents (``one_way_counts``/``pairwise_counts`` with ``given=[...]``);
+:func:`bridge_and_feature_forest` visits the sets depth first, each set's
+pairwise tables refined from its prefix's (``refine_pairwise_counts``).
 """
 
 from __future__ import annotations
@@ -35,6 +37,7 @@ import numpy as np
 
 from .._special import gammaln, xlogy
 from .._trace import combine_traces, new_trace, root_rows, traced
+from ..stats.counting import OneWayCounts, PairwiseCounts
 from ..stats.scores import FAMILY_SCORES, check_equivalent_sample_size, family_score
 from ..structures.forests import orient_forest
 from ..structures.multidimensional import multidimensional_classifier
@@ -388,6 +391,64 @@ def _bdeu_cells(counts, a_index, a_values, whole=False):
     return gammaln(a + counts) - gammaln(a)
 
 
+#: States per row band of :func:`_whole_bdeu_cells`' upper triangle: bands of about 1/8 of the states
+#: count about 9/16 of the cells at a few numpy calls per band.
+_BANDS = 8
+
+
+def _strata_sum(values):
+    """``values.sum(axis=0)`` of a (strata, h, w) array, adding the strata one after the other.
+
+    numpy adds along the first axis one stratum after the other into each cell unless there
+    is a single cell, which it adds pairwise: that case goes through ``cumsum``.
+    """
+    if values.shape[1] * values.shape[2] == 1:
+        return np.cumsum(values, axis=0)[-1]
+    return values.sum(axis=0)
+
+
+def _whole_bdeu_cells(table, top, offsets, card_index, a_values):
+    """``_bdeu_cells(table, a_index, a_values, whole=True).sum(axis=0)`` for symmetric whole counts.
+
+    `table` is a (strata, K, K) pairwise table of complete whole counts (each stratum's table
+    symmetric, counts at most `top`); block ``j`` of the K axis spans ``offsets[j]:offsets[j+1]``
+    and has cardinality number ``card_index[j]`` of ``D``; the cell of row block ``j`` and
+    column block ``i`` has ``a = a_values[card_index[j] * D + card_index[i]]``. The result is
+    the same, bit for bit: each cell adds the same looked-up terms over the strata in the same
+    order. Only the upper triangle is looked up, by row bands over runs of blocks of equal
+    cardinality (callers order the blocks by cardinality): a cell's mirror has the same count,
+    and the same term unless its ``a``, computed the other way round, differs in the last bit
+    (then it is looked up again, from the same indices).
+    """
+    n_distinct = int(round(math.sqrt(len(a_values))))
+    steps = np.arange(top + 1, dtype=float)
+    lookup = gammaln(a_values[:, None] + steps[None, :]) - gammaln(a_values)[:, None]  # (D * D, top + 1)
+    width = int(offsets[-1])
+    cells = np.empty((width, width))
+    # runs of consecutive blocks of one cardinality: (first block, end block, cardinality number)
+    breaks = [int(b) for b in np.flatnonzero(np.diff(card_index)) + 1]
+    runs = [(b, e, int(card_index[b])) for b, e in zip([0, *breaks], [*breaks, len(card_index)])]
+    band_width = max(1, width // _BANDS)
+    for r, (first, end, d) in enumerate(runs):
+        run_end = int(offsets[end])
+        later = [(int(offsets[b]), int(offsets[e]), d2) for b, e, d2 in runs[r + 1 :]]
+        k = first
+        while k < end:  # a row band: whole blocks, about band_width states
+            m = k + 1
+            while m < end and offsets[m] - offsets[k] < band_width:
+                m += 1
+            lo, hi = int(offsets[k]), int(offsets[m])
+            for column_start, column_end, d2 in [(lo, run_end, d), *later]:
+                part = table[:, lo:hi, column_start:column_end].astype(np.intp)  # contiguous: faster lookups
+                upper = _strata_sum(lookup[d * n_distinct + d2][part])
+                cells[lo:hi, column_start:column_end] = upper
+                if a_values[d * n_distinct + d2] != a_values[d2 * n_distinct + d]:
+                    upper = _strata_sum(lookup[d2 * n_distinct + d][part])
+                cells[column_start:column_end, lo:hi] = upper.T
+            k = m
+    return cells
+
+
 def _pair_scores(pairs, criterion, ess, n, complete=False):
     """``score(X_i | stratum variables, X_j)`` for every pair at once: a (p, p) matrix ``[j, i]``.
 
@@ -402,7 +463,10 @@ def _pair_scores(pairs, criterion, ess, n, complete=False):
     cards = np.asarray(pairs.cardinalities, dtype=np.int64)
     table = pairs.table  # (q, K, K): rows the parent j's states, columns the child i's
     q = table.shape[0]
-    if criterion not in ("bic", "aic") and complete and pairs.integer:
+    whole = criterion not in ("bic", "aic") and complete and pairs.integer
+    if table.dtype != np.float64 and not whole:  # only whole counts are only looked up
+        table = table.astype(np.float64)
+    if whole:
         # every child block's row sums are the parent state's count, exactly: (q, K, 1)
         totals = np.diagonal(table, axis1=1, axis2=2)[:, :, None]
     else:
@@ -418,7 +482,11 @@ def _pair_scores(pairs, criterion, ess, n, complete=False):
         # a_cell of row k (parent block j) and column l (child block i): a_parent[k] / r_i
         a_values = ((ess / (q * distinct))[:, None] / distinct[None, :]).ravel()
         a_index = (index[block_of][:, None] * len(distinct) + index[block_of][None, :])[None, :, :]
-        cells = _bdeu_cells(table, a_index, a_values, whole=pairs.integer).sum(axis=0)  # (K, K)
+        top = int(totals.max()) if whole and totals.size else 0
+        if whole and top <= 4 * table.size + 1024:  # _bdeu_cells' bound on its lookup
+            cells = _whole_bdeu_cells(table, top, offsets, index, a_values)
+        else:
+            cells = _bdeu_cells(table, a_index, a_values, whole=pairs.integer).sum(axis=0)  # (K, K)
         cells = np.add.reduceat(np.add.reduceat(cells, starts, axis=1), starts, axis=0)
         # gammaln(a_parent) - gammaln(a_parent + totals) with a_parent = ess / (q r_j) on the rows of
         # parent j, looked up like the cells' terms (one value per distinct cardinality): the same
@@ -445,10 +513,57 @@ def _alone_scores(one, criterion, ess, n):
         penalty = (np.log(n) / 2.0 if n > 0 else 0.0) * q * (cards - 1)
         return log_likelihood - penalty
     a_parent = ess / q
-    a_values = a_parent / cards.astype(float)
-    a_index = np.repeat(np.arange(len(cards)), cards)[None, :]
+    distinct, index = np.unique(cards, return_inverse=True)  # one lookup per cardinality
+    a_values = a_parent / distinct.astype(float)
+    a_index = np.repeat(index, cards)[None, :]
     cells = np.add.reduceat(_bdeu_cells(table, a_index, a_values).sum(axis=0), starts)
     return (gammaln(a_parent) - gammaln(a_parent + totals)).sum(axis=0) + cells
+
+
+def _class_parent_set_scores(engine, classes, features, max_parents, criterion, ess):
+    """``(parents, (alone, with_parent))`` for every set of at most `max_parents` classes, depth first.
+
+    `alone` is :func:`_alone_scores`', `with_parent` :func:`_pair_scores`' (None for fewer than
+    two features). Each set's pairwise tables are its prefix's refined by its last class
+    (:meth:`~graphmodels.stats.CountingEngine.refine_pairwise_counts`, which counts only the
+    rows away from that class's most frequent state), one set of tables held per depth. With
+    complete whole counts the one-way tables are the pairwise tables' diagonals.
+    """
+    n = engine.total
+    if len(features) < 2:
+        for parents in _parent_set_candidates(classes, max_parents):
+            one = engine.one_way_counts(features, given=list(parents) if parents else None)
+            yield parents, (_alone_scores(one, criterion, ess, n), None)
+        return
+    complete = not engine.has_unknown
+    # the attributes by cardinality (the scores are the same: every pair's cells and sums stay
+    # the same), for _whole_bdeu_cells' runs of equal cardinality
+    order = np.argsort([engine.cardinality(f) for f in features], kind="stable")
+    ordered = [features[i] for i in order]
+
+    def scores(pairs, parents):
+        if complete and pairs.integer:
+            diagonal = np.diagonal(pairs.table, axis1=1, axis2=2).astype(np.float64)
+            one = OneWayCounts(pairs.variables, pairs.cardinalities, pairs.offsets, diagonal)
+        else:
+            one = engine.one_way_counts(ordered, given=list(parents) if parents else None)
+        alone = np.empty(len(features))
+        alone[order] = _alone_scores(one, criterion, ess, n)
+        with_parent = np.empty((len(features), len(features)))
+        with_parent[np.ix_(order, order)] = _pair_scores(pairs, criterion, ess, n, complete=complete)
+        return alone, with_parent
+
+    def visit(parents, pairs, start):
+        yield parents, scores(pairs, parents)
+        if len(parents) < max_parents:
+            for k in range(start, len(classes)):
+                refined = engine.refine_pairwise_counts(pairs, parents, classes[k])
+                yield from visit((*parents, classes[k]), refined, k + 1)
+
+    root = engine.pairwise_counts(ordered)
+    if complete and root.integer and engine.n_rows <= 1 << 24:  # whole numbers, exact in float32: half the memory
+        root = PairwiseCounts(root.variables, root.cardinalities, root.offsets, root.table.astype(np.float32), True)
+    yield from visit((), root, 0)
 
 
 @overload
@@ -521,7 +636,13 @@ def bridge_and_feature_forest(
     class parents that only stand in for a missing attribute parent.
 
     All ``(j, i)`` pairs are scored against one candidate class-parent set
-    at a time from one pairwise counting pass per set.
+    at a time from one pairwise block matrix per set. The sets are counted
+    depth first, each set's tables refined from those of the set without its
+    last class, which counts only the rows away from that class's most
+    frequent state in each stratum
+    (:meth:`~graphmodels.stats.CountingEngine.refine_pairwise_counts`); the
+    candidates are then compared in their order (smaller sets first), so
+    that ties go as before.
 
     Parameters
     ----------
@@ -563,18 +684,19 @@ def bridge_and_feature_forest(
         raise ValueError(f"`max_parents` must be a non-negative integer, got {max_parents!r}.")
     record = new_trace(trace, "bridge_and_feature_forest", "parents")
     classes, features = list(classes), list(features)
-    p, n = len(features), engine.total
+    p = len(features)
     best_alone = np.full(p, -np.inf)
     set_alone: list[tuple[Hashable, ...]] = [()] * p
     best_with = np.full((p, p), -np.inf)  # [parent j, child i]
     set_with = np.empty((p, p), dtype=object)
     empty = np.zeros(p)
     candidates = list(_parent_set_candidates(classes, int(max_parents)))
+    scored = dict(
+        _class_parent_set_scores(engine, classes, features, int(max_parents), criterion, equivalent_sample_size)
+    )
     index_with = np.zeros((p, p), dtype=np.int64)  # [parent j, child i] -> candidate set
     for c, parents in enumerate(candidates):
-        given = list(parents) if parents else None
-        one = engine.one_way_counts(features, given=given)
-        alone = _alone_scores(one, criterion, equivalent_sample_size, n)
+        alone, with_parent = scored.pop(parents)
         if not parents:
             empty = alone.copy()
         # Strictly better only: smaller and earlier sets come first and keep ties.
@@ -582,10 +704,8 @@ def bridge_and_feature_forest(
         best_alone[better] = alone[better]
         for i in np.flatnonzero(better):
             set_alone[i] = parents
-        if p < 2:
+        if with_parent is None:
             continue
-        pairs = engine.pairwise_counts(features, given=given)
-        with_parent = _pair_scores(pairs, criterion, equivalent_sample_size, n, complete=not engine.has_unknown)
         tolerance = 1e-9 * np.maximum(1.0, np.abs(np.where(np.isfinite(with_parent), with_parent, 0.0)))
         better = with_parent > best_with + tolerance
         best_with[better] = with_parent[better]

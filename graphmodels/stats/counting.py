@@ -54,6 +54,9 @@ _TILED_WEIGHT_CELLS = 1 << 22
 #: Cells of one chunk's one-hot matrix (64 MB of float32).
 _ONE_HOT_CELLS = 1 << 24
 
+#: Most cells of the one-hot matrix of every row an engine keeps for refine_pairwise_counts (16 MB).
+_KEPT_ONE_HOT_CELLS = 1 << 22
+
 
 class InMemoryRowsRequired(TypeError):
     """A fit needs the rows themselves, not only their tables, and the engine keeps them elsewhere (Dask)."""
@@ -202,6 +205,7 @@ class CountingEngine:
         self._has_unknown = bool(codes.size and codes.min() < 0)
         self._cache: dict[Any, Any] = {}
         self._tiled: dict[tuple[int, int], np.ndarray] = {}
+        self._kept_one_hot: tuple[tuple[int, ...], np.ndarray] | None = None
 
     # ------------------------------------------------------------------ basics
     @classmethod
@@ -573,6 +577,134 @@ class CountingEngine:
         self._cache[key] = result
         return result
 
+    def refine_pairwise_counts(
+        self, counts: PairwiseCounts, given: Sequence[Hashable], variable: Hashable
+    ) -> PairwiseCounts:
+        """The pairwise tables given ``[*given, variable]``, from `counts`, the same tables given `given`.
+
+        The table of a stratum of `given` is the sum of its tables at each state of `variable`:
+        the rows of the stratum's most frequent state of `variable` are not counted, their
+        tables are `counts`' minus the other states' (exact: whole numbers). A search that grows
+        conditioning sets one variable at a time (the class-parent sets of
+        :func:`~graphmodels.learners.bridge_and_feature_forest`) so counts only the rows of the
+        other states. With sample weights, unknown codes or rows held elsewhere (Dask) the
+        tables are counted as :meth:`pairwise_counts` counts them. Not cached.
+
+        Parameters
+        ----------
+        counts : PairwiseCounts
+            :meth:`pairwise_counts` ``(variables, given=given)``, or this method's result. Its
+            table may be float32 (whole numbers below 2**24 are exact in float32): the refined
+            table is then float32 too, half the memory, when the rows are unweighted, known and
+            fewer than 2**24; else float64.
+        given : sequence of names or positions
+            The conditioning variables of `counts`, in their order (possibly empty).
+        variable : name or position
+            The conditioning variable to add, last (its state varies fastest in the strata).
+
+        Returns
+        -------
+        PairwiseCounts
+            As :meth:`pairwise_counts` ``(counts.variables, given=[*given, variable])``.
+        """
+        given_positions = self.positions(list(given))
+        position = self.position(variable)
+        positions = tuple(counts.variables)
+        conditioning = given_positions + (position,)
+        if len(set(conditioning)) != len(conditioning):
+            raise ValueError(f"The conditioning variables repeat: {[self.names[p] for p in conditioning]}.")
+        if set(conditioning) & set(positions):
+            raise ValueError(f"The variable {self.names[position]!r} is among the variables of `counts`.")
+        n_parent_strata = math.prod(int(self.cardinalities[p]) for p in given_positions)
+        offsets = counts.offsets
+        width = int(offsets[-1])
+        if counts.table.shape != (n_parent_strata, width, width):
+            raise ValueError(
+                f"`counts` has tables of shape {counts.table.shape}, not those of its variables given "
+                f"{[self.names[p] for p in given_positions]} ({(n_parent_strata, width, width)})."
+            )
+        r = int(self.cardinalities[position])
+        n_strata = n_parent_strata * r
+        self.check_cells(
+            width * width * n_strata,
+            what=f"pairwise tables of {len(positions)} variables ({width} states in all, {n_strata} strata of "
+            f"{[self.names[p] for p in conditioning]}; the variables with the most states: {self._widest(positions)})",
+        )
+        if self._has_unknown or self._weights is not None or type(self).iter_chunks is not CountingEngine.iter_chunks:
+            table = self._pairwise_table(positions, conditioning, offsets, n_strata)
+        else:
+            table = self._refined_pairwise_table(counts.table, positions, given_positions, position, offsets)
+        table.flags.writeable = False
+        return PairwiseCounts(positions, counts.cardinalities, offsets, table, integer=self._weights is None)
+
+    def _refined_pairwise_table(self, parent, positions, given_positions, position, offsets):
+        """:meth:`refine_pairwise_counts` on unweighted rows held in memory with no unknown cell.
+
+        In each stratum of `given`, the rows of the most frequent state of `variable` are left
+        out of the products.
+        """
+        width = int(offsets[-1])
+        cards = self.cardinalities
+        r = int(cards[position])
+        n_parent = len(parent)
+        dtype = parent.dtype if parent.dtype == np.float32 and self.n_rows <= 1 << 24 else np.float64
+        table = np.empty((n_parent, r, width, width), dtype=dtype)
+        tables = table.reshape(-1, width, width)
+        # each stratum's most frequent state of `variable` (from the codes of every row)
+        codes = self._codes
+        parent_strata = np.zeros(self.n_rows, dtype=np.intp)
+        for g in given_positions:  # mixed radix, the last fastest
+            parent_strata *= int(cards[g])
+            parent_strata += codes[:, g]
+        strata = parent_strata * r + codes[:, position]
+        common = np.argmax(np.bincount(strata, minlength=n_parent * r).reshape(n_parent, r), axis=1)
+        rows = np.flatnonzero(codes[:, position] != common[parent_strata])
+        strata = strata[rows]
+        written = np.zeros(len(tables), dtype=bool)  # a chunk's gram is written, the next ones' added
+        rows_per_chunk = max(1, min(self.chunk_size, _ONE_HOT_CELLS // max(width, 1)))
+        with one_blas_thread():
+            for start in range(0, self.n_rows, rows_per_chunk):
+                chunk = slice(*np.searchsorted(rows, [start, start + rows_per_chunk]))
+                one_hot, bounds = self._one_hot_by_stratum(positions, offsets, rows[chunk], strata[chunk], len(tables))
+                for s in np.flatnonzero(np.diff(bounds)):
+                    block = one_hot[bounds[s] : bounds[s + 1]]
+                    if written[s]:
+                        tables[s] += block.T @ block
+                    elif dtype == np.float32:
+                        np.matmul(block.T, block, out=tables[s])
+                    else:
+                        tables[s] = block.T @ block
+                    written[s] = True
+        written[np.arange(n_parent) * r + common] = True  # set below
+        tables[~written] = 0.0  # no row
+        # the most frequent state's tables: the stratum's minus the other states' (whole numbers: exact)
+        for s, c in enumerate(common):
+            others = [v for v in range(r) if v != c]
+            if not others:
+                table[s, c] = parent[s]
+                continue
+            np.subtract(parent[s], table[s, others[0]], out=table[s, c])
+            for v in others[1:]:
+                table[s, c] -= table[s, v]
+        return tables
+
+    def _one_hot_by_stratum(self, positions, offsets, rows, strata, n_strata):
+        """The float32 one-hot rows of `positions` at `rows`, grouped by stratum, and the groups' bounds.
+
+        A stable sort of the small stratum codes (a radix sort) groups the rows; the one-hot
+        matrix of every row is kept for the next query on the same variables when small.
+        """
+        small = strata.astype(np.uint8 if n_strata <= 256 else np.uint16 if n_strata <= 65536 else np.int64)
+        rows = rows[np.argsort(small, kind="stable")]
+        bounds = np.concatenate([[0], np.cumsum(np.bincount(strata, minlength=n_strata))])
+        width = int(offsets[-1])
+        if self.n_rows * width > _KEPT_ONE_HOT_CELLS:
+            return _one_hot(self._codes, rows, positions, offsets), bounds
+        kept = self._kept_one_hot
+        if kept is None or kept[0] != positions:
+            kept = self._kept_one_hot = (positions, _one_hot(self._codes, np.arange(self.n_rows), positions, offsets))
+        return kept[1][rows], bounds
+
     def _one_way_table(self, positions, given_positions, offsets, n_strata):
         """The (n_strata, sum of cardinalities) table of :meth:`one_way_counts`, counted over the rows."""
         width = int(offsets[-1])
@@ -702,6 +834,7 @@ class CountingEngine:
     def clear_cache(self) -> None:
         """Forget every cached table."""
         self._cache.clear()
+        self._kept_one_hot = None
 
     def to_frame(self, variables: Hashable | Sequence[Hashable]) -> pd.DataFrame:
         """The table of `variables` as a tidy DataFrame with a ``count`` column."""
@@ -829,6 +962,21 @@ def _add_stratum_grams(table, codes, strata, offsets, width):
     for s in np.flatnonzero(np.diff(bounds)):
         block = one_hot[bounds[s] : bounds[s + 1]]
         table[s] += (block.T @ block).astype(np.float64)
+
+
+def _one_hot(codes, rows, positions, offsets):
+    """The float32 one-hot matrix of the columns `positions` of `codes` at `rows` (no unknown code):
+    row ``k`` has a one at ``offsets[j] + codes[rows[k], positions[j]]`` for each ``j``."""
+    width = int(offsets[-1])
+    n = len(rows)
+    one_hot = np.zeros((n, width), dtype=np.float32)
+    starts = np.arange(0, n * width, width)
+    index = np.empty((len(positions), n), dtype=np.intp)
+    for k, p in enumerate(positions):  # a column of column-major codes is contiguous
+        np.add(codes[rows, p], starts, out=index[k])
+        index[k] += int(offsets[k])
+    one_hot.reshape(-1)[index.reshape(-1)] = 1
+    return one_hot
 
 
 def _small_integers(weights):
