@@ -201,8 +201,6 @@ def test_searches_and_expert_knowledge(chain):
         BayesianNetwork(latent={"Z": 2}).fit(chain)
 
 
-# The animation is checked frame by frame, never rendered: matplotlib warns when it is deleted.
-@pytest.mark.filterwarnings("ignore:Animation was deleted without rendering")
 def test_traced_search_and_animation(chain):
     model = BayesianNetwork(structure="tabu", trace=True).fit(chain)
     moves = model.trace_[model.trace_["action"].isin(["add", "delete", "reverse"])]
