@@ -322,3 +322,50 @@ def test_stage_scores_flag_underflowing_candidates(n_classes):
     expected = [search.conditional_log_likelihood(scores + tables[c]) for c in code]
     assert np.isnan(got[1])
     np.testing.assert_allclose(got[[0, 2]], np.array(expected)[[0, 2]], rtol=1e-12)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_candidate_pool_slopes_from_gram_products_bound_the_cached_deltas(k, monkeypatch):
+    # A pool that caches its deltas takes its bound slopes from Gram products and the sub-region
+    # terms (issue 26): the products with the cached deltas, and never below them.
+    monkeypatch.setattr(kikuchi, "_GRAM_POOL_ELEMENTS", 0)
+    frame = _mixed(10, 300, 6)
+    frame["x005"] = (frame["x005"] + 2) % 4
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(10)), 4.0)
+    model = kikuchi._Model(search)
+    for region in (0b1, 0b110, 0b1000_0001):
+        model.add(region, model.changes(region), search.log_rows(region))
+    pool = kikuchi._CandidatePool(search, model, k, 10**9)
+    pool.update(0b1000_0001)
+    usable = np.flatnonzero(pool.active)
+    gradient = search.gradient(model.scores)
+    slopes = pool._slopes(usable, gradient)
+    assert isinstance(pool._gram, kikuchi._GramSlopes)
+    exact = pool.deltas[usable] @ gradient
+    assert (slopes >= exact).all()
+    np.testing.assert_allclose(slopes, exact, rtol=1e-9, atol=1e-3)
+    for b in usable:  # the pattern changes are the change dicts
+        mask = pool.masks[b]
+        assert {t: dc for t, dc in pool.changes[b].items()} == {
+            sum(1 << int(a) for i, a in enumerate(pool.combos[b]) if q >> i & 1): int(dc)
+            for q, dc in enumerate(pool.pattern_changes[b])
+            if dc
+        }
+        assert sum(1 << int(a) for a in pool.combos[b]) == mask
+
+
+@pytest.mark.parametrize("n_cols, seed", [(12, 0), (14, 1)])
+def test_candidate_pools_with_gram_slopes_take_the_same_path(n_cols, seed, reference, monkeypatch):
+    # Every pool that caches deltas bounds its candidates by Gram products: the same path as with
+    # the cached deltas' products, bit for bit, and as the reference.
+    frame = _mixed(n_cols, 400, seed)
+    engine = gm.stats.information.as_engine(frame)
+    monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
+    monkeypatch.setattr(kikuchi, "_GRAM_POOL_ELEMENTS", 2**62)
+    deltas = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
+    monkeypatch.setattr(kikuchi, "_GRAM_POOL_ELEMENTS", 0)
+    new = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
+    assert [s["region"] for s in new[0]] == [s["region"] for s in deltas[0]]
+    assert [s["log_posterior"] for s in new[0]] == [s["log_posterior"] for s in deltas[0]]
+    _compare(new, reference.kikuchi_bayes_path(engine, "y", trace=True))

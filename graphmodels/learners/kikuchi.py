@@ -69,6 +69,10 @@ _GRAM_INDEX_BYTES = 256 * 2**20
 # Wide pools of two or three attributes take their bound slopes from one-hot Gram products
 # (_GramSlopes); off: the group-by-group tallies (the reference).
 _USE_GRAM_SLOPES = True
+# Candidate pools with at least this many (candidates x rows x class columns) cached score-change
+# entries take their bound slopes from one-hot Gram products (_GramSlopes) rather than a product
+# with every cached delta (a pass over all of them at every stage).
+_GRAM_POOL_ELEMENTS = 2**24
 # Candidates ordered by their bound at first (all of them once more are scored).
 _LEADING = 1024
 # Log-posterior differences below this are ties, broken by attribute names.
@@ -179,6 +183,8 @@ class _RegionSearch:
         self._log_tables = {}
         self._cached_bytes = 0
         self._products = {}
+        # each attribute's most common state among the distinct rows (the anchor of the tallies)
+        self.common = np.array([np.bincount(self._columns[a], minlength=c).argmax() for a, c in enumerate(self.cards)])
 
     # --------------------------------------------------------------- tables
     def product(self, mask):
@@ -408,6 +414,7 @@ class _CandidatePool:
             if mask not in covered and search.cells(mask) <= max_cells:
                 masks.append(mask)
         self.masks = masks
+        self.k = n_in_region
         self.active = np.ones(len(masks), dtype=bool)
         self.root = model.closure(0)
         n_rows = len(search.x)
@@ -419,8 +426,13 @@ class _CandidatePool:
         self.deltas = np.empty((len(masks),) + self.shape)
         self.has_delta = np.zeros(len(masks), dtype=bool)
         self.changes = [None] * len(masks)
+        # the same changes over sub-region patterns (bit i: the candidate's i-th attribute), as a _WidePool's
+        self.pattern_changes = np.zeros((len(masks), 1 << n_in_region), dtype=np.int32)
         self.delta_dfs = np.zeros(len(masks))
         self._holding = None
+        self._gram = None  # a _GramSlopes when it applies (False when not), made at the first bound
+        self.combos = np.array([_bits(mask) for mask in masks], dtype=np.int64).reshape(len(masks), n_in_region)
+        self._common = search.common
         self._refresh(range(len(masks)))
 
     def _refresh(self, which):
@@ -443,6 +455,10 @@ class _CandidatePool:
                 continue
             self.changes[b] = change
             self.delta_dfs[b] = sum([dc * class_df(t) for t, dc in change.items()])
+            patterns = self.pattern_changes[b]
+            patterns[:] = 0
+            for t, dc in change.items():
+                patterns[_pattern(mask, t)] = dc
             if self.has_delta[b]:
                 corrected.append(b)
                 moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()})
@@ -538,8 +554,20 @@ class _CandidatePool:
         return self.search.conditional_log_likelihood(self.deltas[which] + self.model.scores)
 
     def _slopes(self, usable, gradient):
-        """``grad CLL . d`` of the candidates `usable` from their cached deltas."""
+        """``grad CLL . d`` of the candidates `usable`: from one-hot Gram products and the sub-region
+        terms on a large pool (:class:`_GramSlopes`, an upper bound of the product with the cached
+        deltas up to their rounding), else from the cached deltas."""
+        # Every usable candidate's delta, as before the Gram slopes: cached deltas are corrected as the
+        # model grows, and their rounding (so the exact scores) depends on when they were made.
         self._ensure_deltas(usable)
+        if self._gram is None:
+            large = len(self.masks) * math.prod(self.shape) >= _GRAM_POOL_ELEMENTS
+            self._gram = (large and _GramSlopes.of(self)) or False
+        if self._gram:
+            search = self.search
+            columns = [gradient] if search.binary else [gradient[:, c] for c in range(gradient.shape[1] - 1)]
+            slopes = self._gram.slopes(columns, gradient)[usable]
+            return _add_subregion_slopes(slopes, search, self.combos[usable], self.pattern_changes[usable], gradient)
         if 2 * len(usable) >= len(self.masks) and self.has_delta.all():
             return _dot(self.deltas, gradient)[usable]
         return np.concatenate(
@@ -551,6 +579,33 @@ class _CandidatePool:
         if self.has_delta[b]:
             return self.deltas[b].copy()
         return self._deltas([b])[0]
+
+
+def _pattern(mask, t):
+    """Sub-region `t` of region `mask` as a pattern: bit ``i`` set when `mask`'s ``i``-th attribute is in `t`."""
+    return sum(1 << i for i, bit in enumerate(_bits(mask)) if t >> bit & 1)
+
+
+def _add_subregion_slopes(slopes, search, combos, changes, gradient):
+    """`slopes` plus ``sum_T dc_T g . log P(x_T, y)`` over the proper sub-regions ``T`` of each
+    candidate (attribute indices `combos`, counting-number changes `changes` over sub-region
+    patterns), each distinct sub-region's product computed once."""
+    full = changes.shape[1] - 1
+    shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
+    for q in range(full):
+        dc = changes[:, q]
+        moved = np.flatnonzero(dc)
+        if len(moved) == 0:
+            continue
+        positions = [i for i in range(combos.shape[1]) if q >> i & 1]
+        subregions, inverse = _unique_rows(combos[moved][:, positions], len(search.attributes))
+        masks = [sum(1 << int(a) for a in attrs) for attrs in subregions]
+        for mask in masks:
+            if mask not in shared:
+                shared[mask] = float(_dot(search.log_rows(mask), gradient))
+        terms = np.array([shared[mask] for mask in masks])
+        slopes[moved] += dc[moved] * terms[inverse.ravel()]
+    return slopes
 
 
 def _weighted_gram(columns, rows, weights):
@@ -864,7 +919,7 @@ class _WidePool:
         # The rows of each attribute outside its most common state, attribute after attribute: the
         # common state's cells are the prefix's totals minus the other cells, so its rows are
         # never counted (a half to three quarters of the rows for binary attributes).
-        self._common = np.array([np.bincount(x[:, a], minlength=c).argmax() for a, c in enumerate(search.cards)])
+        self._common = search.common
         attribute, rows = np.nonzero((x != self._common).T)
         self._sparse_rows = rows
         self._sparse_codes = self._state_offsets[attribute] + x[rows, attribute]
@@ -1081,23 +1136,7 @@ class _WidePool:
     def _slopes(self, which, gradient):
         """``g . d`` of the candidates `which`: own cell-table terms plus shared sub-region terms."""
         slopes = self._own_slopes(which, gradient)
-        search = self.search
-        full = (1 << self.k) - 1
-        shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
-        for q in range(full):
-            dc = self.changes[which, q]
-            moved = np.flatnonzero(dc)
-            if len(moved) == 0:
-                continue
-            positions = self._positions(q)
-            subregions, inverse = _unique_rows(self.combos[which[moved]][:, positions], len(search.attributes))
-            masks = [sum(1 << int(a) for a in attrs) for attrs in subregions]
-            for mask in masks:
-                if mask not in shared:
-                    shared[mask] = float(_dot(search.log_rows(mask), gradient))
-            terms = np.array([shared[mask] for mask in masks])
-            slopes[moved] += dc[moved] * terms[inverse.ravel()]
-        return slopes
+        return _add_subregion_slopes(slopes, self.search, self.combos[which], self.changes[which], gradient)
 
     # -------------------------------------------------------------- scoring
     def _deltas(self, which):
