@@ -279,7 +279,8 @@ def test_slopes_from_gram_products_are_the_row_products(n_classes, k, monkeypatc
     assert isinstance(pool._gram, kikuchi._GramSlopes)
     exact = np.array([np.vdot(gradient, pool._deltas([b])[0]) for b in usable])
     columns = gradient if n_classes == 2 else gradient[:, :-1]
-    allowance = (2.0**-24 + 2.0**-40) * 2**k * pool._gram._scale * np.abs(columns).sum()
+    relative = 2.0**-24 + (len(search.x) + pool._gram._terms + 64) * 2.0**-52
+    allowance = relative * 2**k * pool._gram._scale * np.abs(columns).sum()
     allowance += pool._gram._largest_reference * np.abs(gradient.sum(axis=1)).sum() if n_classes > 2 else 0
     assert 0 < allowance < 1e-2
     assert (slopes >= exact).all()
@@ -369,3 +370,31 @@ def test_candidate_pools_with_gram_slopes_take_the_same_path(n_cols, seed, refer
     assert [s["region"] for s in new[0]] == [s["region"] for s in deltas[0]]
     assert [s["log_posterior"] for s in new[0]] == [s["log_posterior"] for s in deltas[0]]
     _compare(new, reference.kikuchi_bayes_path(engine, "y", trace=True))
+
+
+@pytest.mark.parametrize("cards", [[3] * 6, [2, 3, 1, 4, 5, 1, 2], [1, 1, 3]])
+def test_gram_kernels_are_direct_sums(cards):
+    # The one-hot Gram product of a row subset with signed weights, and the sums over each
+    # attribute's reduced columns (equal widths, mixed widths, attributes of one state), against
+    # their direct loops.
+    rng = np.random.default_rng(len(cards))
+    x = np.column_stack([rng.integers(0, c, 40) for c in cards] + [rng.integers(0, 2, 40)])
+    engine = gm.stats.CountingEngine(x, cards + [2], names=[f"x{j}" for j in range(len(cards))] + ["y"])
+    search = kikuchi._RegionSearch(engine, len(cards), list(range(len(cards))), 4.0)
+    pool = kikuchi._WidePool(search, kikuchi._Model(search), 2, 10**9)
+    gram = kikuchi._GramSlopes(pool, keep_phi=True)
+    weights = rng.normal(size=len(search.x))
+    rows = np.flatnonzero(rng.random(len(search.x)) < 0.6)
+    first = int(gram.reduced_offsets[1])
+    got = kikuchi._weighted_gram(gram.rows_major, first, rows, weights[rows])
+    columns = gram.rows_major[rows, first:]
+    np.testing.assert_allclose(got, np.triu(columns.T @ (weights[rows, None] * columns)), atol=1e-12)
+    for start in range(len(cards)):
+        bounds = gram.reduced_offsets[start:] - gram.reduced_offsets[start]
+        width = int(bounds[-1])
+        for axis in (0, 1):
+            values = rng.normal(size=(width, 3) if axis == 0 else (3, width))
+            moved = np.moveaxis(values, axis, 0)
+            expected = np.stack([moved[bounds[j] : bounds[j + 1]].sum(axis=0) for j in range(len(bounds) - 1)])
+            got = gram._block_sums(values, start, axis) if width else np.zeros_like(expected)
+            np.testing.assert_allclose(np.moveaxis(got, axis, 0), expected, atol=1e-12)

@@ -62,10 +62,8 @@ _DIRECT_ELEMENTS = 16384
 # Most (row, attribute subset) entries of a wide pool's subset tallies (see _WidePool._subset_plan).
 _SUBSET_ENTRIES = 2**23
 # Largest stack of one-hot Gram matrices (states of the first attribute x columns x columns,
-# float64), and most bytes of the packed entries' index arrays, of a wide pool's Gram slopes
-# (see _GramSlopes).
+# float64) of a pool's Gram slopes (see _GramSlopes).
 _GRAM_STACK_BYTES = 64 * 2**20
-_GRAM_INDEX_BYTES = 256 * 2**20
 # Wide pools of two or three attributes take their bound slopes from one-hot Gram products
 # (_GramSlopes); off: the group-by-group tallies (the reference).
 _USE_GRAM_SLOPES = True
@@ -608,23 +606,27 @@ def _add_subregion_slopes(slopes, search, combos, changes, gradient):
     return slopes
 
 
-def _weighted_gram(columns, rows, weights):
+def _weighted_gram(rows_major, first, rows, weights):
     """The upper triangle of ``X^T diag(weights) X`` (the lower one zero, Fortran-ordered) for the rows
-    `rows` of ``X = columns.T`` (`columns`: C-ordered, one row per column of ``X``): BLAS's symmetric
-    rank-k updates of the rows of positive and of negative weight scaled by the weights' square
-    roots (a third less time than the general product, measured)."""
+    `rows` (None: all) of ``X = rows_major[:, first:]``: BLAS's symmetric rank-k updates of the
+    rows of positive and of negative weight scaled by the weights' square roots (a third less time
+    than the general product, measured)."""
     from scipy.linalg.blas import dsyrk
 
     root = np.sqrt(np.abs(weights))
+    width = rows_major.shape[1] - first
     out = None
     for sign, chosen in ((1.0, weights > 0), (-1.0, weights < 0)):
         if chosen.any():
-            scaled = np.take(columns, rows[chosen], axis=1)  # row by row: contiguous reads
-            scaled *= root[chosen]
-            # scaled.T is Fortran-ordered (not copied); dsyrk with trans=1 forms scaled @ scaled.T
+            picked = np.flatnonzero(chosen) if rows is None else rows[chosen]
+            block = rows_major[picked, first:]  # whole rows: contiguous reads
+            # transposed while scaled: (columns, rows) C-ordered, so that its transpose is the
+            # Fortran-ordered matrix dsyrk reads without a copy (trans=1: scaled.T @ scaled)
+            scaled = np.empty((width, len(picked)))
+            np.multiply(block.T, root[chosen][None, :], out=scaled)
             out = dsyrk(sign, scaled.T, trans=1, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
     if out is None:
-        out = np.zeros((len(columns), len(columns)), order="F")
+        out = np.zeros((width, width), order="F")
     return out
 
 
@@ -1062,7 +1064,8 @@ class _WidePool:
                     key = key * others + state[at[..., t]]
                 index.append(key.ravel())
                 rows.append(np.repeat(holding, at.shape[1]))
-            plan.append((np.concatenate(index), np.concatenate(rows), (n_attributes * others) ** j))
+            none = [np.zeros(0, dtype=np.int64)]  # no row has j attributes outside their common states
+            plan.append((np.concatenate(index or none), np.concatenate(rows or none), (n_attributes * others) ** j))
         return plan
 
     def _subset_tallies(self, column):
@@ -1206,8 +1209,8 @@ class _WidePool:
 
 
 class _GramSlopes:
-    """The bound slopes ``g . log P(x_S, y)`` of every candidate of a :class:`_WidePool` of two or
-    three attributes, from one-hot Gram products instead of one tally per group of candidates.
+    """The bound slopes ``g . log P(x_S, y)`` of every candidate of a pool of two or three attributes,
+    from one-hot Gram products instead of one tally per group of candidates.
 
     For a candidate ``S = {a, b, c}``, ``sum_rows g log P_S(cell) = sum_cells G_S(cell) log P_S(cell)``
     with ``G_S`` the sums of ``g`` over the rows of each cell; for every ``b < c`` at once, the rows
@@ -1224,49 +1227,64 @@ class _GramSlopes:
     candidates' class-weight tables come from the same products (the common states' counts as
     the marginal minus the others').
 
-    Each first attribute's entries ``(b, x_b), (c, x_c)`` with ``b < c`` are kept packed, with
-    their position in its Gram matrices and their candidate, so a bound pass is per first
-    attribute (and per class column of the gradient) one product per other state, one gather,
-    a product with ``phi`` and a ``bincount``.
+    ``phi`` is kept in the layout of the Gram matrices (transposed: C-ordered, the entries of
+    ``b < c`` below the diagonal), so that a bound pass is, per first attribute, one product per
+    other state and elementwise products with ``phi`` summed over the states, then summed over
+    each attribute's columns: no gather of packed entries. Per first attribute and class column,
+    ``phi`` is four arrays with a leading axis over the states of ``a``: ``(xc, xb)`` both other
+    states (reduced columns x reduced columns), ``(c, xb)`` with ``c = *`` (attributes x reduced
+    columns), ``(xc, b)`` with ``b = *`` (reduced columns x attributes) and ``(c, b)`` both ``*``
+    (attributes x attributes), zero outside ``b < c``.
     """
 
     def __init__(self, pool, keep_phi):
+        # scipy's BLAS loaded before one_blas_thread first looks for the libraries to limit (else its
+        # first products run on every core's thread, and spin)
+        import scipy.linalg.blas  # noqa: F401
+
         search = pool.search
-        self.pool, self.search, self.k = pool, search, pool.k
+        self.search, self.k = search, pool.k
         cards = search.cards
         n = len(cards)
-        self.n, self.cards, self.common = n, cards, pool._common
-        self.offsets = np.concatenate([[0], np.cumsum(cards)])
+        self.n, self.cards, self.common = n, cards, search.common
         self.reduced_offsets = np.concatenate([[0], np.cumsum(cards - 1)])
         x = search.x
         outside = x != self.common
         rank = x - (x > self.common)
-        # the other states' one-hot columns, attribute after attribute, then one column of ones; kept
-        # transposed (a row per column), so that the rows of a state are gathered by contiguous reads
-        self.columns = np.zeros((int(self.reduced_offsets[-1]) + 1, len(x)))
+        # the other states' one-hot columns, attribute after attribute, then one column of ones; row
+        # by row, so that the rows of a state are gathered by contiguous reads
+        self.rows_major = np.zeros((len(x), int(self.reduced_offsets[-1]) + 1))
         rows, attributes = np.nonzero(outside)
-        self.columns[self.reduced_offsets[attributes] + rank[rows, attributes], rows] = 1.0
-        self.columns[-1] = 1.0
-        states = np.arange(int(self.offsets[-1])) - np.repeat(self.offsets[:-1], cards)
-        attribute_of = np.repeat(np.arange(n), cards)
-        own = states != self.common[attribute_of]
-        # each one-hot column's reduced column; the common states' -1 (the ones, per start)
-        self.to_reduced = np.where(
-            own, self.reduced_offsets[attribute_of] + states - (states > self.common[attribute_of]), -1
-        )
-        self.attribute_of, self.is_common = attribute_of, ~own
-        # the rows in each other state of each attribute (the first attributes of three)
+        self.rows_major[rows, self.reduced_offsets[attributes] + rank[rows, attributes]] = 1.0
+        self.rows_major[:, -1] = 1.0
+        self.attribute_of = np.repeat(np.arange(n), cards - 1)  # each reduced column's attribute
+        self.unit = bool((cards == 2).all())  # one reduced column per attribute: no sums over columns
+        # the rows in each state of each attribute (the first attributes of three)
         self.state_rows = {}
         if self.k == 3:
             for a in range(n):
                 self.state_rows[a] = [np.flatnonzero(x[:, a] == s) for s in range(int(cards[a]))]
         self.keep_phi = keep_phi
-        self._index = {}
         self._phi = None
-        self._scale = 0.0  # largest |phi| or |log table|, for the rounding allowance
+        self._offsets_plans = {}
+        self._scale = 0.0  # largest |phi|, for the rounding allowance
         self._largest_reference = 0.0
+        # most terms of one candidate's slope: its cells (the largest cardinalities' product)
+        self._terms = math.prod(sorted((int(c) for c in cards), reverse=True)[: self.k])
         # each candidate's place among all k-sets in lexicographic order (None: they are all there)
         self._place = None if len(pool.combos) == math.comb(n, self.k) else _lexicographic_rank(pool.combos, n)
+
+    @staticmethod
+    def phi_bytes(search, k):
+        """Bytes of the anchored tables of every k-set (single precision, per class column but one)."""
+        cards = search.cards
+        reduced = np.concatenate([[0], np.cumsum((cards - 1)[::-1])])[::-1]  # reduced columns from each start
+        n = len(cards)
+        if k == 2:
+            per_start = [(int(reduced[0]) + n) ** 2]
+        else:
+            per_start = [int(cards[a]) * (int(reduced[a + 1]) + n - a - 1) ** 2 for a in range(n - 2)]
+        return 4 * (search.n_classes - 1) * sum(per_start)
 
     @classmethod
     def of(cls, pool):
@@ -1279,17 +1297,9 @@ class _GramSlopes:
         if states * columns * columns * 8 > _GRAM_STACK_BYTES:
             return None
         # Every k attributes are laid out, also those the pool left out (covered, or past max_cells):
-        # their packed entries (two int32 index arrays, fewer than the cells by the first
-        # attribute's states) within their budget, and their anchored tables (single precision, one
-        # column fewer than the classes) kept if within the pool's, else made at every pass.
-        sums = [1] + [0] * k  # elementary symmetric sums of the cardinalities: the cells of all k-sets
-        for r in search.cards:
-            for j in range(k, 0, -1):
-                sums[j] += sums[j - 1] * int(r)
-        entries = sums[k]
-        if 2 * 4 * entries // max(1, min(states, int(search.cards.min()))) > _GRAM_INDEX_BYTES:
-            return None
-        return cls(pool, keep_phi=entries * (search.n_classes - 1) * 4 <= _POOL_BYTES)
+        # their anchored tables (single precision, one column fewer than the classes) kept if within
+        # the pool's budget, else made at every pass.
+        return cls(pool, keep_phi=cls.phi_bytes(search, k) <= _POOL_BYTES)
 
     # ------------------------------------------------------------ layout
     def _starts(self):
@@ -1303,52 +1313,63 @@ class _GramSlopes:
             first += math.comb(self.n - a - 1, 2)
         return out
 
-    def _layout(self, start):
-        """Local one-hot columns from `start` on: each one's reduced column (common: the ones), its
-        attribute (0 = the first after `start`), whether it is a common state."""
-        width = int(self.reduced_offsets[-1] - self.reduced_offsets[start]) + 1
-        reduced = self.to_reduced[self.offsets[start] :] - self.reduced_offsets[start]
-        reduced = np.where(self.is_common[self.offsets[start] :], width - 1, reduced)
-        return reduced, self.attribute_of[self.offsets[start] :] - start, width
-
-    def _packed(self, start):
-        """Flat positions in a (width, width) Gram matrix of the packed entries ``(b, x_b), (c, x_c)``,
-        ``b < c``, from `start` on (row-major), and the candidate (pair rank) of each."""
-        entry = self._index.get(start)
-        if entry is None:
-            reduced, block, width = self._layout(start)
-            rows, cols = np.nonzero(block[:, None] < block[None, :])
-            n_later = self.n - start
-            b, c = block[rows], block[cols]
-            pair = b * (2 * n_later - b - 1) // 2 + (c - b - 1)
-            # the upper triangle of a Fortran-ordered (width, width) matrix, read as its C-ordered transpose
-            low, high = np.minimum(reduced[rows], reduced[cols]), np.maximum(reduced[rows], reduced[cols])
-            entry = ((high * width + low).astype(np.int32), pair.astype(np.int32))
-            self._index[start] = entry
-        return entry
-
-    # ------------------------------------------------------------ products
-    def _grams(self, weights, start, a, whole):
-        """Weighted Gram matrices ``[R, 1]^T diag(w) [R, 1]`` of the reduced columns from `start`, one
-        per state of `a` (None: all rows; the common state: all rows, `whole`): upper triangles (see
-        :func:`_weighted_gram`), Fortran-ordered."""
-        first = int(self.reduced_offsets[start])
-        if a is None:
-            return [np.asfortranarray(whole[first:, first:]) if first else whole]
-        out = []
-        for state, rows in enumerate(self.state_rows[a]):
-            if state == self.common[a]:
-                out.append(np.asfortranarray(whole[first:, first:]))
-            else:
-                out.append(_weighted_gram(self.columns[first:], rows, weights[rows]))
+    def _block_sums(self, values, start, axis):
+        """`values` summed over the reduced columns of each attribute from `start` on, along `axis`
+        (0 or 1), each attribute's columns added in order."""
+        if self.unit:
+            return values
+        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
+        shape = list(values.shape)
+        shape[axis] = len(bounds) - 1
+        if values.shape[axis] == 0:
+            return np.zeros(shape)
+        width = int(bounds[1] - bounds[0])
+        if (np.diff(bounds) == width).all():  # as many reduced columns each: strided slices added
+            index = [slice(None)] * values.ndim
+            index[axis] = slice(0, None, width)
+            out = np.array(values[tuple(index)])
+            for offset in range(1, width):
+                index[axis] = slice(offset, None, width)
+                out += values[tuple(index)]
+            return out
+        if axis == 1:  # along rows: numpy's segment sums (contiguous)
+            out = np.add.reduceat(values, np.minimum(bounds[:-1], values.shape[1] - 1), axis=1)
+            out[:, bounds[1:] == bounds[:-1]] = 0.0  # attributes of one state: no reduced column
+            return out
+        # across rows: each attribute's first, second, ... row added to its sum (whole rows at once;
+        # numpy's segment sums across rows are slower)
+        plan = self._offsets_plans.get(start)
+        if plan is None:
+            widths = np.diff(bounds)
+            plan = [(np.flatnonzero(widths > o), bounds[:-1][widths > o] + o) for o in range(int(widths.max()))]
+            self._offsets_plans[start] = plan
+        out = np.zeros(shape)
+        for attributes, rows in plan:
+            out[attributes] += values[rows]
         return out
 
-    def _whole(self, weights):
-        return _weighted_gram(self.columns, np.arange(self.columns.shape[1]), weights)
+    # ------------------------------------------------------------ products
+    def _gram(self, weights, start, rows=None):
+        """``[R, 1]^T diag(w) [R, 1]`` of the reduced columns from `start` and the ones over the rows
+        `rows` (None: all), transposed: C-ordered, the lower triangle (see :func:`_weighted_gram`)."""
+        first = int(self.reduced_offsets[start])
+        return _weighted_gram(self.rows_major, first, rows, weights if rows is None else weights[rows]).T
+
+    def _grams(self, weights, start, a, whole):
+        """The transposed Gram matrices (see :meth:`_gram`) of each state of `a` (None: all rows; the
+        common state: all rows, the slice of `whole`)."""
+        first = int(self.reduced_offsets[start])
+        if a is None:
+            return [whole[first:, first:]]
+        common = int(self.common[a])
+        return [
+            whole[first:, first:] if state == common else self._gram(weights, start, rows)
+            for state, rows in enumerate(self.state_rows[a])
+        ]
 
     # ------------------------------------------------------------ tables
     def _tables(self):
-        """Each first attribute's anchored log tables, packed: per column, (states, entries)."""
+        """Each first attribute's anchored log tables: per class column, the four arrays of phi."""
         from .._threads import one_blas_thread
 
         search = self.search
@@ -1356,98 +1377,85 @@ class _GramSlopes:
         per_class = search._class_weights_t
         phi = []
         with one_blas_thread():
-            wholes = [self._whole(w) for w in per_class]
+            wholes = [self._gram(w, 0) for w in per_class]
             for a, start, states, _ in self._starts():
-                reduced, block, width = self._layout(start)
-                rows, cols = np.nonzero(block[:, None] < block[None, :])  # the order of _packed
-                places = self._places(reduced[rows], reduced[cols], block[rows], block[cols], width)
-                cards = self.cards[start:][block]
-                alpha = theta / (states * m * cards[rows] * cards[cols])
-                logs = []
+                attr = self.attribute_of[int(self.reduced_offsets[start]) :] - start
+                cards = self.cards[start:].astype(np.float64)
+                alpha_cc = theta / (states * m * cards[:, None] * cards[None, :])  # (c, b)
+                alphas = [alpha_cc[attr][:, attr], alpha_cc[:, attr], alpha_cc[attr, :], alpha_cc]
+                logs = []  # per class: the four (states, ...) arrays of log(count + alpha)
                 for weights, whole in zip(per_class, wholes):
-                    counts = np.stack([self._counts(g, start, places) for g in self._grams(weights, start, a, whole)])
+                    grams = [np.array(g) for g in self._grams(weights, start, a, whole)]
                     if a is not None:  # a's common state: all rows minus its other states
                         common = int(self.common[a])
-                        counts[common] -= np.delete(counts, common, axis=0).sum(axis=0)
-                    logs.append(np.log(np.maximum(counts, 0.0) + alpha))
+                        grams[common] -= sum(g for s, g in enumerate(grams) if s != common)
+                    parts = None
+                    for state, gram in enumerate(grams):
+                        counts = self._full_counts(gram, start)
+                        if parts is None:
+                            parts = [np.empty((len(grams),) + c.shape) for c in counts]
+                        for part, values in zip(parts, counts):
+                            part[state] = values
+                    for part, alpha in zip(parts, alphas):
+                        np.maximum(part, 0.0, out=part)
+                        part += alpha
+                        np.log(part, out=part)
+                    logs.append(parts)
+                # Entries outside b < c (the diagonal blocks, the upper triangle) stay: finite (counts
+                # of at least zero), they only reach the sums of pairs b >= c, never read.
                 if search.binary:
-                    tables = [logs[1] - logs[0]]
+                    tables = [[one - zero for one, zero in zip(logs[1], logs[0])]]
                 else:
-                    tables = [values - logs[-1] for values in logs[:-1]]
-                    reference = np.abs(logs[-1] - math.log(search.total + theta))
-                    self._largest_reference = max(self._largest_reference, float(reference.max(initial=0.0)))
-                anchors = self._anchors(start, block, rows, cols)
+                    tables = [[value - last for value, last in zip(values, logs[-1])] for values in logs[:-1]]
+                    reference = math.log(search.total + theta)
+                    for last in logs[-1]:
+                        largest = max(float(last.max()) - reference, reference - float(last.min()))
+                        self._largest_reference = max(self._largest_reference, largest)
                 packed = []
                 for table in tables:
-                    self._scale = max(self._scale, float(np.abs(table).max(initial=0.0)))
-                    anchored = self._anchor(table, a, anchors).astype(np.float32)
-                    self._scale = max(self._scale, float(np.abs(anchored).max(initial=0.0)))
-                    packed.append(anchored)
+                    anchored = self._anchor(table, a, attr)
+                    for values in anchored:
+                        self._scale = max(self._scale, float(values.max()), -float(values.min()))
+                    packed.append([values.astype(np.float32) for values in anchored])
                 phi.append(packed)
         return phi
 
-    @staticmethod
-    def _places(row, col, row_attribute, col_attribute, width):
-        """Where the counts of the packed entries come from, by kind: both states other than the
-        common ones (their Gram entry, upper triangle of a Fortran-ordered matrix), the row's or
-        the column's common (the ones minus the other states), or both."""
-        ones = width - 1
-        row_common, col_common = row == ones, col == ones
-        kinds = []
-        for rows_common, cols_common in ((False, False), (True, False), (False, True), (True, True)):
-            where = np.flatnonzero((row_common == rows_common) & (col_common == cols_common))
-            kinds.append((where, row[where], col[where], row_attribute[where], col_attribute[where]))
-        return kinds
-
-    def _counts(self, gram, start, places):
-        """Counts of the packed entries ``(b, x_b), (c, x_c)``, ``b < c``, from the upper triangle of a
-        Gram matrix of the reduced columns from `start` (see :meth:`_places`): a common state's
-        count is its attribute's marginal (the column of ones) minus its other states'."""
-        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]  # each attribute's reduced columns
-        ones = gram[:, -1]  # each reduced column with the ones (upper triangle: the last column)
-        running = np.cumsum(gram[:-1], axis=0)
-        running = np.concatenate([np.zeros((1, gram.shape[1])), running])
-        by_row = running[bounds[1:]] - running[bounds[:-1]]  # (attributes, columns): b's other states summed
-        running = np.concatenate([np.zeros((gram.shape[0], 1)), np.cumsum(gram[:, :-1], axis=1)], axis=1)
-        by_column = running[:, bounds[1:]] - running[:, bounds[:-1]]  # (columns, attributes)
-        running = np.concatenate([np.zeros((len(by_row), 1)), np.cumsum(by_row[:, :-1], axis=1)], axis=1)
-        both = running[:, bounds[1:]] - running[:, bounds[:-1]]  # (attributes, attributes)
-        out = np.empty(sum(len(kind[0]) for kind in places))
-        (where, row, col, _, _), (where_r, _, col_r, b_r, _), (where_c, row_c, _, _, c_c), (where_b, _, _, b, c) = (
-            places
+    def _full_counts(self, gram, start):
+        """The counts of every cell of each pair ``b < c`` from a transposed Gram matrix of the reduced
+        columns from `start` (:meth:`_gram`): ``(xc, xb)``, ``(c's common, xb)``, ``(xc, b's
+        common)`` and both common, as the four arrays of phi (a common state's count is its
+        attribute's marginal, the ones, minus its other states')."""
+        reduced = gram[:-1, :-1]  # (xc, xb): the lower triangle
+        ones = gram[-1, :-1]  # each reduced column's rows
+        total = gram[-1, -1]
+        by_c = self._block_sums(reduced, start, axis=0)  # (c, xb): xb with c outside its common state
+        by_b = self._block_sums(reduced, start, axis=1)  # (xc, b)
+        both = self._block_sums(by_c, start, axis=1)  # (c, b)
+        marginal = self._block_sums(ones, start, axis=0)  # (attributes,): rows outside the common state
+        return (
+            reduced,
+            ones[None, :] - by_c,
+            ones[:, None] - by_b,
+            total - marginal[:, None] - marginal[None, :] + both,
         )
-        out[where] = gram.T.ravel()[col * gram.shape[0] + row]
-        out[where_r] = ones[col_r] - by_row[b_r, col_r]
-        out[where_c] = ones[row_c] - by_column[row_c, c_c]
-        out[where_b] = gram[-1, -1] - by_row[b, -1] - by_row[c, -1] + both[b, c]
-        return out
 
-    def _anchors(self, start, block, rows, cols):
-        """For the row and then the column axis: the packed entries not at a common state, and the
-        entry of their row's (column's) common state, in the packed order."""
-        n_columns = len(block)
-        position = np.full((n_columns, n_columns), -1, dtype=np.int64)
-        position[rows, cols] = np.arange(len(rows))
-        common_of = np.flatnonzero(self.is_common[self.offsets[start] :])[block]  # each column's common column
-        out = []
-        for anchor in (position[common_of[rows], cols], position[rows, common_of[cols]]):
-            others = np.flatnonzero(anchor != np.arange(len(anchor)))
-            out.append((others, anchor[others]))
-        return out
-
-    def _anchor(self, table, a, anchors):
-        """``phi``: the packed table (states, entries) as differences from the common states along
-        every axis, a common state's entry the table there (``log P(s) = sum_{U <= outside} phi_U``)."""
-        phi = table.copy()
+    def _anchor(self, table, a, attr):
+        """``phi``: the log tables (four (states, ...) arrays, see :meth:`_full_counts`) as differences
+        from the common states along every axis, a common state's entry the table there (``log P(s)
+        = sum_{U <= outside} phi_U``)."""
+        rr, cr, rc, cc = table  # changed in place
         if a is not None:
             common = int(self.common[a])
-            anchor = phi[common].copy()
-            phi -= anchor
-            phi[common] = anchor
-        for others, anchor in anchors:
-            # the anchors (common states) are not changed by their own step
-            phi[:, others] -= phi[:, anchor]
-        return phi
+            for values in (rr, cr, rc, cc):
+                anchor = values[common].copy()
+                values -= anchor
+                values[common] = anchor
+        # along b (the columns) and then c (the rows); the common entries stay the tables
+        rr -= rc[:, :, attr]
+        cr -= cc[:, :, attr]
+        rr -= cr[:, attr, :]
+        rc -= cc[:, attr, :]
+        return [rr, cr, rc, cc]
 
     # ------------------------------------------------------------ slopes
     def slopes(self, columns, gradient):
@@ -1462,24 +1470,33 @@ class _GramSlopes:
             phi = self._phi
         out = np.empty(math.comb(self.n, self.k))
         with one_blas_thread():
-            wholes = [self._whole(column) for column in columns]
+            wholes = [self._gram(column, 0) for column in columns]
             for (a, start, _, first), tables in zip(self._starts(), phi):
-                flat, pair = self._packed(start)[:2]
-                n_pairs = math.comb(self.n - start, 2)
-                total = np.zeros(n_pairs)
-                for column, whole, table in zip(columns, wholes, tables):
-                    weighted = np.zeros(len(flat))
-                    for phi, gram in zip(table, self._grams(column, start, a, whole)):
-                        weighted += phi * np.take(gram.T.ravel(), flat)
-                    total += np.bincount(pair, weights=weighted, minlength=n_pairs)
-                out[first : first + n_pairs] = total
+                n_later = self.n - start
+                total = np.zeros((n_later, n_later))
+                for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
+                    products = np.zeros(rr.shape[1:])
+                    by_b = np.zeros(cr.shape[1:])
+                    by_c = np.zeros(rc.shape[1:])
+                    for state, gram in enumerate(self._grams(column, start, a, whole)):
+                        ones = gram[-1, :-1]
+                        products += rr[state] * gram[:-1, :-1]
+                        by_b += cr[state] * ones[None, :]
+                        by_c += rc[state] * ones[:, None]
+                        total += cc[state] * gram[-1, -1]
+                    both = self._block_sums(self._block_sums(products, start, axis=0), start, axis=1)
+                    total += both + self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
+                n_pairs = math.comb(n_later, 2)
+                out[first : first + n_pairs] = total.T[np.triu_indices(n_later, 1)]
         # Single-precision anchored tables move each slope by at most 2**-24 max|phi| sum|G*|, and
         # each row enters at most 2**k of the sums G* a candidate's slope weighs; the products
-        # (float64 sums of at most the rows' terms) and the marginal minus the others round far
-        # below 2**-40 of that; and the gradient's rows sum to zero only up to rounding. All
-        # allowed for, the bound stays an upper bound.
+        # (float64 sums of at most the rows' terms) and the sums of their products with phi (at most
+        # a candidate's cells' terms) round by less than (rows + cells) 2**-53 of that; and the
+        # gradient's rows sum to zero only up to rounding. All allowed for, the bound stays an upper
+        # bound.
         scale = sum(float(np.abs(column).sum()) for column in columns)
-        rounding = (2.0**-24 + 2.0**-40) * 2**self.k * self._scale * scale
+        relative = 2.0**-24 + (len(self.search.x) + self._terms + 64) * 2.0**-52
+        rounding = relative * 2**self.k * self._scale * scale
         if not self.search.binary:
             rounding += self._largest_reference * float(np.abs(gradient.sum(axis=1)).sum())
         return (out if self._place is None else out[self._place]) + rounding
