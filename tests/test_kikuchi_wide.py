@@ -398,3 +398,34 @@ def test_gram_kernels_are_direct_sums(cards):
             expected = np.stack([moved[bounds[j] : bounds[j + 1]].sum(axis=0) for j in range(len(bounds) - 1)])
             got = gram._block_sums(values, start, axis) if width else np.zeros_like(expected)
             np.testing.assert_allclose(np.moveaxis(got, axis, 0), expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_untraced_search_skips_regions_below_acceptance_and_takes_the_same_path(n_classes, monkeypatch):
+    # Without a trace no region below what acceptance needs is scored exactly (issue 26): the same
+    # path as the traced search, which scores each size's best region even when it is rejected,
+    # and fewer exact scores.
+    monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
+    monkeypatch.setattr(kikuchi, "_POOL_BYTES", 2**20)
+    frame = _mixed(14, 400, 11, n_classes)
+    engine = gm.stats.information.as_engine(frame)
+    scored = []
+    original = kikuchi._best_in_pool
+
+    def counting(pool, n, log_likelihoods_of, slopes_of, floor=None):
+        def counted(which):
+            scored.append(len(which))
+            return log_likelihoods_of(which)
+
+        return original(pool, n, counted, slopes_of, floor)
+
+    monkeypatch.setattr(kikuchi, "_best_in_pool", counting)
+    traced, trace = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
+    traced_scores = sum(scored)
+    scored.clear()
+    untraced = kikuchi.kikuchi_bayes_path(engine, "y")
+    assert [s["region"] for s in untraced] == [s["region"] for s in traced]
+    assert [s["log_posterior"] for s in untraced] == [s["log_posterior"] for s in traced]
+    assert [s["counting_numbers"] for s in untraced] == [s["counting_numbers"] for s in traced]
+    assert (trace["action"] == "reject").sum() >= 2
+    assert sum(scored) < traced_scores

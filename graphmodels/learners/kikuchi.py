@@ -532,16 +532,18 @@ class _CandidatePool:
             stale = near[self.active[near]]  # ascending, as a scan of every candidate
         self._refresh(stale)
 
-    def best(self, n):
+    def best(self, n, floor=None):
         """The best candidate as ``(mask, changes, log_likelihood, df)``, or None.
 
         With cached deltas, candidates are scored exactly in the order of an
         upper bound and only while the bound can still beat the best exact
         score: the conditional log-likelihood is concave in the scores, so
         ``CLL(s + d) <= CLL(s) + grad CLL(s) . d`` (one matrix-vector product
-        for all candidates). The result is the exhaustive search's.
+        for all candidates). The result is the exhaustive search's. With a
+        `floor`, when no candidate's log posterior exceeds it, the result is
+        only some candidate below it, or None (see :func:`_best_in_pool`).
         """
-        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes)
+        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor)
         if found is None:
             return None
         b, log_likelihood, df = found
@@ -1189,12 +1191,12 @@ class _WidePool:
             out[i] = search.conditional_log_likelihood(self._deltas([which[i]])[0] + self.model.scores)
         return out
 
-    def best(self, n):
+    def best(self, n, floor=None):
         """The best candidate as ``(mask, changes, log_likelihood, df)``, or None (see
         :meth:`_CandidatePool.best`; the same bound, computed from cell tables)."""
         self._refresh()
         self._stage = None
-        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes)
+        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor)
         if found is None:
             return None
         b, log_likelihood, df = found
@@ -1784,8 +1786,16 @@ def kikuchi_bayes_path(
 
     while max_steps is None or len(path) - 1 < max_steps:
         pool = pool_of(size)
-        choice = pool.best(n)
         current = path[-1]
+        # Without a trace, a size's best region matters only if it can be added: no region scoring
+        # at or below what acceptance needs is scored exactly (the choice is the same).
+        floor = None
+        if record is None:
+            if phase == "ascent":
+                floor = current["log_posterior"] + _TIE_TOLERANCE * max(1.0, abs(current["log_posterior"]))
+            else:
+                floor = best - max_log_posterior_drop
+        choice = pool.best(n, floor)
         accept = False
         if choice is not None:
             mask, changes, cand_ll, cand_df = choice
@@ -1817,7 +1827,7 @@ def kikuchi_bayes_path(
     return finish()
 
 
-def _best_in_pool(pool, n, log_likelihoods_of, slopes_of):
+def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None):
     """The best candidate of a pool as ``(index, log_likelihood, df)``, or None; both pools' search.
 
     Candidates are scored exactly (``log_likelihoods_of(indices)``: their conditional
@@ -1825,6 +1835,10 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of):
     best exact score: the conditional log-likelihood is concave in the scores, so ``CLL(s + d) <=
     CLL(s) + grad CLL(s) . d`` (``slopes_of(indices, gradient)``: the products). The result is
     the exhaustive search's. Small pools are scored directly.
+
+    With a `floor` (a log posterior no candidate at or below which can be accepted), candidates
+    whose bound is below it (less a tolerance) are not scored either: when the best exceeds the
+    floor it is the same candidate; else the result is a candidate below the floor, or None.
     """
     search, model = pool.search, pool.model
     all_dfs = model.df + pool.delta_dfs
@@ -1847,15 +1861,20 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of):
     else:
         current = float(search.conditional_log_likelihood(model.scores))
         bounds = log_priors + current + slopes_of(usable, search.gradient(model.scores))
-        _score_in_bound_order(bounds, posts, score)
+        # Below the floor by twice the tie tolerance: every candidate tied with a best above it is scored.
+        lowest = -np.inf if floor is None else floor - 2 * _TIE_TOLERANCE * max(1.0, abs(floor))
+        _score_in_bound_order(bounds, posts, score, lowest)
+        if not np.isfinite(posts).any():
+            return None
     i = _first_at_top(posts)
     b = int(usable[i])
     return b, float(log_likelihoods[i]), int(all_dfs[b])
 
 
-def _score_in_bound_order(bounds, posts, score, step=16):
+def _score_in_bound_order(bounds, posts, score, lowest=-np.inf, step=16):
     """Score candidates exactly in decreasing order of their upper `bounds`, `step` at a time,
-    until no bound left can beat the best exact log posterior in `posts` (which `score` fills).
+    until no bound left can beat the best exact log posterior in `posts` (which `score` fills)
+    nor reach `lowest`.
 
     Both pools' searches share it: the bound is exact (concavity), so the best candidate is
     always scored; the rounding slack keeps a tie at the top from being pruned.
@@ -1867,6 +1886,8 @@ def _score_in_bound_order(bounds, posts, score, step=16):
     while start < len(bounds):
         if start == len(order):  # past the leading candidates: all of them, in the same order
             order = np.argsort(-bounds, kind="stable")
+        if bounds[order[start]] < lowest:
+            break
         if start and bounds[order[start]] < top - _TIE_TOLERANCE * max(1.0, abs(top)):
             break
         batch = order[start : start + step]
