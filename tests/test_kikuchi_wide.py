@@ -412,12 +412,16 @@ def test_untraced_search_skips_regions_below_acceptance_and_takes_the_same_path(
     scored = []
     original = kikuchi._best_in_pool
 
-    def counting(pool, n, log_likelihoods_of, slopes_of, floor=None):
+    def counting(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=None):
         def counted(which):
             scored.append(len(which))
             return log_likelihoods_of(which)
 
-        return original(pool, n, counted, slopes_of, floor)
+        def screened(which):
+            scored.append(len(which))
+            return screen_of(which)
+
+        return original(pool, n, counted, slopes_of, floor, screened if screen_of else None)
 
     monkeypatch.setattr(kikuchi, "_best_in_pool", counting)
     traced, trace = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
@@ -429,3 +433,28 @@ def test_untraced_search_skips_regions_below_acceptance_and_takes_the_same_path(
     assert [s["counting_numbers"] for s in untraced] == [s["counting_numbers"] for s in traced]
     assert (trace["action"] == "reject").sum() >= 2
     assert sum(scored) < traced_scores
+
+
+def test_screened_candidates_are_chosen_as_by_exact_scores(monkeypatch):
+    # Two classes: candidates are screened by a faster softplus within a bound of the exact
+    # conditional log-likelihood, and only those that can tie with the best are scored exactly
+    # (issue 26): the bound holds, and the path is the one of exact scores, bit for bit.
+    frame = _mixed(14, 400, 5)
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(14)), 4.0)
+    model = kikuchi._Model(search)
+    for region in (0b1, 0b110):
+        model.add(region, model.changes(region), search.log_rows(region))
+    model.scores[:7] += 40.0  # rows far on either side of the decision
+    model.scores[7:14] -= 40.0
+    pool = kikuchi._CandidatePool(search, model, 2, 10**9)
+    which = np.flatnonzero(pool.active)
+    fast, errors = pool._screened_log_likelihoods(which)
+    exact = pool._log_likelihoods(which)
+    assert (np.abs(fast - exact) <= errors).all() and (errors < 1e-8).all()
+    monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
+    screened = kikuchi.kikuchi_bayes_path(engine, "y")
+    monkeypatch.setattr(kikuchi._CandidatePool, "_screened_log_likelihoods", property(lambda self: None))
+    plain = kikuchi.kikuchi_bayes_path(engine, "y")
+    assert [s["region"] for s in screened] == [s["region"] for s in plain]
+    assert [s["log_posterior"] for s in screened] == [s["log_posterior"] for s in plain]
