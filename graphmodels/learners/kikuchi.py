@@ -846,11 +846,13 @@ class _WidePool:
         self.changes[plain] = 0
         self.changes[plain, full] = 1
         self.changes[plain, 0] = -1
-        chunk = max(1, _BLOCK_ELEMENTS // max(1, len(model.maximal) * k))
+        # (patterns x candidates) arrays of a chunk; the model's keyed tables made once
+        chunk = max(1, _BLOCK_ELEMENTS // (8 << k))
         general = which[hit]
+        tables = self._model_tables() if len(general) else None
         for start in range(0, len(general), chunk):
             part = general[start : start + chunk]
-            self.changes[part] = self._general_changes(self.combos[part])
+            self.changes[part] = self._general_changes(self.combos[part], tables)
         self.delta_dfs[which] = (self.changes[which] * self._class_dfs(which)).sum(axis=1)
 
     def _pattern_cards(self, which):
@@ -864,7 +866,22 @@ class _WidePool:
         """Conditional degrees of freedom (eq. 7) of each sub-region, (candidates, patterns)."""
         return self._pattern_cards(which) * (self.search.n_classes - 1)
 
-    def _general_changes(self, combos):
+    def _model_tables(self):
+        """Counting numbers of the model's regions of up to k attributes, and the number of its
+        regions holding each set of up to k attributes, as sorted keys and values (:meth:`_keyed`)."""
+        model, k = self.model, self.k
+        counting_keys, counting_values = self._keyed(
+            (_bits(mask), c) for mask, c in model.counting.items() if len(_bits(mask)) <= k
+        )
+        holding = collections.Counter()
+        for region in model.maximal:
+            bits = _bits(region)
+            for size in range(1, min(k, len(bits)) + 1):
+                holding.update(itertools.combinations(bits, size))
+        holding_keys, holding_values = self._keyed(holding.items())
+        return counting_keys, counting_values, holding_keys, holding_values
+
+    def _general_changes(self, combos, tables=None):
         """Counting-number changes (candidates, patterns) of adding the candidates `combos`, vectorized
         :meth:`_Model.changes`: a sub-region ``T`` joins the new closure when some region covers it and
         no attribute of the candidate outside ``T`` lies in every region covering it, that is when
@@ -875,17 +892,7 @@ class _WidePool:
         n = len(combos)
         full = (1 << k) - 1
         base = len(self.search.attributes) + 1
-        # Counting numbers of the sub-regions, and the number of regions holding each set of up to k
-        # attributes, looked up by a key of their attributes.
-        counting_keys, counting_values = self._keyed(
-            (_bits(mask), c) for mask, c in model.counting.items() if len(_bits(mask)) <= k
-        )
-        holding = collections.Counter()
-        for region in model.maximal:
-            bits = _bits(region)
-            for size in range(1, min(k, len(bits)) + 1):
-                holding.update(itertools.combinations(bits, size))
-        holding_keys, holding_values = self._keyed(holding.items())
+        counting_keys, counting_values, holding_keys, holding_values = tables or self._model_tables()
         keys = np.zeros((full + 1, n), dtype=np.int64)
         for q in range(1, full + 1):
             for i, p in enumerate(self._positions(q)):
