@@ -1276,11 +1276,13 @@ class _GramSlopes:
 
         search = pool.search
         self.search, self.k = search, pool.k
-        cards = search.cards
-        n = len(cards)
-        self.n, self.cards, self.common = n, cards, search.common
-        self.reduced_offsets = np.concatenate([[0], np.cumsum(cards - 1)])
+        n = len(search.cards)
         x = search.x
+        self.order = self.product_order(search, self.k)
+        cards = search.cards[self.order]
+        self.n, self.cards, self.common = n, cards, search.common[self.order]
+        self.reduced_offsets = np.concatenate([[0], np.cumsum(cards - 1)])
+        x = x[:, self.order]
         outside = x != self.common
         rank = x - (x > self.common)
         # the other states' one-hot columns, attribute after attribute, then one column of ones; row
@@ -1303,13 +1305,32 @@ class _GramSlopes:
         self._largest_reference = 0.0
         # most terms of one candidate's slope: its cells (the largest cardinalities' product)
         self._terms = math.prod(sorted((int(c) for c in cards), reverse=True)[: self.k])
-        # each candidate's place among all k-sets in lexicographic order (None: they are all there)
-        self._place = None if len(pool.combos) == math.comb(n, self.k) else _lexicographic_rank(pool.combos, n)
+        # each candidate's place among all k-sets of the products' order, lexicographic (None: they are
+        # all there, in that order)
+        position = np.empty(n, dtype=np.int64)
+        position[self.order] = np.arange(n)
+        same = (self.order == np.arange(n)).all() and len(pool.combos) == math.comb(n, self.k)
+        self._place = None if same else _lexicographic_rank(np.sort(position[pool.combos], axis=1), n)
+
+    @staticmethod
+    def product_order(search, k):
+        """The attributes in the order of the products. Three-attribute candidates are grouped by their
+        first attribute, whose products cost (rows outside its common state) x (columns after it)^2:
+        those with fewer such rows per column of their own come first (a fifth fewer operations for
+        2-5 states; the same order for equal cardinalities). Each candidate is then the sorted
+        positions of its attributes."""
+        if k != 3:
+            return np.arange(len(search.cards))
+        outside_rows = (search.x != search.common).sum(axis=0).astype(np.float64)
+        own_columns = (search.cards - 1).astype(np.float64)
+        ratio = np.full(len(own_columns), np.inf)  # one-state attributes: no product, no column
+        np.divide(outside_rows, own_columns, out=ratio, where=own_columns > 0)
+        return np.argsort(ratio, kind="stable")
 
     @staticmethod
     def phi_bytes(search, k):
         """Bytes of the anchored tables of every k-set (single precision, per class column but one)."""
-        cards = search.cards
+        cards = search.cards[_GramSlopes.product_order(search, k)]
         reduced = np.concatenate([[0], np.cumsum((cards - 1)[::-1])])[::-1]  # reduced columns from each start
         n = len(cards)
         if k == 2:
@@ -1510,14 +1531,19 @@ class _GramSlopes:
                     products = np.zeros(rr.shape[1:])
                     by_b = np.zeros(cr.shape[1:])
                     by_c = np.zeros(rc.shape[1:])
+                    width = len(products)
+                    # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
+                    bands = np.linspace(0, width, 5 if width > 64 else 2).astype(int)
                     for state, gram in enumerate(self._grams(column, start, a, whole)):
                         ones = gram[-1, :-1]
-                        products += rr[state] * gram[:-1, :-1]
+                        for low, high in zip(bands[:-1], bands[1:]):
+                            products[low:high, :high] += rr[state, low:high, :high] * gram[low:high, :high]
                         by_b += cr[state] * ones[None, :]
                         by_c += rc[state] * ones[:, None]
                         total += cc[state] * gram[-1, -1]
-                    both = self._block_sums(self._block_sums(products, start, axis=0), start, axis=1)
-                    total += both + self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
+                    # (c, xb) terms added before the sums over b's columns
+                    by_b += self._block_sums(products, start, axis=0)
+                    total += self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
                 n_pairs = math.comb(n_later, 2)
                 out[first : first + n_pairs] = total.T[np.triu_indices(n_later, 1)]
         # Single-precision anchored tables move each slope by at most 2**-24 max|phi| sum|G*|, and
