@@ -614,6 +614,7 @@ def _add_subregion_slopes(slopes, search, combos, changes, gradient):
     candidate (attribute indices `combos`, counting-number changes `changes` over sub-region
     patterns), each distinct sub-region's product computed once."""
     full = changes.shape[1] - 1
+    changes = np.asfortranarray(changes)  # each pattern's column contiguous
     shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
     for q in range(full):
         dc = changes[:, q]
