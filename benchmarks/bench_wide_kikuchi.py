@@ -192,6 +192,7 @@ def _table(pairs):
     rows = []
     for before, after in pairs:
         row = {"data": _describe(after["set"]), "stages (MAP)": f"{after.get('stages')} ({after.get('map_stage')})"}
+        row["before: wall / CPU"] = "-"
         if before is not None:
             row["before: wall / CPU"] = f"{before['seconds']:.1f} / {before['cpu_seconds']:.1f} s"
         row["after: wall / CPU"] = f"{after['seconds']:.1f} / {after['cpu_seconds']:.1f} s"
@@ -202,8 +203,9 @@ def _table(pairs):
                 "yes" if before.get("test_log_loss") is not None or after.get("test_log_loss") is None else "path yes"
             )
             row["same path and log-loss"] = same if _same(before, after) else "**NO**"
-        else:
-            row["peak"] = f"{after['peak_mib']:.0f} MiB"
+        else:  # the same columns, so that rows with and without a "before" share one table
+            row["before: wall / CPU"] = row["CPU speed-up"] = row["same path and log-loss"] = "-"
+            row["peak before / after"] = f"- / {after['peak_mib']:.0f} MiB"
         loss = after.get("test_log_loss")
         row["test log-loss"] = "-" if loss is None else f"{loss:.4f}"
         row["load (1 min) before / after"] = (
@@ -260,52 +262,64 @@ def main():
 
 SECTION = """## KikuchiBayes on wide data (issues 18 and 26)
 
-`python benchmarks/bench_wide_kikuchi.py --before PATH --results benchmarks/RESULTS.md`: the default
+`python benchmarks/bench_wide_kikuchi.py --before-json benchmarks/results/wide_kikuchi_before.json
+--results benchmarks/RESULTS.md --json benchmarks/results/wide_kikuchi_after.json`: the default
 `gm.KikuchiBayes()` (max_region_size=4, so candidate regions of up to 3 attributes: C(200, 3) =
 1,313,400 for 200 columns) on 2,000 rows x 200 columns of each generator of
 `benchmarks/wide_data.py` (`KIKUCHI`: the class on main effects -- issue 18's own set --, on pairs,
 on triples of columns or on nothing; binary to 5-state and skewed columns; two and three classes;
 test log-loss on 2,000 more rows of the same generator), and the first training fold of
 `StratifiedKFold(5, shuffle=True, random_state=0)` of dna180 (splice one-hot encoded as Statlog DNA)
-and connect-4. Each fit in its own process, "before" (the code at the start of issue 26, a git
-worktree) just before "after", set by set, so that both see the same load. Target (issue 26): 30 s
-a fit on a quiet machine.
+and connect-4. Each fit in its own process. "Before": the code at the start of issue 26 (2dec9ef),
+saved in `benchmarks/results/wide_kikuchi_before.json` (timed on a machine shared with up to 7 other
+sessions: its CPU times are inflated, compare the paths). Target (issue 26): 30 s a fit on a quiet
+machine.
 
 {header}
 
 {table}
 
-**These runs were made on a machine shared with up to 7 other sessions' jobs** (see the load
-averages): wall times are inflated several times and even CPU times are (cache and memory bandwidth
-are shared); compare the two codes by their CPU times in the same row. To be rerun on a quiet machine.
+This run was made on the quiet machine (2 cores; the load averages of each fit are in the table).
+For the same sets, the code before this round's last changes (main at 30500cd, measured on the quiet
+machine the same afternoon, CPU seconds of the fit) took: main 26.9, pairwise 23.5, pairwise-weak
+27.3, three-way 29.2, none 29.5, binary-pairwise 38.4, mixed-pairwise 62.4, skewed-pairwise 31.8,
+3-class-pairwise 29.5, dna180 14.0, connect-4 182.7 s.
 
-Where the time went before (issue 26, profiled on the new generators): the bound pass of the
-pool of 1.3 M three-attribute candidates, which tallied the gradient group by group (one group per
-pair of first attributes, 19,900 of them, each a pass over the rows outside its last attributes'
-common states: 2.6e9 entries a pass) and, at its first pass, the candidates' class-weight tables the
-same way; 2 passes on the sets with pairwise interactions, 5-13 on three-way, binary and mixed ones.
+Where the time went (issue 26, profiled): the bound passes of the pool of 1.3 M three-attribute
+candidates (one per stage that searches it: 2 to 13 a fit), the candidates' class-weight tables at
+the first of them, the bound of the 19,900 two-attribute candidates at every stage (a product with
+every cached score change), and the exact scores of the candidates whose bound could beat the best.
 What changed:
 
 - Bound slopes from one-hot Gram products (`_GramSlopes`): for the candidates `{{a, b, c}}` of one
-  first attribute `a`, the gradient's sums over every cell are the blocks of
-  `X_i^T diag(g) X_i` over the rows in each state `i` of `a` and the one-hot columns after `a`.
-  Anchored at the common states (each candidate's log table rewritten once as differences from its
-  common cells, `phi`), only the rows outside `a`'s common state, the other states' columns and a
-  column of ones are multiplied (the common state of `a` is all rows: one product shared by every
-  `a`); symmetric rank-k updates (rows of positive and of negative weight). The tables come from the
-  same products of the class weights. A pass is per first attribute one product per other state and
-  one gather of its packed entries; the slopes agree with the group tallies and stay above the row
-  products (tested), with an allowance for single-precision tables of `2^-24 2^k max|phi| sum|g|`.
-- The bound's order: only the top of 1.3 M bounds is sorted (partition, then the full sort if the
-  scoring goes past it); the best exact score kept as it grows instead of a max over all at every
-  batch; unique sub-regions by integer keys, not `np.unique(axis=0)`.
-- The counting-number changes of a wide pool from the number of the model's regions holding each
-  subset of a candidate (looked up) instead of a (regions x candidates) test per pattern; a
-  candidate pool finds the candidates sharing an attribute with an added region from per-attribute
-  lists instead of scanning all of them.
+  first attribute `a`, the gradient's sums over every cell are the blocks of `X_i^T diag(g) X_i`
+  over the rows in each state `i` of `a` and the one-hot columns after `a`. Anchored at the common
+  states (each candidate's log table rewritten once as differences from its common cells, `phi`),
+  only the rows outside `a`'s common state, the other states' columns and a column of ones are
+  multiplied (symmetric rank-k updates of the rows of positive and of negative weight). `phi` is
+  kept in the layout of the Gram matrices, so a pass is per first attribute one product per other
+  state, elementwise products with `phi` (up to the diagonal) and sums over each attribute's
+  columns; the attributes are ordered for the products (fewest rows outside the common state per
+  own column first: a fifth fewer operations on 2-5-state columns). The tables come from the same
+  products of the class weights (counts, logs and anchors in place). The slopes stay above the row
+  products (tested), with an allowance of `(2^-24 + (rows + cells + 64) 2^-52) 2^k max|phi| sum|g|`.
+- The two-attribute pool (its score changes cached) takes its bound from the same Gram products and
+  the shared sub-region terms instead of a product with all 19,900 cached score changes a stage.
+- Without a trace, no region whose bound is below what acceptance needs (the current log posterior
+  in the ascent, the best less `max_log_posterior_drop` past the MAP) is scored exactly: a size
+  whose best region is rejected no longer scores the many near candidates (skewed, three classes).
+- Two classes: candidates with cached score changes are screened by a softplus of `exp` and `log1p`
+  (a quarter of `logaddexp`'s time) within a rigorous bound of the exact score; only those that can
+  tie with the best are scored exactly.
+- scipy's BLAS limited to one thread from its first product (its first table pass ran on both
+  cores' threads, spinning); the model's keyed region tables made once per refresh of a wide pool's
+  counting-number changes, not once per chunk of candidates.
 
 Exact scores are computed as before, so the search takes the same path: every region, counting
-number and log posterior, and the held-out log-loss, bit for bit (column "same path and log-loss").
+number and log posterior bit for bit (column "same path and log-loss"; also compared with main's
+paths of the same afternoon: all 11 the same). The held-out log-loss agrees up to its last digits,
+which vary from run to run of one code (0.7579670053130023 and ...028 for the `main` set with this
+code, ...025 twice with main's; presumably numpy's alignment-dependent summation in the predictions).
 """
 
 

@@ -277,9 +277,12 @@ def test_slopes_from_gram_products_are_the_row_products(n_classes, k, monkeypatc
     gradient = search.gradient(model.scores)
     slopes = pool._slopes(usable, gradient)
     assert isinstance(pool._gram, kikuchi._GramSlopes)
+    if k == 3:  # products in their own order of the attributes (2-4 states: not the search's)
+        assert (pool._gram.order != np.arange(10)).any()
     exact = np.array([np.vdot(gradient, pool._deltas([b])[0]) for b in usable])
     columns = gradient if n_classes == 2 else gradient[:, :-1]
-    allowance = (2.0**-24 + 2.0**-40) * 2**k * pool._gram._scale * np.abs(columns).sum()
+    relative = 2.0**-24 + (len(search.x) + pool._gram._terms + 64) * 2.0**-52
+    allowance = relative * 2**k * pool._gram._scale * np.abs(columns).sum()
     allowance += pool._gram._largest_reference * np.abs(gradient.sum(axis=1)).sum() if n_classes > 2 else 0
     assert 0 < allowance < 1e-2
     assert (slopes >= exact).all()
@@ -322,3 +325,138 @@ def test_stage_scores_flag_underflowing_candidates(n_classes):
     expected = [search.conditional_log_likelihood(scores + tables[c]) for c in code]
     assert np.isnan(got[1])
     np.testing.assert_allclose(got[[0, 2]], np.array(expected)[[0, 2]], rtol=1e-12)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_candidate_pool_slopes_from_gram_products_bound_the_cached_deltas(k, monkeypatch):
+    # A pool that caches its deltas takes its bound slopes from Gram products and the sub-region
+    # terms (issue 26): the products with the cached deltas, and never below them.
+    monkeypatch.setattr(kikuchi, "_GRAM_POOL_ELEMENTS", 0)
+    frame = _mixed(10, 300, 6)
+    frame["x005"] = (frame["x005"] + 2) % 4
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(10)), 4.0)
+    model = kikuchi._Model(search)
+    for region in (0b1, 0b110, 0b1000_0001):
+        model.add(region, model.changes(region), search.log_rows(region))
+    pool = kikuchi._CandidatePool(search, model, k, 10**9)
+    pool.update(0b1000_0001)
+    usable = np.flatnonzero(pool.active)
+    gradient = search.gradient(model.scores)
+    slopes = pool._slopes(usable, gradient)
+    assert isinstance(pool._gram, kikuchi._GramSlopes)
+    exact = pool.deltas[usable] @ gradient
+    assert (slopes >= exact).all()
+    np.testing.assert_allclose(slopes, exact, rtol=1e-9, atol=1e-3)
+    for b in usable:  # the pattern changes are the change dicts
+        mask = pool.masks[b]
+        assert {t: dc for t, dc in pool.changes[b].items()} == {
+            sum(1 << int(a) for i, a in enumerate(pool.combos[b]) if q >> i & 1): int(dc)
+            for q, dc in enumerate(pool.pattern_changes[b])
+            if dc
+        }
+        assert sum(1 << int(a) for a in pool.combos[b]) == mask
+
+
+@pytest.mark.parametrize("n_cols, seed", [(12, 0), (14, 1)])
+def test_candidate_pools_with_gram_slopes_take_the_same_path(n_cols, seed, reference, monkeypatch):
+    # Every pool that caches deltas bounds its candidates by Gram products: the same path as with
+    # the cached deltas' products, bit for bit, and as the reference.
+    frame = _mixed(n_cols, 400, seed)
+    engine = gm.stats.information.as_engine(frame)
+    monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
+    monkeypatch.setattr(kikuchi, "_GRAM_POOL_ELEMENTS", 2**62)
+    deltas = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
+    monkeypatch.setattr(kikuchi, "_GRAM_POOL_ELEMENTS", 0)
+    new = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
+    assert [s["region"] for s in new[0]] == [s["region"] for s in deltas[0]]
+    assert [s["log_posterior"] for s in new[0]] == [s["log_posterior"] for s in deltas[0]]
+    _compare(new, reference.kikuchi_bayes_path(engine, "y", trace=True))
+
+
+@pytest.mark.parametrize("cards", [[3] * 6, [2, 3, 1, 4, 5, 1, 2], [1, 1, 3]])
+def test_gram_kernels_are_direct_sums(cards):
+    # The one-hot Gram product of a row subset with signed weights, and the sums over each
+    # attribute's reduced columns (equal widths, mixed widths, attributes of one state), against
+    # their direct loops.
+    rng = np.random.default_rng(len(cards))
+    x = np.column_stack([rng.integers(0, c, 40) for c in cards] + [rng.integers(0, 2, 40)])
+    engine = gm.stats.CountingEngine(x, cards + [2], names=[f"x{j}" for j in range(len(cards))] + ["y"])
+    search = kikuchi._RegionSearch(engine, len(cards), list(range(len(cards))), 4.0)
+    pool = kikuchi._WidePool(search, kikuchi._Model(search), 2, 10**9)
+    gram = kikuchi._GramSlopes(pool, keep_phi=True)
+    weights = rng.normal(size=len(search.x))
+    rows = np.flatnonzero(rng.random(len(search.x)) < 0.6)
+    first = int(gram.reduced_offsets[1])
+    got = kikuchi._weighted_gram(gram.rows_major, first, rows, weights[rows])
+    columns = gram.rows_major[rows, first:]
+    np.testing.assert_allclose(got, np.triu(columns.T @ (weights[rows, None] * columns)), atol=1e-12)
+    for start in range(len(cards)):
+        bounds = gram.reduced_offsets[start:] - gram.reduced_offsets[start]
+        width = int(bounds[-1])
+        for axis in (0, 1):
+            values = rng.normal(size=(width, 3) if axis == 0 else (3, width))
+            moved = np.moveaxis(values, axis, 0)
+            expected = np.stack([moved[bounds[j] : bounds[j + 1]].sum(axis=0) for j in range(len(bounds) - 1)])
+            got = gram._block_sums(values, start, axis) if width else np.zeros_like(expected)
+            np.testing.assert_allclose(np.moveaxis(got, axis, 0), expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_untraced_search_skips_regions_below_acceptance_and_takes_the_same_path(n_classes, monkeypatch):
+    # Without a trace no region below what acceptance needs is scored exactly (issue 26): the same
+    # path as the traced search, which scores each size's best region even when it is rejected,
+    # and fewer exact scores.
+    monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
+    monkeypatch.setattr(kikuchi, "_POOL_BYTES", 2**20)
+    frame = _mixed(14, 400, 11, n_classes)
+    engine = gm.stats.information.as_engine(frame)
+    scored = []
+    original = kikuchi._best_in_pool
+
+    def counting(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=None):
+        def counted(which):
+            scored.append(len(which))
+            return log_likelihoods_of(which)
+
+        def screened(which):
+            scored.append(len(which))
+            return screen_of(which)
+
+        return original(pool, n, counted, slopes_of, floor, screened if screen_of else None)
+
+    monkeypatch.setattr(kikuchi, "_best_in_pool", counting)
+    traced, trace = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
+    traced_scores = sum(scored)
+    scored.clear()
+    untraced = kikuchi.kikuchi_bayes_path(engine, "y")
+    assert [s["region"] for s in untraced] == [s["region"] for s in traced]
+    assert [s["log_posterior"] for s in untraced] == [s["log_posterior"] for s in traced]
+    assert [s["counting_numbers"] for s in untraced] == [s["counting_numbers"] for s in traced]
+    assert (trace["action"] == "reject").sum() >= 2
+    assert sum(scored) < traced_scores
+
+
+def test_screened_candidates_are_chosen_as_by_exact_scores(monkeypatch):
+    # Two classes: candidates are screened by a faster softplus within a bound of the exact
+    # conditional log-likelihood, and only those that can tie with the best are scored exactly
+    # (issue 26): the bound holds, and the path is the one of exact scores, bit for bit.
+    frame = _mixed(14, 400, 5)
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(14)), 4.0)
+    model = kikuchi._Model(search)
+    for region in (0b1, 0b110):
+        model.add(region, model.changes(region), search.log_rows(region))
+    model.scores[:7] += 40.0  # rows far on either side of the decision
+    model.scores[7:14] -= 40.0
+    pool = kikuchi._CandidatePool(search, model, 2, 10**9)
+    which = np.flatnonzero(pool.active)
+    fast, errors = pool._screened_log_likelihoods(which)
+    exact = pool._log_likelihoods(which)
+    assert (np.abs(fast - exact) <= errors).all() and (errors < 1e-8).all()
+    monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
+    screened = kikuchi.kikuchi_bayes_path(engine, "y")
+    monkeypatch.setattr(kikuchi._CandidatePool, "_screened_log_likelihoods", property(lambda self: None))
+    plain = kikuchi.kikuchi_bayes_path(engine, "y")
+    assert [s["region"] for s in screened] == [s["region"] for s in plain]
+    assert [s["log_posterior"] for s in screened] == [s["log_posterior"] for s in plain]

@@ -62,13 +62,15 @@ _DIRECT_ELEMENTS = 16384
 # Most (row, attribute subset) entries of a wide pool's subset tallies (see _WidePool._subset_plan).
 _SUBSET_ENTRIES = 2**23
 # Largest stack of one-hot Gram matrices (states of the first attribute x columns x columns,
-# float64), and most bytes of the packed entries' index arrays, of a wide pool's Gram slopes
-# (see _GramSlopes).
+# float64) of a pool's Gram slopes (see _GramSlopes).
 _GRAM_STACK_BYTES = 64 * 2**20
-_GRAM_INDEX_BYTES = 256 * 2**20
 # Wide pools of two or three attributes take their bound slopes from one-hot Gram products
 # (_GramSlopes); off: the group-by-group tallies (the reference).
 _USE_GRAM_SLOPES = True
+# Candidate pools with at least this many (candidates x rows x class columns) cached score-change
+# entries take their bound slopes from one-hot Gram products (_GramSlopes) rather than a product
+# with every cached delta (a pass over all of them at every stage).
+_GRAM_POOL_ELEMENTS = 2**24
 # Candidates ordered by their bound at first (all of them once more are scored).
 _LEADING = 1024
 # Log-posterior differences below this are ties, broken by attribute names.
@@ -179,6 +181,8 @@ class _RegionSearch:
         self._log_tables = {}
         self._cached_bytes = 0
         self._products = {}
+        # each attribute's most common state among the distinct rows (the anchor of the tallies)
+        self.common = np.array([np.bincount(self._columns[a], minlength=c).argmax() for a, c in enumerate(self.cards)])
 
     # --------------------------------------------------------------- tables
     def product(self, mask):
@@ -408,6 +412,7 @@ class _CandidatePool:
             if mask not in covered and search.cells(mask) <= max_cells:
                 masks.append(mask)
         self.masks = masks
+        self.k = n_in_region
         self.active = np.ones(len(masks), dtype=bool)
         self.root = model.closure(0)
         n_rows = len(search.x)
@@ -419,8 +424,13 @@ class _CandidatePool:
         self.deltas = np.empty((len(masks),) + self.shape)
         self.has_delta = np.zeros(len(masks), dtype=bool)
         self.changes = [None] * len(masks)
+        # the same changes over sub-region patterns (bit i: the candidate's i-th attribute), as a _WidePool's
+        self.pattern_changes = np.zeros((len(masks), 1 << n_in_region), dtype=np.int32)
         self.delta_dfs = np.zeros(len(masks))
         self._holding = None
+        self._gram = None  # a _GramSlopes when it applies (False when not), made at the first bound
+        self.combos = np.array([_bits(mask) for mask in masks], dtype=np.int64).reshape(len(masks), n_in_region)
+        self._common = search.common
         self._refresh(range(len(masks)))
 
     def _refresh(self, which):
@@ -443,6 +453,10 @@ class _CandidatePool:
                 continue
             self.changes[b] = change
             self.delta_dfs[b] = sum([dc * class_df(t) for t, dc in change.items()])
+            patterns = self.pattern_changes[b]
+            patterns[:] = 0
+            for t, dc in change.items():
+                patterns[_pattern(mask, t)] = dc
             if self.has_delta[b]:
                 corrected.append(b)
                 moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()})
@@ -518,16 +532,19 @@ class _CandidatePool:
             stale = near[self.active[near]]  # ascending, as a scan of every candidate
         self._refresh(stale)
 
-    def best(self, n):
+    def best(self, n, floor=None):
         """The best candidate as ``(mask, changes, log_likelihood, df)``, or None.
 
         With cached deltas, candidates are scored exactly in the order of an
         upper bound and only while the bound can still beat the best exact
         score: the conditional log-likelihood is concave in the scores, so
         ``CLL(s + d) <= CLL(s) + grad CLL(s) . d`` (one matrix-vector product
-        for all candidates). The result is the exhaustive search's.
+        for all candidates). The result is the exhaustive search's. With a
+        `floor`, when no candidate's log posterior exceeds it, the result is
+        only some candidate below it, or None (see :func:`_best_in_pool`).
         """
-        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes)
+        screen = self._screened_log_likelihoods if self.search.binary else None
+        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor, screen)
         if found is None:
             return None
         b, log_likelihood, df = found
@@ -537,9 +554,43 @@ class _CandidatePool:
         self._ensure_deltas(which)
         return self.search.conditional_log_likelihood(self.deltas[which] + self.model.scores)
 
+    def _screened_log_likelihoods(self, which):
+        """The conditional log-likelihoods of the candidates `which` (two classes) by a faster
+        softplus than :meth:`_RegionSearch.conditional_log_likelihood`'s ``logaddexp`` (a quarter
+        of the time), and a bound on their difference from its values.
+
+        Both sums are of the same per-row terms, each within a few units in the last place of the
+        exact softplus; their rounding is at most (rows + 64) 2**-52 of the sum of the terms'
+        magnitudes: allowed for a hundred times over.
+        """
+        self._ensure_deltas(which)
+        search = self.search
+        scores = self.deltas[which] + self.model.scores
+        softplus = np.abs(scores)
+        np.negative(softplus, out=softplus)
+        np.exp(softplus, out=softplus)
+        np.log1p(softplus, out=softplus)
+        softplus += np.maximum(scores, 0.0)
+        total = _dot(softplus, search.row_weights)
+        fit = _dot(scores, search._class_weights_t[1])
+        errors = (len(search.row_weights) + 64) * 2.0**-46 * (total + np.abs(fit) + 1.0)
+        return fit - total, errors
+
     def _slopes(self, usable, gradient):
-        """``grad CLL . d`` of the candidates `usable` from their cached deltas."""
+        """``grad CLL . d`` of the candidates `usable`: from one-hot Gram products and the sub-region
+        terms on a large pool (:class:`_GramSlopes`, an upper bound of the product with the cached
+        deltas up to their rounding), else from the cached deltas."""
+        # Every usable candidate's delta, as before the Gram slopes: cached deltas are corrected as the
+        # model grows, and their rounding (so the exact scores) depends on when they were made.
         self._ensure_deltas(usable)
+        if self._gram is None:
+            large = len(self.masks) * math.prod(self.shape) >= _GRAM_POOL_ELEMENTS
+            self._gram = (large and _GramSlopes.of(self)) or False
+        if self._gram:
+            search = self.search
+            columns = [gradient] if search.binary else [gradient[:, c] for c in range(gradient.shape[1] - 1)]
+            slopes = self._gram.slopes(columns, gradient)[usable]
+            return _add_subregion_slopes(slopes, search, self.combos[usable], self.pattern_changes[usable], gradient)
         if 2 * len(usable) >= len(self.masks) and self.has_delta.all():
             return _dot(self.deltas, gradient)[usable]
         return np.concatenate(
@@ -553,23 +604,55 @@ class _CandidatePool:
         return self._deltas([b])[0]
 
 
-def _weighted_gram(columns, rows, weights):
+def _pattern(mask, t):
+    """Sub-region `t` of region `mask` as a pattern: bit ``i`` set when `mask`'s ``i``-th attribute is in `t`."""
+    return sum(1 << i for i, bit in enumerate(_bits(mask)) if t >> bit & 1)
+
+
+def _add_subregion_slopes(slopes, search, combos, changes, gradient):
+    """`slopes` plus ``sum_T dc_T g . log P(x_T, y)`` over the proper sub-regions ``T`` of each
+    candidate (attribute indices `combos`, counting-number changes `changes` over sub-region
+    patterns), each distinct sub-region's product computed once."""
+    full = changes.shape[1] - 1
+    changes = np.asfortranarray(changes)  # each pattern's column contiguous
+    shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
+    for q in range(full):
+        dc = changes[:, q]
+        moved = np.flatnonzero(dc)
+        if len(moved) == 0:
+            continue
+        positions = [i for i in range(combos.shape[1]) if q >> i & 1]
+        subregions, inverse = _unique_rows(combos[moved][:, positions], len(search.attributes))
+        masks = [sum(1 << int(a) for a in attrs) for attrs in subregions]
+        for mask in masks:
+            if mask not in shared:
+                shared[mask] = float(_dot(search.log_rows(mask), gradient))
+        terms = np.array([shared[mask] for mask in masks])
+        slopes[moved] += dc[moved] * terms[inverse.ravel()]
+    return slopes
+
+
+def _weighted_gram(rows_major, first, rows, weights):
     """The upper triangle of ``X^T diag(weights) X`` (the lower one zero, Fortran-ordered) for the rows
-    `rows` of ``X = columns.T`` (`columns`: C-ordered, one row per column of ``X``): BLAS's symmetric
-    rank-k updates of the rows of positive and of negative weight scaled by the weights' square
-    roots (a third less time than the general product, measured)."""
+    `rows` (None: all) of ``X = rows_major[:, first:]``: BLAS's symmetric rank-k updates of the
+    rows of positive and of negative weight scaled by the weights' square roots (a third less time
+    than the general product, measured)."""
     from scipy.linalg.blas import dsyrk
 
     root = np.sqrt(np.abs(weights))
+    width = rows_major.shape[1] - first
     out = None
     for sign, chosen in ((1.0, weights > 0), (-1.0, weights < 0)):
         if chosen.any():
-            scaled = np.take(columns, rows[chosen], axis=1)  # row by row: contiguous reads
-            scaled *= root[chosen]
-            # scaled.T is Fortran-ordered (not copied); dsyrk with trans=1 forms scaled @ scaled.T
+            picked = np.flatnonzero(chosen) if rows is None else rows[chosen]
+            block = rows_major[picked, first:]  # whole rows: contiguous reads
+            # transposed while scaled: (columns, rows) C-ordered, so that its transpose is the
+            # Fortran-ordered matrix dsyrk reads without a copy (trans=1: scaled.T @ scaled)
+            scaled = np.empty((width, len(picked)))
+            np.multiply(block.T, root[chosen][None, :], out=scaled)
             out = dsyrk(sign, scaled.T, trans=1, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
     if out is None:
-        out = np.zeros((len(columns), len(columns)), order="F")
+        out = np.zeros((width, width), order="F")
     return out
 
 
@@ -764,11 +847,13 @@ class _WidePool:
         self.changes[plain] = 0
         self.changes[plain, full] = 1
         self.changes[plain, 0] = -1
-        chunk = max(1, _BLOCK_ELEMENTS // max(1, len(model.maximal) * k))
+        # (patterns x candidates) arrays of a chunk; the model's keyed tables made once
+        chunk = max(1, _BLOCK_ELEMENTS // (8 << k))
         general = which[hit]
+        tables = self._model_tables() if len(general) else None
         for start in range(0, len(general), chunk):
             part = general[start : start + chunk]
-            self.changes[part] = self._general_changes(self.combos[part])
+            self.changes[part] = self._general_changes(self.combos[part], tables)
         self.delta_dfs[which] = (self.changes[which] * self._class_dfs(which)).sum(axis=1)
 
     def _pattern_cards(self, which):
@@ -782,7 +867,22 @@ class _WidePool:
         """Conditional degrees of freedom (eq. 7) of each sub-region, (candidates, patterns)."""
         return self._pattern_cards(which) * (self.search.n_classes - 1)
 
-    def _general_changes(self, combos):
+    def _model_tables(self):
+        """Counting numbers of the model's regions of up to k attributes, and the number of its
+        regions holding each set of up to k attributes, as sorted keys and values (:meth:`_keyed`)."""
+        model, k = self.model, self.k
+        counting_keys, counting_values = self._keyed(
+            (_bits(mask), c) for mask, c in model.counting.items() if len(_bits(mask)) <= k
+        )
+        holding = collections.Counter()
+        for region in model.maximal:
+            bits = _bits(region)
+            for size in range(1, min(k, len(bits)) + 1):
+                holding.update(itertools.combinations(bits, size))
+        holding_keys, holding_values = self._keyed(holding.items())
+        return counting_keys, counting_values, holding_keys, holding_values
+
+    def _general_changes(self, combos, tables=None):
         """Counting-number changes (candidates, patterns) of adding the candidates `combos`, vectorized
         :meth:`_Model.changes`: a sub-region ``T`` joins the new closure when some region covers it and
         no attribute of the candidate outside ``T`` lies in every region covering it, that is when
@@ -793,17 +893,7 @@ class _WidePool:
         n = len(combos)
         full = (1 << k) - 1
         base = len(self.search.attributes) + 1
-        # Counting numbers of the sub-regions, and the number of regions holding each set of up to k
-        # attributes, looked up by a key of their attributes.
-        counting_keys, counting_values = self._keyed(
-            (_bits(mask), c) for mask, c in model.counting.items() if len(_bits(mask)) <= k
-        )
-        holding = collections.Counter()
-        for region in model.maximal:
-            bits = _bits(region)
-            for size in range(1, min(k, len(bits)) + 1):
-                holding.update(itertools.combinations(bits, size))
-        holding_keys, holding_values = self._keyed(holding.items())
+        counting_keys, counting_values, holding_keys, holding_values = tables or self._model_tables()
         keys = np.zeros((full + 1, n), dtype=np.int64)
         for q in range(1, full + 1):
             for i, p in enumerate(self._positions(q)):
@@ -864,7 +954,7 @@ class _WidePool:
         # The rows of each attribute outside its most common state, attribute after attribute: the
         # common state's cells are the prefix's totals minus the other cells, so its rows are
         # never counted (a half to three quarters of the rows for binary attributes).
-        self._common = np.array([np.bincount(x[:, a], minlength=c).argmax() for a, c in enumerate(search.cards)])
+        self._common = search.common
         attribute, rows = np.nonzero((x != self._common).T)
         self._sparse_rows = rows
         self._sparse_codes = self._state_offsets[attribute] + x[rows, attribute]
@@ -1007,7 +1097,8 @@ class _WidePool:
                     key = key * others + state[at[..., t]]
                 index.append(key.ravel())
                 rows.append(np.repeat(holding, at.shape[1]))
-            plan.append((np.concatenate(index), np.concatenate(rows), (n_attributes * others) ** j))
+            none = [np.zeros(0, dtype=np.int64)]  # no row has j attributes outside their common states
+            plan.append((np.concatenate(index or none), np.concatenate(rows or none), (n_attributes * others) ** j))
         return plan
 
     def _subset_tallies(self, column):
@@ -1081,23 +1172,7 @@ class _WidePool:
     def _slopes(self, which, gradient):
         """``g . d`` of the candidates `which`: own cell-table terms plus shared sub-region terms."""
         slopes = self._own_slopes(which, gradient)
-        search = self.search
-        full = (1 << self.k) - 1
-        shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
-        for q in range(full):
-            dc = self.changes[which, q]
-            moved = np.flatnonzero(dc)
-            if len(moved) == 0:
-                continue
-            positions = self._positions(q)
-            subregions, inverse = _unique_rows(self.combos[which[moved]][:, positions], len(search.attributes))
-            masks = [sum(1 << int(a) for a in attrs) for attrs in subregions]
-            for mask in masks:
-                if mask not in shared:
-                    shared[mask] = float(_dot(search.log_rows(mask), gradient))
-            terms = np.array([shared[mask] for mask in masks])
-            slopes[moved] += dc[moved] * terms[inverse.ravel()]
-        return slopes
+        return _add_subregion_slopes(slopes, self.search, self.combos[which], self.changes[which], gradient)
 
     # -------------------------------------------------------------- scoring
     def _deltas(self, which):
@@ -1147,12 +1222,12 @@ class _WidePool:
             out[i] = search.conditional_log_likelihood(self._deltas([which[i]])[0] + self.model.scores)
         return out
 
-    def best(self, n):
+    def best(self, n, floor=None):
         """The best candidate as ``(mask, changes, log_likelihood, df)``, or None (see
         :meth:`_CandidatePool.best`; the same bound, computed from cell tables)."""
         self._refresh()
         self._stage = None
-        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes)
+        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor)
         if found is None:
             return None
         b, log_likelihood, df = found
@@ -1167,8 +1242,8 @@ class _WidePool:
 
 
 class _GramSlopes:
-    """The bound slopes ``g . log P(x_S, y)`` of every candidate of a :class:`_WidePool` of two or
-    three attributes, from one-hot Gram products instead of one tally per group of candidates.
+    """The bound slopes ``g . log P(x_S, y)`` of every candidate of a pool of two or three attributes,
+    from one-hot Gram products instead of one tally per group of candidates.
 
     For a candidate ``S = {a, b, c}``, ``sum_rows g log P_S(cell) = sum_cells G_S(cell) log P_S(cell)``
     with ``G_S`` the sums of ``g`` over the rows of each cell; for every ``b < c`` at once, the rows
@@ -1185,49 +1260,85 @@ class _GramSlopes:
     candidates' class-weight tables come from the same products (the common states' counts as
     the marginal minus the others').
 
-    Each first attribute's entries ``(b, x_b), (c, x_c)`` with ``b < c`` are kept packed, with
-    their position in its Gram matrices and their candidate, so a bound pass is per first
-    attribute (and per class column of the gradient) one product per other state, one gather,
-    a product with ``phi`` and a ``bincount``.
+    ``phi`` is kept in the layout of the Gram matrices (transposed: C-ordered, the entries of
+    ``b < c`` below the diagonal), so that a bound pass is, per first attribute, one product per
+    other state and elementwise products with ``phi`` summed over the states, then summed over
+    each attribute's columns: no gather of packed entries. Per first attribute and class column,
+    ``phi`` is four arrays with a leading axis over the states of ``a``: ``(xc, xb)`` both other
+    states (reduced columns x reduced columns), ``(c, xb)`` with ``c = *`` (attributes x reduced
+    columns), ``(xc, b)`` with ``b = *`` (reduced columns x attributes) and ``(c, b)`` both ``*``
+    (attributes x attributes), zero outside ``b < c``.
     """
 
     def __init__(self, pool, keep_phi):
+        # scipy's BLAS loaded before one_blas_thread first looks for the libraries to limit (else its
+        # first products run on every core's thread, and spin)
+        import scipy.linalg.blas  # noqa: F401
+
         search = pool.search
-        self.pool, self.search, self.k = pool, search, pool.k
-        cards = search.cards
-        n = len(cards)
-        self.n, self.cards, self.common = n, cards, pool._common
-        self.offsets = np.concatenate([[0], np.cumsum(cards)])
-        self.reduced_offsets = np.concatenate([[0], np.cumsum(cards - 1)])
+        self.search, self.k = search, pool.k
+        n = len(search.cards)
         x = search.x
+        self.order = self.product_order(search, self.k)
+        cards = search.cards[self.order]
+        self.n, self.cards, self.common = n, cards, search.common[self.order]
+        self.reduced_offsets = np.concatenate([[0], np.cumsum(cards - 1)])
+        x = x[:, self.order]
         outside = x != self.common
         rank = x - (x > self.common)
-        # the other states' one-hot columns, attribute after attribute, then one column of ones; kept
-        # transposed (a row per column), so that the rows of a state are gathered by contiguous reads
-        self.columns = np.zeros((int(self.reduced_offsets[-1]) + 1, len(x)))
+        # the other states' one-hot columns, attribute after attribute, then one column of ones; row
+        # by row, so that the rows of a state are gathered by contiguous reads
+        self.rows_major = np.zeros((len(x), int(self.reduced_offsets[-1]) + 1))
         rows, attributes = np.nonzero(outside)
-        self.columns[self.reduced_offsets[attributes] + rank[rows, attributes], rows] = 1.0
-        self.columns[-1] = 1.0
-        states = np.arange(int(self.offsets[-1])) - np.repeat(self.offsets[:-1], cards)
-        attribute_of = np.repeat(np.arange(n), cards)
-        own = states != self.common[attribute_of]
-        # each one-hot column's reduced column; the common states' -1 (the ones, per start)
-        self.to_reduced = np.where(
-            own, self.reduced_offsets[attribute_of] + states - (states > self.common[attribute_of]), -1
-        )
-        self.attribute_of, self.is_common = attribute_of, ~own
-        # the rows in each other state of each attribute (the first attributes of three)
+        self.rows_major[rows, self.reduced_offsets[attributes] + rank[rows, attributes]] = 1.0
+        self.rows_major[:, -1] = 1.0
+        self.attribute_of = np.repeat(np.arange(n), cards - 1)  # each reduced column's attribute
+        self.unit = bool((cards == 2).all())  # one reduced column per attribute: no sums over columns
+        # the rows in each state of each attribute (the first attributes of three)
         self.state_rows = {}
         if self.k == 3:
             for a in range(n):
                 self.state_rows[a] = [np.flatnonzero(x[:, a] == s) for s in range(int(cards[a]))]
         self.keep_phi = keep_phi
-        self._index = {}
         self._phi = None
-        self._scale = 0.0  # largest |phi| or |log table|, for the rounding allowance
+        self._offsets_plans = {}
+        self._scale = 0.0  # largest |phi|, for the rounding allowance
         self._largest_reference = 0.0
-        # each candidate's place among all k-sets in lexicographic order (None: they are all there)
-        self._place = None if len(pool.combos) == math.comb(n, self.k) else _lexicographic_rank(pool.combos, n)
+        # most terms of one candidate's slope: its cells (the largest cardinalities' product)
+        self._terms = math.prod(sorted((int(c) for c in cards), reverse=True)[: self.k])
+        # each candidate's place among all k-sets of the products' order, lexicographic (None: they are
+        # all there, in that order)
+        position = np.empty(n, dtype=np.int64)
+        position[self.order] = np.arange(n)
+        same = (self.order == np.arange(n)).all() and len(pool.combos) == math.comb(n, self.k)
+        self._place = None if same else _lexicographic_rank(np.sort(position[pool.combos], axis=1), n)
+
+    @staticmethod
+    def product_order(search, k):
+        """The attributes in the order of the products. Three-attribute candidates are grouped by their
+        first attribute, whose products cost (rows outside its common state) x (columns after it)^2:
+        those with fewer such rows per column of their own come first (a fifth fewer operations for
+        2-5 states; the same order for equal cardinalities). Each candidate is then the sorted
+        positions of its attributes."""
+        if k != 3:
+            return np.arange(len(search.cards))
+        outside_rows = (search.x != search.common).sum(axis=0).astype(np.float64)
+        own_columns = (search.cards - 1).astype(np.float64)
+        ratio = np.full(len(own_columns), np.inf)  # one-state attributes: no product, no column
+        np.divide(outside_rows, own_columns, out=ratio, where=own_columns > 0)
+        return np.argsort(ratio, kind="stable")
+
+    @staticmethod
+    def phi_bytes(search, k):
+        """Bytes of the anchored tables of every k-set (single precision, per class column but one)."""
+        cards = search.cards[_GramSlopes.product_order(search, k)]
+        reduced = np.concatenate([[0], np.cumsum((cards - 1)[::-1])])[::-1]  # reduced columns from each start
+        n = len(cards)
+        if k == 2:
+            per_start = [(int(reduced[0]) + n) ** 2]
+        else:
+            per_start = [int(cards[a]) * (int(reduced[a + 1]) + n - a - 1) ** 2 for a in range(n - 2)]
+        return 4 * (search.n_classes - 1) * sum(per_start)
 
     @classmethod
     def of(cls, pool):
@@ -1240,17 +1351,9 @@ class _GramSlopes:
         if states * columns * columns * 8 > _GRAM_STACK_BYTES:
             return None
         # Every k attributes are laid out, also those the pool left out (covered, or past max_cells):
-        # their packed entries (two int32 index arrays, fewer than the cells by the first
-        # attribute's states) within their budget, and their anchored tables (single precision, one
-        # column fewer than the classes) kept if within the pool's, else made at every pass.
-        sums = [1] + [0] * k  # elementary symmetric sums of the cardinalities: the cells of all k-sets
-        for r in search.cards:
-            for j in range(k, 0, -1):
-                sums[j] += sums[j - 1] * int(r)
-        entries = sums[k]
-        if 2 * 4 * entries // max(1, min(states, int(search.cards.min()))) > _GRAM_INDEX_BYTES:
-            return None
-        return cls(pool, keep_phi=entries * (search.n_classes - 1) * 4 <= _POOL_BYTES)
+        # their anchored tables (single precision, one column fewer than the classes) kept if within
+        # the pool's budget, else made at every pass.
+        return cls(pool, keep_phi=cls.phi_bytes(search, k) <= _POOL_BYTES)
 
     # ------------------------------------------------------------ layout
     def _starts(self):
@@ -1264,52 +1367,63 @@ class _GramSlopes:
             first += math.comb(self.n - a - 1, 2)
         return out
 
-    def _layout(self, start):
-        """Local one-hot columns from `start` on: each one's reduced column (common: the ones), its
-        attribute (0 = the first after `start`), whether it is a common state."""
-        width = int(self.reduced_offsets[-1] - self.reduced_offsets[start]) + 1
-        reduced = self.to_reduced[self.offsets[start] :] - self.reduced_offsets[start]
-        reduced = np.where(self.is_common[self.offsets[start] :], width - 1, reduced)
-        return reduced, self.attribute_of[self.offsets[start] :] - start, width
-
-    def _packed(self, start):
-        """Flat positions in a (width, width) Gram matrix of the packed entries ``(b, x_b), (c, x_c)``,
-        ``b < c``, from `start` on (row-major), and the candidate (pair rank) of each."""
-        entry = self._index.get(start)
-        if entry is None:
-            reduced, block, width = self._layout(start)
-            rows, cols = np.nonzero(block[:, None] < block[None, :])
-            n_later = self.n - start
-            b, c = block[rows], block[cols]
-            pair = b * (2 * n_later - b - 1) // 2 + (c - b - 1)
-            # the upper triangle of a Fortran-ordered (width, width) matrix, read as its C-ordered transpose
-            low, high = np.minimum(reduced[rows], reduced[cols]), np.maximum(reduced[rows], reduced[cols])
-            entry = ((high * width + low).astype(np.int32), pair.astype(np.int32))
-            self._index[start] = entry
-        return entry
-
-    # ------------------------------------------------------------ products
-    def _grams(self, weights, start, a, whole):
-        """Weighted Gram matrices ``[R, 1]^T diag(w) [R, 1]`` of the reduced columns from `start`, one
-        per state of `a` (None: all rows; the common state: all rows, `whole`): upper triangles (see
-        :func:`_weighted_gram`), Fortran-ordered."""
-        first = int(self.reduced_offsets[start])
-        if a is None:
-            return [np.asfortranarray(whole[first:, first:]) if first else whole]
-        out = []
-        for state, rows in enumerate(self.state_rows[a]):
-            if state == self.common[a]:
-                out.append(np.asfortranarray(whole[first:, first:]))
-            else:
-                out.append(_weighted_gram(self.columns[first:], rows, weights[rows]))
+    def _block_sums(self, values, start, axis):
+        """`values` summed over the reduced columns of each attribute from `start` on, along `axis`
+        (0 or 1), each attribute's columns added in order."""
+        if self.unit:
+            return values
+        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
+        shape = list(values.shape)
+        shape[axis] = len(bounds) - 1
+        if values.shape[axis] == 0:
+            return np.zeros(shape)
+        width = int(bounds[1] - bounds[0])
+        if (np.diff(bounds) == width).all():  # as many reduced columns each: strided slices added
+            index = [slice(None)] * values.ndim
+            index[axis] = slice(0, None, width)
+            out = np.array(values[tuple(index)])
+            for offset in range(1, width):
+                index[axis] = slice(offset, None, width)
+                out += values[tuple(index)]
+            return out
+        if axis == 1:  # along rows: numpy's segment sums (contiguous)
+            out = np.add.reduceat(values, np.minimum(bounds[:-1], values.shape[1] - 1), axis=1)
+            out[:, bounds[1:] == bounds[:-1]] = 0.0  # attributes of one state: no reduced column
+            return out
+        # across rows: each attribute's first, second, ... row added to its sum (whole rows at once;
+        # numpy's segment sums across rows are slower)
+        plan = self._offsets_plans.get(start)
+        if plan is None:
+            widths = np.diff(bounds)
+            plan = [(np.flatnonzero(widths > o), bounds[:-1][widths > o] + o) for o in range(int(widths.max()))]
+            self._offsets_plans[start] = plan
+        out = np.zeros(shape)
+        for attributes, rows in plan:
+            out[attributes] += values[rows]
         return out
 
-    def _whole(self, weights):
-        return _weighted_gram(self.columns, np.arange(self.columns.shape[1]), weights)
+    # ------------------------------------------------------------ products
+    def _gram(self, weights, start, rows=None):
+        """``[R, 1]^T diag(w) [R, 1]`` of the reduced columns from `start` and the ones over the rows
+        `rows` (None: all), transposed: C-ordered, the lower triangle (see :func:`_weighted_gram`)."""
+        first = int(self.reduced_offsets[start])
+        return _weighted_gram(self.rows_major, first, rows, weights if rows is None else weights[rows]).T
+
+    def _grams(self, weights, start, a, whole):
+        """The transposed Gram matrices (see :meth:`_gram`) of each state of `a` (None: all rows; the
+        common state: all rows, the slice of `whole`)."""
+        first = int(self.reduced_offsets[start])
+        if a is None:
+            return [whole[first:, first:]]
+        common = int(self.common[a])
+        return [
+            whole[first:, first:] if state == common else self._gram(weights, start, rows)
+            for state, rows in enumerate(self.state_rows[a])
+        ]
 
     # ------------------------------------------------------------ tables
     def _tables(self):
-        """Each first attribute's anchored log tables, packed: per column, (states, entries)."""
+        """Each first attribute's anchored log tables: per class column, the four arrays of phi."""
         from .._threads import one_blas_thread
 
         search = self.search
@@ -1317,98 +1431,85 @@ class _GramSlopes:
         per_class = search._class_weights_t
         phi = []
         with one_blas_thread():
-            wholes = [self._whole(w) for w in per_class]
+            wholes = [self._gram(w, 0) for w in per_class]
             for a, start, states, _ in self._starts():
-                reduced, block, width = self._layout(start)
-                rows, cols = np.nonzero(block[:, None] < block[None, :])  # the order of _packed
-                places = self._places(reduced[rows], reduced[cols], block[rows], block[cols], width)
-                cards = self.cards[start:][block]
-                alpha = theta / (states * m * cards[rows] * cards[cols])
-                logs = []
+                attr = self.attribute_of[int(self.reduced_offsets[start]) :] - start
+                cards = self.cards[start:].astype(np.float64)
+                alpha_cc = theta / (states * m * cards[:, None] * cards[None, :])  # (c, b)
+                alphas = [alpha_cc[attr][:, attr], alpha_cc[:, attr], alpha_cc[attr, :], alpha_cc]
+                logs = []  # per class: the four (states, ...) arrays of log(count + alpha)
                 for weights, whole in zip(per_class, wholes):
-                    counts = np.stack([self._counts(g, start, places) for g in self._grams(weights, start, a, whole)])
+                    grams = [np.array(g) for g in self._grams(weights, start, a, whole)]
                     if a is not None:  # a's common state: all rows minus its other states
                         common = int(self.common[a])
-                        counts[common] -= np.delete(counts, common, axis=0).sum(axis=0)
-                    logs.append(np.log(np.maximum(counts, 0.0) + alpha))
+                        grams[common] -= sum(g for s, g in enumerate(grams) if s != common)
+                    parts = None
+                    for state, gram in enumerate(grams):
+                        counts = self._full_counts(gram, start)
+                        if parts is None:
+                            parts = [np.empty((len(grams),) + c.shape) for c in counts]
+                        for part, values in zip(parts, counts):
+                            part[state] = values
+                    for part, alpha in zip(parts, alphas):
+                        np.maximum(part, 0.0, out=part)
+                        part += alpha
+                        np.log(part, out=part)
+                    logs.append(parts)
+                # Entries outside b < c (the diagonal blocks, the upper triangle) stay: finite (counts
+                # of at least zero), they only reach the sums of pairs b >= c, never read.
                 if search.binary:
-                    tables = [logs[1] - logs[0]]
+                    tables = [[one - zero for one, zero in zip(logs[1], logs[0])]]
                 else:
-                    tables = [values - logs[-1] for values in logs[:-1]]
-                    reference = np.abs(logs[-1] - math.log(search.total + theta))
-                    self._largest_reference = max(self._largest_reference, float(reference.max(initial=0.0)))
-                anchors = self._anchors(start, block, rows, cols)
+                    tables = [[value - last for value, last in zip(values, logs[-1])] for values in logs[:-1]]
+                    reference = math.log(search.total + theta)
+                    for last in logs[-1]:
+                        largest = max(float(last.max()) - reference, reference - float(last.min()))
+                        self._largest_reference = max(self._largest_reference, largest)
                 packed = []
                 for table in tables:
-                    self._scale = max(self._scale, float(np.abs(table).max(initial=0.0)))
-                    anchored = self._anchor(table, a, anchors).astype(np.float32)
-                    self._scale = max(self._scale, float(np.abs(anchored).max(initial=0.0)))
-                    packed.append(anchored)
+                    anchored = self._anchor(table, a, attr)
+                    for values in anchored:
+                        self._scale = max(self._scale, float(values.max()), -float(values.min()))
+                    packed.append([values.astype(np.float32) for values in anchored])
                 phi.append(packed)
         return phi
 
-    @staticmethod
-    def _places(row, col, row_attribute, col_attribute, width):
-        """Where the counts of the packed entries come from, by kind: both states other than the
-        common ones (their Gram entry, upper triangle of a Fortran-ordered matrix), the row's or
-        the column's common (the ones minus the other states), or both."""
-        ones = width - 1
-        row_common, col_common = row == ones, col == ones
-        kinds = []
-        for rows_common, cols_common in ((False, False), (True, False), (False, True), (True, True)):
-            where = np.flatnonzero((row_common == rows_common) & (col_common == cols_common))
-            kinds.append((where, row[where], col[where], row_attribute[where], col_attribute[where]))
-        return kinds
-
-    def _counts(self, gram, start, places):
-        """Counts of the packed entries ``(b, x_b), (c, x_c)``, ``b < c``, from the upper triangle of a
-        Gram matrix of the reduced columns from `start` (see :meth:`_places`): a common state's
-        count is its attribute's marginal (the column of ones) minus its other states'."""
-        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]  # each attribute's reduced columns
-        ones = gram[:, -1]  # each reduced column with the ones (upper triangle: the last column)
-        running = np.cumsum(gram[:-1], axis=0)
-        running = np.concatenate([np.zeros((1, gram.shape[1])), running])
-        by_row = running[bounds[1:]] - running[bounds[:-1]]  # (attributes, columns): b's other states summed
-        running = np.concatenate([np.zeros((gram.shape[0], 1)), np.cumsum(gram[:, :-1], axis=1)], axis=1)
-        by_column = running[:, bounds[1:]] - running[:, bounds[:-1]]  # (columns, attributes)
-        running = np.concatenate([np.zeros((len(by_row), 1)), np.cumsum(by_row[:, :-1], axis=1)], axis=1)
-        both = running[:, bounds[1:]] - running[:, bounds[:-1]]  # (attributes, attributes)
-        out = np.empty(sum(len(kind[0]) for kind in places))
-        (where, row, col, _, _), (where_r, _, col_r, b_r, _), (where_c, row_c, _, _, c_c), (where_b, _, _, b, c) = (
-            places
+    def _full_counts(self, gram, start):
+        """The counts of every cell of each pair ``b < c`` from a transposed Gram matrix of the reduced
+        columns from `start` (:meth:`_gram`): ``(xc, xb)``, ``(c's common, xb)``, ``(xc, b's
+        common)`` and both common, as the four arrays of phi (a common state's count is its
+        attribute's marginal, the ones, minus its other states')."""
+        reduced = gram[:-1, :-1]  # (xc, xb): the lower triangle
+        ones = gram[-1, :-1]  # each reduced column's rows
+        total = gram[-1, -1]
+        by_c = self._block_sums(reduced, start, axis=0)  # (c, xb): xb with c outside its common state
+        by_b = self._block_sums(reduced, start, axis=1)  # (xc, b)
+        both = self._block_sums(by_c, start, axis=1)  # (c, b)
+        marginal = self._block_sums(ones, start, axis=0)  # (attributes,): rows outside the common state
+        return (
+            reduced,
+            ones[None, :] - by_c,
+            ones[:, None] - by_b,
+            total - marginal[:, None] - marginal[None, :] + both,
         )
-        out[where] = gram.T.ravel()[col * gram.shape[0] + row]
-        out[where_r] = ones[col_r] - by_row[b_r, col_r]
-        out[where_c] = ones[row_c] - by_column[row_c, c_c]
-        out[where_b] = gram[-1, -1] - by_row[b, -1] - by_row[c, -1] + both[b, c]
-        return out
 
-    def _anchors(self, start, block, rows, cols):
-        """For the row and then the column axis: the packed entries not at a common state, and the
-        entry of their row's (column's) common state, in the packed order."""
-        n_columns = len(block)
-        position = np.full((n_columns, n_columns), -1, dtype=np.int64)
-        position[rows, cols] = np.arange(len(rows))
-        common_of = np.flatnonzero(self.is_common[self.offsets[start] :])[block]  # each column's common column
-        out = []
-        for anchor in (position[common_of[rows], cols], position[rows, common_of[cols]]):
-            others = np.flatnonzero(anchor != np.arange(len(anchor)))
-            out.append((others, anchor[others]))
-        return out
-
-    def _anchor(self, table, a, anchors):
-        """``phi``: the packed table (states, entries) as differences from the common states along
-        every axis, a common state's entry the table there (``log P(s) = sum_{U <= outside} phi_U``)."""
-        phi = table.copy()
+    def _anchor(self, table, a, attr):
+        """``phi``: the log tables (four (states, ...) arrays, see :meth:`_full_counts`) as differences
+        from the common states along every axis, a common state's entry the table there (``log P(s)
+        = sum_{U <= outside} phi_U``)."""
+        rr, cr, rc, cc = table  # changed in place
         if a is not None:
             common = int(self.common[a])
-            anchor = phi[common].copy()
-            phi -= anchor
-            phi[common] = anchor
-        for others, anchor in anchors:
-            # the anchors (common states) are not changed by their own step
-            phi[:, others] -= phi[:, anchor]
-        return phi
+            for values in (rr, cr, rc, cc):
+                anchor = values[common].copy()
+                values -= anchor
+                values[common] = anchor
+        # along b (the columns) and then c (the rows); the common entries stay the tables
+        rr -= rc[:, :, attr]
+        cr -= cc[:, :, attr]
+        rr -= cr[:, attr, :]
+        rc -= cc[:, attr, :]
+        return [rr, cr, rc, cc]
 
     # ------------------------------------------------------------ slopes
     def slopes(self, columns, gradient):
@@ -1423,24 +1524,38 @@ class _GramSlopes:
             phi = self._phi
         out = np.empty(math.comb(self.n, self.k))
         with one_blas_thread():
-            wholes = [self._whole(column) for column in columns]
+            wholes = [self._gram(column, 0) for column in columns]
             for (a, start, _, first), tables in zip(self._starts(), phi):
-                flat, pair = self._packed(start)[:2]
-                n_pairs = math.comb(self.n - start, 2)
-                total = np.zeros(n_pairs)
-                for column, whole, table in zip(columns, wholes, tables):
-                    weighted = np.zeros(len(flat))
-                    for phi, gram in zip(table, self._grams(column, start, a, whole)):
-                        weighted += phi * np.take(gram.T.ravel(), flat)
-                    total += np.bincount(pair, weights=weighted, minlength=n_pairs)
-                out[first : first + n_pairs] = total
+                n_later = self.n - start
+                total = np.zeros((n_later, n_later))
+                for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
+                    products = np.zeros(rr.shape[1:])
+                    by_b = np.zeros(cr.shape[1:])
+                    by_c = np.zeros(rc.shape[1:])
+                    width = len(products)
+                    # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
+                    bands = np.linspace(0, width, 5 if width > 64 else 2).astype(int)
+                    for state, gram in enumerate(self._grams(column, start, a, whole)):
+                        ones = gram[-1, :-1]
+                        for low, high in zip(bands[:-1], bands[1:]):
+                            products[low:high, :high] += rr[state, low:high, :high] * gram[low:high, :high]
+                        by_b += cr[state] * ones[None, :]
+                        by_c += rc[state] * ones[:, None]
+                        total += cc[state] * gram[-1, -1]
+                    # (c, xb) terms added before the sums over b's columns
+                    by_b += self._block_sums(products, start, axis=0)
+                    total += self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
+                n_pairs = math.comb(n_later, 2)
+                out[first : first + n_pairs] = total.T[np.triu_indices(n_later, 1)]
         # Single-precision anchored tables move each slope by at most 2**-24 max|phi| sum|G*|, and
         # each row enters at most 2**k of the sums G* a candidate's slope weighs; the products
-        # (float64 sums of at most the rows' terms) and the marginal minus the others round far
-        # below 2**-40 of that; and the gradient's rows sum to zero only up to rounding. All
-        # allowed for, the bound stays an upper bound.
+        # (float64 sums of at most the rows' terms) and the sums of their products with phi (at most
+        # a candidate's cells' terms) round by less than (rows + cells) 2**-53 of that; and the
+        # gradient's rows sum to zero only up to rounding. All allowed for, the bound stays an upper
+        # bound.
         scale = sum(float(np.abs(column).sum()) for column in columns)
-        rounding = (2.0**-24 + 2.0**-40) * 2**self.k * self._scale * scale
+        relative = 2.0**-24 + (len(self.search.x) + self._terms + 64) * 2.0**-52
+        rounding = relative * 2**self.k * self._scale * scale
         if not self.search.binary:
             rounding += self._largest_reference * float(np.abs(gradient.sum(axis=1)).sum())
         return (out if self._place is None else out[self._place]) + rounding
@@ -1728,8 +1843,16 @@ def kikuchi_bayes_path(
 
     while max_steps is None or len(path) - 1 < max_steps:
         pool = pool_of(size)
-        choice = pool.best(n)
         current = path[-1]
+        # Without a trace, a size's best region matters only if it can be added: no region scoring
+        # at or below what acceptance needs is scored exactly (the choice is the same).
+        floor = None
+        if record is None:
+            if phase == "ascent":
+                floor = current["log_posterior"] + _TIE_TOLERANCE * max(1.0, abs(current["log_posterior"]))
+            else:
+                floor = best - max_log_posterior_drop
+        choice = pool.best(n, floor)
         accept = False
         if choice is not None:
             mask, changes, cand_ll, cand_df = choice
@@ -1761,7 +1884,7 @@ def kikuchi_bayes_path(
     return finish()
 
 
-def _best_in_pool(pool, n, log_likelihoods_of, slopes_of):
+def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=None):
     """The best candidate of a pool as ``(index, log_likelihood, df)``, or None; both pools' search.
 
     Candidates are scored exactly (``log_likelihoods_of(indices)``: their conditional
@@ -1769,6 +1892,15 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of):
     best exact score: the conditional log-likelihood is concave in the scores, so ``CLL(s + d) <=
     CLL(s) + grad CLL(s) . d`` (``slopes_of(indices, gradient)``: the products). The result is
     the exhaustive search's. Small pools are scored directly.
+
+    With a `floor` (a log posterior no candidate at or below which can be accepted), candidates
+    whose bound is below it (less a tolerance) are not scored either: when the best exceeds the
+    floor it is the same candidate; else the result is a candidate below the floor, or None.
+
+    With `screen_of` (``screen_of(indices)``: faster log-likelihoods and bounds on their
+    differences from ``log_likelihoods_of``'s), candidates are scored by it, the search pruned by
+    the lowest values the exact ones can have, and only the candidates that can be tied with the
+    best are scored exactly: the same choice and value.
     """
     search, model = pool.search, pool.model
     all_dfs = model.df + pool.delta_dfs
@@ -1791,15 +1923,34 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of):
     else:
         current = float(search.conditional_log_likelihood(model.scores))
         bounds = log_priors + current + slopes_of(usable, search.gradient(model.scores))
-        _score_in_bound_order(bounds, posts, score)
+        # Below the floor by twice the tie tolerance: every candidate tied with a best above it is scored.
+        lowest = -np.inf if floor is None else floor - 2 * _TIE_TOLERANCE * max(1.0, abs(floor))
+        if screen_of is None:
+            _score_in_bound_order(bounds, posts, score, lowest)
+        else:
+            errors = np.zeros(len(usable))
+
+            def screen(positions):  # posts: the lowest the exact log posteriors can be
+                values, errors[positions] = screen_of(usable[positions])
+                posts[positions] = log_priors[positions] + values - errors[positions]
+
+            _score_in_bound_order(bounds, posts, screen, lowest)
+            top = posts.max()
+            if np.isfinite(top):  # every candidate that can be within the tolerance of the best
+                near = np.flatnonzero(posts + 2 * errors >= top - _TIE_TOLERANCE * max(1.0, abs(top)))
+                posts[:] = -np.inf
+                score(near)
+        if not np.isfinite(posts).any():
+            return None
     i = _first_at_top(posts)
     b = int(usable[i])
     return b, float(log_likelihoods[i]), int(all_dfs[b])
 
 
-def _score_in_bound_order(bounds, posts, score, step=16):
+def _score_in_bound_order(bounds, posts, score, lowest=-np.inf, step=16):
     """Score candidates exactly in decreasing order of their upper `bounds`, `step` at a time,
-    until no bound left can beat the best exact log posterior in `posts` (which `score` fills).
+    until no bound left can beat the best exact log posterior in `posts` (which `score` fills)
+    nor reach `lowest`.
 
     Both pools' searches share it: the bound is exact (concavity), so the best candidate is
     always scored; the rounding slack keeps a tie at the top from being pruned.
@@ -1811,6 +1962,8 @@ def _score_in_bound_order(bounds, posts, score, step=16):
     while start < len(bounds):
         if start == len(order):  # past the leading candidates: all of them, in the same order
             order = np.argsort(-bounds, kind="stable")
+        if bounds[order[start]] < lowest:
+            break
         if start and bounds[order[start]] < top - _TIE_TOLERANCE * max(1.0, abs(top)):
             break
         batch = order[start : start + step]
