@@ -342,14 +342,12 @@ def _grow_all(weights, gains, k, n, starts):
 
     The runs advance in lockstep, one node each per step, on arrays of shape (runs, n): each
     node's best gain and attachment point (a base, as a row of the pool of every subset of up
-    to k nodes). Offering a step's new bases one by one, each kept for a node only when
-    strictly better, keeps the first of the best: here, the first maximum among them in the
-    scalar loop's order (by size, then lexicographic), kept where strictly better. The sums
-    are made in the same order as :func:`_grow`'s, so the totals are the same to the bit.
+    to k nodes). Each step offers the same bases in the same order as :func:`_grow`, and makes
+    the same sums in the same order, so the totals are the same to the bit.
     """
     pool_rows = [gains[s] for s in range(k + 1)]
-    if any(np.isnan(g).any() for g in pool_rows) or (k + 1) * n**k >= 2**62:
-        return None  # NaN's comparisons (and huge keys) are left to the reference loop
+    if any(np.isnan(g).any() for g in pool_rows):
+        return None  # NaN's comparisons are left to the reference loop
     # The pool: every subset of 0..k nodes (colex order by size), a last row of -inf for none.
     sizes = np.array([math.comb(n, s) for s in range(k + 2)])
     offsets = np.concatenate([[0], np.cumsum(sizes)])  # of each size in the pool and in `closure`
@@ -360,76 +358,74 @@ def _grow_all(weights, gains, k, n, starts):
     pool_size = np.repeat(np.arange(k + 1), sizes[: k + 1])
     for s in range(1, k + 1):
         pool_nodes[offsets[s] : offsets[s + 1], :s] = weights.weights_of_size(s)[0]
-    binomial = np.array(weights.binomial_table(), dtype=np.int64)  # C(c, i), rows 0..n
+    # C(c, i) for c < n; the row of n (the padding, which sorts last) adds nothing to a rank.
+    binomial = np.array(weights.binomial_table(), dtype=np.int64)
+    binomial[n] = 0
 
     def rank(combos):
-        """Colex ranks of rows of sorted positions, padded with n past each row's size."""
-        width = combos.shape[1]
-        terms = binomial[combos, np.arange(1, width + 1)]
-        return np.where(combos < n, terms, 0).sum(axis=1)
+        """Colex ranks of (rows of) sorted positions, padded with n past each one's size."""
+        return binomial[combos, np.arange(1, combos.shape[-1] + 1)].sum(axis=-1)
 
     runs = len(starts)
+    all_runs = np.arange(runs)
     inside = np.zeros((runs, n), dtype=bool)
-    best_gain = np.repeat(gain_pool[:1], runs, axis=0)  # offered the empty base first
+    best_gain = np.repeat(gain_pool[:1], runs, axis=0)  # offered the empty base first; -inf inside
     best_base = np.zeros((runs, n), dtype=np.int64)
     total = np.zeros(runs)
 
-    def offer(act, candidates):
-        """Offer each run of `act` its row of candidate pool rows, in order (ties: the first)."""
-        candidate_gains = gain_pool[candidates]  # (runs, candidates, n)
-        first = candidate_gains.argmax(axis=1)
-        top = np.take_along_axis(candidate_gains, first[:, None, :], axis=1)[:, 0, :]
-        better = (top > best_gain[act]) & ~inside[act]
-        rows, nodes = np.nonzero(better)
-        best_gain[act[rows], nodes] = top[rows, nodes]
-        best_base[act[rows], nodes] = np.take_along_axis(candidates, first, axis=1)[rows, nodes]
+    def offer(block, candidates):
+        """Offer each run of `block` its row of candidate bases one by one, as :func:`_grow`."""
+        outside = ~inside[block]
+        gain_now, base_now = best_gain[block], best_base[block]
+        for j in range(candidates.shape[1]):
+            row = gain_pool[candidates[:, j]]
+            better = row > gain_now
+            better &= outside
+            np.copyto(gain_now, row, where=better)
+            np.copyto(base_now, candidates[:, j : j + 1], where=better)
+        if not isinstance(block, slice):  # copies, not views
+            best_gain[block], best_base[block] = gain_now, base_now
 
     # The start hyperedges, by size: all their subsets of 1..k nodes, in itertools' order.
     for m in range(2, k + 2):
-        act = np.array([r for r, start in enumerate(starts) if start is not None and len(start) == m], dtype=np.int64)
-        if not len(act):
+        ids = np.array([r for r, start in enumerate(starts) if start is not None and len(start) == m], dtype=np.int64)
+        if not len(ids):
             continue
-        members = np.sort(np.array([starts[r] for r in act], dtype=np.int64), axis=1)
-        inside[act[:, None], members] = True
-        best_gain[act[:, None], members] = -np.inf
-        total[act] += closure[offsets[m] + rank(members)]
+        members = np.sort(np.array([starts[r] for r in ids], dtype=np.int64), axis=1)
+        inside[ids[:, None], members] = True
+        best_gain[ids[:, None], members] = -np.inf
+        total[ids] += closure[offsets[m] + rank(members)]
         patterns = [p for s in range(1, min(m, k) + 1) for p in itertools.combinations(range(m), s)]
         candidates = np.stack([offsets[len(p)] + rank(members[:, list(p)]) for p in patterns], axis=1)
-        offer(act, candidates)
+        offer(ids, candidates)
 
-    # A step's new bases: the new node and a subset of its base, of 0 .. k - 1 of the base's k slots.
+    # A step's new bases: the new node and a subset of 0 .. k - 1 of its base's k (sorted) slots,
+    # gathered from the columns (slots, node, padding). By size, then in itertools' order of the
+    # slots: that is the scalar loop's order (by size, then lexicographic), as adding the same
+    # node to subsets keeps their lexicographic order.
     patterns = [p for s in range(k) for p in itertools.combinations(range(k), s)]
+    picks = np.array([[*p, k] + [k + 1] * (k - 1 - len(p)) for p in patterns])  # (patterns, k)
+    pattern_offsets = offsets[[len(p) + 1 for p in patterns]]
+    pattern_last = np.array([p[-1] if p else -1 for p in patterns])  # the base needs more slots
+    padding = np.full((runs, 1), n)
     remaining = n - inside.sum(axis=1)
-    all_runs = np.arange(runs)
-    while True:
-        act = all_runs[remaining > 0]
-        if not len(act):
-            break
-        remaining[act] -= 1
-        outside_gain = np.where(inside[act], -np.inf, best_gain[act])
-        v = outside_gain.argmax(axis=1)
-        attach = outside_gain[np.arange(len(act)), v] > _TOLERANCE
+    for step in range(int(remaining.max(initial=0))):
+        # Every run until the shortest ends (a slice: views, not copies), then the unfinished ones.
+        block = slice(None) if step < remaining.min() else all_runs[remaining > step]
+        ids = all_runs[block]
+        gain_now = best_gain[block]
+        v = gain_now.argmax(axis=1)  # inside nodes hold -inf
+        attach = gain_now[np.arange(len(ids)), v] > _TOLERANCE
         # A new tree is an attachment to the empty base (pool row 0), minus nothing.
-        base = np.where(attach, best_base[act, v], 0)
-        total[act] -= np.where(attach, closure[base], 0.0)
-        slots = pool_nodes[base]  # (runs, k), padded with n
+        base = np.where(attach, best_base[ids, v], 0)
+        total[block] -= np.where(attach, closure[base], 0.0)
+        columns = np.concatenate([pool_nodes[base], v[:, None], padding[: len(ids)]], axis=1)
         base_size = pool_size[base]
-        members = np.sort(np.concatenate([slots, v[:, None]], axis=1), axis=1)
-        total[act] += closure[offsets[base_size + 1] + rank(members)]
-        inside[act, v] = True
-        best_gain[act, v] = -np.inf
-        candidates, keys = [], []
-        for p in patterns:
-            combos = np.sort(np.concatenate([slots[:, list(p)], v[:, None]], axis=1), axis=1)
-            valid = base_size > (p[-1] if p else -1)
-            size = len(p) + 1
-            candidates.append(np.where(valid, offsets[size] + rank(combos), none))
-            # The scalar loop's order: by size, then lexicographic (digits in base n).
-            lex = (combos * n ** np.arange(size - 1, -1, -1)).sum(axis=1)
-            keys.append(np.where(valid, size * n**k + lex, np.iinfo(np.int64).max))
-        candidates, keys = np.stack(candidates, axis=1), np.stack(keys, axis=1)
-        order = np.argsort(keys, axis=1, kind="stable")
-        offer(act, np.take_along_axis(candidates, order, axis=1))
+        total[block] += closure[offsets[base_size + 1] + rank(np.sort(columns[:, : k + 1], axis=1))]
+        inside[ids, v] = True
+        best_gain[ids, v] = -np.inf
+        new_bases = pattern_offsets + rank(np.sort(columns[:, picks], axis=2))
+        offer(block, np.where(base_size[:, None] > pattern_last, new_bases, none))
     return total
 
 
