@@ -345,16 +345,14 @@ def _grow_all(weights, gains, k, n, starts):
     to k nodes). Each step offers the same bases in the same order as :func:`_grow`, and makes
     the same sums in the same order, so the totals are the same to the bit.
     """
-    pool_rows = [gains[s] for s in range(k + 1)]
-    if any(np.isnan(g).any() for g in pool_rows):
+    if any(np.isnan(g).any() for g in gains):
         return None  # NaN's comparisons are left to the reference loop
-    # The pool: every subset of 0..k nodes (colex order by size), a last row of -inf for none.
+    # Bases (subsets of 0..k nodes) by a pool index: colex order by size, the sizes one after
+    # the other, as the closure weights concatenated.
     sizes = np.array([math.comb(n, s) for s in range(k + 2)])
-    offsets = np.concatenate([[0], np.cumsum(sizes)])  # of each size in the pool and in `closure`
-    none = int(offsets[k + 1])
-    gain_pool = np.vstack(pool_rows + [np.full((1, n), -np.inf)])
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
     closure = np.concatenate(weights.closure[: k + 2])
-    pool_nodes = np.full((none, max(k, 1)), n, dtype=np.int64)  # padded with n (sorts last)
+    pool_nodes = np.full((offsets[k + 1], max(k, 1)), n, dtype=np.int64)  # padded with n (sorts last)
     pool_size = np.repeat(np.arange(k + 1), sizes[: k + 1])
     for s in range(1, k + 1):
         pool_nodes[offsets[s] : offsets[s + 1], :s] = weights.weights_of_size(s)[0]
@@ -369,20 +367,26 @@ def _grow_all(weights, gains, k, n, starts):
     runs = len(starts)
     all_runs = np.arange(runs)
     inside = np.zeros((runs, n), dtype=bool)
-    best_gain = np.repeat(gain_pool[:1], runs, axis=0)  # offered the empty base first; -inf inside
+    best_gain = np.repeat(gains[0][:1], runs, axis=0)  # offered the empty base first; -inf inside
     best_base = np.zeros((runs, n), dtype=np.int64)
     total = np.zeros(runs)
 
     def offer(block, candidates):
-        """Offer each run of `block` its row of candidate bases one by one, as :func:`_grow`."""
+        """Offer each run of `block` its candidate bases one by one, as :func:`_grow`.
+
+        `candidates`: in order, ``(size, colex ranks, valid)``, one base of `size` nodes per run
+        (`valid`: None, or False for a run that has no such base).
+        """
         outside = ~inside[block]
         gain_now, base_now = best_gain[block], best_base[block]
-        for j in range(candidates.shape[1]):
-            row = gain_pool[candidates[:, j]]
+        for size, ranks, valid in candidates:
+            row = gains[size][ranks]
             better = row > gain_now
             better &= outside
+            if valid is not None:
+                better &= valid[:, None]
             np.copyto(gain_now, row, where=better)
-            np.copyto(base_now, candidates[:, j : j + 1], where=better)
+            np.copyto(base_now, offsets[size] + ranks[:, None], where=better)
         if not isinstance(block, slice):  # copies, not views
             best_gain[block], best_base[block] = gain_now, base_now
 
@@ -396,8 +400,7 @@ def _grow_all(weights, gains, k, n, starts):
         best_gain[ids[:, None], members] = -np.inf
         total[ids] += closure[offsets[m] + rank(members)]
         patterns = [p for s in range(1, min(m, k) + 1) for p in itertools.combinations(range(m), s)]
-        candidates = np.stack([offsets[len(p)] + rank(members[:, list(p)]) for p in patterns], axis=1)
-        offer(ids, candidates)
+        offer(ids, [(len(p), rank(members[:, list(p)]), None) for p in patterns])
 
     # A step's new bases: the new node and a subset of 0 .. k - 1 of its base's k (sorted) slots,
     # gathered from the columns (slots, node, padding). By size, then in itertools' order of the
@@ -405,8 +408,8 @@ def _grow_all(weights, gains, k, n, starts):
     # node to subsets keeps their lexicographic order.
     patterns = [p for s in range(k) for p in itertools.combinations(range(k), s)]
     picks = np.array([[*p, k] + [k + 1] * (k - 1 - len(p)) for p in patterns])  # (patterns, k)
-    pattern_offsets = offsets[[len(p) + 1 for p in patterns]]
-    pattern_last = np.array([p[-1] if p else -1 for p in patterns])  # the base needs more slots
+    pattern_sizes = [len(p) + 1 for p in patterns]
+    pattern_last = np.array([p[-1] if p else -1 for p in patterns])  # the base must fill this slot
     padding = np.full((runs, 1), n)
     remaining = n - inside.sum(axis=1)
     for step in range(int(remaining.max(initial=0))):
@@ -424,8 +427,10 @@ def _grow_all(weights, gains, k, n, starts):
         total[block] += closure[offsets[base_size + 1] + rank(np.sort(columns[:, : k + 1], axis=1))]
         inside[ids, v] = True
         best_gain[ids, v] = -np.inf
-        new_bases = pattern_offsets + rank(np.sort(columns[:, picks], axis=2))
-        offer(block, np.where(base_size[:, None] > pattern_last, new_bases, none))
+        new_bases = rank(np.sort(columns[:, picks], axis=2))  # (runs, patterns); junk where not valid
+        valid = base_size[:, None] > pattern_last
+        new_bases[~valid] = 0
+        offer(block, [(size, new_bases[:, j], valid[:, j]) for j, size in enumerate(pattern_sizes)])
     return total
 
 
