@@ -215,8 +215,8 @@ def _incremental(weights, k, n_starts, record=None):
     if record is None:
         totals = _grow_all(weights, gains, k, n, starts)
         if totals is not None:
-            # The first run heavier than every run before it by more than the tolerance wins, as
-            # below; only its hyperedges are needed, from the reference implementation.
+            # As below: a run wins when heavier than the best so far by more than the tolerance.
+            # Only the winner's hyperedges are needed: the reference loop regrows that one run.
             for run, total in enumerate(totals.tolist()):
                 if total > best_weight + _TOLERANCE:
                     best_weight, best_run = total, run
