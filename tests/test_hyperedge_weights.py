@@ -144,6 +144,19 @@ def test_gains_of_every_base_and_node_follow_the_definition():
                     assert row[v] == expected - closure[1][v]
 
 
+def test_weights_of_every_size_invert_the_closure():
+    """Integer weights (exact sums) through the closure and back: ``weights_of_size`` gives each
+    hyperedge's own weight, in colex order, for every size up to 4."""
+    rng = np.random.default_rng(1)
+    nodes = [f"v{i}" for i in range(7)]
+    mapping = {h: float(rng.integers(-5, 6)) for s in range(1, 5) for h in itertools.combinations(nodes, s)}
+    w = HyperedgeWeights.from_mapping(mapping, nodes, max_size=4)
+    for size in range(1, 5):
+        combos, values = w.weights_of_size(size)
+        assert [mapping[tuple(nodes[i] for i in c)] for c in combos] == values.tolist()
+        assert (w.rank(combos) == np.arange(len(combos))).all()
+
+
 def test_mapping_round_trip_and_lookups():
     engine = _engine()
     w = hyperedge_weights(engine, k=2)  # every variable but none given: x0..x4 and y

@@ -895,11 +895,16 @@ class HyperedgeWeights(Mapping[frozenset, float]):
         """``(combos, w)``: node positions of every `size`-subset (colex order) and its weight."""
         if size not in self._weights:
             combos = self._colex.combos(size)
+            # terms[j][i] = C(c_j, i): a subset's colex rank sums its columns' terms at their places.
+            terms = [[self._colex.binomial[combos[:, j], i] for i in range(size + 1)] for j in range(size)]
             w = np.zeros(len(combos))
             for sub in range(0, size + 1):
                 sign = (-1) ** (size - sub)
                 for picked in itertools.combinations(range(size), sub):
-                    w += sign * self.closure[sub][self._colex.rank(combos[:, picked])]
+                    ranks = np.zeros(len(combos), dtype=np.int64)
+                    for place, j in enumerate(picked, 1):
+                        ranks += terms[j][place]
+                    w += sign * self.closure[sub][ranks]
             self._weights[size] = (combos, w)
         return self._weights[size]
 
