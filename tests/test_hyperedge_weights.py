@@ -123,6 +123,40 @@ def test_gains_are_mutual_information_for_ml():
                 assert gains[rank, features.index(v)] == pytest.approx(expected, abs=1e-10)
 
 
+def test_gains_of_every_base_and_node_follow_the_definition():
+    """``G[rank(b), v] = Z(b + v) - Z(b) - Z({v})`` exactly, -inf for v in b, for every size of base
+    (the empty one too) and on a problem where bases hold every node (n = size)."""
+    rng = np.random.default_rng(0)
+    for n, k in [(7, 3), (3, 3)]:
+        closure = [rng.normal(size=math.comb(n, s)) for s in range(k + 2)]
+        w = HyperedgeWeights([f"v{i}" for i in range(n)], closure)
+        for size in range(min(k, n) + 1):
+            gains = w.gains(size)
+            assert gains.shape == (math.comb(n, size), n)
+            for base in itertools.combinations(range(n), size):
+                row = gains[int(w.rank(np.array(base, dtype=np.int64).reshape(1, -1))[0])]
+                for v in range(n):
+                    if v in base:
+                        assert row[v] == -np.inf
+                        continue
+                    grown = np.array(sorted((*base, v))).reshape(1, -1)
+                    expected = closure[size + 1][w.rank(grown)[0]] - closure[size][w.rank(np.array([base]))[0]]
+                    assert row[v] == expected - closure[1][v]
+
+
+def test_weights_of_every_size_invert_the_closure():
+    """Integer weights (exact sums) through the closure and back: ``weights_of_size`` gives each
+    hyperedge's own weight, in colex order, for every size up to 4."""
+    rng = np.random.default_rng(1)
+    nodes = [f"v{i}" for i in range(7)]
+    mapping = {h: float(rng.integers(-5, 6)) for s in range(1, 5) for h in itertools.combinations(nodes, s)}
+    w = HyperedgeWeights.from_mapping(mapping, nodes, max_size=4)
+    for size in range(1, 5):
+        combos, values = w.weights_of_size(size)
+        assert [mapping[tuple(nodes[i] for i in c)] for c in combos] == values.tolist()
+        assert (w.rank(combos) == np.arange(len(combos))).all()
+
+
 def test_mapping_round_trip_and_lookups():
     engine = _engine()
     w = hyperedge_weights(engine, k=2)  # every variable but none given: x0..x4 and y

@@ -153,3 +153,46 @@ def test_mapping_weights_and_node_attributes():
     assert forest.nodes == ("a", "b", "c", "d")
     assert {"a", "b"} in forest and {"b", "c"} in forest
     assert forest.primal_graph().nodes["a"]["role"] == "class"
+
+
+def _weight_table(n, k, rng, integer):
+    """Random weights of every hyperedge of 1 .. k + 1 of n nodes: small integers (many ties) or normal."""
+    nodes = [f"v{i}" for i in range(n)]
+    mapping = {}
+    for size in range(1, k + 2):
+        for h in itertools.combinations(nodes, size):
+            mapping[h] = float(rng.integers(-2, 3)) if integer else rng.normal() - 0.3 * (size > 1)
+    return HyperedgeWeights.from_mapping(mapping, nodes, max_size=k + 1)
+
+
+@pytest.mark.parametrize("k", [1, 2, 3])
+def test_lockstep_runs_equal_the_reference_loop(k):
+    """All runs of the incremental search at once (numpy, without a trace) give every run's closure
+    weight to the bit and the same winner as the reference loop `_grow` (which the trace replays):
+    random tables, half of them integer-valued (ties everywhere), and MDL weights of random data
+    (nodes that start trees of their own)."""
+    from graphmodels.learners.hyperforests import _grow, _grow_all, _heaviest
+
+    rng = np.random.default_rng(k)
+    largest = {1: 30, 2: 16, 3: 10}[k]
+    new_trees = 0
+    for case in range(10):
+        n = int(rng.integers(k + 1, largest + 1)) if case else largest
+        if case == 9:
+            codes = rng.integers(0, 3, size=(int(rng.integers(20, 200)), n))
+            codes[:, 1:] = np.where(rng.random((len(codes), n - 1)) < 0.5, codes[:, :-1], codes[:, 1:])
+            weights = hyperedge_weights(CountingEngine(codes, [3] * n), k=k, score="mdl")
+        else:
+            weights = _weight_table(n, k, rng, integer=case % 2 == 0)
+        n_starts = int(rng.choice([1, 4, 30, 100]))
+        starts = [None] + _heaviest(weights, k, n_starts)
+        gains = [weights.gains(s) for s in range(k + 1)]
+        fast = _grow_all(weights, gains, k, n, starts)
+        reference = [_grow(weights, gains, weights.binomial_table(), k, n, start)[1] for start in starts]
+        assert fast.tolist() == reference, (case, n, n_starts)
+        forest = max_hyperforest(weights, k, n_starts=n_starts)
+        traced, trace = max_hyperforest(weights, k, n_starts=n_starts, trace=True)
+        assert set(forest.maximal_hyperedges) == set(traced.maximal_hyperedges), (case, n, n_starts)
+        assert forest.weight(weights) == pytest.approx(trace["score"].iloc[-1], abs=1e-9)
+        new_trees += int((trace["action"] == "new tree").sum()) - 1  # besides the first node of the run without start
+    assert new_trees > 0  # the cases do reach nodes that start a tree of their own mid-run

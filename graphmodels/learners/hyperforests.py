@@ -211,7 +211,17 @@ def _incremental(weights, k, n_starts, record=None):
     best, best_weight = None, -math.inf
     best_run = 0
     names = weights.nodes
-    for run, start in enumerate([None] + _heaviest(weights, k, n_starts)):
+    starts = [None] + _heaviest(weights, k, n_starts)
+    if record is None:
+        totals = _grow_all(weights, gains, k, n, starts)
+        if totals is not None:
+            # As below: a run wins when heavier than the best so far by more than the tolerance.
+            # Only the winner's hyperedges are needed: the reference loop regrows that one run.
+            for run, total in enumerate(totals.tolist()):
+                if total > best_weight + _TOLERANCE:
+                    best_weight, best_run = total, run
+            return _grow(weights, gains, binomial, k, n, starts[best_run])[0]
+    for run, start in enumerate(starts):
         row = None
         if record is not None:
             item = None if start is None else frozenset(names[i] for i in start)
@@ -325,6 +335,103 @@ def _grow(weights, gains, binomial, k, n, start, record=None, run=0):
             maximal.append((v,))
             offer([(v,)])
     return maximal, float(total)
+
+
+def _grow_all(weights, gains, k, n, starts):
+    """The closure weights :func:`_grow` gives from each start, all runs at once (None: use it).
+
+    The runs advance in lockstep, one node each per step, on arrays of shape (runs, n): each
+    node's best gain and attachment point (a base, as a row of the pool of every subset of up
+    to k nodes). Each step offers the same bases in the same order as :func:`_grow`, and makes
+    the same sums in the same order, so the totals are the same to the bit.
+    """
+    if any(np.isnan(g).any() for g in gains):
+        return None  # NaN's comparisons are left to the reference loop
+    # Bases (subsets of 0..k nodes) by a pool index: colex order by size, the sizes one after
+    # the other, as the closure weights concatenated.
+    sizes = np.array([math.comb(n, s) for s in range(k + 2)])
+    offsets = np.concatenate([[0], np.cumsum(sizes)])
+    closure = np.concatenate(weights.closure[: k + 2])
+    pool_nodes = np.full((offsets[k + 1], max(k, 1)), n, dtype=np.int64)  # padded with n (sorts last)
+    pool_size = np.repeat(np.arange(k + 1), sizes[: k + 1])
+    for s in range(1, k + 1):
+        pool_nodes[offsets[s] : offsets[s + 1], :s] = weights.weights_of_size(s)[0]
+    # C(c, i) for c < n; the row of n (the padding, which sorts last) adds nothing to a rank.
+    binomial = np.array(weights.binomial_table(), dtype=np.int64)
+    binomial[n] = 0
+
+    def rank(combos):
+        """Colex ranks of (rows of) sorted positions, padded with n past each one's size."""
+        return binomial[combos, np.arange(1, combos.shape[-1] + 1)].sum(axis=-1)
+
+    runs = len(starts)
+    all_runs = np.arange(runs)
+    inside = np.zeros((runs, n), dtype=bool)
+    best_gain = np.repeat(gains[0][:1], runs, axis=0)  # offered the empty base first; -inf inside
+    best_base = np.zeros((runs, n), dtype=np.int64)
+    total = np.zeros(runs)
+
+    def offer(block, candidates):
+        """Offer each run of `block` its candidate bases one by one, as :func:`_grow`.
+
+        `candidates`: in order, ``(size, colex ranks, valid)``, one base of `size` nodes per run
+        (`valid`: None, or False for a run that has no such base).
+        """
+        outside = ~inside[block]
+        gain_now, base_now = best_gain[block], best_base[block]
+        for size, ranks, valid in candidates:
+            row = gains[size][ranks]
+            better = row > gain_now
+            better &= outside
+            if valid is not None:
+                better &= valid[:, None]
+            np.copyto(gain_now, row, where=better)
+            np.copyto(base_now, offsets[size] + ranks[:, None], where=better)
+        if not isinstance(block, slice):  # copies, not views
+            best_gain[block], best_base[block] = gain_now, base_now
+
+    # The start hyperedges, by size: all their subsets of 1..k nodes, in itertools' order.
+    for m in range(2, k + 2):
+        ids = np.array([r for r, start in enumerate(starts) if start is not None and len(start) == m], dtype=np.int64)
+        if not len(ids):
+            continue
+        members = np.sort(np.array([starts[r] for r in ids], dtype=np.int64), axis=1)
+        inside[ids[:, None], members] = True
+        best_gain[ids[:, None], members] = -np.inf
+        total[ids] += closure[offsets[m] + rank(members)]
+        patterns = [p for s in range(1, min(m, k) + 1) for p in itertools.combinations(range(m), s)]
+        offer(ids, [(len(p), rank(members[:, list(p)]), None) for p in patterns])
+
+    # A step's new bases: the new node and a subset of 0 .. k - 1 of its base's k (sorted) slots,
+    # gathered from the columns (slots, node, padding). By size, then in itertools' order of the
+    # slots: that is the scalar loop's order (by size, then lexicographic), as adding the same
+    # node to subsets keeps their lexicographic order.
+    patterns = [p for s in range(k) for p in itertools.combinations(range(k), s)]
+    picks = np.array([[*p, k] + [k + 1] * (k - 1 - len(p)) for p in patterns])  # (patterns, k)
+    pattern_sizes = [len(p) + 1 for p in patterns]
+    pattern_last = np.array([p[-1] if p else -1 for p in patterns])  # the base must fill this slot
+    padding = np.full((runs, 1), n)
+    remaining = n - inside.sum(axis=1)
+    for step in range(int(remaining.max(initial=0))):
+        # Every run until the shortest ends (a slice: views, not copies), then the unfinished ones.
+        block = slice(None) if step < remaining.min() else all_runs[remaining > step]
+        ids = all_runs[block]
+        gain_now = best_gain[block]
+        v = gain_now.argmax(axis=1)  # inside nodes hold -inf
+        attach = gain_now[np.arange(len(ids)), v] > _TOLERANCE
+        # A new tree is an attachment to the empty base (pool row 0), minus nothing.
+        base = np.where(attach, best_base[ids, v], 0)
+        total[block] -= np.where(attach, closure[base], 0.0)
+        columns = np.concatenate([pool_nodes[base], v[:, None], padding[: len(ids)]], axis=1)
+        base_size = pool_size[base]
+        total[block] += closure[offsets[base_size + 1] + rank(np.sort(columns[:, : k + 1], axis=1))]
+        inside[ids, v] = True
+        best_gain[ids, v] = -np.inf
+        new_bases = rank(np.sort(columns[:, picks], axis=2))  # (runs, patterns); junk where not valid
+        valid = base_size[:, None] > pattern_last
+        new_bases[~valid] = 0
+        offer(block, [(size, new_bases[:, j], valid[:, j]) for j, size in enumerate(pattern_sizes)])
+    return total
 
 
 # ----------------------------------------------------------------------------- global

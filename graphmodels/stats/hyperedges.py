@@ -895,11 +895,16 @@ class HyperedgeWeights(Mapping[frozenset, float]):
         """``(combos, w)``: node positions of every `size`-subset (colex order) and its weight."""
         if size not in self._weights:
             combos = self._colex.combos(size)
+            # terms[j][i] = C(c_j, i): a subset's colex rank sums its columns' terms at their places.
+            terms = [[self._colex.binomial[combos[:, j], i] for i in range(size + 1)] for j in range(size)]
             w = np.zeros(len(combos))
             for sub in range(0, size + 1):
                 sign = (-1) ** (size - sub)
                 for picked in itertools.combinations(range(size), sub):
-                    w += sign * self.closure[sub][self._colex.rank(combos[:, picked])]
+                    ranks = np.zeros(len(combos), dtype=np.int64)
+                    for place, j in enumerate(picked, 1):
+                        ranks += terms[j][place]
+                    w += sign * self.closure[sub][ranks]
             self._weights[size] = (combos, w)
         return self._weights[size]
 
@@ -934,19 +939,34 @@ class HyperedgeWeights(Mapping[frozenset, float]):
         if size + 1 > self.max_size:
             raise ValueError(f"Gains of {size}-sets need weights of size {size + 1}; max_size is {self.max_size}.")
         bases = self._colex.combos(size)
+        binomial = self._colex.binomial
         singles = self.closure[1]
+        nodes = np.arange(n)
         result = np.full((len(bases), n), -np.inf)
-        member = np.zeros((len(bases), n), dtype=bool)
+        if not len(self.closure[size + 1]):
+            return result  # n <= size: every node is in every base
+        # Colex rank of b + {v} from b's sorted c_0 < c_1 < ...: the j elements below v keep
+        # their terms C(c_i, i + 1), v adds C(v, j + 1), the others move up: C(c_i, i + 2).
+        low = np.zeros((len(bases), size + 1), dtype=np.int64)
+        high = np.zeros((len(bases), size + 1), dtype=np.int64)
         if size:
-            np.put_along_axis(member, bases, True, axis=1)
-        for v in range(n):
-            rows = ~member[:, v]
-            extended = np.sort(np.concatenate([bases[rows], np.full((rows.sum(), 1), v)], axis=1), axis=1)
-            result[rows, v] = (
-                self.closure[size + 1][self._colex.rank(extended)]
-                - self.closure[size][np.flatnonzero(rows)]
-                - singles[v]
+            i = np.arange(size)
+            low[:, 1:] = np.cumsum(binomial[bases, i + 1], axis=1)
+            high[:, :-1] = np.cumsum(binomial[bases, i + 2][:, ::-1], axis=1)[:, ::-1]
+        step = max(1, (1 << 20) // max(n * max(size, 1), 1))  # rows per block: bounded temporaries
+        for start in range(0, len(bases), step):
+            block = bases[start : start + step]
+            rows = np.arange(start, start + len(block))
+            below = (block[:, :, None] < nodes).sum(axis=1)  # j, per base and node
+            ranks = (
+                np.take_along_axis(low[rows], below, axis=1)
+                + binomial[nodes, below + 1]
+                + np.take_along_axis(high[rows], below, axis=1)
             )
+            member = (block[:, :, None] == nodes).any(axis=1)
+            np.minimum(ranks, len(self.closure[size + 1]) - 1, out=ranks)  # members: any row, then -inf
+            gains = self.closure[size + 1][ranks] - self.closure[size][rows, None] - singles
+            result[start : start + len(block)] = np.where(member, -np.inf, gains)
         return result
 
     def rank(self, combos: ArrayLike) -> np.ndarray:
