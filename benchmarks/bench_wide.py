@@ -18,8 +18,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -73,14 +71,10 @@ def _peak_mib():
 
 
 def run(name, tree=None):
-    env = dict(os.environ)
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree) + os.pathsep + env.get("PYTHONPATH", "")
-    out = subprocess.run([sys.executable, __file__, "--one", name], capture_output=True, text=True, env=env)
-    lines = out.stdout.strip().splitlines()
-    if not lines:
-        raise SystemExit(f"{name}: {out.stderr[-2000:]}")
-    return json.loads(lines[-1])
+    result = common.run_one(__file__, name, tree)
+    if result is None:
+        raise SystemExit(f"{name}: the fit printed nothing")
+    return result
 
 
 def _table(pairs):
@@ -164,7 +158,7 @@ def main():
     pairs = []
     for name in args.sets.split(",") if args.sets else list(wide_data.MULTIDIMENSIONAL):
         before = run(name, args.before) if args.before else None
-        after = run(name, args.after or Path(__file__).resolve().parent.parent)  # this checkout, not an installed one
+        after = run(name, args.after)
         pairs.append((before, after))
         print(name, {k: v for k, v in after.items() if k in ("seconds", "cpu_seconds", "load")}, flush=True)
     table = _table(pairs)

@@ -26,8 +26,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
-import subprocess
 import sys
 import time
 from pathlib import Path
@@ -111,14 +109,10 @@ def one(spec):
 
 
 def run(spec, tree=None):
-    env = dict(os.environ)
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree) + os.pathsep + env.get("PYTHONPATH", "")
-    out = subprocess.run([sys.executable, __file__, "--one", spec], capture_output=True, text=True, env=env)
-    lines = out.stdout.strip().splitlines()
-    if not lines:
-        raise SystemExit(f"{spec}: {out.stderr[-2000:]}")
-    return json.loads(lines[-1])
+    result = common.run_one(__file__, spec, tree)
+    if result is None:
+        raise SystemExit(f"{spec}: the fit printed nothing")
+    return result
 
 
 def _describe(name):

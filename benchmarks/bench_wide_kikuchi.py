@@ -34,7 +34,6 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
-import os
 import subprocess
 import sys
 from pathlib import Path
@@ -138,20 +137,11 @@ def one(spec):
 
 def run(spec, limit, tree=None):
     """One fit in a subprocess; `tree`: a folder whose ``graphmodels`` package is imported instead."""
-    env = dict(os.environ)
-    if tree is not None:
-        env["PYTHONPATH"] = str(tree) + os.pathsep + env.get("PYTHONPATH", "")
     try:
-        out = subprocess.run(
-            [sys.executable, __file__, "--one", spec], capture_output=True, text=True, timeout=limit, env=env
-        )
-        lines = out.stdout.strip().splitlines()
-        if not lines:
-            print(out.stderr[-2000:])
-            return {"set": spec, "error": True}
-        return json.loads(lines[-1])
+        result = common.run_one(__file__, spec, tree, timeout=limit)
     except subprocess.TimeoutExpired:
         return {"set": spec, "seconds": float("inf")}
+    return {"set": spec, "error": True} if result is None else result
 
 
 DEFAULT_SETS = [f"gen:{name}" for name in wide_data.KIKUCHI] + ["dna180", "connect-4"]

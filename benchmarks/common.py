@@ -6,10 +6,12 @@ Not part of the package: the scripts in this folder import it as a sibling modul
 from __future__ import annotations
 
 import datetime as _dt
+import json
 import os
 import platform
 import re
 import subprocess
+import sys
 import time
 from pathlib import Path
 
@@ -323,3 +325,23 @@ def tiny_wide_set(generator, seed):
             X[:, j] = draw(table[y, cluster])
     frame = pd.DataFrame(X.astype(str), columns=[f"x{j}" for j in range(n_features)])
     return frame, pd.Series(y.astype(str), name="class")
+
+
+def run_one(script, argument, tree=None, *, timeout=None):
+    """Run ``python SCRIPT --one ARGUMENT`` in a fresh process and return the JSON of its last line.
+
+    `tree`: the folder whose ``graphmodels`` package the process imports (a checkout of the code
+    to compare with); by default this checkout's, never an installed copy of another one.
+    Returns None when the process printed nothing (its stderr's end is printed); raises
+    ``subprocess.TimeoutExpired`` past `timeout` seconds.
+    """
+    env = dict(os.environ)
+    env["PYTHONPATH"] = str(REPO if tree is None else tree) + os.pathsep + env.get("PYTHONPATH", "")
+    out = subprocess.run(
+        [sys.executable, str(script), "--one", argument], capture_output=True, text=True, timeout=timeout, env=env
+    )
+    lines = out.stdout.strip().splitlines()
+    if not lines:
+        print(f"{argument}: {out.stderr[-2000:]}", file=sys.stderr)
+        return None
+    return json.loads(lines[-1])
