@@ -47,7 +47,7 @@ DEFAULT_CHUNK_SIZE = 1 << 16
 #: Most cells of the index block of one chunk of a batched one-way table (32 MiB).
 _ONE_WAY_INDEX_CELLS = 1 << 22
 
-#: Most cells of the weights an engine keeps tiled for its batched one-way tables (32 MiB).
+#: Most cells (rows x variables) of an engine whose weights it keeps tiled for its batched one-way tables (32 MiB).
 _TILED_WEIGHT_CELLS = 1 << 22
 
 
@@ -726,7 +726,7 @@ class CountingEngine:
                 index = index[keep]
             elif index.flags.f_contiguous:  # a chunk of selected columns comes column by column: no copy
                 index = index.T.reshape(-1)
-                w = None if weights is None else self._tiled_weights(weights, len(positions))
+                w = None if weights is None else np.tile(weights, len(positions))
             else:
                 index = index.reshape(-1)
                 w = None if weights is None else np.repeat(weights, len(positions))
@@ -754,25 +754,24 @@ class CountingEngine:
             for k, p in enumerate(positions):
                 np.add(codes[:, p], base, out=index[k])
                 index[k] += int(offsets[k])
-            weights = None if self._weights is None else self._weights[start : start + step]
-            w = None if weights is None else self._tiled_weights(weights, len(positions))
+            w = None if self._weights is None else self._tiled_weights(start, len(codes), len(positions))
             flat += np.bincount(index.reshape(-1), weights=w, minlength=flat.size)
         return flat.reshape(-1, width)
 
-    def _tiled_weights(self, weights, copies):
-        """``np.tile(weights, copies)`` for a chunk's weights, kept for the next query of a search.
+    def _tiled_weights(self, start, n_rows, copies):
+        """``np.tile`` of the weights of rows ``start .. start + n_rows``, `copies` times, kept for the next query.
 
         A structure search asks a batched one-way table per move, with one copy of the weights
-        per variable: the copies for every variable are made once per chunk (when small) and
-        each query reads a prefix of them.
+        per variable: the copies for every variable are made once per chunk of this engine's own
+        rows (when all of them fit in :data:`_TILED_WEIGHT_CELLS`) and each query reads a prefix.
         """
-        if len(weights) * self.n_variables > _TILED_WEIGHT_CELLS:
+        weights = self._weights[start : start + n_rows]
+        if self.n_rows * self.n_variables > _TILED_WEIGHT_CELLS:
             return np.tile(weights, copies)
-        key = (weights.__array_interface__["data"][0], len(weights))
-        tiled = self._tiled.get(key)
+        tiled = self._tiled.get((start, n_rows))
         if tiled is None:
-            tiled = self._tiled[key] = np.tile(weights, self.n_variables)
-        return tiled[: copies * len(weights)]
+            tiled = self._tiled[(start, n_rows)] = np.tile(weights, self.n_variables)
+        return tiled[: copies * n_rows]
 
     def _pairwise_table(self, positions, given_positions, offsets, n_strata):
         """The (n_strata, K, K) block matrix of :meth:`pairwise_counts`, counted over the rows."""
