@@ -73,8 +73,6 @@ def candidates():
         Configured("NB", "NaiveBayes(estimator='discriminative')", lambda: gm.NaiveBayes(estimator=d)),
         Configured("TAN", "TAN()", gm.TAN),
         Configured("TAN", "TAN(estimator='discriminative')", lambda: gm.TAN(estimator=d)),
-        Configured("KDB", "KDB(k=1)", lambda: gm.KDB(k=1)),
-        Configured("KDB", "KDB(k=1, estimator='discriminative')", lambda: gm.KDB(k=1, estimator=d)),
         Configured("KDB", "KDB(k=2)", lambda: gm.KDB(k=2)),
         Configured("KDB", "KDB(k=2, estimator='discriminative')", lambda: gm.KDB(k=2, estimator=d)),
         Configured("SKDB", "SelectiveKDB()", gm.SelectiveKDB),
@@ -83,10 +81,20 @@ def candidates():
     ]
 
 
+def others():
+    """graphmodels models that are not among BNClassifier's default candidates (KDB(k=1): TAN's near twin)."""
+    d = "discriminative"
+    return [
+        Configured("KDB", "KDB(k=1)", lambda: gm.KDB(k=1)),
+        Configured("KDB", "KDB(k=1, estimator='discriminative')", lambda: gm.KDB(k=1, estimator=d)),
+    ]
+
+
 def implementations():
     return [
         Chooser("BNC", "BNClassifier()", gm.BNClassifier),
         *candidates(),
+        *others(),
         SklearnLogisticRegression(),
         SklearnLogisticRegressionCV(),
         SklearnCategoricalNB(),

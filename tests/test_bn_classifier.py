@@ -192,3 +192,32 @@ def test_penalty_path_keeps_the_warm_start_of_the_first_minimum(monkeypatch):
     path = module.penalty_path(folds, [10.0, 1.0, 0.1], labels, weights, rows, np.ones(len(labels)), 50, 1e-4)
     assert np.all(path.held_out == 0.0)
     assert list(path.last_solution) == [int(np.nanargmin(path.held_out))] == [0]
+
+
+def test_a_structure_without_refits_races_against_the_best_so_far():
+    # The class is the parity of three columns: KDB(k=2) holds it exactly, AODE (one superparent) cannot.
+    rng = np.random.default_rng(1)
+    bits = rng.integers(0, 2, (300, 3))
+    X = pd.DataFrame(bits, columns=["a", "b", "c"]).astype(str)
+    y = pd.Series(np.where(bits.sum(axis=1) % 2 == 1, "odd", "even"), name="parity")
+    table = gm.BNClassifier(structures=["kdb-2", "aode"], discriminative=False).fit(X, y).selection_
+    kdb, aode = table.iloc[0], table.iloc[1]
+    assert kdb["folds"] == 5 and kdb["chosen"]
+    assert 3 <= aode["folds"] < 5 and np.isnan(aode["log_loss"]) and "race" in aode["note"]
+
+
+def test_the_race_rule_by_hand():
+    from graphmodels.models.bn_classifier import _out_of_the_race
+
+    scored = np.arange(10)
+    weights = np.ones(10)
+    rival = np.full(10, 0.5)
+    loss = np.full(10, np.nan)
+    loss[:6] = [0.9, 1.0, 1.1, 0.9, 1.0, 1.1]  # 0.5 worse, standard error 0.082/sqrt(6): out after 3 of 5 folds
+    assert _out_of_the_race(loss, rival, weights, scored, 3, 5)
+    assert not _out_of_the_race(loss, rival, weights, scored, 2, 5)  # too few folds
+    assert not _out_of_the_race(loss, rival, weights, scored, 5, 5)  # complete: nothing left to skip
+    loss[:6] = [0.0, 1.0, 0.0, 1.0, 0.0, 1.1]  # mean 0.517 worse by 0.017 only, spread 0.5: stays
+    assert not _out_of_the_race(loss, rival, weights, scored, 3, 5)
+    # Scored on fewer than a third of the rows: too early, however bad.
+    assert not _out_of_the_race(np.where(np.arange(10) < 3, 9.0, np.nan), rival, weights, scored, 3, 5)
