@@ -221,3 +221,41 @@ def test_the_race_rule_by_hand():
     assert not _out_of_the_race(loss, rival, weights, scored, 3, 5)
     # Scored on fewer than a third of the rows: too early, however bad.
     assert not _out_of_the_race(np.where(np.arange(10) < 3, 9.0, np.nan), rival, weights, scored, 3, 5)
+
+
+def test_inner_folds_fit_on_every_other_row_and_hold_out_at_most_what_is_scored():
+    from graphmodels.models.bn_classifier import scored_folds
+
+    y = np.repeat([0, 1, 2], [50, 30, 20])
+    # Up to max_scored rows: the folds of inner_folds, every one held out, fitted on all the others.
+    folds = scored_folds(y, 3, 5, max_scored=100)
+    rows, fold_of = inner_folds(y, 3, 5)
+    assert len(folds) == 5
+    for k, (train, test) in enumerate(folds):
+        np.testing.assert_array_equal(test, rows[fold_of == k])
+        np.testing.assert_array_equal(train, np.setdiff1d(np.arange(100), test))
+    # Beyond: only the first folds that hold max_scored rows, each still fitted on every other row.
+    folds = scored_folds(y, 3, 5, max_scored=30)
+    assert len(folds) == 2 and sum(len(test) for _, test in folds) == 40
+    for train, test in folds:
+        assert len(train) == 80 and not np.intersect1d(train, test).size
+        assert np.bincount(y[test], minlength=3).tolist() == [10, 6, 4]  # stratified
+
+
+def test_a_large_set_scores_one_fold_fitted_on_four_fifths_of_the_rows(monkeypatch):
+    import graphmodels.models.bn_classifier as bnc
+
+    monkeypatch.setattr(bnc, "MAX_PENALTY_CV_ROWS", 40)
+    X, y = _frame(n=240)
+    with monkeypatch.context() as patch:
+        seen = []
+        original = bnc.BNClassifier._fold_counts
+
+        def record(self, counts, codes, weights, rows):
+            seen.append(len(rows))
+            return original(self, counts, codes, weights, rows)
+
+        patch.setattr(bnc.BNClassifier, "_fold_counts", record)
+        model = gm.BNClassifier(structures=["nb"], discriminative=False).fit(X, y)
+    assert seen == [192]  # one fold of 48 rows held out (>= 40), fitted on the other 192
+    assert model.selection_["folds"].tolist() == [1] and np.isfinite(model.selection_["log_loss"]).all()

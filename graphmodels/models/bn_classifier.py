@@ -23,12 +23,13 @@ from .._validation import Boolean, Interval, Options, Predicate
 from ..estimators.discriminative import (
     DEFAULT_PENALTY_GRID,
     INNER_GTOL,
+    MAX_PENALTY_CV_ROWS,
     RACE_MIN_FOLDS,
     RACE_Z,
     Discriminative,
     PathFold,
     _mean_and_error,
-    inner_folds,
+    _stratified_folds,
     path_fold,
     penalty_path,
 )
@@ -50,7 +51,7 @@ if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
     from ..inference import Distribution, Mixture
 
-__all__ = ["BNClassifier", "STRUCTURES", "DEFAULT_STRUCTURES"]
+__all__ = ["BNClassifier", "STRUCTURES", "DEFAULT_STRUCTURES", "scored_folds"]
 
 #: The structures a :class:`BNClassifier` may choose among: name -> (class, hyperparameters).
 STRUCTURES: dict[str, tuple[type[BaseClassifier], dict[str, Any]]] = {
@@ -72,7 +73,7 @@ STRUCTURES: dict[str, tuple[type[BaseClassifier], dict[str, Any]]] = {
 #: fewer for the inner folds' noise to choose between.
 DEFAULT_STRUCTURES = ("nb", "tan", "kdb-2", "skdb", "aode")
 
-#: ``n_folds="auto"``: 5 inner folds, or 10 below this many scored rows.
+#: ``n_folds="auto"``: 5 inner folds, or 10 below this many training rows.
 SMALL_SAMPLE_ROWS = 200
 
 #: The floor of a held-out probability, as in scikit-learn's log_loss.
@@ -148,9 +149,12 @@ class BNClassifier(BaseClassifier, Queryable):
         The penalties of the discriminative candidates (default
         ``(0.01, 0.1, 1, 10)``, :class:`~graphmodels.estimators.Discriminative`'s).
     n_folds : int or "auto", default="auto"
-        Inner folds: ``"auto"`` is 5, or 10 below 200 scored rows. At most
-        3,000 rows are scored (a stratified sample, seed 0, beyond; the chosen
-        model is fitted on every row).
+        Inner folds: ``"auto"`` is 5, or 10 below 200 training rows. Each is
+        held out in turn and the candidates fitted on the other rows; beyond
+        3,000 rows only the first folds that hold 3,000 are held out (see
+        :func:`scored_folds`), so that the choice costs about the same at any
+        size and every candidate is fitted on as large a share of the rows as
+        the model it chooses.
     estimator : str, dict or Estimator, default="leave-one-out"
         The generative prior of every candidate that takes it (AODE and AnDE,
         which cannot choose theirs by leave-one-out, keep their own default
@@ -386,11 +390,10 @@ class BNClassifier(BaseClassifier, Queryable):
         n_classes = len(counts.classes)
         n_folds = self.n_folds
         if n_folds == "auto":
-            n_folds = 5 if min(len(y), 3000) >= SMALL_SAMPLE_ROWS else 10
-        scored, fold_of = inner_folds(y, n_classes, n_folds)
-        folds = [(scored[fold_of != k], scored[fold_of == k]) for k in range(int(fold_of.max()) + 1)]
-        folds = [(train, test) for train, test in folds if len(train) and len(test)]
-        if len(folds) < 2:
+            n_folds = 5 if len(y) >= SMALL_SAMPLE_ROWS else 10
+        folds = scored_folds(y, n_classes, n_folds)
+        scored = np.sort(np.concatenate([test for _, test in folds])) if folds else np.arange(len(y))
+        if not folds or (len(folds) < 2 and len(scored) == len(y)):
             # Too few rows to hold any out: every structure's generative candidate, unscored (the first is kept).
             unscored = np.full(len(y), np.nan)
             note = "not scored: too few rows for inner folds"
@@ -553,6 +556,50 @@ class BNClassifier(BaseClassifier, Queryable):
         ]  # fmt: skip
         if list(table.columns) != expected:
             raise _fitted.FittedStateError("selection_", f"must have the columns {expected}.")
+
+
+def scored_folds(y, n_classes: int, n_folds: int, max_scored: int | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+    """The inner folds of a :class:`BNClassifier`: ``(training rows, held-out rows)`` pairs.
+
+    Every row is dealt into `n_folds` stratified folds (seed 0, as
+    :func:`~graphmodels.estimators.discriminative.inner_folds` deals them);
+    each fold is held out in turn and the candidates fitted on all the other
+    rows. Beyond `max_scored` rows only the first folds that hold them are
+    held out: the scoring costs about the same at any size, and every
+    candidate is still fitted on ``(n_folds - 1) / n_folds`` of the rows. A
+    fold fitted on a subsample would score a candidate on a smaller learning
+    curve than the model it chooses: on letter (16,000 training rows, 3,000
+    scored), training each inner fold on 2,400 rows kept AODE (0.489 nats on
+    the outer folds) over discriminative selective KDB (0.403).
+
+    Parameters
+    ----------
+    y : ndarray of int
+        Class codes.
+    n_classes : int
+    n_folds : int
+    max_scored : int, optional
+        Default :data:`~graphmodels.estimators.discriminative.MAX_PENALTY_CV_ROWS` (3,000).
+
+    Returns
+    -------
+    list of (ndarray, ndarray)
+        Sorted row positions; folds without training or held-out rows are left out.
+    """
+    y = np.asarray(y, dtype=np.int64)
+    max_scored = MAX_PENALTY_CV_ROWS if max_scored is None else max_scored
+    n_folds = max(2, min(int(n_folds), len(y)))
+    fold_of = _stratified_folds(y, n_folds, n_classes)
+    rows = np.arange(len(y))
+    pairs, held_out = [], 0
+    for k in range(n_folds):
+        train, test = rows[fold_of != k], rows[fold_of == k]
+        if len(train) and len(test):
+            pairs.append((train, test))
+            held_out += len(test)
+        if held_out >= max_scored:
+            break
+    return pairs
 
 
 def _out_of_the_race(loss, rival, weights, scored, n_scored_folds, n_folds):
