@@ -388,9 +388,7 @@ class BNClassifier(BaseClassifier, Queryable):
         y = codes[:, -1].astype(np.int64)
         assert counts.classes is not None  # fit_counts refuses counts without a class
         n_classes = len(counts.classes)
-        n_folds = self.n_folds
-        if n_folds == "auto":
-            n_folds = 5 if len(y) >= SMALL_SAMPLE_ROWS else 10
+        n_folds = (5 if len(y) >= SMALL_SAMPLE_ROWS else 10) if self.n_folds == "auto" else int(self.n_folds)
         folds = scored_folds(y, n_classes, n_folds)
         scored = np.sort(np.concatenate([test for _, test in folds])) if folds else np.arange(len(y))
         if not folds or (len(folds) < 2 and len(scored) == len(y)):
