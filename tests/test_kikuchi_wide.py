@@ -414,7 +414,7 @@ def test_untraced_search_skips_regions_below_acceptance_and_takes_the_same_path(
     scored = []
     original = kikuchi._best_in_pool
 
-    def counting(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=None):
+    def counting(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=None, anchored=None):
         def counted(which):
             scored.append(len(which))
             return log_likelihoods_of(which)
@@ -423,7 +423,7 @@ def test_untraced_search_skips_regions_below_acceptance_and_takes_the_same_path(
             scored.append(len(which))
             return screen_of(which)
 
-        return original(pool, n, counted, slopes_of, floor, screened if screen_of else None)
+        return original(pool, n, counted, slopes_of, floor, screened if screen_of else None, anchored)
 
     monkeypatch.setattr(kikuchi, "_best_in_pool", counting)
     traced, trace = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
@@ -460,3 +460,64 @@ def test_screened_candidates_are_chosen_as_by_exact_scores(monkeypatch):
     plain = kikuchi.kikuchi_bayes_path(engine, "y")
     assert [s["region"] for s in screened] == [s["region"] for s in plain]
     assert [s["log_posterior"] for s in screened] == [s["log_posterior"] for s in plain]
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_gram_slopes_of_chosen_candidates_are_those_of_a_whole_pass(n_classes, monkeypatch):
+    # The slopes of a few candidates from the Gram rows of a cover of their pairs, and of all of them
+    # from whole blocks (issue 26), are those of a whole pass with the same allowance, so never below
+    # the row products; a whole block's other candidates come back too.
+    monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    frame = _mixed(10, 300, 6, n_classes)
+    frame["x005"] = (frame["x005"] + 2) % 4
+    search, model, pool = _weighted_pool(frame, 3)
+    assert pool._anchored()
+    gradient = search.gradient(model.scores)
+    columns = pool._columns_of(gradient)
+    whole = pool._gram.slopes(columns, gradient)
+    used = []
+    for name in ("_covered_slopes", "_block_totals"):
+        method = getattr(kikuchi._GramSlopes, name)
+        monkeypatch.setattr(kikuchi._GramSlopes, name, lambda *args, _m=method, _n=name: used.append(_n) or _m(*args))
+    few = np.array([0, 5, 40, 41, 77, 100])
+    for chosen, way in ((few, "_covered_slopes"), (np.arange(len(pool.combos)), "_block_totals")):
+        used.clear()
+        own, others, their_own = pool._gram.candidate_slopes(columns, gradient, pool.combos[chosen])
+        assert way in used
+        np.testing.assert_allclose(own, whole[chosen], rtol=1e-12, atol=1e-9)
+        np.testing.assert_allclose(their_own, whole[others], rtol=1e-12, atol=1e-9)
+        bounds = kikuchi._add_subregion_slopes(own, search, pool.combos[chosen], pool.changes[chosen], gradient)
+        exact = np.array([np.vdot(gradient, pool._deltas([b])[0]) for b in chosen])
+        assert (bounds >= exact).all()
+    assert len(others) == len(pool.combos)
+
+
+@pytest.mark.parametrize("trace", [True, False])
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_anchored_bounds_take_the_same_path_with_fewer_products(n_classes, trace, monkeypatch):
+    # Three-attribute candidates bounded at the scores of an earlier stage (their anchor) and given
+    # fresh slopes only when that bound reaches the best of the leading candidates (issue 26): the
+    # same path, bit for bit, as fresh slopes for every candidate at every stage, with fewer of them.
+    monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    monkeypatch.setattr(kikuchi, "_POOL_BYTES", 2**20)
+    monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
+    frame = _mixed(16, 500, 3, n_classes)
+    engine = gm.stats.information.as_engine(frame)
+    fresh = []
+    original = kikuchi._WidePool._fresh_slopes
+
+    def counted(self, which, gradient, current):
+        fresh.append((len(which), int(self.active.sum())))
+        return original(self, which, gradient, current)
+
+    monkeypatch.setattr(kikuchi._WidePool, "_fresh_slopes", counted)
+    new = kikuchi.kikuchi_bayes_path(engine, "y", trace=trace)
+    monkeypatch.setattr(kikuchi._WidePool, "_anchored", lambda self: False)
+    old = kikuchi.kikuchi_bayes_path(engine, "y", trace=trace)
+    new_path, old_path = (new[0], old[0]) if trace else (new, old)
+    assert [s["region"] for s in new_path] == [s["region"] for s in old_path]
+    assert [s["log_posterior"] for s in new_path] == [s["log_posterior"] for s in old_path]
+    assert [s["counting_numbers"] for s in new_path] == [s["counting_numbers"] for s in old_path]
+    if trace:
+        assert list(new[1]["item"]) == list(old[1]["item"])
+    assert fresh and sum(n for n, _ in fresh) < sum(active for _, active in fresh)

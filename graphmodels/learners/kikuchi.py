@@ -73,6 +73,8 @@ _USE_GRAM_SLOPES = True
 _GRAM_POOL_ELEMENTS = 2**24
 # Candidates ordered by their bound at first (all of them once more are scored).
 _LEADING = 1024
+# Candidates scored exactly to estimate the best before the anchored bounds are tightened.
+_ESTIMATING = 64
 # Log-posterior differences below this are ties, broken by attribute names.
 _TIE_TOLERANCE = 1e-9
 
@@ -799,6 +801,10 @@ class _WidePool:
         # scored, up to a quarter of the pool budget (candidates near the top are scored exactly
         # stage after stage).
         self._own, self._own_bytes = {}, 0
+        # Anchored bounds (three attributes, Gram slopes): each candidate's own slope at the stage it
+        # was last computed (its anchor), and each anchor's scores, gradient and log-likelihood.
+        self._anchor_of = self._anchor_own = None
+        self._anchors = []
 
     def _membership(self, mask):
         member = np.zeros(len(self.search.attributes), dtype=bool)
@@ -1174,6 +1180,76 @@ class _WidePool:
         slopes = self._own_slopes(which, gradient)
         return _add_subregion_slopes(slopes, self.search, self.combos[which], self.changes[which], gradient)
 
+    def _anchored(self):
+        """Whether the bounds come from anchors (:meth:`_anchored_slopes`): three attributes whose Gram
+        slopes keep their anchored tables."""
+        if self.k != 3 or self._plan is not None:
+            return False
+        if self._gram is None:
+            self._gram = _GramSlopes.of(self) or False
+        return bool(self._gram) and self._gram.keep_phi
+
+    def _anchor(self, which, own, gradient, current):
+        """Record the own slopes `own` of the candidates `which` at the model's current scores."""
+        scores = self.model.scores
+        if not self._anchors or not np.array_equal(self._anchors[-1][0], scores):
+            self._anchors.append((scores.copy(), gradient.copy(), current))
+        if self._anchor_of is None:
+            self._anchor_of = np.zeros(len(self.combos), dtype=np.int32)
+            self._anchor_own = np.zeros(len(self.combos))
+        self._anchor_of[which] = len(self._anchors) - 1
+        self._anchor_own[which] = own
+
+    def _columns_of(self, gradient):
+        return [gradient] if self.search.binary else [gradient[:, c] for c in range(gradient.shape[1] - 1)]
+
+    def _anchored_slopes(self, which, gradient, current):
+        """Upper bounds of ``CLL(s + d) - CLL(s)`` of the candidates `which` without a Gram product
+        (after the first pass), and which of them are looser than the bound ``g . d``.
+
+        The conditional log-likelihood is concave in the scores, so at the scores ``s0`` of any
+        earlier stage (a candidate's anchor, with gradient ``g0``), ``CLL(s + d) <= CLL(s0) + g0 .
+        (s - s0) + g0 . d``. A candidate's own term of ``g0 . d`` (its cell table's, the costly
+        products) is kept from the stage of its anchor; only its sub-region terms, which change with
+        the model, are computed again (shared, cheap). At the first pass every candidate's slope is
+        computed and anchored.
+        """
+        search = self.search
+        if self._anchor_of is None:
+            own = self._gram.slopes(self._columns_of(gradient), gradient)
+            self._anchor(np.arange(len(self.combos)), own, gradient, current)
+            slopes = _add_subregion_slopes(own[which], search, self.combos[which], self.changes[which], gradient)
+            return slopes, np.zeros(len(which), dtype=bool)
+        scores = self.model.scores
+        anchors = self._anchor_of[which]
+        out = np.empty(len(which))
+        stale = np.ones(len(which), dtype=bool)
+        for q in np.flatnonzero(np.bincount(anchors)):
+            chosen = anchors == q
+            part = which[chosen]
+            anchor_scores, anchor_gradient, anchor_current = self._anchors[q]
+            slopes = _add_subregion_slopes(
+                self._anchor_own[part], search, self.combos[part], self.changes[part], anchor_gradient
+            )
+            if np.array_equal(anchor_scores, scores):  # the same stage: the bound g . d itself
+                stale[chosen] = False
+            else:
+                moved = scores - anchor_scores
+                # the rounding of the product and of the two log-likelihoods, allowed for
+                rounding = (moved.size + 64) * 2.0**-52 * float(_dot(np.abs(moved), np.abs(anchor_gradient)))
+                rounding += 2.0**-50 * (abs(anchor_current) + abs(current))
+                slopes += anchor_current - current + float(_dot(moved, anchor_gradient)) + rounding
+            out[chosen] = slopes
+        return out, stale
+
+    def _fresh_slopes(self, which, gradient, current):
+        """``g . d`` of the candidates `which` (:meth:`_slopes`), their own terms from the Gram rows they
+        need only; anchored at this stage."""
+        own, others, their_own = self._gram.candidate_slopes(self._columns_of(gradient), gradient, self.combos[which])
+        self._anchor(others, their_own, gradient, current)
+        self._anchor(which, own, gradient, current)
+        return _add_subregion_slopes(own.copy(), self.search, self.combos[which], self.changes[which], gradient)
+
     # -------------------------------------------------------------- scoring
     def _deltas(self, which):
         """Score changes ``sum_T dc_T log P(x_T, y)`` of the candidates `which`, (candidates, rows[, classes])."""
@@ -1227,7 +1303,8 @@ class _WidePool:
         :meth:`_CandidatePool.best`; the same bound, computed from cell tables)."""
         self._refresh()
         self._stage = None
-        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor)
+        anchored = (self._anchored_slopes, self._fresh_slopes) if self._anchored() else None
+        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor, anchored=anchored)
         if found is None:
             return None
         b, log_likelihood, df = found
@@ -1312,6 +1389,9 @@ class _GramSlopes:
         position[self.order] = np.arange(n)
         same = (self.order == np.arange(n)).all() and len(pool.combos) == math.comb(n, self.k)
         self._place = None if same else _lexicographic_rank(np.sort(position[pool.combos], axis=1), n)
+        # the pool's index of each candidate in the products' order (-1: not in the pool)
+        self._pool_index = np.full(math.comb(n, self.k), -1, dtype=np.int64)
+        self._pool_index[slice(None) if self._place is None else self._place] = np.arange(len(pool.combos))
 
     @staticmethod
     def product_order(search, k):
@@ -1512,53 +1592,185 @@ class _GramSlopes:
         return [rr, cr, rc, cc]
 
     # ------------------------------------------------------------ slopes
+    def _phi_tables(self):
+        """The anchored tables (made once if kept, else at every call)."""
+        if self._phi is not None:
+            return self._phi
+        phi = self._tables()
+        if self.keep_phi:
+            self._phi = phi
+        return phi
+
     def slopes(self, columns, gradient):
         """``g . log P(x_S, y)`` of every candidate (the pool's order), with a rounding allowance."""
         from .._threads import one_blas_thread
 
-        if self._phi is None:
-            phi = self._tables()
-            if self.keep_phi:
-                self._phi = phi
-        else:
-            phi = self._phi
+        phi = self._phi_tables()
         out = np.empty(math.comb(self.n, self.k))
         with one_blas_thread():
             wholes = [self._gram(column, 0) for column in columns]
             for (a, start, _, first), tables in zip(self._starts(), phi):
+                total = self._block_totals(a, start, tables, columns, wholes)
                 n_later = self.n - start
-                total = np.zeros((n_later, n_later))
-                for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
-                    products = np.zeros(rr.shape[1:])
-                    by_b = np.zeros(cr.shape[1:])
-                    by_c = np.zeros(rc.shape[1:])
-                    width = len(products)
-                    # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
-                    bands = np.linspace(0, width, 5 if width > 64 else 2).astype(int)
-                    for state, gram in enumerate(self._grams(column, start, a, whole)):
-                        ones = gram[-1, :-1]
-                        for low, high in zip(bands[:-1], bands[1:]):
-                            products[low:high, :high] += rr[state, low:high, :high] * gram[low:high, :high]
-                        by_b += cr[state] * ones[None, :]
-                        by_c += rc[state] * ones[:, None]
-                        total += cc[state] * gram[-1, -1]
-                    # (c, xb) terms added before the sums over b's columns
-                    by_b += self._block_sums(products, start, axis=0)
-                    total += self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
-                n_pairs = math.comb(n_later, 2)
-                out[first : first + n_pairs] = total.T[np.triu_indices(n_later, 1)]
-        # Single-precision anchored tables move each slope by at most 2**-24 max|phi| sum|G*|, and
-        # each row enters at most 2**k of the sums G* a candidate's slope weighs; the products
-        # (float64 sums of at most the rows' terms) and the sums of their products with phi (at most
-        # a candidate's cells' terms) round by less than (rows + cells) 2**-53 of that; and the
-        # gradient's rows sum to zero only up to rounding. All allowed for, the bound stays an upper
-        # bound.
+                out[first : first + math.comb(n_later, 2)] = total.T[np.triu_indices(n_later, 1)]
+        return (out if self._place is None else out[self._place]) + self._allowance(columns, gradient)
+
+    def _allowance(self, columns, gradient):
+        """What the slopes are raised by: their rounding, whatever the order of the sums.
+
+        Single-precision anchored tables move each slope by at most 2**-24 max|phi| sum|G*|, and
+        each row enters at most 2**k of the sums G* a candidate's slope weighs; the products
+        (float64 sums of at most the rows' terms) and the sums of their products with phi (at most
+        a candidate's cells' terms) round by less than (rows + cells) 2**-53 of that; and the
+        gradient's rows sum to zero only up to rounding. All allowed for, the bound stays an upper
+        bound.
+        """
         scale = sum(float(np.abs(column).sum()) for column in columns)
         relative = 2.0**-24 + (len(self.search.x) + self._terms + 64) * 2.0**-52
         rounding = relative * 2**self.k * self._scale * scale
         if not self.search.binary:
             rounding += self._largest_reference * float(np.abs(gradient.sum(axis=1)).sum())
-        return (out if self._place is None else out[self._place]) + rounding
+        return rounding
+
+    def _block_totals(self, a, start, tables, columns, wholes):
+        """The slopes of the candidates of first attribute `a` (pairs: a None), as a (c, b) matrix of
+        the attributes from `start` on (entries b < c)."""
+        n_later = self.n - start
+        total = np.zeros((n_later, n_later))
+        for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
+            products = np.zeros(rr.shape[1:])
+            by_b = np.zeros(cr.shape[1:])
+            by_c = np.zeros(rc.shape[1:])
+            width = len(products)
+            # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
+            bands = np.linspace(0, width, 5 if width > 64 else 2).astype(int)
+            for state, gram in enumerate(self._grams(column, start, a, whole)):
+                ones = gram[-1, :-1]
+                for low, high in zip(bands[:-1], bands[1:]):
+                    products[low:high, :high] += rr[state, low:high, :high] * gram[low:high, :high]
+                by_b += cr[state] * ones[None, :]
+                by_c += rc[state] * ones[:, None]
+                total += cc[state] * gram[-1, -1]
+            # (c, xb) terms added before the sums over b's columns
+            by_b += self._block_sums(products, start, axis=0)
+            total += self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
+        return total
+
+    def candidate_slopes(self, columns, gradient, combos):
+        """:meth:`slopes` of the candidates of three attributes `combos` (attribute indices) only, with
+        the same allowance; and those of every other candidate of the pool computed on the way (the
+        pool's indices, and their slopes).
+
+        Per first attribute (in the products' order), the Gram entries the candidates need are those
+        of a few attributes' columns with all later columns: the rows of a greedy cover of the
+        candidates' pairs of later attributes, one general product per other state of the first
+        attribute (the common state's entries are the products over all rows, shared); a first
+        attribute whose cover is more than half its later columns takes its whole block.
+        """
+        from .._threads import one_blas_thread
+
+        phi = self._phi_tables()
+        position = np.empty(self.n, dtype=np.int64)
+        position[self.order] = np.arange(self.n)
+        positions = np.sort(position[combos], axis=1)
+        out = np.empty(len(combos))
+        if not len(combos):
+            return out, np.zeros(0, dtype=np.int64), out
+        by_first = np.argsort(positions[:, 0], kind="stable")
+        firsts, begins = np.unique(positions[by_first, 0], return_index=True)
+        ends = np.append(begins[1:], len(by_first))
+        first_ranks = [first for _, _, _, first in self._starts()]
+        starts = self._starts()
+        whole_blocks = []
+        with one_blas_thread():
+            wholes = [self._gram(column, 0) for column in columns]
+            for a, begin, end in zip(firsts, begins, ends):
+                members = by_first[begin:end]
+                _, start, _, _ = starts[a]
+                later = positions[members, 1:] - start  # (b, c), b < c
+                width = int(self.reduced_offsets[-1] - self.reduced_offsets[start])
+                covered = _greedy_cover(later, np.maximum(self.cards[start:] - 1, 1), width // 2)
+                if covered is None:  # the whole block, every candidate of it returned
+                    total = self._block_totals(a, start, phi[a], columns, wholes)
+                    out[members] = total[later[:, 1], later[:, 0]]
+                    n_later = self.n - start
+                    ranks = first_ranks[a] + np.arange(math.comb(n_later, 2))
+                    indices = self._pool_index[ranks]
+                    known = indices >= 0
+                    whole_blocks.append((indices[known], total.T[np.triu_indices(n_later, 1)][known]))
+                else:
+                    out[members] = self._covered_slopes(a, start, phi[a], columns, wholes, later, *covered)
+        allowance = self._allowance(columns, gradient)
+        if whole_blocks:
+            indices = np.concatenate([block[0] for block in whole_blocks])
+            values = np.concatenate([block[1] for block in whole_blocks]) + allowance
+        else:
+            indices, values = np.zeros(0, dtype=np.int64), np.zeros(0)
+        return out + allowance, indices, values
+
+    def _covered_slopes(self, a, start, tables, columns, wholes, later, cover, on_b):
+        """The slopes of the candidates ``(a, b, c)`` (`later`: the local ``(b, c)``) from the Gram
+        rows of the cover's columns (`on_b`: whether each candidate's cover attribute is its ``b``)."""
+        first = int(self.reduced_offsets[start])
+        offsets = self.reduced_offsets[start:] - first  # each later attribute's reduced columns
+        width = int(offsets[-1])
+        widest = max(1, int((self.cards[start:] - 1).max()))
+        b, c = later[:, 0], later[:, 1]
+        steps = np.arange(widest)
+        # each candidate's (xc, xb) entries, padded to the widest attribute (`valid`)
+        xb = offsets[b][:, None] + steps[None, :]
+        xc = offsets[c][:, None] + steps[None, :]
+        valid_b = steps[None, :] < (offsets[b + 1] - offsets[b])[:, None]
+        valid_c = steps[None, :] < (offsets[c + 1] - offsets[c])[:, None]
+        xb = np.where(valid_b, xb, 0)
+        xc = np.where(valid_c, xc, 0)
+        valid = valid_c[:, :, None] & valid_b[:, None, :]
+        # the cover's columns as the rows of the products, the column of ones last
+        cover_columns = np.concatenate([np.arange(offsets[u], offsets[u + 1]) for u in cover] + [[width]])
+        row_of = np.full(width + 1, -1, dtype=np.int64)
+        row_of[cover_columns] = np.arange(len(cover_columns))
+        # entry (xc, xb) from the cover's rows: (row of xb, column xc) or (row of xc, column xb)
+        product_rows = np.where(on_b[:, None, None], row_of[xb][:, None, :], row_of[xc][:, :, None])
+        product_columns = np.where(on_b[:, None, None], xc[:, :, None], xb[:, None, :])
+        product_rows = np.where(valid, product_rows, 0)
+        common = int(self.common[a])
+        out = np.zeros(len(later))
+        for state, rows in enumerate(self.state_rows[a]):
+            block = None if state == common else self.rows_major[rows, first:]
+            for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
+                if block is None:  # all rows: the shared product (lower triangle: c after b)
+                    local = whole[first:, first:]
+                    gram = local[xc[:, :, None], xb[:, None, :]]
+                    ones, total = local[-1, :-1], local[-1, -1]
+                else:
+                    scaled = block[:, cover_columns] * column[rows][:, None]
+                    product = scaled.T @ block
+                    gram = product[product_rows, product_columns]
+                    ones, total = product[-1, :-1], product[-1, -1]
+                terms = rr[state][xc[:, :, None], xb[:, None, :]] * gram
+                value = np.where(valid, terms, 0.0).sum(axis=(1, 2))
+                value += np.where(valid_b, cr[state][c[:, None], xb] * ones[xb], 0.0).sum(axis=1)
+                value += np.where(valid_c, rc[state][xc, b[:, None]] * ones[xc], 0.0).sum(axis=1)
+                value += cc[state][c, b] * total
+                out += value
+        return out
+
+
+def _greedy_cover(pairs, widths, limit):
+    """Attributes covering every pair of `pairs` (an (m, 2) array of attributes, each of `widths`
+    columns): each pair's attribute of more pairs (ties: the first), and whether it is the pair's
+    first; None when the cover's columns would reach `limit`."""
+    degrees = np.bincount(pairs.ravel(), minlength=len(widths))
+    # every cover has at least m / (most pairs of one attribute) attributes
+    if -(-len(pairs) // int(degrees.max())) * int(widths.min()) >= limit:
+        return None
+    rank = np.empty(len(widths), dtype=np.int64)
+    rank[np.argsort(-degrees, kind="stable")] = np.arange(len(widths))
+    on_first = rank[pairs[:, 0]] < rank[pairs[:, 1]]
+    cover = np.flatnonzero(np.bincount(np.where(on_first, pairs[:, 0], pairs[:, 1]), minlength=len(widths)))
+    if int(widths[cover].sum()) >= limit:
+        return None
+    return cover, on_first
 
 
 @overload
@@ -1884,7 +2096,7 @@ def kikuchi_bayes_path(
     return finish()
 
 
-def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=None):
+def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=None, anchored=None):
     """The best candidate of a pool as ``(index, log_likelihood, df)``, or None; both pools' search.
 
     Candidates are scored exactly (``log_likelihoods_of(indices)``: their conditional
@@ -1901,6 +2113,12 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
     differences from ``log_likelihoods_of``'s), candidates are scored by it, the search pruned by
     the lowest values the exact ones can have, and only the candidates that can be tied with the
     best are scored exactly: the same choice and value.
+
+    With `anchored` (``(staged_of, fresh_of)``: ``staged_of(indices, gradient, current)`` gives
+    upper bounds of ``CLL(s + d) - CLL(s)`` and which of them are looser than the slopes,
+    ``fresh_of(indices, gradient, current)`` the slopes), the leading candidates by those bounds
+    are scored exactly first, and only the candidates whose looser bound reaches the best of them
+    (or the floor) get the slopes: every bound stays an upper bound, so the same choice.
     """
     search, model = pool.search, pool.model
     all_dfs = model.df + pool.delta_dfs
@@ -1922,9 +2140,24 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
             score(np.arange(start, min(start + pool.block, len(usable))))
     else:
         current = float(search.conditional_log_likelihood(model.scores))
-        bounds = log_priors + current + slopes_of(usable, search.gradient(model.scores))
+        gradient = search.gradient(model.scores)
         # Below the floor by twice the tie tolerance: every candidate tied with a best above it is scored.
         lowest = -np.inf if floor is None else floor - 2 * _TIE_TOLERANCE * max(1.0, abs(floor))
+        if anchored is None:
+            bounds = log_priors + current + slopes_of(usable, gradient)
+        else:
+            staged_of, fresh_of = anchored
+            slopes, stale = staged_of(usable, gradient, current)
+            bounds = log_priors + current + slopes
+            if stale.any():
+                score(_leading_order(bounds, _ESTIMATING)[:_ESTIMATING])
+                estimate = max(float(posts.max()), lowest)
+                reach = bounds + _TIE_TOLERANCE * np.maximum(1.0, np.abs(bounds))
+                reach = stale & (reach >= estimate - _TIE_TOLERANCE * max(1.0, abs(estimate)))
+                refresh = np.flatnonzero(reach)
+                if len(refresh):
+                    fresh = log_priors[refresh] + current + fresh_of(usable[refresh], gradient, current)
+                    bounds[refresh] = np.minimum(bounds[refresh], fresh)
         if screen_of is None:
             _score_in_bound_order(bounds, posts, score, lowest)
         else:
