@@ -73,6 +73,10 @@ _USE_GRAM_SLOPES = True
 _GRAM_POOL_ELEMENTS = 2**24
 # Candidates ordered by their bound at first (all of them once more are scored).
 _LEADING = 1024
+# A first attribute's candidates take the Gram rows of a cover of their pairs when its columns are
+# fewer than this share of the later attributes' columns, else the whole block (see
+# _GramSlopes.candidate_slopes).
+_COVER_SHARE = 4
 # Candidates scored exactly to estimate the best before the anchored bounds are tightened.
 _ESTIMATING = 64
 # Log-posterior differences below this are ties, broken by attribute names.
@@ -389,7 +393,84 @@ class _Model:
         self.df += sum(dc * self.search.class_df(t) for t, dc in changes.items())
 
 
-class _CandidatePool:
+class _VectorChanges:
+    """Counting-number changes of many candidates at once, as (candidates, patterns) arrays (bit ``i`` of
+    a pattern: the candidate's ``i``-th attribute is in the sub-region); for pools with ``search``,
+    ``model``, ``k`` and ``_patterns`` (the patterns, largest first)."""
+
+    search: _RegionSearch
+    model: _Model
+    k: int
+    _patterns: list[int]
+
+    def _positions(self, pattern):
+        return [i for i in range(self.k) if pattern >> i & 1]
+
+    def _model_tables(self):
+        """Counting numbers of the model's regions of up to k attributes, and the number of its
+        regions holding each set of up to k attributes, as sorted keys and values (:meth:`_keyed`)."""
+        model, k = self.model, self.k
+        counting_keys, counting_values = self._keyed(
+            (_bits(mask), c) for mask, c in model.counting.items() if len(_bits(mask)) <= k
+        )
+        holding = collections.Counter()
+        for region in model.maximal:
+            bits = _bits(region)
+            for size in range(1, min(k, len(bits)) + 1):
+                holding.update(itertools.combinations(bits, size))
+        holding_keys, holding_values = self._keyed(holding.items())
+        return counting_keys, counting_values, holding_keys, holding_values
+
+    def _general_changes(self, combos, tables=None):
+        """Counting-number changes (candidates, patterns) of adding the candidates `combos`, vectorized
+        :meth:`_Model.changes`: a sub-region ``T`` joins the new closure when some region covers it and
+        no attribute of the candidate outside ``T`` lies in every region covering it, that is when
+        ``count(T) > 0`` and ``count(T + {i}) != count(T)`` for each such attribute ``i``, with
+        ``count(U)`` the number of the model's regions holding ``U`` (looked up, not counted per
+        region and candidate)."""
+        model, k = self.model, self.k
+        n = len(combos)
+        full = (1 << k) - 1
+        base = len(self.search.attributes) + 1
+        counting_keys, counting_values, holding_keys, holding_values = tables or self._model_tables()
+        keys = np.zeros((full + 1, n), dtype=np.int64)
+        for q in range(1, full + 1):
+            for i, p in enumerate(self._positions(q)):
+                keys[q] += (combos[:, p] + 1) * base**i
+        counts = self._look_up(holding_keys, holding_values, keys)
+        counts[0] = len(model.maximal)  # every region holds the empty set
+        counting = self._look_up(counting_keys, counting_values, keys[:full])
+        new = np.zeros((full + 1, n), dtype=np.int64)
+        new[full] = 1
+        changes = np.zeros((n, full + 1), dtype=np.int64)
+        changes[:, full] = 1
+        for q in self._patterns[1:]:
+            joins = counts[q] > 0
+            for i in range(k):
+                if not q >> i & 1:
+                    joins &= counts[q | 1 << i] != counts[q]
+            above = [u for u in range(full + 1) if u & q == q]
+            value = sum(counting[u] for u in above if u != full) - sum(new[u] for u in above if u != q)
+            new[q] = np.where(joins, value, 0)
+            changes[:, q] = np.where(joins, new[q] - counting[q], 0)
+        return changes
+
+    def _keyed(self, items):
+        """Sorted keys (as :meth:`_general_changes` forms them) of ``(attributes, value)`` items, and values."""
+        base = len(self.search.attributes) + 1
+        pairs = sorted((sum((b + 1) * base**i for i, b in enumerate(bits)), value) for bits, value in items)
+        if not pairs:
+            return np.array([-1], dtype=np.int64), np.zeros(1, dtype=np.int64)
+        return np.array([p[0] for p in pairs], dtype=np.int64), np.array([p[1] for p in pairs], dtype=np.int64)
+
+    @staticmethod
+    def _look_up(keys, values, wanted):
+        """``values`` of the `wanted` keys (any shape), 0 where absent."""
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        return np.where(keys[at] == wanted, values[at], 0)
+
+
+class _CandidatePool(_VectorChanges):
     """All regions of one size, with their counting-number changes and score deltas.
 
     A candidate's changes depend only on the model restricted to its own
@@ -433,32 +514,56 @@ class _CandidatePool:
         self._gram = None  # a _GramSlopes when it applies (False when not), made at the first bound
         self.combos = np.array([_bits(mask) for mask in masks], dtype=np.int64).reshape(len(masks), n_in_region)
         self._common = search.common
+        self._patterns = sorted(range(1 << n_in_region), key=lambda q: -bin(q).count("1"))
+        # the patterns in the order of the sub-regions of _Model.changes (the region first)
+        self._change_order = [q for q in _submasks((1 << n_in_region) - 1)]
         self._refresh(range(len(masks)))
 
     def _refresh(self, which):
-        """Recompute the changes of the candidates `which`, correcting their cached deltas."""
-        search, model = self.search, self.model
+        """Recompute the changes of the candidates `which`, correcting their cached deltas.
+
+        The changes of all of them at once (:meth:`_VectorChanges._general_changes`); a change dict,
+        in the order of :meth:`_Model.changes`, only for those whose changes differ.
+        """
+        search, model, k = self.search, self.model, self.k
+        which = np.asarray(which, dtype=np.int64)
+        if not len(which):
+            return
         class_df = search.class_df
-        corrected, moved = [], []
-        # A candidate sharing no attribute with the model has no covered
-        # sub-region but the class alone (the root's closure lies inside the
-        # model's attributes): its changes are always {S: +1, class: -1}.
+        full = (1 << k) - 1
+        # A candidate sharing no attribute with the model has no covered sub-region but the class
+        # alone (the root's closure lies inside the model's attributes): {S: +1, class: -1}.
         touched = 0
         for region in model.maximal:
             touched |= region
-        masks = self.masks
-        for b in which:
-            mask = masks[b]
-            change = model.changes(mask) if mask & touched else {mask: 1, 0: -1}
+        member = np.zeros(len(search.attributes), dtype=bool)
+        member[list(_bits(touched))] = True
+        hit = member[self.combos[which]].any(axis=1)
+        rows = np.zeros((len(which), full + 1), dtype=np.int64)
+        rows[~hit, full] = 1
+        rows[~hit, 0] = -1
+        general = np.flatnonzero(hit)
+        if len(general):
+            tables = self._model_tables()
+            chunk = max(1, _BLOCK_ELEMENTS // (8 << k))
+            for start in range(0, len(general), chunk):
+                part = general[start : start + chunk]
+                rows[part] = self._general_changes(self.combos[which[part]], tables)
+        differ = np.flatnonzero((rows != self.pattern_changes[which]).any(axis=1))
+        corrected, moved = [], []
+        order = self._change_order
+        for i in differ:
+            b = int(which[i])
+            row = rows[i]
+            combo = self.combos[b]
+            change = {}
+            for q in order:
+                if row[q]:
+                    change[sum(1 << int(combo[j]) for j in range(k) if q >> j & 1)] = int(row[q])
             old = self.changes[b]
-            if change == old:
-                continue
             self.changes[b] = change
             self.delta_dfs[b] = sum([dc * class_df(t) for t, dc in change.items()])
-            patterns = self.pattern_changes[b]
-            patterns[:] = 0
-            for t, dc in change.items():
-                patterns[_pattern(mask, t)] = dc
+            self.pattern_changes[b] = row
             if self.has_delta[b]:
                 corrected.append(b)
                 moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()})
@@ -731,7 +836,7 @@ class _GroupCells(NamedTuple):
     common: np.ndarray  # column of each last attribute's common state
 
 
-class _WidePool:
+class _WidePool(_VectorChanges):
     """All regions of one size, as arrays, for pools too large to cache score deltas.
 
     Candidates are the rows of an (candidates, attributes) array of attribute
@@ -802,17 +907,16 @@ class _WidePool:
         # stage after stage).
         self._own, self._own_bytes = {}, 0
         # Anchored bounds (three attributes, Gram slopes): each candidate's own slope at the stage it
-        # was last computed (its anchor), and each anchor's scores, gradient and log-likelihood.
-        self._anchor_of = self._anchor_own = None
+        # was last computed (its anchor), its whole slope there with the sub-region terms of its
+        # current changes (unless `_anchor_moved`), and each anchor's scores, gradient and
+        # log-likelihood.
+        self._anchor_of = self._anchor_own = self._anchor_slopes = self._anchor_moved = None
         self._anchors = []
 
     def _membership(self, mask):
         member = np.zeros(len(self.search.attributes), dtype=bool)
         member[list(_bits(mask))] = True
         return member
-
-    def _positions(self, pattern):
-        return [i for i in range(self.k) if pattern >> i & 1]
 
     def _mask(self, b, pattern=None):
         row = self.combos[b]
@@ -843,6 +947,7 @@ class _WidePool:
         if len(which) == 0:
             return
         model, k = self.model, self.k
+        before = self.changes[which] if self._anchor_of is not None else None  # a copy
         full = (1 << k) - 1
         touched = 0
         for region in model.maximal:
@@ -861,6 +966,8 @@ class _WidePool:
             part = general[start : start + chunk]
             self.changes[part] = self._general_changes(self.combos[part], tables)
         self.delta_dfs[which] = (self.changes[which] * self._class_dfs(which)).sum(axis=1)
+        if before is not None:  # their sub-region terms at their anchors to compute again
+            self._anchor_moved[which[(self.changes[which] != before).any(axis=1)]] = True
 
     def _pattern_cards(self, which):
         """Joint states of each sub-region's attributes, (candidates, patterns)."""
@@ -872,69 +979,6 @@ class _WidePool:
     def _class_dfs(self, which):
         """Conditional degrees of freedom (eq. 7) of each sub-region, (candidates, patterns)."""
         return self._pattern_cards(which) * (self.search.n_classes - 1)
-
-    def _model_tables(self):
-        """Counting numbers of the model's regions of up to k attributes, and the number of its
-        regions holding each set of up to k attributes, as sorted keys and values (:meth:`_keyed`)."""
-        model, k = self.model, self.k
-        counting_keys, counting_values = self._keyed(
-            (_bits(mask), c) for mask, c in model.counting.items() if len(_bits(mask)) <= k
-        )
-        holding = collections.Counter()
-        for region in model.maximal:
-            bits = _bits(region)
-            for size in range(1, min(k, len(bits)) + 1):
-                holding.update(itertools.combinations(bits, size))
-        holding_keys, holding_values = self._keyed(holding.items())
-        return counting_keys, counting_values, holding_keys, holding_values
-
-    def _general_changes(self, combos, tables=None):
-        """Counting-number changes (candidates, patterns) of adding the candidates `combos`, vectorized
-        :meth:`_Model.changes`: a sub-region ``T`` joins the new closure when some region covers it and
-        no attribute of the candidate outside ``T`` lies in every region covering it, that is when
-        ``count(T) > 0`` and ``count(T + {i}) != count(T)`` for each such attribute ``i``, with
-        ``count(U)`` the number of the model's regions holding ``U`` (looked up, not counted per
-        region and candidate)."""
-        model, k = self.model, self.k
-        n = len(combos)
-        full = (1 << k) - 1
-        base = len(self.search.attributes) + 1
-        counting_keys, counting_values, holding_keys, holding_values = tables or self._model_tables()
-        keys = np.zeros((full + 1, n), dtype=np.int64)
-        for q in range(1, full + 1):
-            for i, p in enumerate(self._positions(q)):
-                keys[q] += (combos[:, p] + 1) * base**i
-        counts = self._look_up(holding_keys, holding_values, keys)
-        counts[0] = len(model.maximal)  # every region holds the empty set
-        counting = self._look_up(counting_keys, counting_values, keys[:full])
-        new = np.zeros((full + 1, n), dtype=np.int64)
-        new[full] = 1
-        changes = np.zeros((n, full + 1), dtype=np.int64)
-        changes[:, full] = 1
-        for q in self._patterns[1:]:
-            joins = counts[q] > 0
-            for i in range(k):
-                if not q >> i & 1:
-                    joins &= counts[q | 1 << i] != counts[q]
-            above = [u for u in range(full + 1) if u & q == q]
-            value = sum(counting[u] for u in above if u != full) - sum(new[u] for u in above if u != q)
-            new[q] = np.where(joins, value, 0)
-            changes[:, q] = np.where(joins, new[q] - counting[q], 0)
-        return changes
-
-    def _keyed(self, items):
-        """Sorted keys (as :meth:`_general_changes` forms them) of ``(attributes, value)`` items, and values."""
-        base = len(self.search.attributes) + 1
-        pairs = sorted((sum((b + 1) * base**i for i, b in enumerate(bits)), value) for bits, value in items)
-        if not pairs:
-            return np.array([-1], dtype=np.int64), np.zeros(1, dtype=np.int64)
-        return np.array([p[0] for p in pairs], dtype=np.int64), np.array([p[1] for p in pairs], dtype=np.int64)
-
-    @staticmethod
-    def _look_up(keys, values, wanted):
-        """``values`` of the `wanted` keys (any shape), 0 where absent."""
-        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
-        return np.where(keys[at] == wanted, values[at], 0)
 
     def _changes_dict(self, b):
         return {self._mask(b, q): int(dc) for q, dc in enumerate(self.changes[b]) if dc}
@@ -1189,16 +1233,24 @@ class _WidePool:
             self._gram = _GramSlopes.of(self) or False
         return bool(self._gram) and self._gram.keep_phi
 
-    def _anchor(self, which, own, gradient, current):
-        """Record the own slopes `own` of the candidates `which` at the model's current scores."""
+    def _anchor(self, which, own, gradient, current, slopes=None):
+        """Record the own slopes `own` of the candidates `which` at the model's current scores (and
+        their whole `slopes`, if known)."""
         scores = self.model.scores
         if not self._anchors or not np.array_equal(self._anchors[-1][0], scores):
             self._anchors.append((scores.copy(), gradient.copy(), current))
         if self._anchor_of is None:
-            self._anchor_of = np.zeros(len(self.combos), dtype=np.int32)
-            self._anchor_own = np.zeros(len(self.combos))
+            n = len(self.combos)
+            self._anchor_of = np.zeros(n, dtype=np.int32)
+            self._anchor_own, self._anchor_slopes = np.zeros(n), np.zeros(n)
+            self._anchor_moved = np.ones(n, dtype=bool)
         self._anchor_of[which] = len(self._anchors) - 1
         self._anchor_own[which] = own
+        if slopes is None:
+            self._anchor_moved[which] = True
+        else:
+            self._anchor_slopes[which] = slopes
+            self._anchor_moved[which] = False
 
     def _columns_of(self, gradient):
         return [gradient] if self.search.binary else [gradient[:, c] for c in range(gradient.shape[1] - 1)]
@@ -1218,8 +1270,6 @@ class _WidePool:
         if self._anchor_of is None:
             own = self._gram.slopes(self._columns_of(gradient), gradient)
             self._anchor(np.arange(len(self.combos)), own, gradient, current)
-            slopes = _add_subregion_slopes(own[which], search, self.combos[which], self.changes[which], gradient)
-            return slopes, np.zeros(len(which), dtype=bool)
         scores = self.model.scores
         anchors = self._anchor_of[which]
         out = np.empty(len(which))
@@ -1228,17 +1278,21 @@ class _WidePool:
             chosen = anchors == q
             part = which[chosen]
             anchor_scores, anchor_gradient, anchor_current = self._anchors[q]
-            slopes = _add_subregion_slopes(
-                self._anchor_own[part], search, self.combos[part], self.changes[part], anchor_gradient
-            )
+            moved = part[self._anchor_moved[part]]
+            if len(moved):  # the sub-region terms of changes made since
+                self._anchor_slopes[moved] = _add_subregion_slopes(
+                    self._anchor_own[moved], search, self.combos[moved], self.changes[moved], anchor_gradient
+                )
+                self._anchor_moved[moved] = False
+            slopes = self._anchor_slopes[part]
             if np.array_equal(anchor_scores, scores):  # the same stage: the bound g . d itself
                 stale[chosen] = False
             else:
-                moved = scores - anchor_scores
+                step = scores - anchor_scores
                 # the rounding of the product and of the two log-likelihoods, allowed for
-                rounding = (moved.size + 64) * 2.0**-52 * float(_dot(np.abs(moved), np.abs(anchor_gradient)))
+                rounding = (step.size + 64) * 2.0**-52 * float(_dot(np.abs(step), np.abs(anchor_gradient)))
                 rounding += 2.0**-50 * (abs(anchor_current) + abs(current))
-                slopes += anchor_current - current + float(_dot(moved, anchor_gradient)) + rounding
+                slopes += anchor_current - current + float(_dot(step, anchor_gradient)) + rounding
             out[chosen] = slopes
         return out, stale
 
@@ -1246,9 +1300,10 @@ class _WidePool:
         """``g . d`` of the candidates `which` (:meth:`_slopes`), their own terms from the Gram rows they
         need only; anchored at this stage."""
         own, others, their_own = self._gram.candidate_slopes(self._columns_of(gradient), gradient, self.combos[which])
+        slopes = _add_subregion_slopes(own.copy(), self.search, self.combos[which], self.changes[which], gradient)
         self._anchor(others, their_own, gradient, current)
-        self._anchor(which, own, gradient, current)
-        return _add_subregion_slopes(own.copy(), self.search, self.combos[which], self.changes[which], gradient)
+        self._anchor(which, own, gradient, current, slopes)
+        return slopes
 
     # -------------------------------------------------------------- scoring
     def _deltas(self, which):
@@ -1689,7 +1744,7 @@ class _GramSlopes:
                 _, start, _, _ = starts[a]
                 later = positions[members, 1:] - start  # (b, c), b < c
                 width = int(self.reduced_offsets[-1] - self.reduced_offsets[start])
-                covered = _greedy_cover(later, np.maximum(self.cards[start:] - 1, 1), width // 2)
+                covered = _greedy_cover(later, np.maximum(self.cards[start:] - 1, 1), width // _COVER_SHARE)
                 if covered is None:  # the whole block, every candidate of it returned
                     total = self._block_totals(a, start, phi[a], columns, wholes)
                     out[members] = total[later[:, 1], later[:, 0]]
