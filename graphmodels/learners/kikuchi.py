@@ -1571,29 +1571,45 @@ class _GramSlopes:
                 attr = self.attribute_of[int(self.reduced_offsets[start]) :] - start
                 cards = self.cards[start:].astype(np.float64)
                 alpha_cc = theta / (states * m * cards[:, None] * cards[None, :])  # (c, b)
-                alphas = [alpha_cc[attr][:, attr], alpha_cc[:, attr], alpha_cc[attr, :], alpha_cc]
+                alphas = [None, alpha_cc[:, attr], alpha_cc[attr, :], alpha_cc]  # (xc, xb): by band
+                # (xc, xb) entries only in the bands of rows up to each band's end (b < c lies inside):
+                # the rest stays zero, never read
+                width = len(attr)
+                bands = self._bands(width)
                 logs = []  # per class: the four (states, ...) arrays of log(count + alpha)
                 for weights, whole in zip(per_class, wholes):
-                    grams = [np.array(g) for g in self._grams(weights, start, a, whole)]
+                    grams = self._grams(weights, start, a, whole)
                     if a is not None:  # a's common state: all rows minus its other states
                         common = int(self.common[a])
-                        grams[common] -= sum(g for s, g in enumerate(grams) if s != common)
+                        grams[common] = grams[common] - sum(g for s, g in enumerate(grams) if s != common)
                     parts = None
                     for state, gram in enumerate(grams):
                         counts = self._full_counts(gram, start)
                         if parts is None:
-                            parts = [np.empty((len(grams),) + c.shape) for c in counts]
-                        for part, values in zip(parts, counts):
+                            parts = [np.zeros((len(grams),) + counts[0].shape)]
+                            parts += [np.empty((len(grams),) + c.shape) for c in counts[1:]]
+                        for low, high in bands:
+                            parts[0][state, low:high, :high] = counts[0][low:high, :high]
+                        for part, values in zip(parts[1:], counts[1:]):
                             part[state] = values
-                    for part, alpha in zip(parts, alphas):
+                    for low, high in bands:
+                        band = parts[0][:, low:high, :high]
+                        np.maximum(band, 0.0, out=band)
+                        band += alpha_cc[attr[low:high]][:, attr[:high]]
+                        np.log(band, out=band)
+                    for part, alpha in zip(parts[1:], alphas[1:]):
                         np.maximum(part, 0.0, out=part)
                         part += alpha
                         np.log(part, out=part)
                     logs.append(parts)
-                # Entries outside b < c (the diagonal blocks, the upper triangle) stay: finite (counts
-                # of at least zero), they only reach the sums of pairs b >= c, never read.
+                # Entries outside b < c within the bands (the diagonal blocks) stay: finite (counts of
+                # at least zero), they only reach the sums of pairs b >= c, never read.
                 if search.binary:
-                    tables = [[one - zero for one, zero in zip(logs[1], logs[0])]]
+                    tables = [logs[1]]
+                    for low, high in bands:
+                        logs[1][0][:, low:high, :high] -= logs[0][0][:, low:high, :high]
+                    for one, zero in zip(logs[1][1:], logs[0][1:]):
+                        one -= zero
                 else:
                     tables = [[value - last for value, last in zip(values, logs[-1])] for values in logs[:-1]]
                     reference = math.log(search.total + theta)
@@ -1602,7 +1618,7 @@ class _GramSlopes:
                         self._largest_reference = max(self._largest_reference, largest)
                 packed = []
                 for table in tables:
-                    anchored = self._anchor(table, a, attr)
+                    anchored = self._anchor(table, a, attr, bands)
                     for values in anchored:
                         self._scale = max(self._scale, float(values.max()), -float(values.min()))
                     packed.append([values.astype(np.float32) for values in anchored])
@@ -1628,23 +1644,36 @@ class _GramSlopes:
             total - marginal[:, None] - marginal[None, :] + both,
         )
 
-    def _anchor(self, table, a, attr):
+    def _anchor(self, table, a, attr, bands):
         """``phi``: the log tables (four (states, ...) arrays, see :meth:`_full_counts`) as differences
         from the common states along every axis, a common state's entry the table there (``log P(s)
-        = sum_{U <= outside} phi_U``)."""
+        = sum_{U <= outside} phi_U``); the (xc, xb) entries within the `bands` only."""
         rr, cr, rc, cc = table  # changed in place
         if a is not None:
             common = int(self.common[a])
-            for values in (rr, cr, rc, cc):
+            for values in (cr, rc, cc):
                 anchor = values[common].copy()
                 values -= anchor
                 values[common] = anchor
+            for low, high in bands:
+                anchor = rr[common, low:high, :high].copy()
+                rr[:, low:high, :high] -= anchor
+                rr[common, low:high, :high] = anchor
         # along b (the columns) and then c (the rows); the common entries stay the tables
-        rr -= rc[:, :, attr]
+        for low, high in bands:
+            rr[:, low:high, :high] -= rc[:, low:high][:, :, attr[:high]]
         cr -= cc[:, :, attr]
-        rr -= cr[:, attr, :]
+        for low, high in bands:
+            rr[:, low:high, :high] -= cr[:, attr[low:high], :high]
         rc -= cc[:, attr, :]
         return [rr, cr, rc, cc]
+
+    @staticmethod
+    def _bands(width):
+        """``(low, high)`` of the bands of rows of a (width, width) lower triangle, each computed up to
+        its end (:meth:`_block_totals`)."""
+        ends = np.linspace(0, width, 5 if width > 64 else 2).astype(int)
+        return list(zip(ends[:-1].tolist(), ends[1:].tolist()))
 
     # ------------------------------------------------------------ slopes
     def _phi_tables(self):
@@ -1696,12 +1725,11 @@ class _GramSlopes:
             products = np.zeros(rr.shape[1:])
             by_b = np.zeros(cr.shape[1:])
             by_c = np.zeros(rc.shape[1:])
-            width = len(products)
             # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
-            bands = np.linspace(0, width, 5 if width > 64 else 2).astype(int)
+            bands = self._bands(len(products))
             for state, gram in enumerate(self._grams(column, start, a, whole)):
                 ones = gram[-1, :-1]
-                for low, high in zip(bands[:-1], bands[1:]):
+                for low, high in bands:
                     products[low:high, :high] += rr[state, low:high, :high] * gram[low:high, :high]
                 by_b += cr[state] * ones[None, :]
                 by_c += rc[state] * ones[:, None]
