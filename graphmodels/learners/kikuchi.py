@@ -1815,25 +1815,30 @@ class _GramSlopes:
         # entry (xc, xb) from the cover's rows: (row of xb, column xc) or (row of xc, column xb)
         product_rows = np.where(on_b[:, None, None], row_of[xb][:, None, :], row_of[xc][:, :, None])
         product_columns = np.where(on_b[:, None, None], xc[:, :, None], xb[:, None, :])
-        product_rows = np.where(valid, product_rows, 0)
+        # flat indices (the padding's entries finite, weighed by zero)
+        product_at = np.where(valid, product_rows, 0) * (width + 1) + product_columns
+        size = wholes[0].shape[1]  # the products over all rows: every column, the ones last
+        whole_at = (first + xc[:, :, None]) * size + (first + xb[:, None, :])
+        table_at = xc[:, :, None] * width + xb[:, None, :]
+        weight, weight_b, weight_c = valid.astype(np.float64), valid_b.astype(np.float64), valid_c.astype(np.float64)
         common = int(self.common[a])
         out = np.zeros(len(later))
         for state, rows in enumerate(self.state_rows[a]):
             block = None if state == common else self.rows_major[rows, first:]
             for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
                 if block is None:  # all rows: the shared product (lower triangle: c after b)
-                    local = whole[first:, first:]
-                    gram = local[xc[:, :, None], xb[:, None, :]]
-                    ones, total = local[-1, :-1], local[-1, -1]
+                    gram = np.take(whole, whole_at)
+                    ones, total = whole[-1, first:-1], whole[-1, -1]
                 else:
                     scaled = block[:, cover_columns] * column[rows][:, None]
                     product = scaled.T @ block
-                    gram = product[product_rows, product_columns]
+                    gram = np.take(product, product_at)
                     ones, total = product[-1, :-1], product[-1, -1]
-                terms = rr[state][xc[:, :, None], xb[:, None, :]] * gram
-                value = np.where(valid, terms, 0.0).sum(axis=(1, 2))
-                value += np.where(valid_b, cr[state][c[:, None], xb] * ones[xb], 0.0).sum(axis=1)
-                value += np.where(valid_c, rc[state][xc, b[:, None]] * ones[xc], 0.0).sum(axis=1)
+                gram *= np.take(rr[state], table_at)
+                gram *= weight
+                value = gram.sum(axis=(1, 2))
+                value += ((cr[state][c[:, None], xb] * ones[xb]) * weight_b).sum(axis=1)
+                value += ((rc[state][xc, b[:, None]] * ones[xc]) * weight_c).sum(axis=1)
                 value += cc[state][c, b] * total
                 out += value
         return out
