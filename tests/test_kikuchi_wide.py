@@ -391,6 +391,11 @@ def test_gram_kernels_are_direct_sums(cards):
     got = kikuchi._weighted_gram(gram.rows_major, first, rows, weights[rows])
     columns = gram.rows_major[rows, first:]
     np.testing.assert_allclose(got, np.triu(columns.T @ (weights[rows, None] * columns)), atol=1e-12)
+    # counts (weights 0 and 1) in single precision: the same integers as in double precision
+    counts = (rng.random(len(search.x)) < 0.5).astype(np.float64)
+    single = kikuchi._weighted_gram(gram.rows_major.astype(np.float32), first, rows, counts[rows])
+    assert single.dtype == np.float64
+    np.testing.assert_array_equal(single, kikuchi._weighted_gram(gram.rows_major, first, rows, counts[rows]))
     for start in range(len(cards)):
         bounds = gram.reduced_offsets[start:] - gram.reduced_offsets[start]
         width = int(bounds[-1])

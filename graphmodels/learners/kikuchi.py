@@ -743,10 +743,17 @@ def _weighted_gram(rows_major, first, rows, weights):
     """The upper triangle of ``X^T diag(weights) X`` (the lower one zero, Fortran-ordered) for the rows
     `rows` (None: all) of ``X = rows_major[:, first:]``: BLAS's symmetric rank-k updates of the
     rows of positive and of negative weight scaled by the weights' square roots (a third less time
-    than the general product, measured)."""
-    from scipy.linalg.blas import dsyrk
+    than the general product, measured).
 
-    root = np.sqrt(np.abs(weights))
+    A single-precision `rows_major` is multiplied in single precision (twice as fast), for weights
+    whose products it holds exactly (0 and 1 with fewer than 2**24 rows: integer counts); the result
+    is double precision either way.
+    """
+    from scipy.linalg.blas import dsyrk, ssyrk
+
+    single = rows_major.dtype == np.float32
+    syrk = ssyrk if single else dsyrk
+    root = np.sqrt(np.abs(weights)).astype(rows_major.dtype)
     width = rows_major.shape[1] - first
     out = None
     for sign, chosen in ((1.0, weights > 0), (-1.0, weights < 0)):
@@ -755,12 +762,12 @@ def _weighted_gram(rows_major, first, rows, weights):
             block = rows_major[picked, first:]  # whole rows: contiguous reads
             # transposed while scaled: (columns, rows) C-ordered, so that its transpose is the
             # Fortran-ordered matrix dsyrk reads without a copy (trans=1: scaled.T @ scaled)
-            scaled = np.empty((width, len(picked)))
+            scaled = np.empty((width, len(picked)), dtype=rows_major.dtype)
             np.multiply(block.T, root[chosen][None, :], out=scaled)
-            out = dsyrk(sign, scaled.T, trans=1, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
+            out = syrk(sign, scaled.T, trans=1, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
     if out is None:
-        out = np.zeros((width, width), order="F")
-    return out
+        return np.zeros((width, width), order="F")
+    return out.astype(np.float64) if single else out
 
 
 def _lexicographic_rank(combos, n):
@@ -1433,6 +1440,7 @@ class _GramSlopes:
                 self.state_rows[a] = [np.flatnonzero(x[:, a] == s) for s in range(int(cards[a]))]
         self.keep_phi = keep_phi
         self._phi = None
+        self._rows_major_single = None  # rows_major in single precision, for the counts (made once)
         self._offsets_plans = {}
         self._scale = 0.0  # largest |phi|, for the rounding allowance
         self._largest_reference = 0.0
@@ -1538,13 +1546,19 @@ class _GramSlopes:
         return out
 
     # ------------------------------------------------------------ products
-    def _gram(self, weights, start, rows=None):
+    def _gram(self, weights, start, rows=None, counts=False):
         """``[R, 1]^T diag(w) [R, 1]`` of the reduced columns from `start` and the ones over the rows
-        `rows` (None: all), transposed: C-ordered, the lower triangle (see :func:`_weighted_gram`)."""
+        `rows` (None: all), transposed: C-ordered, the lower triangle (see :func:`_weighted_gram`).
+        With `counts` (`weights` of 0 and 1), in single precision: the same integers."""
         first = int(self.reduced_offsets[start])
-        return _weighted_gram(self.rows_major, first, rows, weights if rows is None else weights[rows]).T
+        rows_major = self.rows_major
+        if counts:
+            if self._rows_major_single is None:
+                self._rows_major_single = self.rows_major.astype(np.float32)
+            rows_major = self._rows_major_single
+        return _weighted_gram(rows_major, first, rows, weights if rows is None else weights[rows]).T
 
-    def _grams(self, weights, start, a, whole):
+    def _grams(self, weights, start, a, whole, counts=False):
         """The transposed Gram matrices (see :meth:`_gram`) of each state of `a` (None: all rows; the
         common state: all rows, the slice of `whole`)."""
         first = int(self.reduced_offsets[start])
@@ -1552,7 +1566,7 @@ class _GramSlopes:
             return [whole[first:, first:]]
         common = int(self.common[a])
         return [
-            whole[first:, first:] if state == common else self._gram(weights, start, rows)
+            whole[first:, first:] if state == common else self._gram(weights, start, rows, counts)
             for state, rows in enumerate(self.state_rows[a])
         ]
 
@@ -1565,8 +1579,10 @@ class _GramSlopes:
         m, theta = search.n_classes, search.prior_strength
         per_class = search._class_weights_t
         phi = []
+        # class weights of 0 and 1 (distinct rows): counts multiplied exactly in single precision
+        counts = len(search.x) < 2**24 and all(bool(((w == 0) | (w == 1)).all()) for w in per_class)
         with one_blas_thread():
-            wholes = [self._gram(w, 0) for w in per_class]
+            wholes = [self._gram(w, 0, counts=counts) for w in per_class]
             for a, start, states, _ in self._starts():
                 attr = self.attribute_of[int(self.reduced_offsets[start]) :] - start
                 cards = self.cards[start:].astype(np.float64)
@@ -1578,7 +1594,7 @@ class _GramSlopes:
                 bands = self._bands(width)
                 logs = []  # per class: the four (states, ...) arrays of log(count + alpha)
                 for weights, whole in zip(per_class, wholes):
-                    grams = self._grams(weights, start, a, whole)
+                    grams = self._grams(weights, start, a, whole, counts)
                     if a is not None:  # a's common state: all rows minus its other states
                         common = int(self.common[a])
                         grams[common] = grams[common] - sum(g for s, g in enumerate(grams) if s != common)
