@@ -526,3 +526,30 @@ def test_anchored_bounds_take_the_same_path_with_fewer_products(n_classes, trace
     if trace:
         assert list(new[1]["item"]) == list(old[1]["item"])
     assert fresh and sum(n for n, _ in fresh) < sum(active for _, active in fresh)
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_anchored_pair_bounds_take_the_same_path(n_classes, monkeypatch):
+    # A pool of pairs whose Gram products cost more than bounds at anchors (issue 26): fresh slopes
+    # from the cached deltas of the few candidates whose anchored bound reaches the leading ones'
+    # best, else from the Gram products; the same path, bit for bit.
+    monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
+    monkeypatch.setattr(kikuchi, "_GRAM_POOL_ELEMENTS", 0)
+    frame = _mixed(16, 400, 2, n_classes)
+    engine = gm.stats.information.as_engine(frame)
+    monkeypatch.setattr(kikuchi, "_ANCHORED_PAIRS", 10**9)
+    plain = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
+    fresh = []
+    original = kikuchi._CandidatePool._fresh_slopes
+
+    def counted(self, which, gradient, current):
+        fresh.append(len(which) > len(self.masks) // kikuchi._FEW_DELTAS)
+        return original(self, which, gradient, current)
+
+    monkeypatch.setattr(kikuchi._CandidatePool, "_fresh_slopes", counted)
+    monkeypatch.setattr(kikuchi, "_ANCHORED_PAIRS", 0)
+    anchored = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
+    assert [s["region"] for s in anchored[0]] == [s["region"] for s in plain[0]]
+    assert [s["log_posterior"] for s in anchored[0]] == [s["log_posterior"] for s in plain[0]]
+    assert list(anchored[1]["item"]) == list(plain[1]["item"])
+    assert False in fresh  # some stages from the cached deltas

@@ -77,6 +77,12 @@ _LEADING = 1024
 # fewer than this share of the later attributes' columns, else the whole block (see
 # _GramSlopes.candidate_slopes).
 _COVER_SHARE = 4
+# A pool of pairs takes the fresh slopes of at most this share of its candidates from their cached
+# deltas (more: from the Gram products of all).
+_FEW_DELTAS = 4
+# Pools of pairs are bounded at anchors when their Gram products' columns squared are at least this
+# many times their candidates (see _CandidatePool._anchored).
+_ANCHORED_PAIRS = 10
 # Candidates scored exactly to estimate the best before the anchored bounds are tightened.
 _ESTIMATING = 64
 # Log-posterior differences below this are ties, broken by attribute names.
@@ -470,7 +476,87 @@ class _VectorChanges:
         return np.where(keys[at] == wanted, values[at], 0)
 
 
-class _CandidatePool(_VectorChanges):
+class _AnchoredBounds:
+    """Bounds of a pool's candidates at the scores of earlier stages (see :meth:`_anchored_slopes`),
+    for pools with ``search``, ``model``, ``combos``, ``_change_rows`` (their changes over sub-region
+    patterns), ``_gram`` (a :class:`_GramSlopes`) and the ``_anchor_*`` attributes (None at first)."""
+
+    search: _RegionSearch
+    model: _Model
+    combos: np.ndarray
+    _change_rows: np.ndarray
+    _gram: Any
+    _anchors: list[tuple[np.ndarray, np.ndarray, float]]
+    _anchor_of: Any
+    _anchor_own: Any
+    _anchor_slopes: Any
+    _anchor_moved: Any
+
+    def _anchor(self, which, own, gradient, current, slopes=None):
+        """Record the own slopes `own` of the candidates `which` at the model's current scores (and
+        their whole `slopes`, if known)."""
+        scores = self.model.scores
+        if not self._anchors or not np.array_equal(self._anchors[-1][0], scores):
+            self._anchors.append((scores.copy(), gradient.copy(), current))
+        if self._anchor_of is None:
+            n = len(self.combos)
+            self._anchor_of = np.zeros(n, dtype=np.int32)
+            self._anchor_own, self._anchor_slopes = np.zeros(n), np.zeros(n)
+            self._anchor_moved = np.ones(n, dtype=bool)
+        self._anchor_of[which] = len(self._anchors) - 1
+        self._anchor_own[which] = own
+        if slopes is None:
+            self._anchor_moved[which] = True
+        else:
+            self._anchor_slopes[which] = slopes
+            self._anchor_moved[which] = False
+
+    def _columns_of(self, gradient):
+        return [gradient] if self.search.binary else [gradient[:, c] for c in range(gradient.shape[1] - 1)]
+
+    def _anchored_slopes(self, which, gradient, current):
+        """Upper bounds of ``CLL(s + d) - CLL(s)`` of the candidates `which` without a Gram product
+        (after the first pass), and which of them are looser than the bound ``g . d``.
+
+        The conditional log-likelihood is concave in the scores, so at the scores ``s0`` of any
+        earlier stage (a candidate's anchor, with gradient ``g0``), ``CLL(s + d) <= CLL(s0) + g0 .
+        (s - s0) + g0 . d``. A candidate's own term of ``g0 . d`` (its cell table's, the costly
+        products) is kept from the stage of its anchor; only its sub-region terms, which change with
+        the model, are computed again (shared, cheap). At the first pass every candidate's slope is
+        computed and anchored.
+        """
+        search = self.search
+        if self._anchor_of is None:
+            own = self._gram.slopes(self._columns_of(gradient), gradient)
+            self._anchor(np.arange(len(self.combos)), own, gradient, current)
+        scores = self.model.scores
+        anchors = self._anchor_of[which]
+        out = np.empty(len(which))
+        stale = np.ones(len(which), dtype=bool)
+        for q in np.flatnonzero(np.bincount(anchors)):
+            chosen = anchors == q
+            part = which[chosen]
+            anchor_scores, anchor_gradient, anchor_current = self._anchors[q]
+            moved = part[self._anchor_moved[part]]
+            if len(moved):  # the sub-region terms of changes made since
+                self._anchor_slopes[moved] = _add_subregion_slopes(
+                    self._anchor_own[moved], search, self.combos[moved], self._change_rows[moved], anchor_gradient
+                )
+                self._anchor_moved[moved] = False
+            slopes = self._anchor_slopes[part]
+            if np.array_equal(anchor_scores, scores):  # the same stage: the bound g . d itself
+                stale[chosen] = False
+            else:
+                step = scores - anchor_scores
+                # the rounding of the product and of the two log-likelihoods, allowed for
+                rounding = (step.size + 64) * 2.0**-52 * float(_dot(np.abs(step), np.abs(anchor_gradient)))
+                rounding += 2.0**-50 * (abs(anchor_current) + abs(current))
+                slopes += anchor_current - current + float(_dot(step, anchor_gradient)) + rounding
+            out[chosen] = slopes
+        return out, stale
+
+
+class _CandidatePool(_VectorChanges, _AnchoredBounds):
     """All regions of one size, with their counting-number changes and score deltas.
 
     A candidate's changes depend only on the model restricted to its own
@@ -517,6 +603,10 @@ class _CandidatePool(_VectorChanges):
         self._patterns = sorted(range(1 << n_in_region), key=lambda q: -bin(q).count("1"))
         # the patterns in the order of the sub-regions of _Model.changes (the region first)
         self._change_order = [q for q in _submasks((1 << n_in_region) - 1)]
+        self._change_rows = self.pattern_changes
+        # anchored bounds (see _AnchoredBounds), for large pools of pairs
+        self._anchor_of = self._anchor_own = self._anchor_slopes = self._anchor_moved = None
+        self._anchors = []
         self._refresh(range(len(masks)))
 
     def _refresh(self, which):
@@ -564,6 +654,8 @@ class _CandidatePool(_VectorChanges):
             self.changes[b] = change
             self.delta_dfs[b] = sum([dc * class_df(t) for t, dc in change.items()])
             self.pattern_changes[b] = row
+            if self._anchor_moved is not None:
+                self._anchor_moved[b] = True
             if self.has_delta[b]:
                 corrected.append(b)
                 moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()})
@@ -651,7 +743,8 @@ class _CandidatePool(_VectorChanges):
         only some candidate below it, or None (see :func:`_best_in_pool`).
         """
         screen = self._screened_log_likelihoods if self.search.binary else None
-        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor, screen)
+        anchored = (self._ensured_anchored_slopes, self._fresh_slopes) if self._anchored() else None
+        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor, screen, anchored)
         if found is None:
             return None
         b, log_likelihood, df = found
@@ -660,6 +753,48 @@ class _CandidatePool(_VectorChanges):
     def _log_likelihoods(self, which):
         self._ensure_deltas(which)
         return self.search.conditional_log_likelihood(self.deltas[which] + self.model.scores)
+
+    def _anchored(self):
+        """Whether the bounds come from anchors (:class:`_AnchoredBounds`): a large pool of pairs whose
+        Gram slopes keep their anchored tables and whose Gram product is costly (its columns squared
+        at least `_ANCHORED_PAIRS` times the candidates: 2-5 states on 200 columns, not 2 or 3; the
+        bounds of each candidate at every stage cost more than the product below that, measured)."""
+        if self.k != 2:
+            return False
+        if self._gram is None:
+            large = len(self.masks) * math.prod(self.shape) >= _GRAM_POOL_ELEMENTS
+            self._gram = (large and _GramSlopes.of(self)) or False
+        if not self._gram or not self._gram.keep_phi:
+            return False
+        return self._gram.rows_major.shape[1] ** 2 >= _ANCHORED_PAIRS * len(self.masks)
+
+    def _ensured_anchored_slopes(self, which, gradient, current):
+        """:meth:`_AnchoredBounds._anchored_slopes`, every usable candidate's delta made first (as
+        :meth:`_slopes` does: their rounding depends on when they are made)."""
+        self._ensure_deltas(which)
+        return self._anchored_slopes(which, gradient, current)
+
+    def _fresh_slopes(self, which, gradient, current):
+        """``g . d`` of the candidates `which`: the products with their cached deltas when they are a
+        few, else every candidate's from the Gram products (:meth:`_slopes`); anchored at this stage."""
+        search = self.search
+        if len(which) > len(self.masks) // _FEW_DELTAS:
+            columns = self._columns_of(gradient)
+            everyone = np.arange(len(self.masks))
+            own = self._gram.slopes(columns, gradient)
+            slopes = _add_subregion_slopes(own.copy(), search, self.combos, self.pattern_changes, gradient)
+            self._anchor(everyone, own, gradient, current, slopes)
+            return slopes[which]
+        slopes = np.concatenate(
+            [_dot(self.deltas[which[i : i + self.block]], gradient) for i in range(0, len(which), self.block)]
+        )
+        # the own term: the product less the sub-region terms (their rounding far below the tolerance
+        # of the bound, as the products' own)
+        terms = _add_subregion_slopes(
+            np.zeros(len(which)), search, self.combos[which], self.pattern_changes[which], gradient
+        )
+        self._anchor(which, slopes - terms, gradient, current, slopes)
+        return slopes
 
     def _screened_log_likelihoods(self, which):
         """The conditional log-likelihoods of the candidates `which` (two classes) by a faster
@@ -843,7 +978,7 @@ class _GroupCells(NamedTuple):
     common: np.ndarray  # column of each last attribute's common state
 
 
-class _WidePool(_VectorChanges):
+class _WidePool(_VectorChanges, _AnchoredBounds):
     """All regions of one size, as arrays, for pools too large to cache score deltas.
 
     Candidates are the rows of an (candidates, attributes) array of attribute
@@ -887,6 +1022,7 @@ class _WidePool(_VectorChanges):
         self.active = np.ones(n_candidates, dtype=bool)
         self.stale = np.ones(n_candidates, dtype=bool)  # changes to recompute
         self.changes = np.zeros((n_candidates, 1 << k), dtype=np.int32)
+        self._change_rows = self.changes  # (the same array, changed in place)
         self.delta_dfs = np.zeros(n_candidates)
         self.root = model.closure(0)
         # Candidates holding each attribute: after a region is added, only those sharing one change.
@@ -1239,69 +1375,6 @@ class _WidePool(_VectorChanges):
         if self._gram is None:
             self._gram = _GramSlopes.of(self) or False
         return bool(self._gram) and self._gram.keep_phi
-
-    def _anchor(self, which, own, gradient, current, slopes=None):
-        """Record the own slopes `own` of the candidates `which` at the model's current scores (and
-        their whole `slopes`, if known)."""
-        scores = self.model.scores
-        if not self._anchors or not np.array_equal(self._anchors[-1][0], scores):
-            self._anchors.append((scores.copy(), gradient.copy(), current))
-        if self._anchor_of is None:
-            n = len(self.combos)
-            self._anchor_of = np.zeros(n, dtype=np.int32)
-            self._anchor_own, self._anchor_slopes = np.zeros(n), np.zeros(n)
-            self._anchor_moved = np.ones(n, dtype=bool)
-        self._anchor_of[which] = len(self._anchors) - 1
-        self._anchor_own[which] = own
-        if slopes is None:
-            self._anchor_moved[which] = True
-        else:
-            self._anchor_slopes[which] = slopes
-            self._anchor_moved[which] = False
-
-    def _columns_of(self, gradient):
-        return [gradient] if self.search.binary else [gradient[:, c] for c in range(gradient.shape[1] - 1)]
-
-    def _anchored_slopes(self, which, gradient, current):
-        """Upper bounds of ``CLL(s + d) - CLL(s)`` of the candidates `which` without a Gram product
-        (after the first pass), and which of them are looser than the bound ``g . d``.
-
-        The conditional log-likelihood is concave in the scores, so at the scores ``s0`` of any
-        earlier stage (a candidate's anchor, with gradient ``g0``), ``CLL(s + d) <= CLL(s0) + g0 .
-        (s - s0) + g0 . d``. A candidate's own term of ``g0 . d`` (its cell table's, the costly
-        products) is kept from the stage of its anchor; only its sub-region terms, which change with
-        the model, are computed again (shared, cheap). At the first pass every candidate's slope is
-        computed and anchored.
-        """
-        search = self.search
-        if self._anchor_of is None:
-            own = self._gram.slopes(self._columns_of(gradient), gradient)
-            self._anchor(np.arange(len(self.combos)), own, gradient, current)
-        scores = self.model.scores
-        anchors = self._anchor_of[which]
-        out = np.empty(len(which))
-        stale = np.ones(len(which), dtype=bool)
-        for q in np.flatnonzero(np.bincount(anchors)):
-            chosen = anchors == q
-            part = which[chosen]
-            anchor_scores, anchor_gradient, anchor_current = self._anchors[q]
-            moved = part[self._anchor_moved[part]]
-            if len(moved):  # the sub-region terms of changes made since
-                self._anchor_slopes[moved] = _add_subregion_slopes(
-                    self._anchor_own[moved], search, self.combos[moved], self.changes[moved], anchor_gradient
-                )
-                self._anchor_moved[moved] = False
-            slopes = self._anchor_slopes[part]
-            if np.array_equal(anchor_scores, scores):  # the same stage: the bound g . d itself
-                stale[chosen] = False
-            else:
-                step = scores - anchor_scores
-                # the rounding of the product and of the two log-likelihoods, allowed for
-                rounding = (step.size + 64) * 2.0**-52 * float(_dot(np.abs(step), np.abs(anchor_gradient)))
-                rounding += 2.0**-50 * (abs(anchor_current) + abs(current))
-                slopes += anchor_current - current + float(_dot(step, anchor_gradient)) + rounding
-            out[chosen] = slopes
-        return out, stale
 
     def _fresh_slopes(self, which, gradient, current):
         """``g . d`` of the candidates `which` (:meth:`_slopes`), their own terms from the Gram rows they
@@ -2247,6 +2320,12 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
         gradient = search.gradient(model.scores)
         # Below the floor by twice the tie tolerance: every candidate tied with a best above it is scored.
         lowest = -np.inf if floor is None else floor - 2 * _TIE_TOLERANCE * max(1.0, abs(floor))
+        errors = np.zeros(len(usable))
+
+        def screen(positions):  # posts: the lowest the exact log posteriors can be
+            values, errors[positions] = screen_of(usable[positions])
+            posts[positions] = log_priors[positions] + values - errors[positions]
+
         if anchored is None:
             bounds = log_priors + current + slopes_of(usable, gradient)
         else:
@@ -2254,7 +2333,7 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
             slopes, stale = staged_of(usable, gradient, current)
             bounds = log_priors + current + slopes
             if stale.any():
-                score(_leading_order(bounds, _ESTIMATING)[:_ESTIMATING])
+                (score if screen_of is None else screen)(_leading_order(bounds, _ESTIMATING)[:_ESTIMATING])
                 estimate = max(float(posts.max()), lowest)
                 reach = bounds + _TIE_TOLERANCE * np.maximum(1.0, np.abs(bounds))
                 reach = stale & (reach >= estimate - _TIE_TOLERANCE * max(1.0, abs(estimate)))
@@ -2265,12 +2344,6 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
         if screen_of is None:
             _score_in_bound_order(bounds, posts, score, lowest)
         else:
-            errors = np.zeros(len(usable))
-
-            def screen(positions):  # posts: the lowest the exact log posteriors can be
-                values, errors[positions] = screen_of(usable[positions])
-                posts[positions] = log_priors[positions] + values - errors[positions]
-
             _score_in_bound_order(bounds, posts, screen, lowest)
             top = posts.max()
             if np.isfinite(top):  # every candidate that can be within the tolerance of the best
