@@ -221,7 +221,10 @@ def main():
     parser.add_argument("--results", help="rewrite the wide-kikuchi section of this markdown file")
     parser.add_argument("--limit", type=float, default=LIMIT_S, help="seconds per fit before it is killed")
     parser.add_argument(
-        "--from-json", nargs="+", help="render the table from the pairs saved by earlier runs (--json), no fit"
+        "--from-json",
+        nargs="+",
+        help="render the table from the pairs saved by earlier runs (--json), no fit; a set in several "
+        "files: its pair from the last (with --json: the merged pairs written there)",
     )
     args = parser.parse_args()
     if args.one:
@@ -229,9 +232,14 @@ def main():
     header = common.machine_markdown()
     pairs = []
     if args.from_json:
+        merged = {}  # a set's pair from the last file holding it, in the order the sets first appear
         for path in args.from_json:
-            pairs += [tuple(pair) for pair in json.loads(Path(path).read_text())]
+            for pair in json.loads(Path(path).read_text()):
+                merged[pair[1]["set"]] = tuple(pair)
+        pairs = list(merged.values())
         header += "\n- fits run earlier, saved in " + ", ".join(args.from_json) + " (the loads: in the table)"
+        if args.json:  # the merged pairs
+            Path(args.json).write_text(json.dumps(pairs))
     print(header, flush=True)
     specs = [] if args.from_json else args.sets.split(",") if args.sets else DEFAULT_SETS
     saved = saved_rows(args.before_json) if args.before_json else {}
