@@ -271,13 +271,23 @@ test log-loss on 2,000 more rows of the same generator), and the first training 
 and connect-4. Each fit in its own process. "Before": the code at the start of issue 26 (2dec9ef),
 saved in `benchmarks/results/wide_kikuchi_before.json` (timed on a machine shared with up to 7 other
 sessions: its CPU times are inflated, compare the paths). Target (issue 26): 30 s a fit on a quiet
-machine.
+machine. Sets re-run later are merged into the saved pairs (`--from-json
+benchmarks/results/wide_kikuchi_after.json NEW.json --json benchmarks/results/wide_kikuchi_after.json`:
+a set's last pair kept) and the section rendered from them (`--from-json
+benchmarks/results/wide_kikuchi_after.json --results benchmarks/RESULTS.md`).
 
 {header}
 
 {table}
 
-This run was made on the quiet machine (2 cores; the load averages of each fit are in the table).
+The rows were run on the quiet machine (2 cores; the load averages of each fit are in the table) at
+16:39 with commit 083f321, except mixed-pairwise, binary-pairwise and 3-class-pairwise: re-run at
+18:28 with the anchored bounds below (commit 206b8db; the package as in the header's commit) on the
+machine shared with two experiment processes (load about 2 on the 2 cores: their times are inflated,
+and vary by a fifth from run to run). Under the same load, one after the other at 18:23 (loads 2.0-2.1),
+main before them (0b029cc) and this code took (wall / CPU seconds): mixed-pairwise 47.0 / 45.7 and
+32.7 / 32.5 (0.70x: 29 s expected from main's 41.7 s on the quiet machine), binary-pairwise 25.1 /
+25.0 and 24.9 / 24.7, 3-class-pairwise 23.5 / 23.3 and 21.2 / 21.0; the same paths.
 For the same sets, the code before this round's last changes (main at 30500cd, measured on the quiet
 machine the same afternoon, CPU seconds of the fit) took: main 26.9, pairwise 23.5, pairwise-weak
 27.3, three-way 29.2, none 29.5, binary-pairwise 38.4, mixed-pairwise 62.4, skewed-pairwise 31.8,
@@ -312,6 +322,28 @@ What changed:
 - scipy's BLAS limited to one thread from its first product (its first table pass ran on both
   cores' threads, spinning); the model's keyed region tables made once per refresh of a wide pool's
   counting-number changes, not once per chunk of candidates.
+
+Second round (mixed-pairwise took 42.3 s: 13 passes over the 1.3 M three-attribute candidates of
+~1.1 s of products each, 7 s of tables, 5 s of products for the 19,900 pairs at 136 stages):
+
+- Anchored bounds (`_AnchoredBounds`): the conditional log-likelihood is concave in the scores, so
+  at the scores `s0` of any earlier stage, with gradient `g0`, `CLL(s + d) <= CLL(s0) + g0 . (s - s0)
+  + g0 . d`. Each candidate keeps the costly own term of `g0 . d` from the last stage its slope was
+  computed at (its anchor); its sub-region terms are computed again only when its counting-number
+  changes move. A pass scores the 64 leading candidates by these bounds exactly, and only the
+  candidates whose anchored bound reaches their best (or the floor) get fresh slopes: per first
+  attribute, the Gram rows of a cover of their pairs of later attributes (one general product per
+  other state of the first attribute), or the whole block when that cover holds more than a quarter
+  of the later columns (its candidates all re-anchored). On mixed-pairwise, 11 of the 13 passes
+  recompute 0.02-15% of the candidates (the pass after many pairs joined beyond the MAP: all).
+- Pools of pairs whose Gram product is costly (2-5 states: 501 columns; not 2 or 3 states, where the
+  bounds cost more than the product, measured) are bounded the same way, the fresh slopes of a few
+  candidates from their cached deltas.
+- The anchored tables only in the bands of the lower triangle the sums read; the count products in
+  single precision when the class weights are 0 and 1 (the same integers, twice as fast).
+- The two-attribute pool's counting-number changes computed for all its candidates at once (shared
+  with the wide pool), a change dict only where they differ (Python's closure walk per candidate
+  before).
 
 Exact scores are computed as before, so the search takes the same path: every region, counting
 number and log posterior bit for bit (column "same path and log-loss"; also compared with main's
