@@ -553,3 +553,28 @@ def test_anchored_pair_bounds_take_the_same_path(n_classes, monkeypatch):
     assert [s["log_posterior"] for s in anchored[0]] == [s["log_posterior"] for s in plain[0]]
     assert list(anchored[1]["item"]) == list(plain[1]["item"])
     assert False in fresh  # some stages from the cached deltas
+
+
+def test_count_products_in_single_precision_only_for_weights_of_zero_and_one(monkeypatch):
+    # The Gram slopes' count products are single precision only when every class weight is 0 or 1
+    # (their integers exact); with sample weights of 1-3, double precision throughout.
+    monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    dtypes = []
+    original = kikuchi._weighted_gram
+
+    def recorded(rows_major, first, rows, weights):
+        dtypes.append(rows_major.dtype)
+        return original(rows_major, first, rows, weights)
+
+    monkeypatch.setattr(kikuchi, "_weighted_gram", recorded)
+    frame = _mixed(10, 300, 6)
+    _, _, pool = _weighted_pool(frame, 3)
+    assert pool._anchored()
+    pool._gram._tables()
+    assert dtypes and set(dtypes) == {np.dtype(np.float64)}
+    dtypes.clear()
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(10)), 4.0)
+    assert set(np.unique(search.class_weights)) <= {0.0, 1.0}
+    kikuchi._GramSlopes(kikuchi._WidePool(search, kikuchi._Model(search), 3, 10**9), keep_phi=True)._tables()
+    assert dtypes and set(dtypes) == {np.dtype(np.float32)}

@@ -1653,9 +1653,9 @@ class _GramSlopes:
         per_class = search._class_weights_t
         phi = []
         # class weights of 0 and 1 (distinct rows): counts multiplied exactly in single precision
-        counts = len(search.x) < 2**24 and all(bool(((w == 0) | (w == 1)).all()) for w in per_class)
+        single = len(search.x) < 2**24 and all(bool(((w == 0) | (w == 1)).all()) for w in per_class)
         with one_blas_thread():
-            wholes = [self._gram(w, 0, counts=counts) for w in per_class]
+            wholes = [self._gram(w, 0, counts=single) for w in per_class]
             for a, start, states, _ in self._starts():
                 attr = self.attribute_of[int(self.reduced_offsets[start]) :] - start
                 cards = self.cards[start:].astype(np.float64)
@@ -1665,9 +1665,11 @@ class _GramSlopes:
                 # the rest stays zero, never read
                 width = len(attr)
                 bands = self._bands(width)
-                logs = []  # per class: the four (states, ...) arrays of log(count + alpha)
+                # per class: the four (states, ...) arrays of count + alpha, then (but the two classes'
+                # odds, whose log is taken once) of their logs
+                logs = []
                 for weights, whole in zip(per_class, wholes):
-                    grams = self._grams(weights, start, a, whole, counts)
+                    grams = self._grams(weights, start, a, whole, single)
                     if a is not None:  # a's common state: all rows minus its other states
                         common = int(self.common[a])
                         grams[common] = grams[common] - sum(g for s, g in enumerate(grams) if s != common)
@@ -1685,20 +1687,25 @@ class _GramSlopes:
                         band = parts[0][:, low:high, :high]
                         np.maximum(band, 0.0, out=band)
                         band += alpha_cc[attr[low:high]][:, attr[:high]]
-                        np.log(band, out=band)
+                        if not search.binary:
+                            np.log(band, out=band)
                     for part, alpha in zip(parts[1:], alphas[1:]):
                         np.maximum(part, 0.0, out=part)
                         part += alpha
-                        np.log(part, out=part)
+                        if not search.binary:
+                            np.log(part, out=part)
                     logs.append(parts)
                 # Entries outside b < c within the bands (the diagonal blocks) stay: finite (counts of
                 # at least zero), they only reach the sums of pairs b >= c, never read.
-                if search.binary:
+                if search.binary:  # log((n1 + alpha) / (n0 + alpha)): one log, not two
                     tables = [logs[1]]
                     for low, high in bands:
-                        logs[1][0][:, low:high, :high] -= logs[0][0][:, low:high, :high]
+                        band = logs[1][0][:, low:high, :high]
+                        band /= logs[0][0][:, low:high, :high]
+                        np.log(band, out=band)
                     for one, zero in zip(logs[1][1:], logs[0][1:]):
-                        one -= zero
+                        one /= zero
+                        np.log(one, out=one)
                 else:
                     tables = [[value - last for value, last in zip(values, logs[-1])] for values in logs[:-1]]
                     reference = math.log(search.total + theta)
