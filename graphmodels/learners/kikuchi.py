@@ -443,9 +443,26 @@ class _VectorChanges:
         for q in range(1, full + 1):
             for i, p in enumerate(self._positions(q)):
                 keys[q] += (combos[:, p] + 1) * base**i
-        counts = self._look_up(holding_keys, holding_values, keys)
+        counts = np.empty_like(keys)
+        counting = np.empty_like(keys[:full])
+        # sub-regions of up to two attributes (keys below base**2) looked up in dense tables, the
+        # others searched in the sorted keys
+        small = [q for q in range(full + 1) if bin(q).count("1") <= 2]
+        large = [q for q in range(full + 1) if bin(q).count("1") > 2]
+        for out, (sorted_keys, values), patterns in (
+            (counts, (holding_keys, holding_values), range(full + 1)),
+            (counting, (counting_keys, counting_values), range(full)),
+        ):
+            dense = np.zeros(base * base, dtype=np.int64)
+            below = (sorted_keys >= 0) & (sorted_keys < base * base)
+            dense[sorted_keys[below]] = values[below]
+            for q in patterns:
+                if q in small:
+                    out[q] = dense[keys[q]]
+            rest = [q for q in large if q in patterns]
+            if rest:
+                out[rest] = self._look_up(sorted_keys, values, keys[rest])
         counts[0] = len(model.maximal)  # every region holds the empty set
-        counting = self._look_up(counting_keys, counting_values, keys[:full])
         new = np.zeros((full + 1, n), dtype=np.int64)
         new[full] = 1
         changes = np.zeros((n, full + 1), dtype=np.int64)
