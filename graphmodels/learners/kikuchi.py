@@ -83,6 +83,9 @@ _FEW_DELTAS = 4
 # Pools of pairs are bounded at anchors when their Gram products' columns squared are at least this
 # many times their candidates (see _CandidatePool._anchored).
 _ANCHORED_PAIRS = 10
+# Three-attribute pools are bounded at anchors when their Gram products have at least this many
+# columns an attribute (see _WidePool._anchored).
+_ANCHORED_COLUMNS = 1.5
 # Candidates scored exactly to estimate the best before the anchored bounds are tightened.
 _ESTIMATING = 64
 # Log-posterior differences below this are ties, broken by attribute names.
@@ -1386,12 +1389,15 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
 
     def _anchored(self):
         """Whether the bounds come from anchors (:meth:`_anchored_slopes`): three attributes whose Gram
-        slopes keep their anchored tables."""
+        slopes keep their anchored tables, with at least `_ANCHORED_COLUMNS` columns an attribute (on
+        binary attributes a whole pass costs less than the anchored bounds, measured)."""
         if self.k != 3 or self._plan is not None:
             return False
         if self._gram is None:
             self._gram = _GramSlopes.of(self) or False
-        return bool(self._gram) and self._gram.keep_phi
+        if not self._gram or not self._gram.keep_phi:
+            return False
+        return self._gram.rows_major.shape[1] >= _ANCHORED_COLUMNS * len(self._gram.cards)
 
     def _fresh_slopes(self, which, gradient, current):
         """``g . d`` of the candidates `which` (:meth:`_slopes`), their own terms from the Gram rows they
