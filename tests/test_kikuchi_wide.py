@@ -497,12 +497,15 @@ def test_gram_slopes_of_chosen_candidates_are_those_of_a_whole_pass(n_classes, m
     assert len(others) == len(pool.combos)
 
 
+@pytest.mark.parametrize("gap", [np.inf, 0.0])
 @pytest.mark.parametrize("trace", [True, False])
 @pytest.mark.parametrize("n_classes", [2, 3])
-def test_anchored_bounds_take_the_same_path_with_fewer_products(n_classes, trace, monkeypatch):
+def test_anchored_bounds_take_the_same_path_with_fewer_products(n_classes, trace, gap, monkeypatch):
     # Three-attribute candidates bounded at the scores of an earlier stage (their anchor) and given
     # fresh slopes only when that bound reaches the best of the leading candidates (issue 26): the
-    # same path, bit for bit, as fresh slopes for every candidate at every stage, with fewer of them.
+    # same path, bit for bit, as fresh slopes for every candidate at every stage, with fewer of them;
+    # and with whole passes whenever the latest anchor's bound lies `gap` or more above the model's.
+    monkeypatch.setattr(kikuchi, "_WHOLE_PASS_GAP", gap)
     monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
     monkeypatch.setattr(kikuchi, "_POOL_BYTES", 2**20)
     monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
@@ -525,7 +528,10 @@ def test_anchored_bounds_take_the_same_path_with_fewer_products(n_classes, trace
     assert [s["counting_numbers"] for s in new_path] == [s["counting_numbers"] for s in old_path]
     if trace:
         assert list(new[1]["item"]) == list(old[1]["item"])
-    assert fresh and sum(n for n, _ in fresh) < sum(active for _, active in fresh)
+    if gap:
+        assert fresh and sum(n for n, _ in fresh) < sum(active for _, active in fresh)
+    else:
+        assert not fresh
 
 
 @pytest.mark.parametrize("n_classes", [2, 3])
