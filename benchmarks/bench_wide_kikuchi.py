@@ -251,7 +251,9 @@ def main():
         print(json.dumps({key: after.get(key) for key in ("set", "seconds", "cpu_seconds", "load")}), flush=True)
         if args.json:  # after every set, so that an interrupted run keeps what it finished
             Path(args.json).write_text(json.dumps(pairs))
-    table = _table([p for p in pairs if "error" not in p[1] and not (p[0] or {}).get("error")])
+    table = _table(
+        [p for p in pairs if "seconds" in p[1] and "error" not in p[1] and not (p[0] or {}).get("error")]
+    )  # sets whose data are missing, or whose fit failed, have no row
     print(table)
     print("load average at the end:", common.load_average())
     if args.results:
