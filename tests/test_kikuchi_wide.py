@@ -391,6 +391,11 @@ def test_gram_kernels_are_direct_sums(cards):
     got = kikuchi._weighted_gram(gram.rows_major, first, rows, weights[rows])
     columns = gram.rows_major[rows, first:]
     np.testing.assert_allclose(got, np.triu(columns.T @ (weights[rows, None] * columns)), atol=1e-12)
+    # counts (weights 0 and 1) in single precision: the same integers as in double precision
+    counts = (rng.random(len(search.x)) < 0.5).astype(np.float64)
+    single = kikuchi._weighted_gram(gram.rows_major.astype(np.float32), first, rows, counts[rows])
+    assert single.dtype == np.float64
+    np.testing.assert_array_equal(single, kikuchi._weighted_gram(gram.rows_major, first, rows, counts[rows]))
     for start in range(len(cards)):
         bounds = gram.reduced_offsets[start:] - gram.reduced_offsets[start]
         width = int(bounds[-1])
@@ -414,7 +419,7 @@ def test_untraced_search_skips_regions_below_acceptance_and_takes_the_same_path(
     scored = []
     original = kikuchi._best_in_pool
 
-    def counting(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=None):
+    def counting(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=None, anchored=None):
         def counted(which):
             scored.append(len(which))
             return log_likelihoods_of(which)
@@ -423,7 +428,7 @@ def test_untraced_search_skips_regions_below_acceptance_and_takes_the_same_path(
             scored.append(len(which))
             return screen_of(which)
 
-        return original(pool, n, counted, slopes_of, floor, screened if screen_of else None)
+        return original(pool, n, counted, slopes_of, floor, screened if screen_of else None, anchored)
 
     monkeypatch.setattr(kikuchi, "_best_in_pool", counting)
     traced, trace = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
@@ -460,3 +465,122 @@ def test_screened_candidates_are_chosen_as_by_exact_scores(monkeypatch):
     plain = kikuchi.kikuchi_bayes_path(engine, "y")
     assert [s["region"] for s in screened] == [s["region"] for s in plain]
     assert [s["log_posterior"] for s in screened] == [s["log_posterior"] for s in plain]
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_gram_slopes_of_chosen_candidates_are_those_of_a_whole_pass(n_classes, monkeypatch):
+    # The slopes of a few candidates from the Gram rows of a cover of their pairs, and of all of them
+    # from whole blocks (issue 26), are those of a whole pass with the same allowance, so never below
+    # the row products; a whole block's other candidates come back too.
+    monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    frame = _mixed(10, 300, 6, n_classes)
+    frame["x005"] = (frame["x005"] + 2) % 4
+    search, model, pool = _weighted_pool(frame, 3)
+    assert pool._anchored()
+    gradient = search.gradient(model.scores)
+    columns = pool._columns_of(gradient)
+    whole = pool._gram.slopes(columns, gradient)
+    used = []
+    for name in ("_covered_slopes", "_block_totals"):
+        method = getattr(kikuchi._GramSlopes, name)
+        monkeypatch.setattr(kikuchi._GramSlopes, name, lambda *args, _m=method, _n=name: used.append(_n) or _m(*args))
+    few = np.array([0, 5, 40, 41, 77, 100])
+    for chosen, way in ((few, "_covered_slopes"), (np.arange(len(pool.combos)), "_block_totals")):
+        used.clear()
+        own, others, their_own = pool._gram.candidate_slopes(columns, gradient, pool.combos[chosen])
+        assert way in used
+        np.testing.assert_allclose(own, whole[chosen], rtol=1e-12, atol=1e-9)
+        np.testing.assert_allclose(their_own, whole[others], rtol=1e-12, atol=1e-9)
+        bounds = kikuchi._add_subregion_slopes(own, search, pool.combos[chosen], pool.changes[chosen], gradient)
+        exact = np.array([np.vdot(gradient, pool._deltas([b])[0]) for b in chosen])
+        assert (bounds >= exact).all()
+    assert len(others) == len(pool.combos)
+
+
+@pytest.mark.parametrize("gap", [np.inf, 0.0])
+@pytest.mark.parametrize("trace", [True, False])
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_anchored_bounds_take_the_same_path_with_fewer_products(n_classes, trace, gap, monkeypatch):
+    # Three-attribute candidates bounded at the scores of an earlier stage (their anchor) and given
+    # fresh slopes only when that bound reaches the best of the leading candidates (issue 26): the
+    # same path, bit for bit, as fresh slopes for every candidate at every stage, with fewer of them;
+    # and with whole passes whenever the latest anchor's bound lies `gap` or more above the model's.
+    monkeypatch.setattr(kikuchi, "_WHOLE_PASS_GAP", gap)
+    monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    monkeypatch.setattr(kikuchi, "_POOL_BYTES", 2**20)
+    monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
+    frame = _mixed(16, 500, 3, n_classes)
+    engine = gm.stats.information.as_engine(frame)
+    fresh = []
+    original = kikuchi._WidePool._fresh_slopes
+
+    def counted(self, which, gradient, current):
+        fresh.append((len(which), int(self.active.sum())))
+        return original(self, which, gradient, current)
+
+    monkeypatch.setattr(kikuchi._WidePool, "_fresh_slopes", counted)
+    new = kikuchi.kikuchi_bayes_path(engine, "y", trace=trace)
+    monkeypatch.setattr(kikuchi._WidePool, "_anchored", lambda self: False)
+    old = kikuchi.kikuchi_bayes_path(engine, "y", trace=trace)
+    new_path, old_path = (new[0], old[0]) if trace else (new, old)
+    assert [s["region"] for s in new_path] == [s["region"] for s in old_path]
+    assert [s["log_posterior"] for s in new_path] == [s["log_posterior"] for s in old_path]
+    assert [s["counting_numbers"] for s in new_path] == [s["counting_numbers"] for s in old_path]
+    if trace:
+        assert list(new[1]["item"]) == list(old[1]["item"])
+    if gap:
+        assert fresh and sum(n for n, _ in fresh) < sum(active for _, active in fresh)
+    else:
+        assert not fresh
+
+
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_anchored_pair_bounds_take_the_same_path(n_classes, monkeypatch):
+    # A pool of pairs whose Gram products cost more than bounds at anchors (issue 26): fresh slopes
+    # from the cached deltas of the few candidates whose anchored bound reaches the leading ones'
+    # best, else from the Gram products; the same path, bit for bit.
+    monkeypatch.setattr(kikuchi, "_DIRECT_ELEMENTS", 0)
+    monkeypatch.setattr(kikuchi, "_GRAM_POOL_ELEMENTS", 0)
+    frame = _mixed(16, 400, 2, n_classes)
+    engine = gm.stats.information.as_engine(frame)
+    monkeypatch.setattr(kikuchi, "_ANCHORED_PAIRS", 10**9)
+    plain = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
+    fresh = []
+    original = kikuchi._CandidatePool._fresh_slopes
+
+    def counted(self, which, gradient, current):
+        fresh.append(len(which) > len(self.masks) // kikuchi._FEW_DELTAS)
+        return original(self, which, gradient, current)
+
+    monkeypatch.setattr(kikuchi._CandidatePool, "_fresh_slopes", counted)
+    monkeypatch.setattr(kikuchi, "_ANCHORED_PAIRS", 0)
+    anchored = kikuchi.kikuchi_bayes_path(engine, "y", trace=True)
+    assert [s["region"] for s in anchored[0]] == [s["region"] for s in plain[0]]
+    assert [s["log_posterior"] for s in anchored[0]] == [s["log_posterior"] for s in plain[0]]
+    assert list(anchored[1]["item"]) == list(plain[1]["item"])
+    assert False in fresh  # some stages from the cached deltas
+
+
+def test_count_products_in_single_precision_only_for_weights_of_zero_and_one(monkeypatch):
+    # The Gram slopes' count products are single precision only when every class weight is 0 or 1
+    # (their integers exact); with sample weights of 1-3, double precision throughout.
+    monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    dtypes = []
+    original = kikuchi._weighted_gram
+
+    def recorded(rows_major, first, rows, weights):
+        dtypes.append(rows_major.dtype)
+        return original(rows_major, first, rows, weights)
+
+    monkeypatch.setattr(kikuchi, "_weighted_gram", recorded)
+    frame = _mixed(10, 300, 6)
+    _, _, pool = _weighted_pool(frame, 3)
+    assert pool._anchored()
+    pool._gram._tables()
+    assert dtypes and set(dtypes) == {np.dtype(np.float64)}
+    dtypes.clear()
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(10)), 4.0)
+    assert set(np.unique(search.class_weights)) <= {0.0, 1.0}
+    kikuchi._GramSlopes(kikuchi._WidePool(search, kikuchi._Model(search), 3, 10**9), keep_phi=True)._tables()
+    assert dtypes and set(dtypes) == {np.dtype(np.float32)}

@@ -73,6 +73,25 @@ _USE_GRAM_SLOPES = True
 _GRAM_POOL_ELEMENTS = 2**24
 # Candidates ordered by their bound at first (all of them once more are scored).
 _LEADING = 1024
+# A first attribute's candidates take the Gram rows of a cover of their pairs when its columns are
+# fewer than this share of the later attributes' columns, else the whole block (see
+# _GramSlopes.candidate_slopes).
+_COVER_SHARE = 4
+# A pool of pairs takes the fresh slopes of at most this share of its candidates from their cached
+# deltas (more: from the Gram products of all).
+_FEW_DELTAS = 4
+# Pools of pairs are bounded at anchors when their Gram products' columns squared are at least this
+# many times their candidates (see _CandidatePool._anchored).
+_ANCHORED_PAIRS = 10
+# Three-attribute pools are bounded at anchors when their Gram products have at least this many
+# columns an attribute (see _WidePool._anchored).
+_ANCHORED_COLUMNS = 1.5
+# Nats the latest anchor's linear bound of the log-likelihood may lie above it before a pass computes
+# every candidate's slope (measured on the generated wide sets: 4-28 nats when 0.02-15% of the
+# candidates reached the best, 33-117 when nearly all did).
+_WHOLE_PASS_GAP = 30.0
+# Candidates scored exactly to estimate the best before the anchored bounds are tightened.
+_ESTIMATING = 64
 # Log-posterior differences below this are ties, broken by attribute names.
 _TIE_TOLERANCE = 1e-9
 
@@ -387,7 +406,188 @@ class _Model:
         self.df += sum(dc * self.search.class_df(t) for t, dc in changes.items())
 
 
-class _CandidatePool:
+class _VectorChanges:
+    """Counting-number changes of many candidates at once, as (candidates, patterns) arrays (bit ``i`` of
+    a pattern: the candidate's ``i``-th attribute is in the sub-region); for pools with ``search``,
+    ``model``, ``k`` and ``_patterns`` (the patterns, largest first)."""
+
+    search: _RegionSearch
+    model: _Model
+    k: int
+    _patterns: list[int]
+
+    def _positions(self, pattern):
+        return [i for i in range(self.k) if pattern >> i & 1]
+
+    def _model_tables(self):
+        """Counting numbers of the model's regions of up to k attributes, and the number of its
+        regions holding each set of up to k attributes, as sorted keys and values (:meth:`_keyed`)."""
+        model, k = self.model, self.k
+        counting_keys, counting_values = self._keyed(
+            (_bits(mask), c) for mask, c in model.counting.items() if len(_bits(mask)) <= k
+        )
+        holding = collections.Counter()
+        for region in model.maximal:
+            bits = _bits(region)
+            for size in range(1, min(k, len(bits)) + 1):
+                holding.update(itertools.combinations(bits, size))
+        holding_keys, holding_values = self._keyed(holding.items())
+        return counting_keys, counting_values, holding_keys, holding_values
+
+    def _general_changes(self, combos, tables=None):
+        """Counting-number changes (candidates, patterns) of adding the candidates `combos`, vectorized
+        :meth:`_Model.changes`: a sub-region ``T`` joins the new closure when some region covers it and
+        no attribute of the candidate outside ``T`` lies in every region covering it, that is when
+        ``count(T) > 0`` and ``count(T + {i}) != count(T)`` for each such attribute ``i``, with
+        ``count(U)`` the number of the model's regions holding ``U`` (looked up, not counted per
+        region and candidate)."""
+        model, k = self.model, self.k
+        n = len(combos)
+        full = (1 << k) - 1
+        base = len(self.search.attributes) + 1
+        counting_keys, counting_values, holding_keys, holding_values = tables or self._model_tables()
+        keys = np.zeros((full + 1, n), dtype=np.int64)
+        for q in range(1, full + 1):
+            for i, p in enumerate(self._positions(q)):
+                keys[q] += (combos[:, p] + 1) * base**i
+        counts = np.empty_like(keys)
+        counting = np.empty_like(keys[:full])
+        # sub-regions of up to two attributes (keys below base**2) looked up in dense tables, the
+        # others searched in the sorted keys
+        small = [q for q in range(full + 1) if bin(q).count("1") <= 2]
+        large = [q for q in range(full + 1) if bin(q).count("1") > 2]
+        for out, (sorted_keys, values), patterns in (
+            (counts, (holding_keys, holding_values), range(full + 1)),
+            (counting, (counting_keys, counting_values), range(full)),
+        ):
+            dense = np.zeros(base * base, dtype=np.int64)
+            below = (sorted_keys >= 0) & (sorted_keys < base * base)
+            dense[sorted_keys[below]] = values[below]
+            for q in patterns:
+                if q in small:
+                    out[q] = dense[keys[q]]
+            rest = [q for q in large if q in patterns]
+            if rest:
+                out[rest] = self._look_up(sorted_keys, values, keys[rest])
+        counts[0] = len(model.maximal)  # every region holds the empty set
+        new = np.zeros((full + 1, n), dtype=np.int64)
+        new[full] = 1
+        changes = np.zeros((n, full + 1), dtype=np.int64)
+        changes[:, full] = 1
+        for q in self._patterns[1:]:
+            joins = counts[q] > 0
+            for i in range(k):
+                if not q >> i & 1:
+                    joins &= counts[q | 1 << i] != counts[q]
+            above = [u for u in range(full + 1) if u & q == q]
+            value = sum(counting[u] for u in above if u != full) - sum(new[u] for u in above if u != q)
+            new[q] = np.where(joins, value, 0)
+            changes[:, q] = np.where(joins, new[q] - counting[q], 0)
+        return changes
+
+    def _keyed(self, items):
+        """Sorted keys (as :meth:`_general_changes` forms them) of ``(attributes, value)`` items, and values."""
+        base = len(self.search.attributes) + 1
+        pairs = sorted((sum((b + 1) * base**i for i, b in enumerate(bits)), value) for bits, value in items)
+        if not pairs:
+            return np.array([-1], dtype=np.int64), np.zeros(1, dtype=np.int64)
+        return np.array([p[0] for p in pairs], dtype=np.int64), np.array([p[1] for p in pairs], dtype=np.int64)
+
+    @staticmethod
+    def _look_up(keys, values, wanted):
+        """``values`` of the `wanted` keys (any shape), 0 where absent."""
+        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
+        return np.where(keys[at] == wanted, values[at], 0)
+
+
+class _AnchoredBounds:
+    """Bounds of a pool's candidates at the scores of earlier stages (see :meth:`_anchored_slopes`),
+    for pools with ``search``, ``model``, ``combos``, ``_change_rows`` (their changes over sub-region
+    patterns), ``_gram`` (a :class:`_GramSlopes`) and the ``_anchor_*`` attributes (None at first)."""
+
+    search: _RegionSearch
+    model: _Model
+    combos: np.ndarray
+    _change_rows: np.ndarray
+    _gram: Any
+    _anchors: list[tuple[np.ndarray, np.ndarray, float]]
+    _anchor_of: Any
+    _anchor_own: Any
+    _anchor_slopes: Any
+    _anchor_moved: Any
+
+    def _anchor(self, which, own, gradient, current, slopes=None):
+        """Record the own slopes `own` of the candidates `which` at the model's current scores (and
+        their whole `slopes`, if known)."""
+        scores = self.model.scores
+        if not self._anchors or not np.array_equal(self._anchors[-1][0], scores):
+            self._anchors.append((scores.copy(), gradient.copy(), current))
+        if self._anchor_of is None:
+            n = len(self.combos)
+            self._anchor_of = np.zeros(n, dtype=np.int32)
+            self._anchor_own, self._anchor_slopes = np.zeros(n), np.zeros(n)
+            self._anchor_moved = np.ones(n, dtype=bool)
+        self._anchor_of[which] = len(self._anchors) - 1
+        self._anchor_own[which] = own
+        if slopes is None:
+            self._anchor_moved[which] = True
+        else:
+            self._anchor_slopes[which] = slopes
+            self._anchor_moved[which] = False
+
+    def _columns_of(self, gradient):
+        return [gradient] if self.search.binary else [gradient[:, c] for c in range(gradient.shape[1] - 1)]
+
+    def _gap(self, current):
+        """How far the latest anchor's linear bound of the model's log-likelihood now lies above it,
+        ``CLL(s0) + g0 . (s - s0) - CLL(s)`` (nats): roughly what the bounds from it are looser by."""
+        anchor_scores, anchor_gradient, anchor_current = self._anchors[-1]
+        return anchor_current - current + float(_dot(self.model.scores - anchor_scores, anchor_gradient))
+
+    def _anchored_slopes(self, which, gradient, current):
+        """Upper bounds of ``CLL(s + d) - CLL(s)`` of the candidates `which` without a Gram product
+        (after the first pass), and which of them are looser than the bound ``g . d``.
+
+        The conditional log-likelihood is concave in the scores, so at the scores ``s0`` of any
+        earlier stage (a candidate's anchor, with gradient ``g0``), ``CLL(s + d) <= CLL(s0) + g0 .
+        (s - s0) + g0 . d``. A candidate's own term of ``g0 . d`` (its cell table's, the costly
+        products) is kept from the stage of its anchor; only its sub-region terms, which change with
+        the model, are computed again (shared, cheap). At the first pass, and when the latest anchor's
+        bound of the log-likelihood lies `_WHOLE_PASS_GAP` or more above it (the bounds would reach
+        the best for nearly every candidate), every candidate's slope is computed and anchored.
+        """
+        search = self.search
+        scores = self.model.scores
+        if self._anchor_of is None or self._gap(current) >= _WHOLE_PASS_GAP:
+            own = self._gram.slopes(self._columns_of(gradient), gradient)
+            self._anchor(np.arange(len(self.combos)), own, gradient, current)
+        anchors = self._anchor_of[which]
+        out = np.empty(len(which))
+        stale = np.ones(len(which), dtype=bool)
+        for q in np.flatnonzero(np.bincount(anchors)):
+            chosen = anchors == q
+            part = which[chosen]
+            anchor_scores, anchor_gradient, anchor_current = self._anchors[q]
+            moved = part[self._anchor_moved[part]]
+            if len(moved):  # the sub-region terms of changes made since
+                self._anchor_slopes[moved] = _add_subregion_slopes(
+                    self._anchor_own[moved], search, self.combos[moved], self._change_rows[moved], anchor_gradient
+                )
+                self._anchor_moved[moved] = False
+            slopes = self._anchor_slopes[part]
+            if np.array_equal(anchor_scores, scores):  # the same stage: the bound g . d itself
+                stale[chosen] = False
+            else:
+                step = scores - anchor_scores
+                # the rounding of the product and of the two log-likelihoods, allowed for
+                rounding = (step.size + 64) * 2.0**-52 * float(_dot(np.abs(step), np.abs(anchor_gradient)))
+                rounding += 2.0**-50 * (abs(anchor_current) + abs(current))
+                slopes += anchor_current - current + float(_dot(step, anchor_gradient)) + rounding
+            out[chosen] = slopes
+        return out, stale
+
+
+class _CandidatePool(_VectorChanges, _AnchoredBounds):
     """All regions of one size, with their counting-number changes and score deltas.
 
     A candidate's changes depend only on the model restricted to its own
@@ -431,32 +631,62 @@ class _CandidatePool:
         self._gram = None  # a _GramSlopes when it applies (False when not), made at the first bound
         self.combos = np.array([_bits(mask) for mask in masks], dtype=np.int64).reshape(len(masks), n_in_region)
         self._common = search.common
+        self._patterns = sorted(range(1 << n_in_region), key=lambda q: -bin(q).count("1"))
+        # the patterns in the order of the sub-regions of _Model.changes (the region first)
+        self._change_order = [q for q in _submasks((1 << n_in_region) - 1)]
+        self._change_rows = self.pattern_changes
+        # anchored bounds (see _AnchoredBounds), for large pools of pairs
+        self._anchor_of = self._anchor_own = self._anchor_slopes = self._anchor_moved = None
+        self._anchors = []
         self._refresh(range(len(masks)))
 
     def _refresh(self, which):
-        """Recompute the changes of the candidates `which`, correcting their cached deltas."""
-        search, model = self.search, self.model
+        """Recompute the changes of the candidates `which`, correcting their cached deltas.
+
+        The changes of all of them at once (:meth:`_VectorChanges._general_changes`); a change dict,
+        in the order of :meth:`_Model.changes`, only for those whose changes differ.
+        """
+        search, model, k = self.search, self.model, self.k
+        which = np.asarray(which, dtype=np.int64)
+        if not len(which):
+            return
         class_df = search.class_df
-        corrected, moved = [], []
-        # A candidate sharing no attribute with the model has no covered
-        # sub-region but the class alone (the root's closure lies inside the
-        # model's attributes): its changes are always {S: +1, class: -1}.
+        full = (1 << k) - 1
+        # A candidate sharing no attribute with the model has no covered sub-region but the class
+        # alone (the root's closure lies inside the model's attributes): {S: +1, class: -1}.
         touched = 0
         for region in model.maximal:
             touched |= region
-        masks = self.masks
-        for b in which:
-            mask = masks[b]
-            change = model.changes(mask) if mask & touched else {mask: 1, 0: -1}
+        member = np.zeros(len(search.attributes), dtype=bool)
+        member[list(_bits(touched))] = True
+        hit = member[self.combos[which]].any(axis=1)
+        rows = np.zeros((len(which), full + 1), dtype=np.int64)
+        rows[~hit, full] = 1
+        rows[~hit, 0] = -1
+        general = np.flatnonzero(hit)
+        if len(general):
+            tables = self._model_tables()
+            chunk = max(1, _BLOCK_ELEMENTS // (8 << k))
+            for start in range(0, len(general), chunk):
+                part = general[start : start + chunk]
+                rows[part] = self._general_changes(self.combos[which[part]], tables)
+        differ = np.flatnonzero((rows != self.pattern_changes[which]).any(axis=1))
+        corrected, moved = [], []
+        order = self._change_order
+        for i in differ:
+            b = int(which[i])
+            row = rows[i]
+            combo = self.combos[b]
+            change = {}
+            for q in order:
+                if row[q]:
+                    change[sum(1 << int(combo[j]) for j in range(k) if q >> j & 1)] = int(row[q])
             old = self.changes[b]
-            if change == old:
-                continue
             self.changes[b] = change
             self.delta_dfs[b] = sum([dc * class_df(t) for t, dc in change.items()])
-            patterns = self.pattern_changes[b]
-            patterns[:] = 0
-            for t, dc in change.items():
-                patterns[_pattern(mask, t)] = dc
+            self.pattern_changes[b] = row
+            if self._anchor_moved is not None:
+                self._anchor_moved[b] = True
             if self.has_delta[b]:
                 corrected.append(b)
                 moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()})
@@ -544,7 +774,8 @@ class _CandidatePool:
         only some candidate below it, or None (see :func:`_best_in_pool`).
         """
         screen = self._screened_log_likelihoods if self.search.binary else None
-        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor, screen)
+        anchored = (self._ensured_anchored_slopes, self._fresh_slopes) if self._anchored() else None
+        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor, screen, anchored)
         if found is None:
             return None
         b, log_likelihood, df = found
@@ -553,6 +784,48 @@ class _CandidatePool:
     def _log_likelihoods(self, which):
         self._ensure_deltas(which)
         return self.search.conditional_log_likelihood(self.deltas[which] + self.model.scores)
+
+    def _anchored(self):
+        """Whether the bounds come from anchors (:class:`_AnchoredBounds`): a large pool of pairs whose
+        Gram slopes keep their anchored tables and whose Gram product is costly (its columns squared
+        at least `_ANCHORED_PAIRS` times the candidates: 2-5 states on 200 columns, not 2 or 3; the
+        bounds of each candidate at every stage cost more than the product below that, measured)."""
+        if self.k != 2:
+            return False
+        if self._gram is None:
+            large = len(self.masks) * math.prod(self.shape) >= _GRAM_POOL_ELEMENTS
+            self._gram = (large and _GramSlopes.of(self)) or False
+        if not self._gram or not self._gram.keep_phi:
+            return False
+        return self._gram.rows_major.shape[1] ** 2 >= _ANCHORED_PAIRS * len(self.masks)
+
+    def _ensured_anchored_slopes(self, which, gradient, current):
+        """:meth:`_AnchoredBounds._anchored_slopes`, every usable candidate's delta made first (as
+        :meth:`_slopes` does: their rounding depends on when they are made)."""
+        self._ensure_deltas(which)
+        return self._anchored_slopes(which, gradient, current)
+
+    def _fresh_slopes(self, which, gradient, current):
+        """``g . d`` of the candidates `which`: the products with their cached deltas when they are a
+        few, else every candidate's from the Gram products (:meth:`_slopes`); anchored at this stage."""
+        search = self.search
+        if len(which) > len(self.masks) // _FEW_DELTAS:
+            columns = self._columns_of(gradient)
+            everyone = np.arange(len(self.masks))
+            own = self._gram.slopes(columns, gradient)
+            slopes = _add_subregion_slopes(own.copy(), search, self.combos, self.pattern_changes, gradient)
+            self._anchor(everyone, own, gradient, current, slopes)
+            return slopes[which]
+        slopes = np.concatenate(
+            [_dot(self.deltas[which[i : i + self.block]], gradient) for i in range(0, len(which), self.block)]
+        )
+        # the own term: the product less the sub-region terms (their rounding far below the tolerance
+        # of the bound, as the products' own)
+        terms = _add_subregion_slopes(
+            np.zeros(len(which)), search, self.combos[which], self.pattern_changes[which], gradient
+        )
+        self._anchor(which, slopes - terms, gradient, current, slopes)
+        return slopes
 
     def _screened_log_likelihoods(self, which):
         """The conditional log-likelihoods of the candidates `which` (two classes) by a faster
@@ -636,10 +909,17 @@ def _weighted_gram(rows_major, first, rows, weights):
     """The upper triangle of ``X^T diag(weights) X`` (the lower one zero, Fortran-ordered) for the rows
     `rows` (None: all) of ``X = rows_major[:, first:]``: BLAS's symmetric rank-k updates of the
     rows of positive and of negative weight scaled by the weights' square roots (a third less time
-    than the general product, measured)."""
-    from scipy.linalg.blas import dsyrk
+    than the general product, measured).
 
-    root = np.sqrt(np.abs(weights))
+    A single-precision `rows_major` is multiplied in single precision (twice as fast), for weights
+    whose products it holds exactly (0 and 1 with fewer than 2**24 rows: integer counts); the result
+    is double precision either way.
+    """
+    from scipy.linalg.blas import dsyrk, ssyrk
+
+    single = rows_major.dtype == np.float32
+    syrk = ssyrk if single else dsyrk
+    root = np.sqrt(np.abs(weights)).astype(rows_major.dtype)
     width = rows_major.shape[1] - first
     out = None
     for sign, chosen in ((1.0, weights > 0), (-1.0, weights < 0)):
@@ -648,12 +928,12 @@ def _weighted_gram(rows_major, first, rows, weights):
             block = rows_major[picked, first:]  # whole rows: contiguous reads
             # transposed while scaled: (columns, rows) C-ordered, so that its transpose is the
             # Fortran-ordered matrix dsyrk reads without a copy (trans=1: scaled.T @ scaled)
-            scaled = np.empty((width, len(picked)))
+            scaled = np.empty((width, len(picked)), dtype=rows_major.dtype)
             np.multiply(block.T, root[chosen][None, :], out=scaled)
-            out = dsyrk(sign, scaled.T, trans=1, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
+            out = syrk(sign, scaled.T, trans=1, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
     if out is None:
-        out = np.zeros((width, width), order="F")
-    return out
+        return np.zeros((width, width), order="F")
+    return out.astype(np.float64) if single else out
 
 
 def _lexicographic_rank(combos, n):
@@ -729,7 +1009,7 @@ class _GroupCells(NamedTuple):
     common: np.ndarray  # column of each last attribute's common state
 
 
-class _WidePool:
+class _WidePool(_VectorChanges, _AnchoredBounds):
     """All regions of one size, as arrays, for pools too large to cache score deltas.
 
     Candidates are the rows of an (candidates, attributes) array of attribute
@@ -773,6 +1053,7 @@ class _WidePool:
         self.active = np.ones(n_candidates, dtype=bool)
         self.stale = np.ones(n_candidates, dtype=bool)  # changes to recompute
         self.changes = np.zeros((n_candidates, 1 << k), dtype=np.int32)
+        self._change_rows = self.changes  # (the same array, changed in place)
         self.delta_dfs = np.zeros(n_candidates)
         self.root = model.closure(0)
         # Candidates holding each attribute: after a region is added, only those sharing one change.
@@ -799,14 +1080,17 @@ class _WidePool:
         # scored, up to a quarter of the pool budget (candidates near the top are scored exactly
         # stage after stage).
         self._own, self._own_bytes = {}, 0
+        # Anchored bounds (three attributes, Gram slopes): each candidate's own slope at the stage it
+        # was last computed (its anchor), its whole slope there with the sub-region terms of its
+        # current changes (unless `_anchor_moved`), and each anchor's scores, gradient and
+        # log-likelihood.
+        self._anchor_of = self._anchor_own = self._anchor_slopes = self._anchor_moved = None
+        self._anchors = []
 
     def _membership(self, mask):
         member = np.zeros(len(self.search.attributes), dtype=bool)
         member[list(_bits(mask))] = True
         return member
-
-    def _positions(self, pattern):
-        return [i for i in range(self.k) if pattern >> i & 1]
 
     def _mask(self, b, pattern=None):
         row = self.combos[b]
@@ -837,6 +1121,7 @@ class _WidePool:
         if len(which) == 0:
             return
         model, k = self.model, self.k
+        before = self.changes[which] if self._anchor_of is not None else None  # a copy
         full = (1 << k) - 1
         touched = 0
         for region in model.maximal:
@@ -855,6 +1140,8 @@ class _WidePool:
             part = general[start : start + chunk]
             self.changes[part] = self._general_changes(self.combos[part], tables)
         self.delta_dfs[which] = (self.changes[which] * self._class_dfs(which)).sum(axis=1)
+        if before is not None:  # their sub-region terms at their anchors to compute again
+            self._anchor_moved[which[(self.changes[which] != before).any(axis=1)]] = True
 
     def _pattern_cards(self, which):
         """Joint states of each sub-region's attributes, (candidates, patterns)."""
@@ -866,69 +1153,6 @@ class _WidePool:
     def _class_dfs(self, which):
         """Conditional degrees of freedom (eq. 7) of each sub-region, (candidates, patterns)."""
         return self._pattern_cards(which) * (self.search.n_classes - 1)
-
-    def _model_tables(self):
-        """Counting numbers of the model's regions of up to k attributes, and the number of its
-        regions holding each set of up to k attributes, as sorted keys and values (:meth:`_keyed`)."""
-        model, k = self.model, self.k
-        counting_keys, counting_values = self._keyed(
-            (_bits(mask), c) for mask, c in model.counting.items() if len(_bits(mask)) <= k
-        )
-        holding = collections.Counter()
-        for region in model.maximal:
-            bits = _bits(region)
-            for size in range(1, min(k, len(bits)) + 1):
-                holding.update(itertools.combinations(bits, size))
-        holding_keys, holding_values = self._keyed(holding.items())
-        return counting_keys, counting_values, holding_keys, holding_values
-
-    def _general_changes(self, combos, tables=None):
-        """Counting-number changes (candidates, patterns) of adding the candidates `combos`, vectorized
-        :meth:`_Model.changes`: a sub-region ``T`` joins the new closure when some region covers it and
-        no attribute of the candidate outside ``T`` lies in every region covering it, that is when
-        ``count(T) > 0`` and ``count(T + {i}) != count(T)`` for each such attribute ``i``, with
-        ``count(U)`` the number of the model's regions holding ``U`` (looked up, not counted per
-        region and candidate)."""
-        model, k = self.model, self.k
-        n = len(combos)
-        full = (1 << k) - 1
-        base = len(self.search.attributes) + 1
-        counting_keys, counting_values, holding_keys, holding_values = tables or self._model_tables()
-        keys = np.zeros((full + 1, n), dtype=np.int64)
-        for q in range(1, full + 1):
-            for i, p in enumerate(self._positions(q)):
-                keys[q] += (combos[:, p] + 1) * base**i
-        counts = self._look_up(holding_keys, holding_values, keys)
-        counts[0] = len(model.maximal)  # every region holds the empty set
-        counting = self._look_up(counting_keys, counting_values, keys[:full])
-        new = np.zeros((full + 1, n), dtype=np.int64)
-        new[full] = 1
-        changes = np.zeros((n, full + 1), dtype=np.int64)
-        changes[:, full] = 1
-        for q in self._patterns[1:]:
-            joins = counts[q] > 0
-            for i in range(k):
-                if not q >> i & 1:
-                    joins &= counts[q | 1 << i] != counts[q]
-            above = [u for u in range(full + 1) if u & q == q]
-            value = sum(counting[u] for u in above if u != full) - sum(new[u] for u in above if u != q)
-            new[q] = np.where(joins, value, 0)
-            changes[:, q] = np.where(joins, new[q] - counting[q], 0)
-        return changes
-
-    def _keyed(self, items):
-        """Sorted keys (as :meth:`_general_changes` forms them) of ``(attributes, value)`` items, and values."""
-        base = len(self.search.attributes) + 1
-        pairs = sorted((sum((b + 1) * base**i for i, b in enumerate(bits)), value) for bits, value in items)
-        if not pairs:
-            return np.array([-1], dtype=np.int64), np.zeros(1, dtype=np.int64)
-        return np.array([p[0] for p in pairs], dtype=np.int64), np.array([p[1] for p in pairs], dtype=np.int64)
-
-    @staticmethod
-    def _look_up(keys, values, wanted):
-        """``values`` of the `wanted` keys (any shape), 0 where absent."""
-        at = np.minimum(np.searchsorted(keys, wanted), len(keys) - 1)
-        return np.where(keys[at] == wanted, values[at], 0)
 
     def _changes_dict(self, b):
         return {self._mask(b, q): int(dc) for q, dc in enumerate(self.changes[b]) if dc}
@@ -1174,6 +1398,27 @@ class _WidePool:
         slopes = self._own_slopes(which, gradient)
         return _add_subregion_slopes(slopes, self.search, self.combos[which], self.changes[which], gradient)
 
+    def _anchored(self):
+        """Whether the bounds come from anchors (:meth:`_anchored_slopes`): three attributes whose Gram
+        slopes keep their anchored tables, with at least `_ANCHORED_COLUMNS` columns an attribute (on
+        binary attributes a whole pass costs less than the anchored bounds, measured)."""
+        if self.k != 3 or self._plan is not None:
+            return False
+        if self._gram is None:
+            self._gram = _GramSlopes.of(self) or False
+        if not self._gram or not self._gram.keep_phi:
+            return False
+        return self._gram.rows_major.shape[1] >= _ANCHORED_COLUMNS * len(self._gram.cards)
+
+    def _fresh_slopes(self, which, gradient, current):
+        """``g . d`` of the candidates `which` (:meth:`_slopes`), their own terms from the Gram rows they
+        need only; anchored at this stage."""
+        own, others, their_own = self._gram.candidate_slopes(self._columns_of(gradient), gradient, self.combos[which])
+        slopes = _add_subregion_slopes(own.copy(), self.search, self.combos[which], self.changes[which], gradient)
+        self._anchor(others, their_own, gradient, current)
+        self._anchor(which, own, gradient, current, slopes)
+        return slopes
+
     # -------------------------------------------------------------- scoring
     def _deltas(self, which):
         """Score changes ``sum_T dc_T log P(x_T, y)`` of the candidates `which`, (candidates, rows[, classes])."""
@@ -1227,7 +1472,8 @@ class _WidePool:
         :meth:`_CandidatePool.best`; the same bound, computed from cell tables)."""
         self._refresh()
         self._stage = None
-        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor)
+        anchored = (self._anchored_slopes, self._fresh_slopes) if self._anchored() else None
+        found = _best_in_pool(self, n, self._log_likelihoods, self._slopes, floor, anchored=anchored)
         if found is None:
             return None
         b, log_likelihood, df = found
@@ -1301,6 +1547,7 @@ class _GramSlopes:
                 self.state_rows[a] = [np.flatnonzero(x[:, a] == s) for s in range(int(cards[a]))]
         self.keep_phi = keep_phi
         self._phi = None
+        self._rows_major_single = None  # rows_major in single precision, for the counts (made once)
         self._offsets_plans = {}
         self._scale = 0.0  # largest |phi|, for the rounding allowance
         self._largest_reference = 0.0
@@ -1312,6 +1559,9 @@ class _GramSlopes:
         position[self.order] = np.arange(n)
         same = (self.order == np.arange(n)).all() and len(pool.combos) == math.comb(n, self.k)
         self._place = None if same else _lexicographic_rank(np.sort(position[pool.combos], axis=1), n)
+        # the pool's index of each candidate in the products' order (-1: not in the pool)
+        self._pool_index = np.full(math.comb(n, self.k), -1, dtype=np.int64)
+        self._pool_index[slice(None) if self._place is None else self._place] = np.arange(len(pool.combos))
 
     @staticmethod
     def product_order(search, k):
@@ -1403,13 +1653,19 @@ class _GramSlopes:
         return out
 
     # ------------------------------------------------------------ products
-    def _gram(self, weights, start, rows=None):
+    def _gram(self, weights, start, rows=None, counts=False):
         """``[R, 1]^T diag(w) [R, 1]`` of the reduced columns from `start` and the ones over the rows
-        `rows` (None: all), transposed: C-ordered, the lower triangle (see :func:`_weighted_gram`)."""
+        `rows` (None: all), transposed: C-ordered, the lower triangle (see :func:`_weighted_gram`).
+        With `counts` (`weights` of 0 and 1), in single precision: the same integers."""
         first = int(self.reduced_offsets[start])
-        return _weighted_gram(self.rows_major, first, rows, weights if rows is None else weights[rows]).T
+        rows_major = self.rows_major
+        if counts:
+            if self._rows_major_single is None:
+                self._rows_major_single = self.rows_major.astype(np.float32)
+            rows_major = self._rows_major_single
+        return _weighted_gram(rows_major, first, rows, weights if rows is None else weights[rows]).T
 
-    def _grams(self, weights, start, a, whole):
+    def _grams(self, weights, start, a, whole, counts=False):
         """The transposed Gram matrices (see :meth:`_gram`) of each state of `a` (None: all rows; the
         common state: all rows, the slice of `whole`)."""
         first = int(self.reduced_offsets[start])
@@ -1417,7 +1673,7 @@ class _GramSlopes:
             return [whole[first:, first:]]
         common = int(self.common[a])
         return [
-            whole[first:, first:] if state == common else self._gram(weights, start, rows)
+            whole[first:, first:] if state == common else self._gram(weights, start, rows, counts)
             for state, rows in enumerate(self.state_rows[a])
         ]
 
@@ -1430,35 +1686,60 @@ class _GramSlopes:
         m, theta = search.n_classes, search.prior_strength
         per_class = search._class_weights_t
         phi = []
+        # class weights of 0 and 1 (distinct rows): counts multiplied exactly in single precision
+        single = len(search.x) < 2**24 and all(bool(((w == 0) | (w == 1)).all()) for w in per_class)
         with one_blas_thread():
-            wholes = [self._gram(w, 0) for w in per_class]
+            wholes = [self._gram(w, 0, counts=single) for w in per_class]
             for a, start, states, _ in self._starts():
                 attr = self.attribute_of[int(self.reduced_offsets[start]) :] - start
                 cards = self.cards[start:].astype(np.float64)
                 alpha_cc = theta / (states * m * cards[:, None] * cards[None, :])  # (c, b)
-                alphas = [alpha_cc[attr][:, attr], alpha_cc[:, attr], alpha_cc[attr, :], alpha_cc]
-                logs = []  # per class: the four (states, ...) arrays of log(count + alpha)
+                alphas = [None, alpha_cc[:, attr], alpha_cc[attr, :], alpha_cc]  # (xc, xb): by band
+                # (xc, xb) entries only in the bands of rows up to each band's end (b < c lies inside):
+                # the rest stays zero, never read
+                width = len(attr)
+                bands = self._bands(width)
+                # per class: the four (states, ...) arrays of count + alpha, then (but the two classes'
+                # odds, whose log is taken once) of their logs
+                logs = []
                 for weights, whole in zip(per_class, wholes):
-                    grams = [np.array(g) for g in self._grams(weights, start, a, whole)]
+                    grams = self._grams(weights, start, a, whole, single)
                     if a is not None:  # a's common state: all rows minus its other states
                         common = int(self.common[a])
-                        grams[common] -= sum(g for s, g in enumerate(grams) if s != common)
+                        grams[common] = grams[common] - sum(g for s, g in enumerate(grams) if s != common)
                     parts = None
                     for state, gram in enumerate(grams):
                         counts = self._full_counts(gram, start)
                         if parts is None:
-                            parts = [np.empty((len(grams),) + c.shape) for c in counts]
-                        for part, values in zip(parts, counts):
+                            parts = [np.zeros((len(grams),) + counts[0].shape)]
+                            parts += [np.empty((len(grams),) + c.shape) for c in counts[1:]]
+                        for low, high in bands:
+                            parts[0][state, low:high, :high] = counts[0][low:high, :high]
+                        for part, values in zip(parts[1:], counts[1:]):
                             part[state] = values
-                    for part, alpha in zip(parts, alphas):
+                    for low, high in bands:
+                        band = parts[0][:, low:high, :high]
+                        np.maximum(band, 0.0, out=band)
+                        band += alpha_cc[attr[low:high]][:, attr[:high]]
+                        if not search.binary:
+                            np.log(band, out=band)
+                    for part, alpha in zip(parts[1:], alphas[1:]):
                         np.maximum(part, 0.0, out=part)
                         part += alpha
-                        np.log(part, out=part)
+                        if not search.binary:
+                            np.log(part, out=part)
                     logs.append(parts)
-                # Entries outside b < c (the diagonal blocks, the upper triangle) stay: finite (counts
-                # of at least zero), they only reach the sums of pairs b >= c, never read.
-                if search.binary:
-                    tables = [[one - zero for one, zero in zip(logs[1], logs[0])]]
+                # Entries outside b < c within the bands (the diagonal blocks) stay: finite (counts of
+                # at least zero), they only reach the sums of pairs b >= c, never read.
+                if search.binary:  # log((n1 + alpha) / (n0 + alpha)): one log, not two
+                    tables = [logs[1]]
+                    for low, high in bands:
+                        band = logs[1][0][:, low:high, :high]
+                        band /= logs[0][0][:, low:high, :high]
+                        np.log(band, out=band)
+                    for one, zero in zip(logs[1][1:], logs[0][1:]):
+                        one /= zero
+                        np.log(one, out=one)
                 else:
                     tables = [[value - last for value, last in zip(values, logs[-1])] for values in logs[:-1]]
                     reference = math.log(search.total + theta)
@@ -1467,7 +1748,7 @@ class _GramSlopes:
                         self._largest_reference = max(self._largest_reference, largest)
                 packed = []
                 for table in tables:
-                    anchored = self._anchor(table, a, attr)
+                    anchored = self._anchor(table, a, attr, bands)
                     for values in anchored:
                         self._scale = max(self._scale, float(values.max()), -float(values.min()))
                     packed.append([values.astype(np.float32) for values in anchored])
@@ -1493,72 +1774,221 @@ class _GramSlopes:
             total - marginal[:, None] - marginal[None, :] + both,
         )
 
-    def _anchor(self, table, a, attr):
+    def _anchor(self, table, a, attr, bands):
         """``phi``: the log tables (four (states, ...) arrays, see :meth:`_full_counts`) as differences
         from the common states along every axis, a common state's entry the table there (``log P(s)
-        = sum_{U <= outside} phi_U``)."""
+        = sum_{U <= outside} phi_U``); the (xc, xb) entries within the `bands` only."""
         rr, cr, rc, cc = table  # changed in place
         if a is not None:
             common = int(self.common[a])
-            for values in (rr, cr, rc, cc):
+            for values in (cr, rc, cc):
                 anchor = values[common].copy()
                 values -= anchor
                 values[common] = anchor
+            for low, high in bands:
+                anchor = rr[common, low:high, :high].copy()
+                rr[:, low:high, :high] -= anchor
+                rr[common, low:high, :high] = anchor
         # along b (the columns) and then c (the rows); the common entries stay the tables
-        rr -= rc[:, :, attr]
+        for low, high in bands:
+            rr[:, low:high, :high] -= rc[:, low:high][:, :, attr[:high]]
         cr -= cc[:, :, attr]
-        rr -= cr[:, attr, :]
+        for low, high in bands:
+            rr[:, low:high, :high] -= cr[:, attr[low:high], :high]
         rc -= cc[:, attr, :]
         return [rr, cr, rc, cc]
 
+    @staticmethod
+    def _bands(width):
+        """``(low, high)`` of the bands of rows of a (width, width) lower triangle, each computed up to
+        its end (:meth:`_block_totals`)."""
+        ends = np.linspace(0, width, 5 if width > 64 else 2).astype(int)
+        return list(zip(ends[:-1].tolist(), ends[1:].tolist()))
+
     # ------------------------------------------------------------ slopes
+    def _phi_tables(self):
+        """The anchored tables (made once if kept, else at every call)."""
+        if self._phi is not None:
+            return self._phi
+        phi = self._tables()
+        if self.keep_phi:
+            self._phi = phi
+        return phi
+
     def slopes(self, columns, gradient):
         """``g . log P(x_S, y)`` of every candidate (the pool's order), with a rounding allowance."""
         from .._threads import one_blas_thread
 
-        if self._phi is None:
-            phi = self._tables()
-            if self.keep_phi:
-                self._phi = phi
-        else:
-            phi = self._phi
+        phi = self._phi_tables()
         out = np.empty(math.comb(self.n, self.k))
         with one_blas_thread():
             wholes = [self._gram(column, 0) for column in columns]
             for (a, start, _, first), tables in zip(self._starts(), phi):
+                total = self._block_totals(a, start, tables, columns, wholes)
                 n_later = self.n - start
-                total = np.zeros((n_later, n_later))
-                for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
-                    products = np.zeros(rr.shape[1:])
-                    by_b = np.zeros(cr.shape[1:])
-                    by_c = np.zeros(rc.shape[1:])
-                    width = len(products)
-                    # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
-                    bands = np.linspace(0, width, 5 if width > 64 else 2).astype(int)
-                    for state, gram in enumerate(self._grams(column, start, a, whole)):
-                        ones = gram[-1, :-1]
-                        for low, high in zip(bands[:-1], bands[1:]):
-                            products[low:high, :high] += rr[state, low:high, :high] * gram[low:high, :high]
-                        by_b += cr[state] * ones[None, :]
-                        by_c += rc[state] * ones[:, None]
-                        total += cc[state] * gram[-1, -1]
-                    # (c, xb) terms added before the sums over b's columns
-                    by_b += self._block_sums(products, start, axis=0)
-                    total += self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
-                n_pairs = math.comb(n_later, 2)
-                out[first : first + n_pairs] = total.T[np.triu_indices(n_later, 1)]
-        # Single-precision anchored tables move each slope by at most 2**-24 max|phi| sum|G*|, and
-        # each row enters at most 2**k of the sums G* a candidate's slope weighs; the products
-        # (float64 sums of at most the rows' terms) and the sums of their products with phi (at most
-        # a candidate's cells' terms) round by less than (rows + cells) 2**-53 of that; and the
-        # gradient's rows sum to zero only up to rounding. All allowed for, the bound stays an upper
-        # bound.
+                out[first : first + math.comb(n_later, 2)] = total.T[np.triu_indices(n_later, 1)]
+        return (out if self._place is None else out[self._place]) + self._allowance(columns, gradient)
+
+    def _allowance(self, columns, gradient):
+        """What the slopes are raised by: their rounding, whatever the order of the sums.
+
+        Single-precision anchored tables move each slope by at most 2**-24 max|phi| sum|G*|, and
+        each row enters at most 2**k of the sums G* a candidate's slope weighs; the products
+        (float64 sums of at most the rows' terms) and the sums of their products with phi (at most
+        a candidate's cells' terms) round by less than (rows + cells) 2**-53 of that; and the
+        gradient's rows sum to zero only up to rounding. All allowed for, the bound stays an upper
+        bound.
+        """
         scale = sum(float(np.abs(column).sum()) for column in columns)
         relative = 2.0**-24 + (len(self.search.x) + self._terms + 64) * 2.0**-52
         rounding = relative * 2**self.k * self._scale * scale
         if not self.search.binary:
             rounding += self._largest_reference * float(np.abs(gradient.sum(axis=1)).sum())
-        return (out if self._place is None else out[self._place]) + rounding
+        return rounding
+
+    def _block_totals(self, a, start, tables, columns, wholes):
+        """The slopes of the candidates of first attribute `a` (pairs: a None), as a (c, b) matrix of
+        the attributes from `start` on (entries b < c)."""
+        n_later = self.n - start
+        total = np.zeros((n_later, n_later))
+        for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
+            products = np.zeros(rr.shape[1:])
+            by_b = np.zeros(cr.shape[1:])
+            by_c = np.zeros(rc.shape[1:])
+            # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
+            bands = self._bands(len(products))
+            for state, gram in enumerate(self._grams(column, start, a, whole)):
+                ones = gram[-1, :-1]
+                for low, high in bands:
+                    products[low:high, :high] += rr[state, low:high, :high] * gram[low:high, :high]
+                by_b += cr[state] * ones[None, :]
+                by_c += rc[state] * ones[:, None]
+                total += cc[state] * gram[-1, -1]
+            # (c, xb) terms added before the sums over b's columns
+            by_b += self._block_sums(products, start, axis=0)
+            total += self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
+        return total
+
+    def candidate_slopes(self, columns, gradient, combos):
+        """:meth:`slopes` of the candidates of three attributes `combos` (attribute indices) only, with
+        the same allowance; and those of every other candidate of the pool computed on the way (the
+        pool's indices, and their slopes).
+
+        Per first attribute (in the products' order), the Gram entries the candidates need are those
+        of a few attributes' columns with all later columns: the rows of a greedy cover of the
+        candidates' pairs of later attributes, one general product per other state of the first
+        attribute (the common state's entries are the products over all rows, shared); a first
+        attribute whose cover is more than half its later columns takes its whole block.
+        """
+        from .._threads import one_blas_thread
+
+        phi = self._phi_tables()
+        position = np.empty(self.n, dtype=np.int64)
+        position[self.order] = np.arange(self.n)
+        positions = np.sort(position[combos], axis=1)
+        out = np.empty(len(combos))
+        if not len(combos):
+            return out, np.zeros(0, dtype=np.int64), out
+        by_first = np.argsort(positions[:, 0], kind="stable")
+        firsts, begins = np.unique(positions[by_first, 0], return_index=True)
+        ends = np.append(begins[1:], len(by_first))
+        first_ranks = [first for _, _, _, first in self._starts()]
+        starts = self._starts()
+        whole_blocks = []
+        with one_blas_thread():
+            wholes = [self._gram(column, 0) for column in columns]
+            for a, begin, end in zip(firsts, begins, ends):
+                members = by_first[begin:end]
+                _, start, _, _ = starts[a]
+                later = positions[members, 1:] - start  # (b, c), b < c
+                width = int(self.reduced_offsets[-1] - self.reduced_offsets[start])
+                covered = _greedy_cover(later, np.maximum(self.cards[start:] - 1, 1), width // _COVER_SHARE)
+                if covered is None:  # the whole block, every candidate of it returned
+                    total = self._block_totals(a, start, phi[a], columns, wholes)
+                    out[members] = total[later[:, 1], later[:, 0]]
+                    n_later = self.n - start
+                    ranks = first_ranks[a] + np.arange(math.comb(n_later, 2))
+                    indices = self._pool_index[ranks]
+                    known = indices >= 0
+                    whole_blocks.append((indices[known], total.T[np.triu_indices(n_later, 1)][known]))
+                else:
+                    out[members] = self._covered_slopes(a, start, phi[a], columns, wholes, later, *covered)
+        allowance = self._allowance(columns, gradient)
+        if whole_blocks:
+            indices = np.concatenate([block[0] for block in whole_blocks])
+            values = np.concatenate([block[1] for block in whole_blocks]) + allowance
+        else:
+            indices, values = np.zeros(0, dtype=np.int64), np.zeros(0)
+        return out + allowance, indices, values
+
+    def _covered_slopes(self, a, start, tables, columns, wholes, later, cover, on_b):
+        """The slopes of the candidates ``(a, b, c)`` (`later`: the local ``(b, c)``) from the Gram
+        rows of the cover's columns (`on_b`: whether each candidate's cover attribute is its ``b``)."""
+        first = int(self.reduced_offsets[start])
+        offsets = self.reduced_offsets[start:] - first  # each later attribute's reduced columns
+        width = int(offsets[-1])
+        widest = max(1, int((self.cards[start:] - 1).max()))
+        b, c = later[:, 0], later[:, 1]
+        steps = np.arange(widest)
+        # each candidate's (xc, xb) entries, padded to the widest attribute (`valid`)
+        xb = offsets[b][:, None] + steps[None, :]
+        xc = offsets[c][:, None] + steps[None, :]
+        valid_b = steps[None, :] < (offsets[b + 1] - offsets[b])[:, None]
+        valid_c = steps[None, :] < (offsets[c + 1] - offsets[c])[:, None]
+        xb = np.where(valid_b, xb, 0)
+        xc = np.where(valid_c, xc, 0)
+        valid = valid_c[:, :, None] & valid_b[:, None, :]
+        # the cover's columns as the rows of the products, the column of ones last
+        cover_columns = np.concatenate([np.arange(offsets[u], offsets[u + 1]) for u in cover] + [[width]])
+        row_of = np.full(width + 1, -1, dtype=np.int64)
+        row_of[cover_columns] = np.arange(len(cover_columns))
+        # entry (xc, xb) from the cover's rows: (row of xb, column xc) or (row of xc, column xb)
+        product_rows = np.where(on_b[:, None, None], row_of[xb][:, None, :], row_of[xc][:, :, None])
+        product_columns = np.where(on_b[:, None, None], xc[:, :, None], xb[:, None, :])
+        # flat indices (the padding's entries finite, weighed by zero)
+        product_at = np.where(valid, product_rows, 0) * (width + 1) + product_columns
+        size = wholes[0].shape[1]  # the products over all rows: every column, the ones last
+        whole_at = (first + xc[:, :, None]) * size + (first + xb[:, None, :])
+        table_at = xc[:, :, None] * width + xb[:, None, :]
+        weight, weight_b, weight_c = valid.astype(np.float64), valid_b.astype(np.float64), valid_c.astype(np.float64)
+        common = int(self.common[a])
+        out = np.zeros(len(later))
+        for state, rows in enumerate(self.state_rows[a]):
+            block = None if state == common else self.rows_major[rows, first:]
+            for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
+                if block is None:  # all rows: the shared product (lower triangle: c after b)
+                    gram = np.take(whole, whole_at)
+                    ones, total = whole[-1, first:-1], whole[-1, -1]
+                else:
+                    scaled = block[:, cover_columns] * column[rows][:, None]
+                    product = scaled.T @ block
+                    gram = np.take(product, product_at)
+                    ones, total = product[-1, :-1], product[-1, -1]
+                gram *= np.take(rr[state], table_at)
+                gram *= weight
+                value = gram.sum(axis=(1, 2))
+                value += ((cr[state][c[:, None], xb] * ones[xb]) * weight_b).sum(axis=1)
+                value += ((rc[state][xc, b[:, None]] * ones[xc]) * weight_c).sum(axis=1)
+                value += cc[state][c, b] * total
+                out += value
+        return out
+
+
+def _greedy_cover(pairs, widths, limit):
+    """Attributes covering every pair of `pairs` (an (m, 2) array of attributes, each of `widths`
+    columns): each pair's attribute of more pairs (ties: the first), and whether it is the pair's
+    first; None when the cover's columns would reach `limit`."""
+    degrees = np.bincount(pairs.ravel(), minlength=len(widths))
+    # every cover has at least m / (most pairs of one attribute) attributes
+    if -(-len(pairs) // int(degrees.max())) * int(widths.min()) >= limit:
+        return None
+    rank = np.empty(len(widths), dtype=np.int64)
+    rank[np.argsort(-degrees, kind="stable")] = np.arange(len(widths))
+    on_first = rank[pairs[:, 0]] < rank[pairs[:, 1]]
+    cover = np.flatnonzero(np.bincount(np.where(on_first, pairs[:, 0], pairs[:, 1]), minlength=len(widths)))
+    if int(widths[cover].sum()) >= limit:
+        return None
+    return cover, on_first
 
 
 @overload
@@ -1884,7 +2314,7 @@ def kikuchi_bayes_path(
     return finish()
 
 
-def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=None):
+def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=None, anchored=None):
     """The best candidate of a pool as ``(index, log_likelihood, df)``, or None; both pools' search.
 
     Candidates are scored exactly (``log_likelihoods_of(indices)``: their conditional
@@ -1901,6 +2331,12 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
     differences from ``log_likelihoods_of``'s), candidates are scored by it, the search pruned by
     the lowest values the exact ones can have, and only the candidates that can be tied with the
     best are scored exactly: the same choice and value.
+
+    With `anchored` (``(staged_of, fresh_of)``: ``staged_of(indices, gradient, current)`` gives
+    upper bounds of ``CLL(s + d) - CLL(s)`` and which of them are looser than the slopes,
+    ``fresh_of(indices, gradient, current)`` the slopes), the leading candidates by those bounds
+    are scored exactly first, and only the candidates whose looser bound reaches the best of them
+    (or the floor) get the slopes: every bound stays an upper bound, so the same choice.
     """
     search, model = pool.search, pool.model
     all_dfs = model.df + pool.delta_dfs
@@ -1922,18 +2358,33 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
             score(np.arange(start, min(start + pool.block, len(usable))))
     else:
         current = float(search.conditional_log_likelihood(model.scores))
-        bounds = log_priors + current + slopes_of(usable, search.gradient(model.scores))
+        gradient = search.gradient(model.scores)
         # Below the floor by twice the tie tolerance: every candidate tied with a best above it is scored.
         lowest = -np.inf if floor is None else floor - 2 * _TIE_TOLERANCE * max(1.0, abs(floor))
+        errors = np.zeros(len(usable))
+
+        def screen(positions):  # posts: the lowest the exact log posteriors can be
+            values, errors[positions] = screen_of(usable[positions])
+            posts[positions] = log_priors[positions] + values - errors[positions]
+
+        if anchored is None:
+            bounds = log_priors + current + slopes_of(usable, gradient)
+        else:
+            staged_of, fresh_of = anchored
+            slopes, stale = staged_of(usable, gradient, current)
+            bounds = log_priors + current + slopes
+            if stale.any():
+                (score if screen_of is None else screen)(_leading_order(bounds, _ESTIMATING)[:_ESTIMATING])
+                estimate = max(float(posts.max()), lowest)
+                reach = bounds + _TIE_TOLERANCE * np.maximum(1.0, np.abs(bounds))
+                reach = stale & (reach >= estimate - _TIE_TOLERANCE * max(1.0, abs(estimate)))
+                refresh = np.flatnonzero(reach)
+                if len(refresh):
+                    fresh = log_priors[refresh] + current + fresh_of(usable[refresh], gradient, current)
+                    bounds[refresh] = np.minimum(bounds[refresh], fresh)
         if screen_of is None:
             _score_in_bound_order(bounds, posts, score, lowest)
         else:
-            errors = np.zeros(len(usable))
-
-            def screen(positions):  # posts: the lowest the exact log posteriors can be
-                values, errors[positions] = screen_of(usable[positions])
-                posts[positions] = log_priors[positions] + values - errors[positions]
-
             _score_in_bound_order(bounds, posts, screen, lowest)
             top = posts.max()
             if np.isfinite(top):  # every candidate that can be within the tolerance of the best
