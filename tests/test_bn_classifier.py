@@ -207,20 +207,22 @@ def test_a_structure_without_refits_races_against_the_best_so_far():
 
 
 def test_the_race_rule_by_hand():
-    from graphmodels.models.bn_classifier import _out_of_the_race
+    from graphmodels.estimators.discriminative import out_of_the_race
 
-    scored = np.arange(10)
+    def rows(loss):
+        return np.flatnonzero(np.isfinite(loss))
+
     weights = np.ones(10)
     rival = np.full(10, 0.5)
     loss = np.full(10, np.nan)
     loss[:6] = [0.9, 1.0, 1.1, 0.9, 1.0, 1.1]  # 0.5 worse, standard error 0.082/sqrt(6): out after 3 of 5 folds
-    assert _out_of_the_race(loss, rival, weights, scored, 3, 5)
-    assert not _out_of_the_race(loss, rival, weights, scored, 2, 5)  # too few folds
-    assert not _out_of_the_race(loss, rival, weights, scored, 5, 5)  # complete: nothing left to skip
+    assert out_of_the_race(loss, rival, weights, rows(loss), 10, 3, 5)
+    assert not out_of_the_race(loss, rival, weights, rows(loss), 10, 2, 5)  # too few folds
+    assert not out_of_the_race(loss, rival, weights, rows(loss), 10, 5, 5)  # complete: nothing left to skip
     loss[:6] = [0.0, 1.0, 0.0, 1.0, 0.0, 1.1]  # mean 0.517 worse by 0.017 only, spread 0.5: stays
-    assert not _out_of_the_race(loss, rival, weights, scored, 3, 5)
+    assert not out_of_the_race(loss, rival, weights, rows(loss), 10, 3, 5)
     # Scored on fewer than a third of the rows: too early, however bad.
-    assert not _out_of_the_race(np.where(np.arange(10) < 3, 9.0, np.nan), rival, weights, scored, 3, 5)
+    assert not out_of_the_race(np.full(10, 9.0), rival, weights, np.arange(3), 10, 3, 5)
 
 
 def test_inner_folds_fit_on_every_other_row_and_hold_out_at_most_what_is_scored():

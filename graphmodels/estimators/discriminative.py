@@ -626,6 +626,28 @@ def _mean_and_error(differences, weights):
     return mean, float(np.sqrt(spread / total))
 
 
+def out_of_the_race(
+    loss: np.ndarray,
+    rival: np.ndarray,
+    weights: np.ndarray,
+    rows: np.ndarray,
+    n_scored: int,
+    folds_done: int,
+    n_folds: int,
+) -> bool:
+    """Whether an option scored on some inner folds is clearly worse than `rival` (Maron & Moore, 1994).
+
+    Once scored on at least :data:`RACE_MIN_FOLDS` folds (not all of them) and on
+    a third of the `n_scored` rows, it is out when its mean held-out loss on the
+    `rows` scored so far exceeds the rival's by more than :data:`RACE_Z`
+    standard errors of their paired per-row difference.
+    """
+    if folds_done >= n_folds or folds_done < RACE_MIN_FOLDS or 3 * len(rows) < n_scored:
+        return False
+    mean, error = _mean_and_error(loss[rows] - rival[rows], weights[rows])
+    return mean > RACE_Z * error
+
+
 @dataclass
 class PathFold:
     """One inner fold of a penalty path: its training problem, its held-out rows and its latest solution."""
@@ -763,11 +785,8 @@ def penalty_path(
             row_error[g, fold.test] = np.argmax(scores, axis=1) != y[fold.test]
             done[fold.test] = True
             folds_scored[g] = k + 1
-            rows = scored[done[scored]]
-            if k + 1 < len(folds) and k + 1 >= RACE_MIN_FOLDS and 3 * len(rows) >= len(scored):
-                mean, error = _mean_and_error(row_loss[g, rows] - incumbent[rows], w[rows])
-                if mean > RACE_Z * error:
-                    break  # out of the race: clearly worse than the incumbent on the folds so far
+            if out_of_the_race(row_loss[g], incumbent, w, scored[done[scored]], len(scored), k + 1, len(folds)):
+                break  # clearly worse than the incumbent on the folds so far
         rows = scored[done[scored]]
         if folds_scored[g] == len(folds):
             held_out[g] = float((row_loss[g, scored] * ws).sum() / total)

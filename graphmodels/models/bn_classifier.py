@@ -24,12 +24,11 @@ from ..estimators.discriminative import (
     DEFAULT_PENALTY_GRID,
     INNER_GTOL,
     MAX_PENALTY_CV_ROWS,
-    RACE_MIN_FOLDS,
-    RACE_Z,
     Discriminative,
     PathFold,
     _mean_and_error,
     _stratified_folds,
+    out_of_the_race,
     path_fold,
     penalty_path,
 )
@@ -323,23 +322,17 @@ class BNClassifier(BaseClassifier, Queryable):
                 "every candidate on subsets of the rows, which a Dask DataFrame keeps on its workers. Fit one "
                 "model (gm.TAN(), gm.NaiveBayes()) or fit on in-memory data (X.compute())."
             )
-        self._all_rows_fits: dict[str, BaseClassifier] = {}
-        try:
-            evidence = self._inner_cross_validation(counts)
-            table = self._choose(evidence)
-            chosen = table.loc[table["chosen"]].iloc[0]
-            penalty = None if chosen["parameterization"] == "generative" else float(chosen["penalty"])
-            # A generative choice was fitted on every row already, to fix its prior for the folds.
-            model = self._all_rows_fits.get(chosen["structure"]) if penalty is None else None
-            self.model_ = (
-                model if model is not None else self.candidate(chosen["structure"], penalty).fit_counts(counts)
-            )
-        finally:
-            del self._all_rows_fits
+        evidence = self._inner_cross_validation(counts)
+        table = self._choose(evidence)
+        chosen = table.loc[table["chosen"]].iloc[0]
+        penalty = None if chosen["parameterization"] == "generative" else float(chosen["penalty"])
+        # A generative choice was fitted on every row already, to fix its prior for the folds.
+        model = evidence["on_every_row"].get(chosen["structure"]) if penalty is None else None
+        self.model_ = model if model is not None else self.candidate(chosen["structure"], penalty).fit_counts(counts)
         self.selection_ = table
         self.structure_ = self.model_.structure_
 
-    def _fold_candidate(self, structure, counts):
+    def _fold_candidate(self, structure, counts, on_every_row):
         """The generative candidate as the inner folds fit it: its prior, when chosen by leave-one-out, fixed.
 
         The leave-one-out choice of the prior (among nine) is made once, on every row, and the
@@ -349,8 +342,8 @@ class BNClassifier(BaseClassifier, Queryable):
         """
         model = self.candidate(structure)
         if isinstance(get_estimator(model.estimator), LeaveOneOutSelection):
-            on_every_row = self._all_rows_fits[structure] = self.candidate(structure).fit_counts(counts)
-            chosen = on_every_row.estimator_
+            fitted = on_every_row[structure] = self.candidate(structure).fit_counts(counts)
+            chosen = fitted.estimator_
             # A one-candidate selection, not the prior itself: SelectiveKDB scores its (k, attributes)
             # grid with Laplace's estimator under a selection, as it does on every row.
             model.set_params(estimator=LeaveOneOutSelection([chosen]))
@@ -378,11 +371,12 @@ class BNClassifier(BaseClassifier, Queryable):
         )
 
     def _inner_cross_validation(self, counts: TrainingCounts) -> dict[str, Any]:
-        """Every candidate's held-out loss on every scored row: ``{"rows", "weights", "options"}``.
+        """Every candidate's held-out loss on every scored row: ``{"rows", "weights", "options", "n_folds", "on_every_row"}``.
 
         Each option is a dict: ``structure``, ``parameterization``, ``penalty``,
         ``loss`` and ``error`` (arrays over all rows, NaN where not scored),
-        ``folds`` (the number scored) and ``note`` (why a candidate is missing).
+        ``folds`` (the number scored) and ``note`` (why a candidate is missing); ``on_every_row``
+        holds the generative fits on every row that fixed a structure's prior, by structure.
         """
         codes, weights = counts.engine.rows()
         y = codes[:, -1].astype(np.int64)
@@ -396,11 +390,12 @@ class BNClassifier(BaseClassifier, Queryable):
             unscored = np.full(len(y), np.nan)
             note = "not scored: too few rows for inner folds"
             unfitted = [_option(name, None, unscored, unscored, 0, note) for name in self._structure_names()]
-            return {"rows": scored, "weights": weights, "options": unfitted, "n_folds": len(folds)}
+            return {"rows": scored, "weights": weights, "options": unfitted, "n_folds": len(folds), "on_every_row": {}}
         fold_counts = [self._fold_counts(counts, codes, weights, train) for train, _ in folds]
         grid = self._grid()
         discriminative = Discriminative()
         options: list[dict[str, Any]] = []
+        on_every_row: dict[str, BaseClassifier] = {}  # the fits that fixed each structure's prior
 
         def best_complete():
             complete = [o for o in options if o["folds"] == len(folds)]
@@ -416,16 +411,17 @@ class BNClassifier(BaseClassifier, Queryable):
             rival = best_complete()
             models = []
             try:
-                in_folds = self._fold_candidate(name, counts)
+                in_folds = self._fold_candidate(name, counts, on_every_row)
                 for fold, (_, test) in zip(fold_counts, folds):
                     model = clone_model(in_folds).fit_counts(fold)
                     loss[test], error[test] = _row_loss(model._class_log_scores(codes[test, :-1]), y[test])
                     models.append(model)
                     # A structure without refitted tables races as a penalty does (its refits need every fold).
+                    done = scored[np.isfinite(loss[scored])]
                     if (
                         not refits
                         and rival is not None
-                        and _out_of_the_race(loss, rival, weights, scored, len(models), len(folds))
+                        and out_of_the_race(loss, rival, weights, done, len(scored), len(models), len(folds))
                     ):
                         break
             except (TableTooLargeError, MemoryError) as too_large:
@@ -468,7 +464,13 @@ class BNClassifier(BaseClassifier, Queryable):
             path = penalty_path(path_folds, grid, y, weights, scored, loss, discriminative.max_iter, gtol, rival=rival)
             for g, penalty in enumerate(grid):
                 options.append(_option(name, penalty, path.row_loss[g], path.row_error[g], int(path.folds[g])))
-        return {"rows": scored, "weights": weights, "options": options, "n_folds": len(folds)}
+        return {
+            "rows": scored,
+            "weights": weights,
+            "options": options,
+            "n_folds": len(folds),
+            "on_every_row": on_every_row,
+        }
 
     def _choose(self, evidence: dict[str, Any]) -> pd.DataFrame:
         """The table of candidates, with the chosen one marked."""
@@ -598,22 +600,6 @@ def scored_folds(y, n_classes: int, n_folds: int, max_scored: int | None = None)
         if held_out >= max_scored:
             break
     return pairs
-
-
-def _out_of_the_race(loss, rival, weights, scored, n_scored_folds, n_folds):
-    """Whether a candidate scored on some folds is clearly worse than `rival` (as a penalty's race decides).
-
-    Once scored on at least :data:`~graphmodels.estimators.discriminative.RACE_MIN_FOLDS` folds
-    (not all of them) and a third of the rows, it is out when its mean held-out loss exceeds the
-    rival's by more than ``RACE_Z`` standard errors of their paired per-row difference.
-    """
-    if n_scored_folds >= n_folds or n_scored_folds < RACE_MIN_FOLDS:
-        return False
-    rows = scored[np.isfinite(loss[scored])]
-    if 3 * len(rows) < len(scored):
-        return False
-    mean, error = _mean_and_error(loss[rows] - rival[rows], weights[rows])
-    return mean > RACE_Z * error
 
 
 def _option(structure, penalty, loss, error, folds, note="", too_large=None):
