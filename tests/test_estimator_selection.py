@@ -418,3 +418,19 @@ def test_scores_within_rounding_are_a_tie_and_the_first_listed_wins(monkeypatch)
     assert model.estimator_ == get_estimator("bdeu(5)")
     direct = gm.TAN(estimator="bdeu(5)").fit(X, y)
     np.testing.assert_allclose(model.predict_proba(X), direct.predict_proba(X), rtol=1e-12)
+
+
+def test_candidates_of_one_selection_hash_each_table_once(monkeypatch):
+    from graphmodels.estimators import selection
+
+    hashed = []
+    monkeypatch.setattr(selection, "table_key", lambda counts: hashed.append(1) or (np.shape(counts), b"k"))
+    keys: dict = {}
+    table = np.array([[3.0, 1.0], [0.0, 2.0]])
+    first = selection.RememberedPseudoCounts(gm.estimators.Dirichlet(1.0), keys)
+    second = selection.RememberedPseudoCounts(gm.estimators.BDeu(2.0), keys)
+    np.testing.assert_allclose(first.pseudo_counts(table), np.ones((2, 2)))
+    np.testing.assert_allclose(second.pseudo_counts(table), np.full((2, 2), 0.5))
+    assert len(hashed) == 1  # the second candidate found the digest the first had made
+    selection.RememberedPseudoCounts(gm.estimators.Dirichlet(1.0)).pseudo_counts(table)
+    assert len(hashed) == 2  # without shared keys, its own

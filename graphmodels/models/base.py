@@ -1033,12 +1033,13 @@ class BaseModel:
         # choice, whatever random_state is, and a Dask engine gathers the same sample from its partitions.
         codes, weights = engine.sample_rows(MAX_SELECTION_ROWS, seed=0)
         scores = []
-        remembered = [RememberedPseudoCounts(candidate) for candidate in selection.candidates]
+        keys: dict[int, Any] = {}  # each table's digest once, for every candidate
+        remembered = [RememberedPseudoCounts(candidate, keys) for candidate in selection.candidates]
         if self._families_read_tables:
             self._fit_tables(engine, remembered[0])
         # The tables and each row's cells do not depend on the candidate: only its pseudo-counts.
         # Zero pseudo-counts, one array per distinct table (a multinet's classes share their tables).
-        cells = self._training_families(engine, codes, RememberedPseudoCounts(MaximumLikelihood()))
+        cells = self._training_families(engine, codes, RememberedPseudoCounts(MaximumLikelihood(), keys))
         scorer = LeaveOneOutScorer(cells, codes[:, -1], weights)
         kept, kept_fit = -1, {}
         for candidate in remembered:
