@@ -434,3 +434,19 @@ def test_candidates_of_one_selection_hash_each_table_once(monkeypatch):
     assert len(hashed) == 1  # the second candidate found the digest the first had made
     selection.RememberedPseudoCounts(gm.estimators.Dirichlet(1.0)).pseudo_counts(table)
     assert len(hashed) == 2  # without shared keys, its own
+
+
+def test_views_of_a_cached_table_share_one_digest():
+    from graphmodels.estimators.selection import _identity
+    from graphmodels.stats import CountingEngine
+
+    codes = np.random.default_rng(0).integers(0, 3, (50, 4))
+    engine = CountingEngine(codes, [3, 3, 3, 3])
+    first, again = engine.counts([2, 0, 1, 3]), engine.counts([2, 0, 1, 3])  # transposed views, new each call
+    assert first is not again
+    assert _identity(first)[1] == _identity(again)[1]
+    assert _identity(first)[1] != _identity(engine.counts([0, 2, 1, 3]))[1]  # another view of the same table
+    # A view of an array that can change is only itself.
+    view = np.zeros((3, 3)).T
+    owner, key = _identity(view)
+    assert owner is view and key == (id(view),)

@@ -168,6 +168,22 @@ def table_key(counts: ArrayLike) -> tuple[tuple[int, ...], bytes]:
     return table.shape, hashlib.blake2b(table.tobytes(), digest_size=16).digest()
 
 
+def _identity(counts):
+    """The object a table's digest is kept with, and a key that names the table while that object lives.
+
+    A table is itself; a view of a read-only array (the counting engine hands out its cached tables
+    so, transposed to the order asked for: a new view at every call) is that array and the view's
+    place in it, so that asking again finds the digest without hashing the table again.
+    """
+    root = counts
+    while isinstance(root, np.ndarray) and root.base is not None:
+        root = root.base
+    if root is counts or not isinstance(root, np.ndarray) or root.flags.writeable:
+        return counts, (id(counts),)
+    interface = counts.__array_interface__
+    return root, (id(root), interface["data"][0], counts.shape, counts.strides, counts.dtype.str)
+
+
 def leave_one_out_correction(family: FamilyCells, weights: ArrayLike) -> np.ndarray:
     """``log theta_without_row - log theta`` at each row's cell of one family.
 
@@ -442,14 +458,15 @@ class RememberedPseudoCounts(Estimator):
         self.estimator = estimator
         self.name = estimator.name
         self._memory: dict[tuple[bool, tuple[tuple[int, ...], bytes]], np.ndarray] = {}
-        # The same table objects come back for every candidate (the engine caches them): their keys
-        # by identity, each entry holding its table so that the id cannot be reused meanwhile.
+        # The same tables come back for every candidate (the engine caches them): their keys by
+        # identity (:func:`_identity`), each entry holding its table so that the id cannot be reused meanwhile.
         self._keys: dict[int, tuple[Any, tuple[tuple[int, ...], bytes]]] = {} if keys is None else keys
 
     def _key(self, counts, conditional):
-        entry = self._keys.get(id(counts))
-        if entry is None or entry[0] is not counts:
-            entry = self._keys[id(counts)] = (counts, table_key(counts))
+        owner, identity = _identity(counts)
+        entry = self._keys.get(identity)
+        if entry is None or entry[0] is not owner:
+            entry = self._keys[identity] = (owner, table_key(counts))
         return conditional, entry[1]
 
     def pseudo_counts(self, counts: ArrayLike, *, conditional: bool = True) -> np.ndarray:

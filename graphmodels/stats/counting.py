@@ -407,6 +407,8 @@ class CountingEngine:
                 index = index[keep]
                 weights = None if weights is None else weights[keep]
             flat += np.bincount(index, weights=weights, minlength=n_cells)
+        # Read-only to its root: a cached table never changes, so a view of it names it (selection's digests).
+        flat.flags.writeable = False
         return flat.reshape(shape)
 
     def _from_batched(self, order):
