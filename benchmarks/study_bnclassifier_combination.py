@@ -16,7 +16,8 @@ its inner held-out probabilities of the training rows' classes. From these, offl
   scored on the fifth (five times), beat the chosen candidate's inner log-loss.
 
 "best alone" is the lowest mean outer log-loss of any one candidate scored on every fold; the regret
-of a rule is its mean outer log-loss minus that.
+of a rule is its mean outer log-loss minus that. "oracle" is the regret the target's own sampling
+noise gives a rule that always picks the best candidate of the whole set (:func:`oracle_regret`).
 
 Usage::
 
@@ -146,6 +147,28 @@ def rule_hybrid(fold, n_splits=5):
 
 RULES = {"select": rule_select, "mixture": rule_mixture, "top-3": rule_top3, "hybrid": rule_hybrid}
 
+#: Bootstrap resamples of the outer rows for the oracle's regret.
+ORACLE_RESAMPLES = 500
+
+
+def oracle_regret(losses, resamples=ORACLE_RESAMPLES):
+    """The regret of a rule that always picks the best candidate of the whole set, from sampling noise alone.
+
+    `losses` is (candidates, rows): every outer row's log-loss under each candidate scored on every
+    fold. The rows are resampled with replacement (seed 0); in each resample the candidate best on
+    all the rows is compared with the best one of that resample, as the regret target compares a
+    rule with the best candidate in hindsight. Its mean is what the target's own noise costs a rule
+    that knows the best candidate: where it is above 0.02 nats, a set of this size cannot show a
+    regret below 0.02 on average.
+    """
+    best = int(np.argmin(losses.mean(axis=1)))
+    rng = np.random.default_rng(0)
+    regrets = []
+    for _ in range(resamples):
+        means = losses[:, rng.integers(0, losses.shape[1], losses.shape[1])].mean(axis=1)
+        regrets.append(means[best] - means.min())
+    return float(np.mean(regrets))
+
 
 def analyze(directory):
     """Per set: best alone, each rule's mean outer log-loss and its regret."""
@@ -163,7 +186,15 @@ def analyze(directory):
             for c in everywhere
         }
         best = min(alone, key=alone.__getitem__)
-        row = {"dataset": name, "best alone": alone[best], "best candidate": best}
+        shared = sorted(everywhere)
+        losses = np.concatenate(
+            [
+                -np.log(np.clip(f["outer"][[list(map(str, f["names"])).index(c) for c in shared]], CLIP, 1))
+                for f in folds
+            ],
+            axis=1,
+        )
+        row = {"dataset": name, "best alone": alone[best], "best candidate": best, "oracle": oracle_regret(losses)}
         for label, rule in RULES.items():
             row[label] = float(np.mean([np.mean(-np.log(np.clip(rule(f), CLIP, 1))) for f in folds]))
         row["cpu"] = float(sum(float(f["cpu"]) for f in folds))
@@ -178,7 +209,8 @@ def markdown(analyses):
         "Offline, from each outer fold's inner cross-validation of `gm.BNClassifier()` and every scored "
         "candidate refitted on the training fold (the rules: the script's docstring). Mean outer log-loss "
         "(nats) over the sets, the largest regret against the best candidate alone, and the number of sets "
-        "where it exceeds 0.02 nats.",
+        "where it exceeds 0.02 nats. `oracle`: the regret a rule that always picks the best candidate of the "
+        "whole set shows from sampling noise alone (the outer rows resampled 500 times; `oracle_regret`).",
         "",
         common.machine_markdown(),
     ]
@@ -194,11 +226,12 @@ def markdown(analyses):
                 "sets above +0.02": [int(((frame[r] - frame["best alone"]) > 0.02).sum()) for r in RULES],
             }
         )
-        per_set = frame[["best alone", *RULES]].copy()
+        per_set = frame[["best alone", *RULES, "oracle"]].copy()
         per_set.insert(0, "best candidate", frame["best candidate"])
         shown = per_set.reset_index()
         for column in ["best alone", *RULES]:
             shown[column] = shown[column].map("{:.3f}".format)
+        shown["oracle"] = shown["oracle"].map("{:+.3f}".format)
         lines += [
             "",
             f"### {label} ({len(frame)} sets)",
