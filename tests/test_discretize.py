@@ -357,3 +357,19 @@ def test_bad_X_type_and_infinite_values():
     X = pd.DataFrame({"a": np.append(np.arange(20.0), np.inf)})
     with pytest.raises(ValueError, match="'a' contains infinite"):
         EqualFrequencyDiscretizer().fit(X)
+
+
+def test_complex_columns_are_states_never_cut():
+    import warnings
+
+    import graphmodels as gm
+
+    k = np.arange(120)
+    values = (k % 6) + 1j * ((k // 6) % 2)  # 12 states; six real parts, each with two imaginary ones
+    X = pd.DataFrame({"z": values, "noise": k % 3})
+    y = np.where(values.imag > 0, "up", "down")
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # no ComplexWarning: nothing is cast to float
+        model = gm.NaiveBayes(discretizer="equal-frequency").fit(X, y)
+    assert len(model.encoder_.levels_[0]) == 12
+    assert (model.predict(X) == y).all()  # the imaginary part is kept

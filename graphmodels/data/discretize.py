@@ -124,9 +124,17 @@ def _as_frame(X: pd.DataFrame | np.ndarray) -> pd.DataFrame:
 
 
 def _is_numeric(col):
-    """True for numeric, non-boolean columns (categoricals and strings are not numeric)."""
+    """True for real numeric, non-boolean columns (categoricals, strings and complex numbers are not).
+
+    Complex numbers have no order to cut along: they are states like any other hashable value
+    (cast to float64 they would lose their imaginary parts, and ``1+1j`` and ``1+2j`` merge).
+    """
     dtype = col.dtype
-    return pd.api.types.is_numeric_dtype(dtype) and not pd.api.types.is_bool_dtype(dtype)
+    return (
+        pd.api.types.is_numeric_dtype(dtype)
+        and not pd.api.types.is_bool_dtype(dtype)
+        and not pd.api.types.is_complex_dtype(dtype)
+    )
 
 
 def _to_float(col):
