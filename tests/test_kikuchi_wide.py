@@ -568,9 +568,10 @@ def test_count_products_in_single_precision_only_for_weights_of_zero_and_one(mon
     dtypes = []
     original = kikuchi._weighted_gram
 
-    def recorded(rows_major, first, rows, weights):
-        dtypes.append(rows_major.dtype)
-        return original(rows_major, first, rows, weights)
+    def recorded(rows_major, first, rows, weights, single=None):
+        single = rows_major.dtype == np.float32 if single is None else single
+        dtypes.append(np.dtype(np.float32 if single else np.float64))
+        return original(rows_major, first, rows, weights, single)
 
     monkeypatch.setattr(kikuchi, "_weighted_gram", recorded)
     frame = _mixed(10, 300, 6)

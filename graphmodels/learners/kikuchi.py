@@ -71,6 +71,9 @@ _USE_GRAM_SLOPES = True
 # entries take their bound slopes from one-hot Gram products (_GramSlopes) rather than a product
 # with every cached delta (a pass over all of them at every stage).
 _GRAM_POOL_ELEMENTS = 2**24
+# Most runs of attributes of as many states for the Gram slopes' sums over each attribute's columns
+# by strided slices (see _GramSlopes._block_sums); more: by gathered rows.
+_SUM_RUNS = 16
 # Candidates ordered by their bound at first (all of them once more are scored).
 _LEADING = 1024
 # A first attribute's candidates take the Gram rows of a cover of their pairs when its columns are
@@ -905,32 +908,38 @@ def _add_subregion_slopes(slopes, search, combos, changes, gradient):
     return slopes
 
 
-def _weighted_gram(rows_major, first, rows, weights):
+def _weighted_gram(rows_major, first, rows, weights, single=None):
     """The upper triangle of ``X^T diag(weights) X`` (the lower one zero, Fortran-ordered) for the rows
     `rows` (None: all) of ``X = rows_major[:, first:]``: BLAS's symmetric rank-k updates of the
     rows of positive and of negative weight scaled by the weights' square roots (a third less time
     than the general product, measured).
 
-    A single-precision `rows_major` is multiplied in single precision (twice as fast), for weights
-    whose products it holds exactly (0 and 1 with fewer than 2**24 rows: integer counts); the result
-    is double precision either way.
+    `rows_major` holds zeros and ones, in any dtype (bytes: an eighth of the reads of the rows
+    gathered). With `single` (default: a single-precision `rows_major`) the product is in single
+    precision (twice as fast), for weights whose products it holds exactly (0 and 1 with fewer than
+    2**24 rows: integer counts); the result is double precision either way.
     """
     from scipy.linalg.blas import dsyrk, ssyrk
 
-    single = rows_major.dtype == np.float32
+    if single is None:
+        single = rows_major.dtype == np.float32
+    dtype = np.float32 if single else np.float64
     syrk = ssyrk if single else dsyrk
-    root = np.sqrt(np.abs(weights)).astype(rows_major.dtype)
     width = rows_major.shape[1] - first
+    unit = bool(((weights == 0) | (weights == 1)).all())  # counts: no scaling
+    root = None if unit else np.sqrt(np.abs(weights)).astype(dtype)
     out = None
     for sign, chosen in ((1.0, weights > 0), (-1.0, weights < 0)):
         if chosen.any():
             picked = np.flatnonzero(chosen) if rows is None else rows[chosen]
-            block = rows_major[picked, first:]  # whole rows: contiguous reads
-            # transposed while scaled: (columns, rows) C-ordered, so that its transpose is the
-            # Fortran-ordered matrix dsyrk reads without a copy (trans=1: scaled.T @ scaled)
-            scaled = np.empty((width, len(picked)), dtype=rows_major.dtype)
-            np.multiply(block.T, root[chosen][None, :], out=scaled)
-            out = syrk(sign, scaled.T, trans=1, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
+            block = rows_major[picked, first:]  # whole rows: contiguous reads (a copy)
+            if root is not None:
+                block = np.multiply(block, root[chosen][:, None], dtype=dtype)
+            elif block.dtype != dtype:
+                block = block.astype(dtype)
+            # (rows, columns) C-ordered: its transpose is the Fortran-ordered matrix syrk reads
+            # without a copy (trans=0: block.T @ block)
+            out = syrk(sign, block.T, trans=0, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
     if out is None:
         return np.zeros((width, width), order="F")
     return out.astype(np.float64) if single else out
@@ -1538,6 +1547,7 @@ class _GramSlopes:
         rows, attributes = np.nonzero(outside)
         self.rows_major[rows, self.reduced_offsets[attributes] + rank[rows, attributes]] = 1.0
         self.rows_major[:, -1] = 1.0
+        self.rows_major_bytes = self.rows_major.astype(np.uint8)  # the same, gathered at an eighth of the reads
         self.attribute_of = np.repeat(np.arange(n), cards - 1)  # each reduced column's attribute
         self.unit = bool((cards == 2).all())  # one reduced column per attribute: no sums over columns
         # the rows in each state of each attribute (the first attributes of three)
@@ -1547,8 +1557,8 @@ class _GramSlopes:
                 self.state_rows[a] = [np.flatnonzero(x[:, a] == s) for s in range(int(cards[a]))]
         self.keep_phi = keep_phi
         self._phi = None
-        self._rows_major_single = None  # rows_major in single precision, for the counts (made once)
         self._offsets_plans = {}
+        self._runs_cache = {}
         self._scale = 0.0  # largest |phi|, for the rounding allowance
         self._largest_reference = 0.0
         # most terms of one candidate's slope: its cells (the largest cardinalities' product)
@@ -1617,6 +1627,18 @@ class _GramSlopes:
             first += math.comb(self.n - a - 1, 2)
         return out
 
+    def _runs(self, start):
+        """Runs of consecutive attributes from `start` on with as many reduced columns each: (first
+        attribute, end, first column, columns each), numbered from `start`'s (cached)."""
+        runs = self._runs_cache.get(start)
+        if runs is None:
+            bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
+            widths = np.diff(bounds)
+            edges = [0, *(np.flatnonzero(np.diff(widths)) + 1).tolist(), len(widths)]
+            runs = [(lo, hi, int(bounds[lo]), int(widths[lo])) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
+            self._runs_cache[start] = runs
+        return runs
+
     def _block_sums(self, values, start, axis):
         """`values` summed over the reduced columns of each attribute from `start` on, along `axis`
         (0 or 1), each attribute's columns added in order."""
@@ -1627,14 +1649,23 @@ class _GramSlopes:
         shape[axis] = len(bounds) - 1
         if values.shape[axis] == 0:
             return np.zeros(shape)
-        width = int(bounds[1] - bounds[0])
-        if (np.diff(bounds) == width).all():  # as many reduced columns each: strided slices added
+        runs = self._runs(start)
+        if len(runs) <= _SUM_RUNS:  # per run of attributes of as many columns: strided slices added
+            out = np.empty(shape)
             index = [slice(None)] * values.ndim
-            index[axis] = slice(0, None, width)
-            out = np.array(values[tuple(index)])
-            for offset in range(1, width):
-                index[axis] = slice(offset, None, width)
-                out += values[tuple(index)]
+            target = [slice(None)] * values.ndim
+            for lo, hi, column, width in runs:
+                target[axis] = slice(lo, hi)
+                if width == 0:  # attributes of one state: no reduced column
+                    out[tuple(target)] = 0.0
+                    continue
+                end = column + (hi - lo) * width
+                index[axis] = slice(column, end, width)
+                part = out[tuple(target)]
+                part[...] = values[tuple(index)]
+                for offset in range(1, width):
+                    index[axis] = slice(column + offset, end, width)
+                    part += values[tuple(index)]
             return out
         if axis == 1:  # along rows: numpy's segment sums (contiguous)
             out = np.add.reduceat(values, np.minimum(bounds[:-1], values.shape[1] - 1), axis=1)
@@ -1658,12 +1689,8 @@ class _GramSlopes:
         `rows` (None: all), transposed: C-ordered, the lower triangle (see :func:`_weighted_gram`).
         With `counts` (`weights` of 0 and 1), in single precision: the same integers."""
         first = int(self.reduced_offsets[start])
-        rows_major = self.rows_major
-        if counts:
-            if self._rows_major_single is None:
-                self._rows_major_single = self.rows_major.astype(np.float32)
-            rows_major = self._rows_major_single
-        return _weighted_gram(rows_major, first, rows, weights if rows is None else weights[rows]).T
+        weights = weights if rows is None else weights[rows]
+        return _weighted_gram(self.rows_major_bytes, first, rows, weights, single=counts).T
 
     def _grams(self, weights, start, a, whole, counts=False):
         """The transposed Gram matrices (see :meth:`_gram`) of each state of `a` (None: all rows; the
@@ -1689,42 +1716,64 @@ class _GramSlopes:
         # class weights of 0 and 1 (distinct rows): counts multiplied exactly in single precision
         single = len(search.x) < 2**24 and all(bool(((w == 0) | (w == 1)).all()) for w in per_class)
         with one_blas_thread():
-            wholes = [self._gram(w, 0, counts=single) for w in per_class]
+            # every pair's counts over all rows, per class: those in a first attribute's common state
+            # are these less those in its other states (the counts are linear in the Gram matrix)
+            wholes = [self._full_counts(self._gram(w, 0, counts=single), 0) for w in per_class]
             for a, start, states, _ in self._starts():
-                attr = self.attribute_of[int(self.reduced_offsets[start]) :] - start
+                first = int(self.reduced_offsets[start])
+                attr = self.attribute_of[first:] - start
                 cards = self.cards[start:].astype(np.float64)
                 alpha_cc = theta / (states * m * cards[:, None] * cards[None, :])  # (c, b)
-                alphas = [None, alpha_cc[:, attr], alpha_cc[attr, :], alpha_cc]  # (xc, xb): by band
+                alphas = [alpha_cc[:, attr], alpha_cc[attr, :], alpha_cc]
                 # (xc, xb) entries only in the bands of rows up to each band's end (b < c lies inside):
                 # the rest stays zero, never read
-                width = len(attr)
+                width, n_later = len(attr), len(cards)
                 bands = self._bands(width)
+                alpha_bands = [alpha_cc[attr[low:high]][:, attr[:high]] for low, high in bands]
                 # per class: the four (states, ...) arrays of count + alpha, then (but the two classes'
                 # odds, whose log is taken once) of their logs
                 logs = []
                 for weights, whole in zip(per_class, wholes):
-                    grams = self._grams(weights, start, a, whole, single)
-                    if a is not None:  # a's common state: all rows minus its other states
-                        common = int(self.common[a])
-                        grams[common] = grams[common] - sum(g for s, g in enumerate(grams) if s != common)
-                    parts = None
-                    for state, gram in enumerate(grams):
-                        counts = self._full_counts(gram, start)
-                        if parts is None:
-                            parts = [np.zeros((len(grams),) + counts[0].shape)]
-                            parts += [np.empty((len(grams),) + c.shape) for c in counts[1:]]
+                    whole = (
+                        whole[0][first:, first:],
+                        whole[1][start:, first:],
+                        whole[2][first:, start:],
+                        whole[3][start:, start:],
+                    )
+                    parts = [
+                        np.zeros((states, width, width)),
+                        np.empty((states, n_later, width)),
+                        np.empty((states, width, n_later)),
+                        np.empty((states, n_later, n_later)),
+                    ]
+                    common = 0 if a is None else int(self.common[a])
+                    others = [s for s in range(states) if s != common]
+                    for state in others:
+                        counts = self._full_counts(self._gram(weights, start, self.state_rows[a][state], single), start)
                         for low, high in bands:
                             parts[0][state, low:high, :high] = counts[0][low:high, :high]
                         for part, values in zip(parts[1:], counts[1:]):
                             part[state] = values
+                    # a's common state: all rows less its other states
                     for low, high in bands:
+                        band = parts[0][common, low:high, :high]
+                        band[...] = whole[0][low:high, :high]
+                        for state in others:
+                            band -= parts[0][state, low:high, :high]
+                    for part, values in zip(parts[1:], whole[1:]):
+                        part[common] = values
+                        for state in others:
+                            part[common] -= part[state]
+                    for (low, high), alpha in zip(bands, alpha_bands):
                         band = parts[0][:, low:high, :high]
-                        np.maximum(band, 0.0, out=band)
-                        band += alpha_cc[attr[low:high]][:, attr[:high]]
+                        if not single:  # (differences of exact integers are never negative)
+                            np.maximum(band, 0.0, out=band)
+                        band += alpha
                         if not search.binary:
                             np.log(band, out=band)
-                    for part, alpha in zip(parts[1:], alphas[1:]):
-                        np.maximum(part, 0.0, out=part)
+                    for part, alpha in zip(parts[1:], alphas):
+                        if not single:
+                            np.maximum(part, 0.0, out=part)
                         part += alpha
                         if not search.binary:
                             np.log(part, out=part)
@@ -1760,16 +1809,22 @@ class _GramSlopes:
         columns from `start` (:meth:`_gram`): ``(xc, xb)``, ``(c's common, xb)``, ``(xc, b's
         common)`` and both common, as the four arrays of phi (a common state's count is its
         attribute's marginal, the ones, minus its other states')."""
-        reduced = gram[:-1, :-1]  # (xc, xb): the lower triangle
+        reduced = gram[:-1, :-1]  # (xc, xb): the lower triangle (the upper one zero)
         ones = gram[-1, :-1]  # each reduced column's rows
         total = gram[-1, -1]
-        by_c = self._block_sums(reduced, start, axis=0)  # (c, xb): xb with c outside its common state
-        by_b = self._block_sums(reduced, start, axis=1)  # (xc, b)
-        both = self._block_sums(by_c, start, axis=1)  # (c, b)
+        # The whole symmetric matrix summed over each attribute's rows holds at (c, xb) the sums over
+        # c's columns (xc) of the lower triangle where b < c, and where c < b those over c's columns
+        # (xb) of row xc = xb's transposed: one block sum for both. (Every entry is a count, also in
+        # the diagonal blocks, never read: the diagonal once.)
+        symmetric = reduced + reduced.T
+        symmetric.flat[:: len(symmetric) + 1] = reduced.diagonal()
+        sums = self._block_sums(symmetric, start, axis=0)
+        by_b = np.ascontiguousarray(sums.T)  # (xc, b): xc with b outside its common state
+        both = self._block_sums(by_b, start, axis=0)  # (c, b)
         marginal = self._block_sums(ones, start, axis=0)  # (attributes,): rows outside the common state
         return (
             reduced,
-            ones[None, :] - by_c,
+            ones[None, :] - sums,
             ones[:, None] - by_b,
             total - marginal[:, None] - marginal[None, :] + both,
         )
@@ -1954,7 +2009,7 @@ class _GramSlopes:
         common = int(self.common[a])
         out = np.zeros(len(later))
         for state, rows in enumerate(self.state_rows[a]):
-            block = None if state == common else self.rows_major[rows, first:]
+            block = None if state == common else self.rows_major_bytes[rows, first:].astype(np.float64)
             for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
                 if block is None:  # all rows: the shared product (lower triangle: c after b)
                     gram = np.take(whole, whole_at)
