@@ -199,6 +199,8 @@ class _RegionSearch:
         self._columns = np.ascontiguousarray(self.x.T)  # (attributes, rows)
         # Rows, classes and weights of the nonzero class weights, row by row.
         self._entries = (*np.nonzero(self.class_weights), self.class_weights[self.class_weights != 0])
+        self._entry_per_row = bool(np.array_equal(self._entries[0], np.arange(len(unique))))
+        self._unit_entries = bool((self._entries[2] == 1).all())
         self._log_rows = {}
         self._log_tables = {}
         self._cached_bytes = 0
@@ -281,9 +283,13 @@ class _RegionSearch:
         m = self.n_classes
         rows, classes, weights = self._entries
         total = int(cells.sum())
-        counts = np.bincount(
-            (code[:, rows] * m + classes).ravel(), weights=np.tile(weights, len(code)), minlength=total * m
-        ).reshape(total, m)
+        index = code * m if self._entry_per_row else code[:, rows] * m
+        index += classes
+        if self._unit_entries:  # the same integers as the weighted sums of ones, counted faster
+            counts = np.bincount(index.ravel(), minlength=total * m).astype(np.float64)
+        else:
+            counts = np.bincount(index.ravel(), weights=np.tile(weights, len(code)), minlength=total * m)
+        counts = counts.reshape(total, m)
         theta = self.prior_strength
         # Eq. (4): alpha = vartheta / (cells of the region, class included); the same vartheta
         # everywhere, so overlapping submodels agree.
@@ -412,15 +418,21 @@ class _Model:
 class _VectorChanges:
     """Counting-number changes of many candidates at once, as (candidates, patterns) arrays (bit ``i`` of
     a pattern: the candidate's ``i``-th attribute is in the sub-region); for pools with ``search``,
-    ``model``, ``k`` and ``_patterns`` (the patterns, largest first)."""
+    ``model``, ``k``, ``combos`` (each candidate's attributes) and ``_patterns`` (the patterns,
+    largest first)."""
 
     search: _RegionSearch
     model: _Model
     k: int
+    combos: np.ndarray
     _patterns: list[int]
 
     def _positions(self, pattern):
         return [i for i in range(self.k) if pattern >> i & 1]
+
+    def _mask(self, b, pattern=None):
+        row = self.combos[b]
+        return sum(1 << int(row[i]) for i in (range(self.k) if pattern is None else self._positions(pattern)))
 
     def _model_tables(self):
         """Counting numbers of the model's regions of up to k attributes, and the number of its
@@ -631,6 +643,7 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
         self.pattern_changes = np.zeros((len(masks), 1 << n_in_region), dtype=np.int32)
         self.delta_dfs = np.zeros(len(masks))
         self._holding = None
+        self._pattern_masks = {}  # each candidate's sub-region masks, once its changes are made
         self._gram = None  # a _GramSlopes when it applies (False when not), made at the first bound
         self.combos = np.array([_bits(mask) for mask in masks], dtype=np.int64).reshape(len(masks), n_in_region)
         self._common = search.common
@@ -653,7 +666,6 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
         which = np.asarray(which, dtype=np.int64)
         if not len(which):
             return
-        class_df = search.class_df
         full = (1 << k) - 1
         # A candidate sharing no attribute with the model has no covered sub-region but the class
         # alone (the root's closure lies inside the model's attributes): {S: +1, class: -1}.
@@ -674,22 +686,20 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
                 part = general[start : start + chunk]
                 rows[part] = self._general_changes(self.combos[which[part]], tables)
         differ = np.flatnonzero((rows != self.pattern_changes[which]).any(axis=1))
+        changed = which[differ]
+        self.delta_dfs[changed] = _delta_dfs(search, self.combos[changed], rows[differ])
+        self.pattern_changes[changed] = rows[differ]
+        if self._anchor_moved is not None:
+            self._anchor_moved[changed] = True
         corrected, moved = [], []
         order = self._change_order
-        for i in differ:
-            b = int(which[i])
-            row = rows[i]
-            combo = self.combos[b]
-            change = {}
-            for q in order:
-                if row[q]:
-                    change[sum(1 << int(combo[j]) for j in range(k) if q >> j & 1)] = int(row[q])
+        for b, row in zip(changed.tolist(), rows[differ].tolist()):
+            masks = self._pattern_masks.get(b)
+            if masks is None:  # the candidate's sub-region of each pattern
+                masks = self._pattern_masks[b] = [self._mask(b, q) for q in range(full + 1)]
+            change = {masks[q]: row[q] for q in order if row[q]}
             old = self.changes[b]
             self.changes[b] = change
-            self.delta_dfs[b] = sum([dc * class_df(t) for t, dc in change.items()])
-            self.pattern_changes[b] = row
-            if self._anchor_moved is not None:
-                self._anchor_moved[b] = True
             if self.has_delta[b]:
                 corrected.append(b)
                 moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()})
@@ -908,6 +918,22 @@ def _add_subregion_slopes(slopes, search, combos, changes, gradient):
     return slopes
 
 
+def _delta_dfs(search, combos, changes):
+    """Change of the conditional degrees of freedom (eq. 7) from adding each candidate (attribute
+    indices `combos`, counting-number changes `changes` over sub-region patterns): ``sum_T dc_T
+    (classes - 1) prod_{a in T} |X_a|``, exact integers."""
+    k = combos.shape[1]
+    cards = search.cards[combos]
+    products = np.ones((1 << k, len(combos)), dtype=np.int64)  # joint states of each pattern
+    for q in range(1, 1 << k):
+        low = (q & -q).bit_length() - 1
+        products[q] = products[q & (q - 1)] * cards[:, low]
+    total = np.zeros(len(combos), dtype=np.int64)
+    for q in range(1 << k):
+        total += changes[:, q] * products[q]
+    return total * (search.n_classes - 1)
+
+
 def _weighted_gram(rows_major, first, rows, weights, single=None):
     """The upper triangle of ``X^T diag(weights) X`` (the lower one zero, Fortran-ordered) for the rows
     `rows` (None: all) of ``X = rows_major[:, first:]``: BLAS's symmetric rank-k updates of the
@@ -1101,10 +1127,6 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         member[list(_bits(mask))] = True
         return member
 
-    def _mask(self, b, pattern=None):
-        row = self.combos[b]
-        return sum(1 << int(row[i]) for i in (range(self.k) if pattern is None else self._positions(pattern)))
-
     # ------------------------------------------------------------- changes
     def update(self, added):
         """Account for the region `added` joining the model."""
@@ -1148,20 +1170,9 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         for start in range(0, len(general), chunk):
             part = general[start : start + chunk]
             self.changes[part] = self._general_changes(self.combos[part], tables)
-        self.delta_dfs[which] = (self.changes[which] * self._class_dfs(which)).sum(axis=1)
+        self.delta_dfs[which] = _delta_dfs(self.search, self.combos[which], self.changes[which])
         if before is not None:  # their sub-region terms at their anchors to compute again
             self._anchor_moved[which[(self.changes[which] != before).any(axis=1)]] = True
-
-    def _pattern_cards(self, which):
-        """Joint states of each sub-region's attributes, (candidates, patterns)."""
-        combos = self.combos[which]
-        return np.stack(
-            [self.search.cards[combos[:, self._positions(q)]].prod(axis=1) for q in range(1 << self.k)], axis=1
-        )
-
-    def _class_dfs(self, which):
-        """Conditional degrees of freedom (eq. 7) of each sub-region, (candidates, patterns)."""
-        return self._pattern_cards(which) * (self.search.n_classes - 1)
 
     def _changes_dict(self, b):
         return {self._mask(b, q): int(dc) for q, dc in enumerate(self.changes[b]) if dc}
