@@ -266,8 +266,11 @@ class _RegionSearch:
             Attribute indices of each region, ascending.
         """
         cells = self.cards[bits].prod(axis=1)
-        code = np.zeros((len(bits), len(self.x)), dtype=np.int64)
-        for k in range(bits.shape[1]):
+        if bits.shape[1]:
+            code = self._columns[bits[:, 0]]  # (a copy)
+        else:
+            code = np.zeros((len(bits), len(self.x)), dtype=np.int64)
+        for k in range(1, bits.shape[1]):
             code *= self.cards[bits[:, k]][:, None]
             code += self._columns[bits[:, k]]
         code += (np.cumsum(cells) - cells)[:, None]
@@ -368,6 +371,7 @@ class _Model:
         self.scores = np.array(search.log_rows(0), dtype=np.float64, copy=True)
         self.df = search.class_df(0)
         self._closure_cache = {}
+        self._pool_tables = {}  # the candidate pools' keyed tables of this model (_model_tables)
 
     def closure(self, mask):
         """Smallest region of the intersection closure containing `mask`, or None if uncovered."""
@@ -411,6 +415,7 @@ class _Model:
                 self.counting.pop(t, None)
         self.maximal = [r for r in self.maximal if r & region != r] + [region]
         self._closure_cache = {}
+        self._pool_tables = {}
         self.scores += delta_scores
         self.df += sum(dc * self.search.class_df(t) for t, dc in changes.items())
 
@@ -436,8 +441,12 @@ class _VectorChanges:
 
     def _model_tables(self):
         """Counting numbers of the model's regions of up to k attributes, and the number of its
-        regions holding each set of up to k attributes, as sorted keys and values (:meth:`_keyed`)."""
+        regions holding each set of up to k attributes, as sorted keys and values (:meth:`_keyed`);
+        made once per model and k (the pools of every size share them)."""
         model, k = self.model, self.k
+        cached = model._pool_tables.get(k)
+        if cached is not None:
+            return cached
         counting_keys, counting_values = self._keyed(
             (_bits(mask), c) for mask, c in model.counting.items() if len(_bits(mask)) <= k
         )
@@ -447,7 +456,8 @@ class _VectorChanges:
             for size in range(1, min(k, len(bits)) + 1):
                 holding.update(itertools.combinations(bits, size))
         holding_keys, holding_values = self._keyed(holding.items())
-        return counting_keys, counting_values, holding_keys, holding_values
+        model._pool_tables[k] = (counting_keys, counting_values, holding_keys, holding_values)
+        return model._pool_tables[k]
 
     def _general_changes(self, combos, tables=None):
         """Counting-number changes (candidates, patterns) of adding the candidates `combos`, vectorized
@@ -577,29 +587,29 @@ class _AnchoredBounds:
             own = self._gram.slopes(self._columns_of(gradient), gradient)
             self._anchor(np.arange(len(self.combos)), own, gradient, current)
         anchors = self._anchor_of[which]
-        out = np.empty(len(which))
-        stale = np.ones(len(which), dtype=bool)
-        for q in np.flatnonzero(np.bincount(anchors)):
-            chosen = anchors == q
-            part = which[chosen]
-            anchor_scores, anchor_gradient, anchor_current = self._anchors[q]
-            moved = part[self._anchor_moved[part]]
-            if len(moved):  # the sub-region terms of changes made since
-                self._anchor_slopes[moved] = _add_subregion_slopes(
-                    self._anchor_own[moved], search, self.combos[moved], self._change_rows[moved], anchor_gradient
+        moved = which[self._anchor_moved[which]]
+        if len(moved):  # the sub-region terms of changes made since their anchors
+            moved_anchors = self._anchor_of[moved]
+            for q in np.flatnonzero(np.bincount(moved_anchors)):
+                part = moved[moved_anchors == q]
+                self._anchor_slopes[part] = _add_subregion_slopes(
+                    self._anchor_own[part], search, self.combos[part], self._change_rows[part], self._anchors[q][1]
                 )
-                self._anchor_moved[moved] = False
-            slopes = self._anchor_slopes[part]
-            if np.array_equal(anchor_scores, scores):  # the same stage: the bound g . d itself
-                stale[chosen] = False
+            self._anchor_moved[moved] = False
+        # per anchor: what its bounds lie above its slopes (0 at this stage: the bound g . d itself)
+        offsets = np.zeros(len(self._anchors))
+        same = np.zeros(len(self._anchors), dtype=bool)
+        for q in np.flatnonzero(np.bincount(anchors)):
+            anchor_scores, anchor_gradient, anchor_current = self._anchors[q]
+            if np.array_equal(anchor_scores, scores):
+                same[q] = True
             else:
                 step = scores - anchor_scores
                 # the rounding of the product and of the two log-likelihoods, allowed for
                 rounding = (step.size + 64) * 2.0**-52 * float(_dot(np.abs(step), np.abs(anchor_gradient)))
                 rounding += 2.0**-50 * (abs(anchor_current) + abs(current))
-                slopes += anchor_current - current + float(_dot(step, anchor_gradient)) + rounding
-            out[chosen] = slopes
-        return out, stale
+                offsets[q] = anchor_current - current + float(_dot(step, anchor_gradient)) + rounding
+        return self._anchor_slopes[which] + offsets[anchors], ~same[anchors]
 
 
 class _CandidatePool(_VectorChanges, _AnchoredBounds):
@@ -829,8 +839,10 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
             slopes = _add_subregion_slopes(own.copy(), search, self.combos, self.pattern_changes, gradient)
             self._anchor(everyone, own, gradient, current, slopes)
             return slopes[which]
+        # in chunks gathered within the cache (a megabyte), each read once
+        chunk = max(1, 2**17 // max(1, math.prod(self.shape)))
         slopes = np.concatenate(
-            [_dot(self.deltas[which[i : i + self.block]], gradient) for i in range(0, len(which), self.block)]
+            [_dot(self.deltas[which[i : i + chunk]], gradient) for i in range(0, len(which), chunk)]
         )
         # the own term: the product less the sub-region terms (their rounding far below the tolerance
         # of the bound, as the products' own)
@@ -1739,7 +1751,7 @@ class _GramSlopes:
                 # (xc, xb) entries only in the bands of rows up to each band's end (b < c lies inside):
                 # the rest stays zero, never read
                 width, n_later = len(attr), len(cards)
-                bands = self._bands(width)
+                bands = self._bands(start)
                 alpha_bands = [alpha_cc[attr[low:high]][:, attr[:high]] for low, high in bands]
                 # per class: the four (states, ...) arrays of count + alpha, then (but the two classes'
                 # odds, whose log is taken once) of their logs
@@ -1808,7 +1820,7 @@ class _GramSlopes:
                         self._largest_reference = max(self._largest_reference, largest)
                 packed = []
                 for table in tables:
-                    anchored = self._anchor(table, a, attr, bands)
+                    anchored = self._anchor(table, a, start, bands)
                     for values in anchored:
                         self._scale = max(self._scale, float(values.max()), -float(values.min()))
                     packed.append([values.astype(np.float32) for values in anchored])
@@ -1840,7 +1852,7 @@ class _GramSlopes:
             total - marginal[:, None] - marginal[None, :] + both,
         )
 
-    def _anchor(self, table, a, attr, bands):
+    def _anchor(self, table, a, start, bands):
         """``phi``: the log tables (four (states, ...) arrays, see :meth:`_full_counts`) as differences
         from the common states along every axis, a common state's entry the table there (``log P(s)
         = sum_{U <= outside} phi_U``); the (xc, xb) entries within the `bands` only."""
@@ -1855,20 +1867,31 @@ class _GramSlopes:
                 anchor = rr[common, low:high, :high].copy()
                 rr[:, low:high, :high] -= anchor
                 rr[common, low:high, :high] = anchor
-        # along b (the columns) and then c (the rows); the common entries stay the tables
-        for low, high in bands:
-            rr[:, low:high, :high] -= rc[:, low:high][:, :, attr[:high]]
-        cr -= cc[:, :, attr]
-        for low, high in bands:
-            rr[:, low:high, :high] -= cr[:, attr[low:high], :high]
-        rc -= cc[:, attr, :]
+        # along b (the columns) and then c (the rows); the common entries stay the tables. Each
+        # attribute's entry repeated over its reduced columns (the bands hold whole attributes).
+        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
+        widths = np.diff(bounds)
+        spans = [(self._attributes_below(bounds, low), self._attributes_below(bounds, high)) for low, high in bands]
+        for (low, high), (_, end) in zip(bands, spans):
+            rr[:, low:high, :high] -= np.repeat(rc[:, low:high, :end], widths[:end], axis=2)
+        cr -= np.repeat(cc, widths, axis=2)
+        for (low, high), (begin, end) in zip(bands, spans):
+            rr[:, low:high, :high] -= np.repeat(cr[:, begin:end, :high], widths[begin:end], axis=1)
+        rc -= np.repeat(cc, widths, axis=1)
         return [rr, cr, rc, cc]
 
     @staticmethod
-    def _bands(width):
-        """``(low, high)`` of the bands of rows of a (width, width) lower triangle, each computed up to
-        its end (:meth:`_block_totals`)."""
+    def _attributes_below(bounds, column):
+        """How many attributes (reduced columns from `bounds`) end at or before `column`."""
+        return int(np.searchsorted(bounds[1:], column, side="right"))
+
+    def _bands(self, start):
+        """``(low, high)`` of the bands of rows of the (width, width) lower triangle of the reduced
+        columns from `start`, each computed up to its end (:meth:`_block_totals`); whole attributes."""
+        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
+        width = int(bounds[-1])
         ends = np.linspace(0, width, 5 if width > 64 else 2).astype(int)
+        ends = np.unique(bounds[np.searchsorted(bounds, ends)])  # at the next attribute's first column
         return list(zip(ends[:-1].tolist(), ends[1:].tolist()))
 
     # ------------------------------------------------------------ slopes
@@ -1919,17 +1942,18 @@ class _GramSlopes:
         total = np.zeros((n_later, n_later))
         for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
             products = np.zeros(rr.shape[1:])
-            by_b = np.zeros(cr.shape[1:])
-            by_c = np.zeros(rc.shape[1:])
             # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
-            bands = self._bands(len(products))
-            for state, gram in enumerate(self._grams(column, start, a, whole)):
-                ones = gram[-1, :-1]
+            bands = self._bands(start)
+            grams = self._grams(column, start, a, whole)
+            for state, gram in enumerate(grams):
                 for low, high in bands:
                     products[low:high, :high] += rr[state, low:high, :high] * gram[low:high, :high]
-                by_b += cr[state] * ones[None, :]
-                by_c += rc[state] * ones[:, None]
-                total += cc[state] * gram[-1, -1]
+            # the terms of the ones column (a state's rows of each column, and all of them) for all
+            # states at once
+            ones = np.stack([gram[-1, :-1] for gram in grams])
+            by_b = np.einsum("scx,sx->cx", cr, ones)
+            by_c = np.einsum("sxc,sx->xc", rc, ones)
+            total += np.einsum("scb,s->cb", cc, np.array([gram[-1, -1] for gram in grams]))
             # (c, xb) terms added before the sums over b's columns
             by_b += self._block_sums(products, start, axis=0)
             total += self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
