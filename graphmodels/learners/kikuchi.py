@@ -940,10 +940,7 @@ def _delta_dfs(search, combos, changes):
     for q in range(1, 1 << k):
         low = (q & -q).bit_length() - 1
         products[q] = products[q & (q - 1)] * cards[:, low]
-    total = np.zeros(len(combos), dtype=np.int64)
-    for q in range(1 << k):
-        total += changes[:, q] * products[q]
-    return total * (search.n_classes - 1)
+    return np.einsum("nq,qn->n", changes, products) * (search.n_classes - 1)
 
 
 def _weighted_gram(rows_major, first, rows, weights, single=None):
@@ -1164,27 +1161,30 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         if len(which) == 0:
             return
         model, k = self.model, self.k
-        before = self.changes[which] if self._anchor_of is not None else None  # a copy
         full = (1 << k) - 1
         touched = 0
         for region in model.maximal:
             touched |= region
         # A candidate sharing no attribute with the model: {S: +1, class: -1}.
         hit = self._membership(touched)[self.combos[which]].any(axis=1)
-        plain = which[~hit]
-        self.changes[plain] = 0
-        self.changes[plain, full] = 1
-        self.changes[plain, 0] = -1
+        rows = np.zeros((len(which), full + 1), dtype=self.changes.dtype)
+        rows[~hit, full] = 1
+        rows[~hit, 0] = -1
         # (patterns x candidates) arrays of a chunk; the model's keyed tables made once
         chunk = max(1, _BLOCK_ELEMENTS // (8 << k))
-        general = which[hit]
+        general = np.flatnonzero(hit)
         tables = self._model_tables() if len(general) else None
         for start in range(0, len(general), chunk):
             part = general[start : start + chunk]
-            self.changes[part] = self._general_changes(self.combos[part], tables)
-        self.delta_dfs[which] = _delta_dfs(self.search, self.combos[which], self.changes[which])
-        if before is not None:  # their sub-region terms at their anchors to compute again
-            self._anchor_moved[which[(self.changes[which] != before).any(axis=1)]] = True
+            rows[part] = self._general_changes(self.combos[which[part]], tables)
+        # only the candidates whose changes differ: their degrees of freedom, and their sub-region
+        # terms at their anchors to compute again
+        differ = (rows != self.changes[which]).any(axis=1)
+        changed = which[differ]
+        self.changes[changed] = rows[differ]
+        self.delta_dfs[changed] = _delta_dfs(self.search, self.combos[changed], rows[differ])
+        if self._anchor_of is not None:
+            self._anchor_moved[changed] = True
 
     def _changes_dict(self, b):
         return {self._mask(b, q): int(dc) for q, dc in enumerate(self.changes[b]) if dc}
