@@ -1771,27 +1771,34 @@ class _GramSlopes:
                     ]
                     common = 0 if a is None else int(self.common[a])
                     others = [s for s in range(states) if s != common]
+                    reduced = {}
                     for state in others:
                         counts = self._full_counts(self._gram(weights, start, self.state_rows[a][state], single), start)
-                        for low, high in bands:
-                            parts[0][state, low:high, :high] = counts[0][low:high, :high]
+                        reduced[state] = counts[0]
+                        for (low, high), alpha in zip(bands, alpha_bands):
+                            if single:  # count + alpha at once (exact integers: never negative)
+                                np.add(counts[0][low:high, :high], alpha, out=parts[0][state, low:high, :high])
+                            else:
+                                parts[0][state, low:high, :high] = counts[0][low:high, :high]
                         for part, values in zip(parts[1:], counts[1:]):
                             part[state] = values
                     # a's common state: all rows less its other states
-                    for low, high in bands:
+                    for (low, high), alpha in zip(bands, alpha_bands):
                         band = parts[0][common, low:high, :high]
                         band[...] = whole[0][low:high, :high]
                         for state in others:
-                            band -= parts[0][state, low:high, :high]
+                            band -= reduced[state][low:high, :high]
+                        if single:
+                            band += alpha
                     for part, values in zip(parts[1:], whole[1:]):
                         part[common] = values
                         for state in others:
                             part[common] -= part[state]
                     for (low, high), alpha in zip(bands, alpha_bands):
                         band = parts[0][:, low:high, :high]
-                        if not single:  # (differences of exact integers are never negative)
+                        if not single:
                             np.maximum(band, 0.0, out=band)
-                        band += alpha
+                            band += alpha
                         if not search.binary:
                             np.log(band, out=band)
                     for part, alpha in zip(parts[1:], alphas):
@@ -1859,14 +1866,12 @@ class _GramSlopes:
         rr, cr, rc, cc = table  # changed in place
         if a is not None:
             common = int(self.common[a])
-            for values in (cr, rc, cc):
-                anchor = values[common].copy()
-                values -= anchor
-                values[common] = anchor
-            for low, high in bands:
-                anchor = rr[common, low:high, :high].copy()
-                rr[:, low:high, :high] -= anchor
-                rr[common, low:high, :high] = anchor
+            for state in range(len(rr)):
+                if state != common:
+                    for values in (cr, rc, cc):
+                        values[state] -= values[common]
+                    for low, high in bands:
+                        rr[state, low:high, :high] -= rr[common, low:high, :high]
         # along b (the columns) and then c (the rows); the common entries stay the tables. Each
         # attribute's entry repeated over its reduced columns (the bands hold whole attributes).
         bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
@@ -2438,10 +2443,12 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
     log_priors = -n * dfs / (n - dfs - 1)
     posts = np.full(len(usable), -np.inf)
     log_likelihoods = np.full(len(usable), -np.inf)
+    scored = np.zeros(len(usable), dtype=bool)  # (by `score` or `screen`: not scored again in bound order)
 
     def score(positions):
         log_likelihoods[positions] = log_likelihoods_of(usable[positions])
         posts[positions] = log_priors[positions] + log_likelihoods[positions]
+        scored[positions] = True
 
     if len(usable) * math.prod(pool.shape) <= _DIRECT_ELEMENTS:
         for start in range(0, len(usable), pool.block):
@@ -2456,6 +2463,7 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
         def screen(positions):  # posts: the lowest the exact log posteriors can be
             values, errors[positions] = screen_of(usable[positions])
             posts[positions] = log_priors[positions] + values - errors[positions]
+            scored[positions] = True
 
         if anchored is None:
             bounds = log_priors + current + slopes_of(usable, gradient)
@@ -2473,9 +2481,9 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
                     fresh = log_priors[refresh] + current + fresh_of(usable[refresh], gradient, current)
                     bounds[refresh] = np.minimum(bounds[refresh], fresh)
         if screen_of is None:
-            _score_in_bound_order(bounds, posts, score, lowest)
+            _score_in_bound_order(bounds, posts, score, lowest, scored=scored)
         else:
-            _score_in_bound_order(bounds, posts, screen, lowest)
+            _score_in_bound_order(bounds, posts, screen, lowest, scored=scored)
             top = posts.max()
             if np.isfinite(top):  # every candidate that can be within the tolerance of the best
                 near = np.flatnonzero(posts + 2 * errors >= top - _TIE_TOLERANCE * max(1.0, abs(top)))
@@ -2488,10 +2496,10 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
     return b, float(log_likelihoods[i]), int(all_dfs[b])
 
 
-def _score_in_bound_order(bounds, posts, score, lowest=-np.inf, step=16):
+def _score_in_bound_order(bounds, posts, score, lowest=-np.inf, step=16, scored=None):
     """Score candidates exactly in decreasing order of their upper `bounds`, `step` at a time,
     until no bound left can beat the best exact log posterior in `posts` (which `score` fills)
-    nor reach `lowest`.
+    nor reach `lowest`; those `scored` already (a mask) are not scored again.
 
     Both pools' searches share it: the bound is exact (concavity), so the best candidate is
     always scored; the rounding slack keeps a tie at the top from being pruned.
@@ -2508,7 +2516,10 @@ def _score_in_bound_order(bounds, posts, score, lowest=-np.inf, step=16):
         if start and bounds[order[start]] < top - _TIE_TOLERANCE * max(1.0, abs(top)):
             break
         batch = order[start : start + step]
-        score(batch)
+        if scored is None:
+            score(batch)
+        elif not scored[batch].all():
+            score(batch[~scored[batch]])
         top = max(top, posts[batch].max())
         start += step
 
