@@ -1729,12 +1729,17 @@ class _GramSlopes:
 
     # ------------------------------------------------------------ tables
     def _tables(self):
-        """Each first attribute's anchored log tables: per class column, the four arrays of phi."""
+        """Each first attribute's anchored log tables: per class column, the four arrays of phi.
+
+        The (xc, xb) tables, the large ones, are made band after band of rows (every state, class
+        and step of a band while it is in the cache), the three smaller arrays whole."""
         from .._threads import one_blas_thread
 
         search = self.search
         m, theta = search.n_classes, search.prior_strength
         per_class = search._class_weights_t
+        binary = search.binary
+        reference = math.log(search.total + theta)
         phi = []
         # class weights of 0 and 1 (distinct rows): counts multiplied exactly in single precision
         single = len(search.x) < 2**24 and all(bool(((w == 0) | (w == 1)).all()) for w in per_class)
@@ -1748,91 +1753,122 @@ class _GramSlopes:
                 cards = self.cards[start:].astype(np.float64)
                 alpha_cc = theta / (states * m * cards[:, None] * cards[None, :])  # (c, b)
                 alphas = [alpha_cc[:, attr], alpha_cc[attr, :], alpha_cc]
-                # (xc, xb) entries only in the bands of rows up to each band's end (b < c lies inside):
-                # the rest stays zero, never read
                 width, n_later = len(attr), len(cards)
-                bands = self._bands(start)
-                alpha_bands = [alpha_cc[attr[low:high]][:, attr[:high]] for low, high in bands]
-                # per class: the four (states, ...) arrays of count + alpha, then (but the two classes'
-                # odds, whose log is taken once) of their logs
-                logs = []
+                common = 0 if a is None else int(self.common[a])
+                others = [s for s in range(states) if s != common]
+                # per class: the (xc, xb) counts of all rows and of a's other states, and the three
+                # smaller (states, ...) arrays of count + alpha, then (but the two classes' odds,
+                # whose log is taken once) of their logs
+                reduced, smalls = [], []
                 for weights, whole in zip(per_class, wholes):
-                    whole = (
-                        whole[0][first:, first:],
-                        whole[1][start:, first:],
-                        whole[2][first:, start:],
-                        whole[3][start:, start:],
-                    )
+                    by_state = {}
                     parts = [
-                        np.zeros((states, width, width)),
                         np.empty((states, n_later, width)),
                         np.empty((states, width, n_later)),
                         np.empty((states, n_later, n_later)),
                     ]
-                    common = 0 if a is None else int(self.common[a])
-                    others = [s for s in range(states) if s != common]
-                    reduced = {}
                     for state in others:
                         counts = self._full_counts(self._gram(weights, start, self.state_rows[a][state], single), start)
-                        reduced[state] = counts[0]
-                        for (low, high), alpha in zip(bands, alpha_bands):
-                            if single:  # count + alpha at once (exact integers: never negative)
-                                np.add(counts[0][low:high, :high], alpha, out=parts[0][state, low:high, :high])
-                            else:
-                                parts[0][state, low:high, :high] = counts[0][low:high, :high]
-                        for part, values in zip(parts[1:], counts[1:]):
+                        by_state[state] = counts[0]
+                        for part, values in zip(parts, counts[1:]):
                             part[state] = values
                     # a's common state: all rows less its other states
-                    for (low, high), alpha in zip(bands, alpha_bands):
-                        band = parts[0][common, low:high, :high]
-                        band[...] = whole[0][low:high, :high]
-                        for state in others:
-                            band -= reduced[state][low:high, :high]
-                        if single:
-                            band += alpha
-                    for part, values in zip(parts[1:], whole[1:]):
+                    for part, values in zip(
+                        parts, (whole[1][start:, first:], whole[2][first:, start:], whole[3][start:, start:])
+                    ):
                         part[common] = values
                         for state in others:
                             part[common] -= part[state]
-                    for (low, high), alpha in zip(bands, alpha_bands):
-                        band = parts[0][:, low:high, :high]
-                        if not single:
-                            np.maximum(band, 0.0, out=band)
-                            band += alpha
-                        if not search.binary:
-                            np.log(band, out=band)
-                    for part, alpha in zip(parts[1:], alphas):
-                        if not single:
+                    for part, alpha in zip(parts, alphas):
+                        if not single:  # (differences of exact integers are never negative)
                             np.maximum(part, 0.0, out=part)
                         part += alpha
-                        if not search.binary:
+                        if not binary:
                             np.log(part, out=part)
-                    logs.append(parts)
-                # Entries outside b < c within the bands (the diagonal blocks) stay: finite (counts of
-                # at least zero), they only reach the sums of pairs b >= c, never read.
-                if search.binary:  # log((n1 + alpha) / (n0 + alpha)): one log, not two
-                    tables = [logs[1]]
-                    for low, high in bands:
-                        band = logs[1][0][:, low:high, :high]
-                        band /= logs[0][0][:, low:high, :high]
-                        np.log(band, out=band)
-                    for one, zero in zip(logs[1][1:], logs[0][1:]):
+                    reduced.append((whole[0][first:, first:], by_state))
+                    smalls.append(parts)
+                if binary:  # log((n1 + alpha) / (n0 + alpha)): one log, not two
+                    for one, zero in zip(smalls[1], smalls[0]):
                         one /= zero
                         np.log(one, out=one)
+                    tables = [smalls[1]]
                 else:
-                    tables = [[value - last for value, last in zip(values, logs[-1])] for values in logs[:-1]]
-                    reference = math.log(search.total + theta)
-                    for last in logs[-1]:
+                    tables = [[value - last for value, last in zip(values, smalls[-1])] for values in smalls[:-1]]
+                    for last in smalls[-1]:
                         largest = max(float(last.max()) - reference, reference - float(last.min()))
                         self._largest_reference = max(self._largest_reference, largest)
-                packed = []
-                for table in tables:
-                    anchored = self._anchor(table, a, start, bands)
-                    for values in anchored:
+                # phi of the smaller arrays (see _anchor), and what the (xc, xb) tables are anchored by
+                anchored = []
+                for cr, rc, cc in tables:
+                    if a is not None:
+                        for state in others:
+                            for values in (cr, rc, cc):
+                                values[state] -= values[common]
+                    by_b = rc.copy()  # (xc, b) along a only
+                    self._repeat_columns(cr, cc, start, 2, np.subtract)
+                    self._repeat_columns(rc, cc, start, 1, np.subtract)
+                    for values in (cr, rc, cc):
                         self._scale = max(self._scale, float(values.max()), -float(values.min()))
-                    packed.append([values.astype(np.float32) for values in anchored])
-                phi.append(packed)
+                    anchored.append((np.zeros((states, width, width), dtype=np.float32), by_b, cr))
+                self._reduced_phi(a, start, states, reduced, anchored, single, alpha_cc, attr)
+                phi.append(
+                    [
+                        [rr, cr.astype(np.float32), rc.astype(np.float32), cc.astype(np.float32)]
+                        for (rr, _, _), (cr, rc, cc) in zip(anchored, tables)
+                    ]
+                )
         return phi
+
+    def _reduced_phi(self, a, start, states, reduced, anchored, single, alpha_cc, attr):
+        """The (xc, xb) entries of phi (see :meth:`_anchor`) of one first attribute, band after band,
+        into the single-precision arrays of `anchored` (with each class column's ``(xc, b)`` and
+        ``(c, xb)`` tables to anchor them by)."""
+        binary = self.search.binary
+        reference = math.log(self.search.total + self.search.prior_strength)
+        common = 0 if a is None else int(self.common[a])
+        others = [s for s in range(states) if s != common]
+        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
+        widths = np.diff(bounds)
+        for low, high in self._bands(start):
+            begin, end = self._attributes_below(bounds, low), self._attributes_below(bounds, high)
+            alpha = alpha_cc[attr[low:high]][:, attr[:high]]
+            logs = []
+            for whole, by_state in reduced:
+                band = np.empty((states, high - low, high))
+                for state in others:
+                    if single:  # count + alpha at once (exact integers: never negative)
+                        np.add(by_state[state][low:high, :high], alpha, out=band[state])
+                    else:
+                        band[state] = by_state[state][low:high, :high]
+                mine = band[common]  # a's common state: all rows less its other states
+                mine[...] = whole[low:high, :high]
+                for state in others:
+                    mine -= by_state[state][low:high, :high]
+                if single:
+                    mine += alpha
+                else:
+                    np.maximum(band, 0.0, out=band)
+                    band += alpha
+                if not binary:
+                    np.log(band, out=band)
+                logs.append(band)
+            # Entries outside b < c within the band (the diagonal blocks): finite (counts of at least
+            # zero), they only reach the sums of pairs b >= c, never read.
+            if binary:
+                logs[1] /= logs[0]
+                np.log(logs[1], out=logs[1])
+                tables = [logs[1]]
+            else:
+                tables = [values - logs[-1] for values in logs[:-1]]
+                largest = max(float(logs[-1].max()) - reference, reference - float(logs[-1].min()))
+                self._largest_reference = max(self._largest_reference, largest)
+            for table, (out, by_b, by_c) in zip(tables, anchored):
+                for state in others:  # along a, then b (the columns) and c (the rows)
+                    table[state] -= table[common]
+                table -= np.repeat(by_b[:, low:high, :end], widths[:end], axis=2)
+                table -= np.repeat(by_c[:, begin:end, :high], widths[begin:end], axis=1)
+                self._scale = max(self._scale, float(table.max()), -float(table.min()))
+                out[:, low:high, :high] = table
 
     def _full_counts(self, gram, start):
         """The counts of every cell of each pair ``b < c`` from a transposed Gram matrix of the reduced
@@ -1859,31 +1895,11 @@ class _GramSlopes:
             total - marginal[:, None] - marginal[None, :] + both,
         )
 
-    def _anchor(self, table, a, start, bands):
-        """``phi``: the log tables (four (states, ...) arrays, see :meth:`_full_counts`) as differences
-        from the common states along every axis, a common state's entry the table there (``log P(s)
-        = sum_{U <= outside} phi_U``); the (xc, xb) entries within the `bands` only."""
-        rr, cr, rc, cc = table  # changed in place
-        if a is not None:
-            common = int(self.common[a])
-            for state in range(len(rr)):
-                if state != common:
-                    for values in (cr, rc, cc):
-                        values[state] -= values[common]
-                    for low, high in bands:
-                        rr[state, low:high, :high] -= rr[common, low:high, :high]
-        # along b (the columns) and then c (the rows); the common entries stay the tables. Each
-        # attribute's entry repeated over its reduced columns (the bands hold whole attributes).
-        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
-        widths = np.diff(bounds)
-        spans = [(self._attributes_below(bounds, low), self._attributes_below(bounds, high)) for low, high in bands]
-        for (low, high), (_, end) in zip(bands, spans):
-            rr[:, low:high, :high] -= np.repeat(rc[:, low:high, :end], widths[:end], axis=2)
-        cr -= np.repeat(cc, widths, axis=2)
-        for (low, high), (begin, end) in zip(bands, spans):
-            rr[:, low:high, :high] -= np.repeat(cr[:, begin:end, :high], widths[begin:end], axis=1)
-        rc -= np.repeat(cc, widths, axis=1)
-        return [rr, cr, rc, cc]
+    def _repeat_columns(self, target, source, start, axis, ufunc):
+        """``ufunc(target, source)`` in place, each entry of `source` along `axis` (an attribute from
+        `start` on) repeated over that attribute's reduced columns."""
+        widths = np.diff(self.reduced_offsets[start:])
+        ufunc(target, np.repeat(source, widths, axis=axis), out=target)
 
     @staticmethod
     def _attributes_below(bounds, column):
@@ -1895,7 +1911,7 @@ class _GramSlopes:
         columns from `start`, each computed up to its end (:meth:`_block_totals`); whole attributes."""
         bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
         width = int(bounds[-1])
-        ends = np.linspace(0, width, 5 if width > 64 else 2).astype(int)
+        ends = np.linspace(0, width, 9 if width > 128 else 5 if width > 64 else 2).astype(int)
         ends = np.unique(bounds[np.searchsorted(bounds, ends)])  # at the next attribute's first column
         return list(zip(ends[:-1].tolist(), ends[1:].tolist()))
 
