@@ -1966,9 +1966,13 @@ class _GramSlopes:
             # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
             bands = self._bands(start)
             grams = self._grams(column, start, a, whole)
-            for state, gram in enumerate(grams):
-                for low, high in bands:
-                    products[low:high, :high] += rr[state, low:high, :high] * gram[low:high, :high]
+            # band after band (its sums stay in the cache over the states)
+            scratch = np.empty(products.shape)
+            for low, high in bands:
+                target, term = products[low:high, :high], scratch[low:high, :high]
+                for state, gram in enumerate(grams):
+                    np.multiply(rr[state, low:high, :high], gram[low:high, :high], out=term)
+                    target += term
             # the terms of the ones column (a state's rows of each column, and all of them) for all
             # states at once
             ones = np.stack([gram[-1, :-1] for gram in grams])
