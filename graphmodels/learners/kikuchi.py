@@ -536,6 +536,7 @@ class _AnchoredBounds:
     _change_rows: np.ndarray
     _gram: Any
     _anchors: list[tuple[np.ndarray, np.ndarray, float]]
+    _anchor_products: list[dict[int, float]]
     _anchor_of: Any
     _anchor_own: Any
     _anchor_slopes: Any
@@ -547,6 +548,7 @@ class _AnchoredBounds:
         scores = self.model.scores
         if not self._anchors or not np.array_equal(self._anchors[-1][0], scores):
             self._anchors.append((scores.copy(), gradient.copy(), current))
+            self._anchor_products.append({})  # its sub-region products (_add_subregion_slopes)
         if self._anchor_of is None:
             n = len(self.combos)
             self._anchor_of = np.zeros(n, dtype=np.int32)
@@ -593,7 +595,12 @@ class _AnchoredBounds:
             for q in np.flatnonzero(np.bincount(moved_anchors)):
                 part = moved[moved_anchors == q]
                 self._anchor_slopes[part] = _add_subregion_slopes(
-                    self._anchor_own[part], search, self.combos[part], self._change_rows[part], self._anchors[q][1]
+                    self._anchor_own[part],
+                    search,
+                    self.combos[part],
+                    self._change_rows[part],
+                    self._anchors[q][1],
+                    self._anchor_products[q],
                 )
             self._anchor_moved[moved] = False
         # per anchor: what its bounds lie above its slopes (0 at this stage: the bound g . d itself)
@@ -664,6 +671,7 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
         # anchored bounds (see _AnchoredBounds), for large pools of pairs
         self._anchor_of = self._anchor_own = self._anchor_slopes = self._anchor_moved = None
         self._anchors = []
+        self._anchor_products = []
         self._refresh(range(len(masks)))
 
     def _refresh(self, which):
@@ -836,8 +844,10 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
             columns = self._columns_of(gradient)
             everyone = np.arange(len(self.masks))
             own = self._gram.slopes(columns, gradient)
-            slopes = _add_subregion_slopes(own.copy(), search, self.combos, self.pattern_changes, gradient)
+            products = {}
+            slopes = _add_subregion_slopes(own.copy(), search, self.combos, self.pattern_changes, gradient, products)
             self._anchor(everyone, own, gradient, current, slopes)
+            self._anchor_products[-1].update(products)  # (this stage's anchor)
             return slopes[which]
         # in chunks gathered within the cache (a megabyte), each read once
         chunk = max(1, 2**17 // max(1, math.prod(self.shape)))
@@ -846,10 +856,12 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
         )
         # the own term: the product less the sub-region terms (their rounding far below the tolerance
         # of the bound, as the products' own)
+        products = {}
         terms = _add_subregion_slopes(
-            np.zeros(len(which)), search, self.combos[which], self.pattern_changes[which], gradient
+            np.zeros(len(which)), search, self.combos[which], self.pattern_changes[which], gradient, products
         )
         self._anchor(which, slopes - terms, gradient, current, slopes)
+        self._anchor_products[-1].update(products)  # (this stage's anchor)
         return slopes
 
     def _screened_log_likelihoods(self, which):
@@ -907,13 +919,15 @@ def _pattern(mask, t):
     return sum(1 << i for i, bit in enumerate(_bits(mask)) if t >> bit & 1)
 
 
-def _add_subregion_slopes(slopes, search, combos, changes, gradient):
+def _add_subregion_slopes(slopes, search, combos, changes, gradient, shared=None):
     """`slopes` plus ``sum_T dc_T g . log P(x_T, y)`` over the proper sub-regions ``T`` of each
     candidate (attribute indices `combos`, counting-number changes `changes` over sub-region
-    patterns), each distinct sub-region's product computed once."""
+    patterns), each distinct sub-region's product computed once (kept in `shared`, a dict of this
+    `gradient`'s products, if given)."""
     full = changes.shape[1] - 1
     changes = np.asfortranarray(changes)  # each pattern's column contiguous
-    shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
+    if shared is None:
+        shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
     for q in range(full):
         dc = changes[:, q]
         moved = np.flatnonzero(dc)
@@ -1130,6 +1144,7 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         # log-likelihood.
         self._anchor_of = self._anchor_own = self._anchor_slopes = self._anchor_moved = None
         self._anchors = []
+        self._anchor_products = []
 
     def _membership(self, mask):
         member = np.zeros(len(self.search.attributes), dtype=bool)
@@ -1446,9 +1461,13 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         """``g . d`` of the candidates `which` (:meth:`_slopes`), their own terms from the Gram rows they
         need only; anchored at this stage."""
         own, others, their_own = self._gram.candidate_slopes(self._columns_of(gradient), gradient, self.combos[which])
-        slopes = _add_subregion_slopes(own.copy(), self.search, self.combos[which], self.changes[which], gradient)
+        products = {}
+        slopes = _add_subregion_slopes(
+            own.copy(), self.search, self.combos[which], self.changes[which], gradient, products
+        )
         self._anchor(others, their_own, gradient, current)
         self._anchor(which, own, gradient, current, slopes)
+        self._anchor_products[-1].update(products)  # (this stage's anchor)
         return slopes
 
     # -------------------------------------------------------------- scoring
