@@ -2085,6 +2085,10 @@ class _GramSlopes:
         whole_at = (first + xc[:, :, None]) * size + (first + xb[:, None, :])
         table_at = xc[:, :, None] * width + xb[:, None, :]
         weight, weight_b, weight_c = valid.astype(np.float64), valid_b.astype(np.float64), valid_c.astype(np.float64)
+        n_later = len(offsets) - 1
+        cr_at = c[:, None] * width + xb  # flat indices of (c, xb), (xc, b) and (c, b)
+        rc_at = xc * n_later + b[:, None]
+        cc_at = c * n_later + b
         common = int(self.common[a])
         out = np.zeros(len(later))
         for state, rows in enumerate(self.state_rows[a]):
@@ -2101,9 +2105,15 @@ class _GramSlopes:
                 gram *= np.take(rr[state], table_at)
                 gram *= weight
                 value = gram.sum(axis=(1, 2))
-                value += ((cr[state][c[:, None], xb] * ones[xb]) * weight_b).sum(axis=1)
-                value += ((rc[state][xc, b[:, None]] * ones[xc]) * weight_c).sum(axis=1)
-                value += cc[state][c, b] * total
+                by_b = np.take(ones, xb)  # (double precision: the tables' entries multiplied into it)
+                by_b *= np.take(cr[state], cr_at)
+                by_b *= weight_b
+                value += by_b.sum(axis=1)
+                by_c = np.take(ones, xc)
+                by_c *= np.take(rc[state], rc_at)
+                by_c *= weight_c
+                value += by_c.sum(axis=1)
+                value += np.take(cc[state], cc_at) * total
                 out += value
         return out
 
