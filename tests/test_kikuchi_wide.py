@@ -374,11 +374,13 @@ def test_candidate_pools_with_gram_slopes_take_the_same_path(n_cols, seed, refer
     _compare(new, reference.kikuchi_bayes_path(engine, "y", trace=True))
 
 
+@pytest.mark.parametrize("runs", [kikuchi._SUM_RUNS, 0])
 @pytest.mark.parametrize("cards", [[3] * 6, [2, 3, 1, 4, 5, 1, 2], [1, 1, 3]])
-def test_gram_kernels_are_direct_sums(cards):
-    # The one-hot Gram product of a row subset with signed weights, and the sums over each
-    # attribute's reduced columns (equal widths, mixed widths, attributes of one state), against
-    # their direct loops.
+def test_gram_kernels_are_direct_sums(cards, runs, monkeypatch):
+    # The one-hot Gram product of a row subset with signed weights (from rows of any dtype), and the
+    # sums over each attribute's reduced columns (equal widths, mixed widths, attributes of one
+    # state; by runs of equal widths and by gathered rows), against their direct loops.
+    monkeypatch.setattr(kikuchi, "_SUM_RUNS", runs)
     rng = np.random.default_rng(len(cards))
     x = np.column_stack([rng.integers(0, c, 40) for c in cards] + [rng.integers(0, 2, 40)])
     engine = gm.stats.CountingEngine(x, cards + [2], names=[f"x{j}" for j in range(len(cards))] + ["y"])
@@ -396,6 +398,10 @@ def test_gram_kernels_are_direct_sums(cards):
     single = kikuchi._weighted_gram(gram.rows_major.astype(np.float32), first, rows, counts[rows])
     assert single.dtype == np.float64
     np.testing.assert_array_equal(single, kikuchi._weighted_gram(gram.rows_major, first, rows, counts[rows]))
+    # the same products from the rows as bytes (gathered, then scaled in double precision)
+    np.testing.assert_array_equal(kikuchi._weighted_gram(gram.rows_major_bytes, first, rows, weights[rows]), got)
+    from_bytes = kikuchi._weighted_gram(gram.rows_major_bytes, first, rows, counts[rows], single=True)
+    np.testing.assert_array_equal(from_bytes, single)
     for start in range(len(cards)):
         bounds = gram.reduced_offsets[start:] - gram.reduced_offsets[start]
         width = int(bounds[-1])
@@ -568,9 +574,10 @@ def test_count_products_in_single_precision_only_for_weights_of_zero_and_one(mon
     dtypes = []
     original = kikuchi._weighted_gram
 
-    def recorded(rows_major, first, rows, weights):
-        dtypes.append(rows_major.dtype)
-        return original(rows_major, first, rows, weights)
+    def recorded(rows_major, first, rows, weights, single=None):
+        single = rows_major.dtype == np.float32 if single is None else single
+        dtypes.append(np.dtype(np.float32 if single else np.float64))
+        return original(rows_major, first, rows, weights, single)
 
     monkeypatch.setattr(kikuchi, "_weighted_gram", recorded)
     frame = _mixed(10, 300, 6)

@@ -71,6 +71,9 @@ _USE_GRAM_SLOPES = True
 # entries take their bound slopes from one-hot Gram products (_GramSlopes) rather than a product
 # with every cached delta (a pass over all of them at every stage).
 _GRAM_POOL_ELEMENTS = 2**24
+# Most runs of attributes of as many states for the Gram slopes' sums over each attribute's columns
+# by strided slices (see _GramSlopes._block_sums); more: by gathered rows.
+_SUM_RUNS = 16
 # Candidates ordered by their bound at first (all of them once more are scored).
 _LEADING = 1024
 # A first attribute's candidates take the Gram rows of a cover of their pairs when its columns are
@@ -196,6 +199,8 @@ class _RegionSearch:
         self._columns = np.ascontiguousarray(self.x.T)  # (attributes, rows)
         # Rows, classes and weights of the nonzero class weights, row by row.
         self._entries = (*np.nonzero(self.class_weights), self.class_weights[self.class_weights != 0])
+        self._entry_per_row = bool(np.array_equal(self._entries[0], np.arange(len(unique))))
+        self._unit_entries = bool((self._entries[2] == 1).all())
         self._log_rows = {}
         self._log_tables = {}
         self._cached_bytes = 0
@@ -261,8 +266,11 @@ class _RegionSearch:
             Attribute indices of each region, ascending.
         """
         cells = self.cards[bits].prod(axis=1)
-        code = np.zeros((len(bits), len(self.x)), dtype=np.int64)
-        for k in range(bits.shape[1]):
+        if bits.shape[1]:
+            code = self._columns[bits[:, 0]]  # (a copy)
+        else:
+            code = np.zeros((len(bits), len(self.x)), dtype=np.int64)
+        for k in range(1, bits.shape[1]):
             code *= self.cards[bits[:, k]][:, None]
             code += self._columns[bits[:, k]]
         code += (np.cumsum(cells) - cells)[:, None]
@@ -278,9 +286,13 @@ class _RegionSearch:
         m = self.n_classes
         rows, classes, weights = self._entries
         total = int(cells.sum())
-        counts = np.bincount(
-            (code[:, rows] * m + classes).ravel(), weights=np.tile(weights, len(code)), minlength=total * m
-        ).reshape(total, m)
+        index = code * m if self._entry_per_row else code[:, rows] * m
+        index += classes
+        if self._unit_entries:  # the same integers as the weighted sums of ones, counted faster
+            counts = np.bincount(index.ravel(), minlength=total * m).astype(np.float64)
+        else:
+            counts = np.bincount(index.ravel(), weights=np.tile(weights, len(code)), minlength=total * m)
+        counts = counts.reshape(total, m)
         theta = self.prior_strength
         # Eq. (4): alpha = vartheta / (cells of the region, class included); the same vartheta
         # everywhere, so overlapping submodels agree.
@@ -359,6 +371,7 @@ class _Model:
         self.scores = np.array(search.log_rows(0), dtype=np.float64, copy=True)
         self.df = search.class_df(0)
         self._closure_cache = {}
+        self._pool_tables = {}  # the candidate pools' keyed tables of this model (_model_tables)
 
     def closure(self, mask):
         """Smallest region of the intersection closure containing `mask`, or None if uncovered."""
@@ -402,6 +415,7 @@ class _Model:
                 self.counting.pop(t, None)
         self.maximal = [r for r in self.maximal if r & region != r] + [region]
         self._closure_cache = {}
+        self._pool_tables = {}
         self.scores += delta_scores
         self.df += sum(dc * self.search.class_df(t) for t, dc in changes.items())
 
@@ -409,20 +423,30 @@ class _Model:
 class _VectorChanges:
     """Counting-number changes of many candidates at once, as (candidates, patterns) arrays (bit ``i`` of
     a pattern: the candidate's ``i``-th attribute is in the sub-region); for pools with ``search``,
-    ``model``, ``k`` and ``_patterns`` (the patterns, largest first)."""
+    ``model``, ``k``, ``combos`` (each candidate's attributes) and ``_patterns`` (the patterns,
+    largest first)."""
 
     search: _RegionSearch
     model: _Model
     k: int
+    combos: np.ndarray
     _patterns: list[int]
 
     def _positions(self, pattern):
         return [i for i in range(self.k) if pattern >> i & 1]
 
+    def _mask(self, b, pattern=None):
+        row = self.combos[b]
+        return sum(1 << int(row[i]) for i in (range(self.k) if pattern is None else self._positions(pattern)))
+
     def _model_tables(self):
         """Counting numbers of the model's regions of up to k attributes, and the number of its
-        regions holding each set of up to k attributes, as sorted keys and values (:meth:`_keyed`)."""
+        regions holding each set of up to k attributes, as sorted keys and values (:meth:`_keyed`);
+        made once per model and k (the pools of every size share them)."""
         model, k = self.model, self.k
+        cached = model._pool_tables.get(k)
+        if cached is not None:
+            return cached
         counting_keys, counting_values = self._keyed(
             (_bits(mask), c) for mask, c in model.counting.items() if len(_bits(mask)) <= k
         )
@@ -432,7 +456,8 @@ class _VectorChanges:
             for size in range(1, min(k, len(bits)) + 1):
                 holding.update(itertools.combinations(bits, size))
         holding_keys, holding_values = self._keyed(holding.items())
-        return counting_keys, counting_values, holding_keys, holding_values
+        model._pool_tables[k] = (counting_keys, counting_values, holding_keys, holding_values)
+        return model._pool_tables[k]
 
     def _general_changes(self, combos, tables=None):
         """Counting-number changes (candidates, patterns) of adding the candidates `combos`, vectorized
@@ -511,6 +536,7 @@ class _AnchoredBounds:
     _change_rows: np.ndarray
     _gram: Any
     _anchors: list[tuple[np.ndarray, np.ndarray, float]]
+    _anchor_products: list[dict[int, float]]
     _anchor_of: Any
     _anchor_own: Any
     _anchor_slopes: Any
@@ -522,6 +548,7 @@ class _AnchoredBounds:
         scores = self.model.scores
         if not self._anchors or not np.array_equal(self._anchors[-1][0], scores):
             self._anchors.append((scores.copy(), gradient.copy(), current))
+            self._anchor_products.append({})  # its sub-region products (_add_subregion_slopes)
         if self._anchor_of is None:
             n = len(self.combos)
             self._anchor_of = np.zeros(n, dtype=np.int32)
@@ -562,29 +589,34 @@ class _AnchoredBounds:
             own = self._gram.slopes(self._columns_of(gradient), gradient)
             self._anchor(np.arange(len(self.combos)), own, gradient, current)
         anchors = self._anchor_of[which]
-        out = np.empty(len(which))
-        stale = np.ones(len(which), dtype=bool)
-        for q in np.flatnonzero(np.bincount(anchors)):
-            chosen = anchors == q
-            part = which[chosen]
-            anchor_scores, anchor_gradient, anchor_current = self._anchors[q]
-            moved = part[self._anchor_moved[part]]
-            if len(moved):  # the sub-region terms of changes made since
-                self._anchor_slopes[moved] = _add_subregion_slopes(
-                    self._anchor_own[moved], search, self.combos[moved], self._change_rows[moved], anchor_gradient
+        moved = which[self._anchor_moved[which]]
+        if len(moved):  # the sub-region terms of changes made since their anchors
+            moved_anchors = self._anchor_of[moved]
+            for q in np.flatnonzero(np.bincount(moved_anchors)):
+                part = moved[moved_anchors == q]
+                self._anchor_slopes[part] = _add_subregion_slopes(
+                    self._anchor_own[part],
+                    search,
+                    self.combos[part],
+                    self._change_rows[part],
+                    self._anchors[q][1],
+                    self._anchor_products[q],
                 )
-                self._anchor_moved[moved] = False
-            slopes = self._anchor_slopes[part]
-            if np.array_equal(anchor_scores, scores):  # the same stage: the bound g . d itself
-                stale[chosen] = False
+            self._anchor_moved[moved] = False
+        # per anchor: what its bounds lie above its slopes (0 at this stage: the bound g . d itself)
+        offsets = np.zeros(len(self._anchors))
+        same = np.zeros(len(self._anchors), dtype=bool)
+        for q in np.flatnonzero(np.bincount(anchors)):
+            anchor_scores, anchor_gradient, anchor_current = self._anchors[q]
+            if np.array_equal(anchor_scores, scores):
+                same[q] = True
             else:
                 step = scores - anchor_scores
                 # the rounding of the product and of the two log-likelihoods, allowed for
                 rounding = (step.size + 64) * 2.0**-52 * float(_dot(np.abs(step), np.abs(anchor_gradient)))
                 rounding += 2.0**-50 * (abs(anchor_current) + abs(current))
-                slopes += anchor_current - current + float(_dot(step, anchor_gradient)) + rounding
-            out[chosen] = slopes
-        return out, stale
+                offsets[q] = anchor_current - current + float(_dot(step, anchor_gradient)) + rounding
+        return self._anchor_slopes[which] + offsets[anchors], ~same[anchors]
 
 
 class _CandidatePool(_VectorChanges, _AnchoredBounds):
@@ -628,6 +660,7 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
         self.pattern_changes = np.zeros((len(masks), 1 << n_in_region), dtype=np.int32)
         self.delta_dfs = np.zeros(len(masks))
         self._holding = None
+        self._pattern_masks = {}  # each candidate's sub-region masks, once its changes are made
         self._gram = None  # a _GramSlopes when it applies (False when not), made at the first bound
         self.combos = np.array([_bits(mask) for mask in masks], dtype=np.int64).reshape(len(masks), n_in_region)
         self._common = search.common
@@ -638,6 +671,7 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
         # anchored bounds (see _AnchoredBounds), for large pools of pairs
         self._anchor_of = self._anchor_own = self._anchor_slopes = self._anchor_moved = None
         self._anchors = []
+        self._anchor_products = []
         self._refresh(range(len(masks)))
 
     def _refresh(self, which):
@@ -650,7 +684,6 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
         which = np.asarray(which, dtype=np.int64)
         if not len(which):
             return
-        class_df = search.class_df
         full = (1 << k) - 1
         # A candidate sharing no attribute with the model has no covered sub-region but the class
         # alone (the root's closure lies inside the model's attributes): {S: +1, class: -1}.
@@ -671,22 +704,20 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
                 part = general[start : start + chunk]
                 rows[part] = self._general_changes(self.combos[which[part]], tables)
         differ = np.flatnonzero((rows != self.pattern_changes[which]).any(axis=1))
+        changed = which[differ]
+        self.delta_dfs[changed] = _delta_dfs(search, self.combos[changed], rows[differ])
+        self.pattern_changes[changed] = rows[differ]
+        if self._anchor_moved is not None:
+            self._anchor_moved[changed] = True
         corrected, moved = [], []
         order = self._change_order
-        for i in differ:
-            b = int(which[i])
-            row = rows[i]
-            combo = self.combos[b]
-            change = {}
-            for q in order:
-                if row[q]:
-                    change[sum(1 << int(combo[j]) for j in range(k) if q >> j & 1)] = int(row[q])
+        for b, row in zip(changed.tolist(), rows[differ].tolist()):
+            masks = self._pattern_masks.get(b)
+            if masks is None:  # the candidate's sub-region of each pattern
+                masks = self._pattern_masks[b] = [self._mask(b, q) for q in range(full + 1)]
+            change = {masks[q]: row[q] for q in order if row[q]}
             old = self.changes[b]
             self.changes[b] = change
-            self.delta_dfs[b] = sum([dc * class_df(t) for t, dc in change.items()])
-            self.pattern_changes[b] = row
-            if self._anchor_moved is not None:
-                self._anchor_moved[b] = True
             if self.has_delta[b]:
                 corrected.append(b)
                 moved.append({t: change.get(t, 0) - old.get(t, 0) for t in change.keys() | old.keys()})
@@ -813,18 +844,24 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
             columns = self._columns_of(gradient)
             everyone = np.arange(len(self.masks))
             own = self._gram.slopes(columns, gradient)
-            slopes = _add_subregion_slopes(own.copy(), search, self.combos, self.pattern_changes, gradient)
+            products = {}
+            slopes = _add_subregion_slopes(own.copy(), search, self.combos, self.pattern_changes, gradient, products)
             self._anchor(everyone, own, gradient, current, slopes)
+            self._anchor_products[-1].update(products)  # (this stage's anchor)
             return slopes[which]
+        # in chunks gathered within the cache (a megabyte), each read once
+        chunk = max(1, 2**17 // max(1, math.prod(self.shape)))
         slopes = np.concatenate(
-            [_dot(self.deltas[which[i : i + self.block]], gradient) for i in range(0, len(which), self.block)]
+            [_dot(self.deltas[which[i : i + chunk]], gradient) for i in range(0, len(which), chunk)]
         )
         # the own term: the product less the sub-region terms (their rounding far below the tolerance
         # of the bound, as the products' own)
+        products = {}
         terms = _add_subregion_slopes(
-            np.zeros(len(which)), search, self.combos[which], self.pattern_changes[which], gradient
+            np.zeros(len(which)), search, self.combos[which], self.pattern_changes[which], gradient, products
         )
         self._anchor(which, slopes - terms, gradient, current, slopes)
+        self._anchor_products[-1].update(products)  # (this stage's anchor)
         return slopes
 
     def _screened_log_likelihoods(self, which):
@@ -882,13 +919,15 @@ def _pattern(mask, t):
     return sum(1 << i for i, bit in enumerate(_bits(mask)) if t >> bit & 1)
 
 
-def _add_subregion_slopes(slopes, search, combos, changes, gradient):
+def _add_subregion_slopes(slopes, search, combos, changes, gradient, shared=None):
     """`slopes` plus ``sum_T dc_T g . log P(x_T, y)`` over the proper sub-regions ``T`` of each
     candidate (attribute indices `combos`, counting-number changes `changes` over sub-region
-    patterns), each distinct sub-region's product computed once."""
+    patterns), each distinct sub-region's product computed once (kept in `shared`, a dict of this
+    `gradient`'s products, if given)."""
     full = changes.shape[1] - 1
     changes = np.asfortranarray(changes)  # each pattern's column contiguous
-    shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
+    if shared is None:
+        shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
     for q in range(full):
         dc = changes[:, q]
         moved = np.flatnonzero(dc)
@@ -905,32 +944,51 @@ def _add_subregion_slopes(slopes, search, combos, changes, gradient):
     return slopes
 
 
-def _weighted_gram(rows_major, first, rows, weights):
+def _delta_dfs(search, combos, changes):
+    """Change of the conditional degrees of freedom (eq. 7) from adding each candidate (attribute
+    indices `combos`, counting-number changes `changes` over sub-region patterns): ``sum_T dc_T
+    (classes - 1) prod_{a in T} |X_a|``, exact integers."""
+    k = combos.shape[1]
+    cards = search.cards[combos]
+    products = np.ones((1 << k, len(combos)), dtype=np.int64)  # joint states of each pattern
+    for q in range(1, 1 << k):
+        low = (q & -q).bit_length() - 1
+        products[q] = products[q & (q - 1)] * cards[:, low]
+    return np.einsum("nq,qn->n", changes, products) * (search.n_classes - 1)
+
+
+def _weighted_gram(rows_major, first, rows, weights, single=None):
     """The upper triangle of ``X^T diag(weights) X`` (the lower one zero, Fortran-ordered) for the rows
     `rows` (None: all) of ``X = rows_major[:, first:]``: BLAS's symmetric rank-k updates of the
     rows of positive and of negative weight scaled by the weights' square roots (a third less time
     than the general product, measured).
 
-    A single-precision `rows_major` is multiplied in single precision (twice as fast), for weights
-    whose products it holds exactly (0 and 1 with fewer than 2**24 rows: integer counts); the result
-    is double precision either way.
+    `rows_major` holds zeros and ones, in any dtype (bytes: an eighth of the reads of the rows
+    gathered). With `single` (default: a single-precision `rows_major`) the product is in single
+    precision (twice as fast), for weights whose products it holds exactly (0 and 1 with fewer than
+    2**24 rows: integer counts); the result is double precision either way.
     """
     from scipy.linalg.blas import dsyrk, ssyrk
 
-    single = rows_major.dtype == np.float32
+    if single is None:
+        single = rows_major.dtype == np.float32
+    dtype = np.float32 if single else np.float64
     syrk = ssyrk if single else dsyrk
-    root = np.sqrt(np.abs(weights)).astype(rows_major.dtype)
     width = rows_major.shape[1] - first
+    unit = bool(((weights == 0) | (weights == 1)).all())  # counts: no scaling
+    root = None if unit else np.sqrt(np.abs(weights)).astype(dtype)
     out = None
     for sign, chosen in ((1.0, weights > 0), (-1.0, weights < 0)):
         if chosen.any():
             picked = np.flatnonzero(chosen) if rows is None else rows[chosen]
-            block = rows_major[picked, first:]  # whole rows: contiguous reads
-            # transposed while scaled: (columns, rows) C-ordered, so that its transpose is the
-            # Fortran-ordered matrix dsyrk reads without a copy (trans=1: scaled.T @ scaled)
-            scaled = np.empty((width, len(picked)), dtype=rows_major.dtype)
-            np.multiply(block.T, root[chosen][None, :], out=scaled)
-            out = syrk(sign, scaled.T, trans=1, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
+            block = rows_major[picked, first:]  # whole rows: contiguous reads (a copy)
+            if root is not None:
+                block = np.multiply(block, root[chosen][:, None], dtype=dtype)
+            elif block.dtype != dtype:
+                block = block.astype(dtype)
+            # (rows, columns) C-ordered: its transpose is the Fortran-ordered matrix syrk reads
+            # without a copy (trans=0: block.T @ block)
+            out = syrk(sign, block.T, trans=0, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
     if out is None:
         return np.zeros((width, width), order="F")
     return out.astype(np.float64) if single else out
@@ -1086,15 +1144,12 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         # log-likelihood.
         self._anchor_of = self._anchor_own = self._anchor_slopes = self._anchor_moved = None
         self._anchors = []
+        self._anchor_products = []
 
     def _membership(self, mask):
         member = np.zeros(len(self.search.attributes), dtype=bool)
         member[list(_bits(mask))] = True
         return member
-
-    def _mask(self, b, pattern=None):
-        row = self.combos[b]
-        return sum(1 << int(row[i]) for i in (range(self.k) if pattern is None else self._positions(pattern)))
 
     # ------------------------------------------------------------- changes
     def update(self, added):
@@ -1121,38 +1176,30 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         if len(which) == 0:
             return
         model, k = self.model, self.k
-        before = self.changes[which] if self._anchor_of is not None else None  # a copy
         full = (1 << k) - 1
         touched = 0
         for region in model.maximal:
             touched |= region
         # A candidate sharing no attribute with the model: {S: +1, class: -1}.
         hit = self._membership(touched)[self.combos[which]].any(axis=1)
-        plain = which[~hit]
-        self.changes[plain] = 0
-        self.changes[plain, full] = 1
-        self.changes[plain, 0] = -1
+        rows = np.zeros((len(which), full + 1), dtype=self.changes.dtype)
+        rows[~hit, full] = 1
+        rows[~hit, 0] = -1
         # (patterns x candidates) arrays of a chunk; the model's keyed tables made once
         chunk = max(1, _BLOCK_ELEMENTS // (8 << k))
-        general = which[hit]
+        general = np.flatnonzero(hit)
         tables = self._model_tables() if len(general) else None
         for start in range(0, len(general), chunk):
             part = general[start : start + chunk]
-            self.changes[part] = self._general_changes(self.combos[part], tables)
-        self.delta_dfs[which] = (self.changes[which] * self._class_dfs(which)).sum(axis=1)
-        if before is not None:  # their sub-region terms at their anchors to compute again
-            self._anchor_moved[which[(self.changes[which] != before).any(axis=1)]] = True
-
-    def _pattern_cards(self, which):
-        """Joint states of each sub-region's attributes, (candidates, patterns)."""
-        combos = self.combos[which]
-        return np.stack(
-            [self.search.cards[combos[:, self._positions(q)]].prod(axis=1) for q in range(1 << self.k)], axis=1
-        )
-
-    def _class_dfs(self, which):
-        """Conditional degrees of freedom (eq. 7) of each sub-region, (candidates, patterns)."""
-        return self._pattern_cards(which) * (self.search.n_classes - 1)
+            rows[part] = self._general_changes(self.combos[which[part]], tables)
+        # only the candidates whose changes differ: their degrees of freedom, and their sub-region
+        # terms at their anchors to compute again
+        differ = (rows != self.changes[which]).any(axis=1)
+        changed = which[differ]
+        self.changes[changed] = rows[differ]
+        self.delta_dfs[changed] = _delta_dfs(self.search, self.combos[changed], rows[differ])
+        if self._anchor_of is not None:
+            self._anchor_moved[changed] = True
 
     def _changes_dict(self, b):
         return {self._mask(b, q): int(dc) for q, dc in enumerate(self.changes[b]) if dc}
@@ -1414,9 +1461,13 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         """``g . d`` of the candidates `which` (:meth:`_slopes`), their own terms from the Gram rows they
         need only; anchored at this stage."""
         own, others, their_own = self._gram.candidate_slopes(self._columns_of(gradient), gradient, self.combos[which])
-        slopes = _add_subregion_slopes(own.copy(), self.search, self.combos[which], self.changes[which], gradient)
+        products = {}
+        slopes = _add_subregion_slopes(
+            own.copy(), self.search, self.combos[which], self.changes[which], gradient, products
+        )
         self._anchor(others, their_own, gradient, current)
         self._anchor(which, own, gradient, current, slopes)
+        self._anchor_products[-1].update(products)  # (this stage's anchor)
         return slopes
 
     # -------------------------------------------------------------- scoring
@@ -1538,6 +1589,7 @@ class _GramSlopes:
         rows, attributes = np.nonzero(outside)
         self.rows_major[rows, self.reduced_offsets[attributes] + rank[rows, attributes]] = 1.0
         self.rows_major[:, -1] = 1.0
+        self.rows_major_bytes = self.rows_major.astype(np.uint8)  # the same, gathered at an eighth of the reads
         self.attribute_of = np.repeat(np.arange(n), cards - 1)  # each reduced column's attribute
         self.unit = bool((cards == 2).all())  # one reduced column per attribute: no sums over columns
         # the rows in each state of each attribute (the first attributes of three)
@@ -1547,8 +1599,8 @@ class _GramSlopes:
                 self.state_rows[a] = [np.flatnonzero(x[:, a] == s) for s in range(int(cards[a]))]
         self.keep_phi = keep_phi
         self._phi = None
-        self._rows_major_single = None  # rows_major in single precision, for the counts (made once)
         self._offsets_plans = {}
+        self._runs_cache = {}
         self._scale = 0.0  # largest |phi|, for the rounding allowance
         self._largest_reference = 0.0
         # most terms of one candidate's slope: its cells (the largest cardinalities' product)
@@ -1617,6 +1669,18 @@ class _GramSlopes:
             first += math.comb(self.n - a - 1, 2)
         return out
 
+    def _runs(self, start):
+        """Runs of consecutive attributes from `start` on with as many reduced columns each: (first
+        attribute, end, first column, columns each), numbered from `start`'s (cached)."""
+        runs = self._runs_cache.get(start)
+        if runs is None:
+            bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
+            widths = np.diff(bounds)
+            edges = [0, *(np.flatnonzero(np.diff(widths)) + 1).tolist(), len(widths)]
+            runs = [(lo, hi, int(bounds[lo]), int(widths[lo])) for lo, hi in zip(edges[:-1], edges[1:]) if hi > lo]
+            self._runs_cache[start] = runs
+        return runs
+
     def _block_sums(self, values, start, axis):
         """`values` summed over the reduced columns of each attribute from `start` on, along `axis`
         (0 or 1), each attribute's columns added in order."""
@@ -1627,14 +1691,23 @@ class _GramSlopes:
         shape[axis] = len(bounds) - 1
         if values.shape[axis] == 0:
             return np.zeros(shape)
-        width = int(bounds[1] - bounds[0])
-        if (np.diff(bounds) == width).all():  # as many reduced columns each: strided slices added
+        runs = self._runs(start)
+        if len(runs) <= _SUM_RUNS:  # per run of attributes of as many columns: strided slices added
+            out = np.empty(shape)
             index = [slice(None)] * values.ndim
-            index[axis] = slice(0, None, width)
-            out = np.array(values[tuple(index)])
-            for offset in range(1, width):
-                index[axis] = slice(offset, None, width)
-                out += values[tuple(index)]
+            target = [slice(None)] * values.ndim
+            for lo, hi, column, width in runs:
+                target[axis] = slice(lo, hi)
+                if width == 0:  # attributes of one state: no reduced column
+                    out[tuple(target)] = 0.0
+                    continue
+                end = column + (hi - lo) * width
+                index[axis] = slice(column, end, width)
+                part = out[tuple(target)]
+                part[...] = values[tuple(index)]
+                for offset in range(1, width):
+                    index[axis] = slice(column + offset, end, width)
+                    part += values[tuple(index)]
             return out
         if axis == 1:  # along rows: numpy's segment sums (contiguous)
             out = np.add.reduceat(values, np.minimum(bounds[:-1], values.shape[1] - 1), axis=1)
@@ -1658,12 +1731,8 @@ class _GramSlopes:
         `rows` (None: all), transposed: C-ordered, the lower triangle (see :func:`_weighted_gram`).
         With `counts` (`weights` of 0 and 1), in single precision: the same integers."""
         first = int(self.reduced_offsets[start])
-        rows_major = self.rows_major
-        if counts:
-            if self._rows_major_single is None:
-                self._rows_major_single = self.rows_major.astype(np.float32)
-            rows_major = self._rows_major_single
-        return _weighted_gram(rows_major, first, rows, weights if rows is None else weights[rows]).T
+        weights = weights if rows is None else weights[rows]
+        return _weighted_gram(self.rows_major_bytes, first, rows, weights, single=counts).T
 
     def _grams(self, weights, start, a, whole, counts=False):
         """The transposed Gram matrices (see :meth:`_gram`) of each state of `a` (None: all rows; the
@@ -1679,130 +1748,190 @@ class _GramSlopes:
 
     # ------------------------------------------------------------ tables
     def _tables(self):
-        """Each first attribute's anchored log tables: per class column, the four arrays of phi."""
+        """Each first attribute's anchored log tables: per class column, the four arrays of phi.
+
+        The (xc, xb) tables, the large ones, are made band after band of rows (every state, class
+        and step of a band while it is in the cache), the three smaller arrays whole."""
         from .._threads import one_blas_thread
 
         search = self.search
         m, theta = search.n_classes, search.prior_strength
         per_class = search._class_weights_t
+        binary = search.binary
+        reference = math.log(search.total + theta)
         phi = []
         # class weights of 0 and 1 (distinct rows): counts multiplied exactly in single precision
         single = len(search.x) < 2**24 and all(bool(((w == 0) | (w == 1)).all()) for w in per_class)
         with one_blas_thread():
-            wholes = [self._gram(w, 0, counts=single) for w in per_class]
+            # every pair's counts over all rows, per class: those in a first attribute's common state
+            # are these less those in its other states (the counts are linear in the Gram matrix)
+            wholes = [self._full_counts(self._gram(w, 0, counts=single), 0) for w in per_class]
             for a, start, states, _ in self._starts():
-                attr = self.attribute_of[int(self.reduced_offsets[start]) :] - start
+                first = int(self.reduced_offsets[start])
+                attr = self.attribute_of[first:] - start
                 cards = self.cards[start:].astype(np.float64)
                 alpha_cc = theta / (states * m * cards[:, None] * cards[None, :])  # (c, b)
-                alphas = [None, alpha_cc[:, attr], alpha_cc[attr, :], alpha_cc]  # (xc, xb): by band
-                # (xc, xb) entries only in the bands of rows up to each band's end (b < c lies inside):
-                # the rest stays zero, never read
-                width = len(attr)
-                bands = self._bands(width)
-                # per class: the four (states, ...) arrays of count + alpha, then (but the two classes'
-                # odds, whose log is taken once) of their logs
-                logs = []
+                alphas = [alpha_cc[:, attr], alpha_cc[attr, :], alpha_cc]
+                width, n_later = len(attr), len(cards)
+                common = 0 if a is None else int(self.common[a])
+                others = [s for s in range(states) if s != common]
+                # per class: the (xc, xb) counts of all rows and of a's other states, and the three
+                # smaller (states, ...) arrays of count + alpha, then (but the two classes' odds,
+                # whose log is taken once) of their logs
+                reduced, smalls = [], []
                 for weights, whole in zip(per_class, wholes):
-                    grams = self._grams(weights, start, a, whole, single)
-                    if a is not None:  # a's common state: all rows minus its other states
-                        common = int(self.common[a])
-                        grams[common] = grams[common] - sum(g for s, g in enumerate(grams) if s != common)
-                    parts = None
-                    for state, gram in enumerate(grams):
-                        counts = self._full_counts(gram, start)
-                        if parts is None:
-                            parts = [np.zeros((len(grams),) + counts[0].shape)]
-                            parts += [np.empty((len(grams),) + c.shape) for c in counts[1:]]
-                        for low, high in bands:
-                            parts[0][state, low:high, :high] = counts[0][low:high, :high]
-                        for part, values in zip(parts[1:], counts[1:]):
+                    by_state = {}
+                    parts = [
+                        np.empty((states, n_later, width)),
+                        np.empty((states, width, n_later)),
+                        np.empty((states, n_later, n_later)),
+                    ]
+                    for state in others:
+                        counts = self._full_counts(self._gram(weights, start, self.state_rows[a][state], single), start)
+                        by_state[state] = counts[0]
+                        for part, values in zip(parts, counts[1:]):
                             part[state] = values
-                    for low, high in bands:
-                        band = parts[0][:, low:high, :high]
-                        np.maximum(band, 0.0, out=band)
-                        band += alpha_cc[attr[low:high]][:, attr[:high]]
-                        if not search.binary:
-                            np.log(band, out=band)
-                    for part, alpha in zip(parts[1:], alphas[1:]):
-                        np.maximum(part, 0.0, out=part)
+                    # a's common state: all rows less its other states
+                    for part, values in zip(
+                        parts, (whole[1][start:, first:], whole[2][first:, start:], whole[3][start:, start:])
+                    ):
+                        part[common] = values
+                        for state in others:
+                            part[common] -= part[state]
+                    for part, alpha in zip(parts, alphas):
+                        if not single:  # (differences of exact integers are never negative)
+                            np.maximum(part, 0.0, out=part)
                         part += alpha
-                        if not search.binary:
+                        if not binary:
                             np.log(part, out=part)
-                    logs.append(parts)
-                # Entries outside b < c within the bands (the diagonal blocks) stay: finite (counts of
-                # at least zero), they only reach the sums of pairs b >= c, never read.
-                if search.binary:  # log((n1 + alpha) / (n0 + alpha)): one log, not two
-                    tables = [logs[1]]
-                    for low, high in bands:
-                        band = logs[1][0][:, low:high, :high]
-                        band /= logs[0][0][:, low:high, :high]
-                        np.log(band, out=band)
-                    for one, zero in zip(logs[1][1:], logs[0][1:]):
+                    reduced.append((whole[0][first:, first:], by_state))
+                    smalls.append(parts)
+                if binary:  # log((n1 + alpha) / (n0 + alpha)): one log, not two
+                    for one, zero in zip(smalls[1], smalls[0]):
                         one /= zero
                         np.log(one, out=one)
+                    tables = [smalls[1]]
                 else:
-                    tables = [[value - last for value, last in zip(values, logs[-1])] for values in logs[:-1]]
-                    reference = math.log(search.total + theta)
-                    for last in logs[-1]:
+                    tables = [[value - last for value, last in zip(values, smalls[-1])] for values in smalls[:-1]]
+                    for last in smalls[-1]:
                         largest = max(float(last.max()) - reference, reference - float(last.min()))
                         self._largest_reference = max(self._largest_reference, largest)
-                packed = []
-                for table in tables:
-                    anchored = self._anchor(table, a, attr, bands)
-                    for values in anchored:
+                # phi of the smaller arrays (see _anchor), and what the (xc, xb) tables are anchored by
+                anchored = []
+                for cr, rc, cc in tables:
+                    if a is not None:
+                        for state in others:
+                            for values in (cr, rc, cc):
+                                values[state] -= values[common]
+                    by_b = rc.copy()  # (xc, b) along a only
+                    self._repeat_columns(cr, cc, start, 2, np.subtract)
+                    self._repeat_columns(rc, cc, start, 1, np.subtract)
+                    for values in (cr, rc, cc):
                         self._scale = max(self._scale, float(values.max()), -float(values.min()))
-                    packed.append([values.astype(np.float32) for values in anchored])
-                phi.append(packed)
+                    anchored.append((np.zeros((states, width, width), dtype=np.float32), by_b, cr))
+                self._reduced_phi(a, start, states, reduced, anchored, single, alpha_cc, attr)
+                phi.append(
+                    [
+                        [rr, cr.astype(np.float32), rc.astype(np.float32), cc.astype(np.float32)]
+                        for (rr, _, _), (cr, rc, cc) in zip(anchored, tables)
+                    ]
+                )
         return phi
+
+    def _reduced_phi(self, a, start, states, reduced, anchored, single, alpha_cc, attr):
+        """The (xc, xb) entries of phi (see :meth:`_anchor`) of one first attribute, band after band,
+        into the single-precision arrays of `anchored` (with each class column's ``(xc, b)`` and
+        ``(c, xb)`` tables to anchor them by)."""
+        binary = self.search.binary
+        reference = math.log(self.search.total + self.search.prior_strength)
+        common = 0 if a is None else int(self.common[a])
+        others = [s for s in range(states) if s != common]
+        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
+        widths = np.diff(bounds)
+        for low, high in self._bands(start):
+            begin, end = self._attributes_below(bounds, low), self._attributes_below(bounds, high)
+            alpha = alpha_cc[attr[low:high]][:, attr[:high]]
+            logs = []
+            for whole, by_state in reduced:
+                band = np.empty((states, high - low, high))
+                for state in others:
+                    if single:  # count + alpha at once (exact integers: never negative)
+                        np.add(by_state[state][low:high, :high], alpha, out=band[state])
+                    else:
+                        band[state] = by_state[state][low:high, :high]
+                mine = band[common]  # a's common state: all rows less its other states
+                mine[...] = whole[low:high, :high]
+                for state in others:
+                    mine -= by_state[state][low:high, :high]
+                if single:
+                    mine += alpha
+                else:
+                    np.maximum(band, 0.0, out=band)
+                    band += alpha
+                if not binary:
+                    np.log(band, out=band)
+                logs.append(band)
+            # Entries outside b < c within the band (the diagonal blocks): finite (counts of at least
+            # zero), they only reach the sums of pairs b >= c, never read.
+            if binary:
+                logs[1] /= logs[0]
+                np.log(logs[1], out=logs[1])
+                tables = [logs[1]]
+            else:
+                tables = [values - logs[-1] for values in logs[:-1]]
+                largest = max(float(logs[-1].max()) - reference, reference - float(logs[-1].min()))
+                self._largest_reference = max(self._largest_reference, largest)
+            for table, (out, by_b, by_c) in zip(tables, anchored):
+                for state in others:  # along a, then b (the columns) and c (the rows)
+                    table[state] -= table[common]
+                table -= np.repeat(by_b[:, low:high, :end], widths[:end], axis=2)
+                table -= np.repeat(by_c[:, begin:end, :high], widths[begin:end], axis=1)
+                self._scale = max(self._scale, float(table.max()), -float(table.min()))
+                out[:, low:high, :high] = table
 
     def _full_counts(self, gram, start):
         """The counts of every cell of each pair ``b < c`` from a transposed Gram matrix of the reduced
         columns from `start` (:meth:`_gram`): ``(xc, xb)``, ``(c's common, xb)``, ``(xc, b's
         common)`` and both common, as the four arrays of phi (a common state's count is its
         attribute's marginal, the ones, minus its other states')."""
-        reduced = gram[:-1, :-1]  # (xc, xb): the lower triangle
+        reduced = gram[:-1, :-1]  # (xc, xb): the lower triangle (the upper one zero)
         ones = gram[-1, :-1]  # each reduced column's rows
         total = gram[-1, -1]
-        by_c = self._block_sums(reduced, start, axis=0)  # (c, xb): xb with c outside its common state
-        by_b = self._block_sums(reduced, start, axis=1)  # (xc, b)
-        both = self._block_sums(by_c, start, axis=1)  # (c, b)
+        # The whole symmetric matrix summed over each attribute's rows holds at (c, xb) the sums over
+        # c's columns (xc) of the lower triangle where b < c, and where c < b those over c's columns
+        # (xb) of row xc = xb's transposed: one block sum for both. (Every entry is a count, also in
+        # the diagonal blocks, never read: the diagonal once.)
+        symmetric = reduced + reduced.T
+        symmetric.flat[:: len(symmetric) + 1] = reduced.diagonal()
+        sums = self._block_sums(symmetric, start, axis=0)
+        by_b = np.ascontiguousarray(sums.T)  # (xc, b): xc with b outside its common state
+        both = self._block_sums(by_b, start, axis=0)  # (c, b)
         marginal = self._block_sums(ones, start, axis=0)  # (attributes,): rows outside the common state
         return (
             reduced,
-            ones[None, :] - by_c,
+            ones[None, :] - sums,
             ones[:, None] - by_b,
             total - marginal[:, None] - marginal[None, :] + both,
         )
 
-    def _anchor(self, table, a, attr, bands):
-        """``phi``: the log tables (four (states, ...) arrays, see :meth:`_full_counts`) as differences
-        from the common states along every axis, a common state's entry the table there (``log P(s)
-        = sum_{U <= outside} phi_U``); the (xc, xb) entries within the `bands` only."""
-        rr, cr, rc, cc = table  # changed in place
-        if a is not None:
-            common = int(self.common[a])
-            for values in (cr, rc, cc):
-                anchor = values[common].copy()
-                values -= anchor
-                values[common] = anchor
-            for low, high in bands:
-                anchor = rr[common, low:high, :high].copy()
-                rr[:, low:high, :high] -= anchor
-                rr[common, low:high, :high] = anchor
-        # along b (the columns) and then c (the rows); the common entries stay the tables
-        for low, high in bands:
-            rr[:, low:high, :high] -= rc[:, low:high][:, :, attr[:high]]
-        cr -= cc[:, :, attr]
-        for low, high in bands:
-            rr[:, low:high, :high] -= cr[:, attr[low:high], :high]
-        rc -= cc[:, attr, :]
-        return [rr, cr, rc, cc]
+    def _repeat_columns(self, target, source, start, axis, ufunc):
+        """``ufunc(target, source)`` in place, each entry of `source` along `axis` (an attribute from
+        `start` on) repeated over that attribute's reduced columns."""
+        widths = np.diff(self.reduced_offsets[start:])
+        ufunc(target, np.repeat(source, widths, axis=axis), out=target)
 
     @staticmethod
-    def _bands(width):
-        """``(low, high)`` of the bands of rows of a (width, width) lower triangle, each computed up to
-        its end (:meth:`_block_totals`)."""
-        ends = np.linspace(0, width, 5 if width > 64 else 2).astype(int)
+    def _attributes_below(bounds, column):
+        """How many attributes (reduced columns from `bounds`) end at or before `column`."""
+        return int(np.searchsorted(bounds[1:], column, side="right"))
+
+    def _bands(self, start):
+        """``(low, high)`` of the bands of rows of the (width, width) lower triangle of the reduced
+        columns from `start`, each computed up to its end (:meth:`_block_totals`); whole attributes."""
+        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
+        width = int(bounds[-1])
+        ends = np.linspace(0, width, 9 if width > 128 else 5 if width > 64 else 2).astype(int)
+        ends = np.unique(bounds[np.searchsorted(bounds, ends)])  # at the next attribute's first column
         return list(zip(ends[:-1].tolist(), ends[1:].tolist()))
 
     # ------------------------------------------------------------ slopes
@@ -1853,17 +1982,22 @@ class _GramSlopes:
         total = np.zeros((n_later, n_later))
         for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
             products = np.zeros(rr.shape[1:])
-            by_b = np.zeros(cr.shape[1:])
-            by_c = np.zeros(rc.shape[1:])
             # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
-            bands = self._bands(len(products))
-            for state, gram in enumerate(self._grams(column, start, a, whole)):
-                ones = gram[-1, :-1]
-                for low, high in bands:
-                    products[low:high, :high] += rr[state, low:high, :high] * gram[low:high, :high]
-                by_b += cr[state] * ones[None, :]
-                by_c += rc[state] * ones[:, None]
-                total += cc[state] * gram[-1, -1]
+            bands = self._bands(start)
+            grams = self._grams(column, start, a, whole)
+            # band after band (its sums stay in the cache over the states)
+            scratch = np.empty(products.shape)
+            for low, high in bands:
+                target, term = products[low:high, :high], scratch[low:high, :high]
+                for state, gram in enumerate(grams):
+                    np.multiply(rr[state, low:high, :high], gram[low:high, :high], out=term)
+                    target += term
+            # the terms of the ones column (a state's rows of each column, and all of them) for all
+            # states at once
+            ones = np.stack([gram[-1, :-1] for gram in grams])
+            by_b = np.einsum("scx,sx->cx", cr, ones)
+            by_c = np.einsum("sxc,sx->xc", rc, ones)
+            total += np.einsum("scb,s->cb", cc, np.array([gram[-1, -1] for gram in grams]))
             # (c, xb) terms added before the sums over b's columns
             by_b += self._block_sums(products, start, axis=0)
             total += self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
@@ -1951,10 +2085,14 @@ class _GramSlopes:
         whole_at = (first + xc[:, :, None]) * size + (first + xb[:, None, :])
         table_at = xc[:, :, None] * width + xb[:, None, :]
         weight, weight_b, weight_c = valid.astype(np.float64), valid_b.astype(np.float64), valid_c.astype(np.float64)
+        n_later = len(offsets) - 1
+        cr_at = c[:, None] * width + xb  # flat indices of (c, xb), (xc, b) and (c, b)
+        rc_at = xc * n_later + b[:, None]
+        cc_at = c * n_later + b
         common = int(self.common[a])
         out = np.zeros(len(later))
         for state, rows in enumerate(self.state_rows[a]):
-            block = None if state == common else self.rows_major[rows, first:]
+            block = None if state == common else self.rows_major_bytes[rows, first:].astype(np.float64)
             for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
                 if block is None:  # all rows: the shared product (lower triangle: c after b)
                     gram = np.take(whole, whole_at)
@@ -1967,9 +2105,15 @@ class _GramSlopes:
                 gram *= np.take(rr[state], table_at)
                 gram *= weight
                 value = gram.sum(axis=(1, 2))
-                value += ((cr[state][c[:, None], xb] * ones[xb]) * weight_b).sum(axis=1)
-                value += ((rc[state][xc, b[:, None]] * ones[xc]) * weight_c).sum(axis=1)
-                value += cc[state][c, b] * total
+                by_b = np.take(ones, xb)  # (double precision: the tables' entries multiplied into it)
+                by_b *= np.take(cr[state], cr_at)
+                by_b *= weight_b
+                value += by_b.sum(axis=1)
+                by_c = np.take(ones, xc)
+                by_c *= np.take(rc[state], rc_at)
+                by_c *= weight_c
+                value += by_c.sum(axis=1)
+                value += np.take(cc[state], cc_at) * total
                 out += value
         return out
 
@@ -2348,10 +2492,12 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
     log_priors = -n * dfs / (n - dfs - 1)
     posts = np.full(len(usable), -np.inf)
     log_likelihoods = np.full(len(usable), -np.inf)
+    scored = np.zeros(len(usable), dtype=bool)  # (by `score` or `screen`: not scored again in bound order)
 
     def score(positions):
         log_likelihoods[positions] = log_likelihoods_of(usable[positions])
         posts[positions] = log_priors[positions] + log_likelihoods[positions]
+        scored[positions] = True
 
     if len(usable) * math.prod(pool.shape) <= _DIRECT_ELEMENTS:
         for start in range(0, len(usable), pool.block):
@@ -2366,6 +2512,7 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
         def screen(positions):  # posts: the lowest the exact log posteriors can be
             values, errors[positions] = screen_of(usable[positions])
             posts[positions] = log_priors[positions] + values - errors[positions]
+            scored[positions] = True
 
         if anchored is None:
             bounds = log_priors + current + slopes_of(usable, gradient)
@@ -2383,9 +2530,9 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
                     fresh = log_priors[refresh] + current + fresh_of(usable[refresh], gradient, current)
                     bounds[refresh] = np.minimum(bounds[refresh], fresh)
         if screen_of is None:
-            _score_in_bound_order(bounds, posts, score, lowest)
+            _score_in_bound_order(bounds, posts, score, lowest, scored=scored)
         else:
-            _score_in_bound_order(bounds, posts, screen, lowest)
+            _score_in_bound_order(bounds, posts, screen, lowest, scored=scored)
             top = posts.max()
             if np.isfinite(top):  # every candidate that can be within the tolerance of the best
                 near = np.flatnonzero(posts + 2 * errors >= top - _TIE_TOLERANCE * max(1.0, abs(top)))
@@ -2398,10 +2545,10 @@ def _best_in_pool(pool, n, log_likelihoods_of, slopes_of, floor=None, screen_of=
     return b, float(log_likelihoods[i]), int(all_dfs[b])
 
 
-def _score_in_bound_order(bounds, posts, score, lowest=-np.inf, step=16):
+def _score_in_bound_order(bounds, posts, score, lowest=-np.inf, step=16, scored=None):
     """Score candidates exactly in decreasing order of their upper `bounds`, `step` at a time,
     until no bound left can beat the best exact log posterior in `posts` (which `score` fills)
-    nor reach `lowest`.
+    nor reach `lowest`; those `scored` already (a mask) are not scored again.
 
     Both pools' searches share it: the bound is exact (concavity), so the best candidate is
     always scored; the rounding slack keeps a tie at the top from being pruned.
@@ -2418,7 +2565,10 @@ def _score_in_bound_order(bounds, posts, score, lowest=-np.inf, step=16):
         if start and bounds[order[start]] < top - _TIE_TOLERANCE * max(1.0, abs(top)):
             break
         batch = order[start : start + step]
-        score(batch)
+        if scored is None:
+            score(batch)
+        elif not scored[batch].all():
+            score(batch[~scored[batch]])
         top = max(top, posts[batch].max())
         start += step
 
