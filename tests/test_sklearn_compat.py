@@ -8,6 +8,7 @@ float-only input, do not apply; those are listed with the reason.
 import warnings
 
 import pytest
+from registry_models import quick_model
 
 pytest.importorskip("sklearn")
 from sklearn.base import clone  # noqa: E402
@@ -59,9 +60,11 @@ def _expected(estimator):
 # BNClassifier's default refits six structures on ten inner folds of each check's rows (25 min
 # for these checks under load): its candidates are each checked here with their defaults, and
 # its own protocol (inner folds, a discriminative path, the choice, the refit) on naive Bayes.
+# Hierarchical naive Bayes and the hyperforest classifier with the registry-wide tests' quicker
+# search (tests/registry_models.py: fewer inner folds, fewer restarts; the same code).
 CHECKED = [
-    cls() if cls is not gm.BNClassifier else gm.BNClassifier(structures=["nb"], n_folds=3)
-    for cls in gm.models.registered_models("classifier").values()
+    quick_model(name) if name != "bnc" else gm.BNClassifier(structures=["nb"], n_folds=3)
+    for name in gm.models.registered_models("classifier")
 ] + [
     gm.AODE(frequency_threshold=0),
     gm.AnDE(frequency_threshold=0),  # every pair of super-parents qualifies: the averaging path
