@@ -122,8 +122,10 @@ def test_every_model_fits_draws_and_saves_and_the_saved_model_predicts(name, csv
     X, y = frame.drop(columns="target"), frame["target"]
     accuracy = float(re.search(r"accuracy (\d\.\d{3})", out).group(1))
     for path in (saved, npz):
-        if path == npz:
+        if path == npz and name == "nb":  # the CLI saves .npz as .json (model.save picks the format): once
             assert main([*argv, "--save", str(npz)]) == 0
+        elif path == npz:  # the fitted model in the other format, without a second fit
+            gm.load_model(saved).save(npz)
         loaded = gm.load_model(path)
         assert type(loaded) is CLASSIFIERS[name]
         assert list(loaded.discretizer_.binned_columns_) == ["dose"]

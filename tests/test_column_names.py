@@ -13,6 +13,7 @@ import json
 import numpy as np
 import pandas as pd
 import pytest
+from registry_models import quick_model
 
 from graphmodels.learners.trees import canonical_order
 from graphmodels.models import load_model, registered_models
@@ -72,12 +73,12 @@ def _assert_same(a, b, **tolerance):
 @pytest.mark.parametrize("model_name", sorted(MODELS))
 def test_renaming_the_columns_changes_no_prediction(model_name, case):
     # Names renamed to strings that sort the same way (ties are broken by name order).
-    cls, kind = MODELS[model_name], _kind(model_name)
+    kind = _kind(model_name)
     X, y, Y = _data(NAMES[case])
     order = canonical_order(list(X.columns))
     plain = X.set_axis([f"v{order.index(c)}" for c in X.columns], axis=1)
-    model = _fit(cls(), kind, X, y, Y)
-    reference = _fit(cls(), kind, plain, y, Y)
+    model = _fit(quick_model(model_name), kind, X, y, Y)
+    reference = _fit(quick_model(model_name), kind, plain, y, Y)
     _assert_same(_predict(model, kind, X), _predict(reference, kind, plain), rtol=1e-10)
 
 
@@ -165,12 +166,12 @@ def _typed(values):
 def test_tuple_names_states_and_labels_are_single_values(model_name):
     # pandas reads a list of tuples as the rows of a MultiIndex (and fails on tuples of
     # different lengths); a tuple name, state or label is one value.
-    cls, kind = MODELS[model_name], _kind(model_name)
+    kind = _kind(model_name)
     X, y, Y = _label_data("tuples")
     states = np.empty(len(X), dtype=object)
     states[:] = [[("p", 1), ("q",), (2, 3)][k % 3] for k in range(len(X))]
     X[X.columns[0]] = states
-    model = _fit(cls(), kind, X, y, Y)
+    model = _fit(quick_model(model_name), kind, X, y, Y)
     new = X.iloc[:5].copy()
     new.iloc[0, 0] = ("never", "seen")
     if kind == "density":
@@ -192,9 +193,9 @@ def test_tuple_names_states_and_labels_are_single_values(model_name):
 @pytest.mark.parametrize("case", sorted(LABELS))
 @pytest.mark.parametrize("model_name", sorted(MODELS))
 def test_any_hashable_names_and_labels_survive_save_and_load(model_name, case, tmp_path):
-    cls, kind = MODELS[model_name], _kind(model_name)
+    kind = _kind(model_name)
     X, y, Y = _label_data(case)
-    model = _fit(cls(), kind, X, y, Y)
+    model = _fit(quick_model(model_name), kind, X, y, Y)
     new = X.iloc[:20].copy()
     new[X.columns[0]] = "never seen"
     with pytest.warns(UserWarning, match="never seen in fit"):
@@ -203,7 +204,7 @@ def test_any_hashable_names_and_labels_survive_save_and_load(model_name, case, t
         path = tmp_path / f"model{extension}"
         model.save(path)
         loaded = load_model(path)
-        assert type(loaded) is cls
+        assert type(loaded) is MODELS[model_name]
         _assert_same(_predict(loaded, kind, X), _predict(model, kind, X), rtol=0, atol=0)
         with pytest.warns(UserWarning, match="never seen in fit"):
             _assert_same(_predict(loaded, kind, new), expected_new, rtol=0, atol=0)

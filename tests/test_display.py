@@ -18,6 +18,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
+from registry_models import quick_model
 
 import graphmodels as gm
 from graphmodels import _display
@@ -44,7 +45,7 @@ def _multilabel_data(seed=0, n_rows=150):
 
 
 def _fit(name, dataset):
-    model = MODELS[name](random_state=0) if "random_state" in MODELS[name]().get_params() else MODELS[name]()
+    model = quick_model(name, random_state=0) if "random_state" in MODELS[name]().get_params() else quick_model(name)
     kind = KINDS[name]
     if kind == "multilabel":
         X, Y = _multilabel_data()

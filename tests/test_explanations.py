@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from registry_models import quick_model
 
 import graphmodels as gm
 from graphmodels.models import registered_models
@@ -41,14 +42,10 @@ def binary_data():
     return _binary(n_rows=100)
 
 
-#: Cheaper settings where a default search costs seconds (HNB's 5-fold search: 2 folds still add a latent here).
-QUICK = {"hnb": {"n_folds": 2}}
-
-
 @pytest.mark.parametrize("name", sorted(CLASSIFIERS))
 def test_explanations_sum_to_the_log_odds_of_every_registered_classifier(name, binary_data):
     X, y = binary_data
-    model = CLASSIFIERS[name](**QUICK.get(name, {})).fit(X, y)
+    model = quick_model(name).fit(X, y)  # tests/registry_models.py: quicker searches (HNB still adds a latent here)
     frame = model.explain(X)
     assert frame.index.equals(X.index)
     assert frame.columns[0] == "<prior>"

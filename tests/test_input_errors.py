@@ -10,6 +10,7 @@ from __future__ import annotations
 import numpy as np
 import pandas as pd
 import pytest
+from registry_models import quick_model
 
 from graphmodels.models import NotFittedError, registered_models
 
@@ -127,13 +128,21 @@ def test_bad_training_input_names_the_column_or_parameter(model_name, case):
     assert not model.__sklearn_is_fitted__()
 
 
+@pytest.fixture(scope="module")
+def fitted_once():
+    """Each model fitted on ``_data()`` at its first use, shared by the cases that only predict on bad input."""
+    return {}
+
+
 @pytest.mark.parametrize("case", sorted(BAD_PREDICT))
 @pytest.mark.parametrize("model_name", sorted(MODELS))
-def test_bad_input_at_predict_names_the_column(model_name, case):
+def test_bad_input_at_predict_names_the_column(model_name, case, fitted_once):
     make, message = BAD_PREDICT[case]
     kind = _kind(model_name)
     X, y, Y = _data()
-    model = _fit(MODELS[model_name](), kind, X, y, Y)
+    if model_name not in fitted_once:
+        fitted_once[model_name] = _fit(quick_model(model_name), kind, X, y, Y)
+    model = fitted_once[model_name]
     with pytest.raises((ValueError, TypeError), match=message):
         _predict(model, kind, make(X))
 
@@ -173,7 +182,7 @@ def test_a_column_of_one_label_per_row_is_read_as_the_labels():
 def test_records_are_tables_at_fit_and_at_predict(model_name):
     kind = _kind(model_name)
     X, y, Y = _data()
-    model = _fit(MODELS[model_name](), kind, X, y, Y)
+    model = _fit(quick_model(model_name), kind, X, y, Y)
     expected = _predict(model, kind, X.head(4))
     records = [dict(reversed(list(row.items()))) for row in X.head(4).to_dict("records")]  # key order is free
     for table in (records, X.head(4).to_dict("list")):
@@ -185,7 +194,7 @@ def test_records_are_tables_at_fit_and_at_predict(model_name):
     for a, b in zip(one_row if kind == "multilabel" else [one_row], first if kind == "multilabel" else [first]):
         # one row against a batch of four: BLAS may sum in another order (an ulp), never more
         np.testing.assert_allclose(a, b, rtol=1e-12, atol=1e-15)
-    from_records = _fit(MODELS[model_name](), kind, X.to_dict("records"), y, Y)
+    from_records = _fit(quick_model(model_name), kind, X.to_dict("records"), y, Y)
     if kind != "density":
         assert list(from_records.feature_names_in_) == ["colour", "size"]
     np.testing.assert_allclose(

@@ -50,12 +50,15 @@ def chain_joint_by_hand(model, X):
     """P(c | x) for every row and label vector (columns in `all_label_vectors` order), by the chain rule."""
     vectors = all_label_vectors(model)
     joint = np.ones((len(X), len(vectors)))
+    tables = {}  # vectors share their prefixes: each conditional is computed once
     for v, vector in enumerate(vectors.itertuples(index=False)):
         by_name = dict(zip(model.label_names_, vector))
         for k, name in enumerate(model.order_):
             j = model.label_names_.index(name)
-            prefix = [by_name[n] for n in model.order_[:k]]
-            table = chain_conditional_by_hand(model, X, k, prefix)
+            prefix = tuple(by_name[n] for n in model.order_[:k])
+            if (k, prefix) not in tables:
+                tables[k, prefix] = chain_conditional_by_hand(model, X, k, prefix)
+            table = tables[k, prefix]
             joint[:, v] *= table[:, list(model.classes_[j]).index(by_name[name])]
     return vectors, joint
 
@@ -275,10 +278,10 @@ def test_exact_chain_against_brute_force(label_cards, order, base):
         for v, value in enumerate(model.classes_[j]):
             summed = joint[:, (vectors[name] == value).to_numpy()].sum(axis=1)
             np.testing.assert_allclose(marginals[j][:, v], summed, rtol=1e-9)
-    # joint_log_proba of each vector, and the vectors of a row sum to one.
-    for v in range(len(vectors)):
-        repeated = pd.DataFrame([vectors.iloc[v].tolist()] * len(test), columns=vectors.columns)
-        np.testing.assert_allclose(model.joint_log_proba(test, repeated), np.log(joint[:, v]), rtol=1e-9)
+    # joint_log_proba of each vector for each row (in one call: every row with every vector).
+    rows = pd.concat([test] * len(vectors), ignore_index=True)
+    repeated = vectors.loc[vectors.index.repeat(len(test))].reset_index(drop=True)
+    np.testing.assert_allclose(model.joint_log_proba(rows, repeated), np.log(joint.T.ravel()), rtol=1e-9)
 
 
 def test_greedy_chain_against_hand_computed_path():

@@ -17,6 +17,7 @@ import networkx as nx
 import numpy as np
 import pandas as pd
 import pytest
+from registry_models import quick_model
 
 import graphmodels as gm
 from graphmodels._validation import InvalidParameterError
@@ -137,7 +138,7 @@ def test_unfitted_model_raises_not_fitted(entry):
 def test_fitted_attributes(entry):
     name, cls, kind = entry
     X, y, Y = _data()
-    model = _fit(cls(), kind, X, y, Y)
+    model = _fit(quick_model(name), kind, X, y, Y)
     assert model.n_features_in_ == 3
     assert list(model.feature_names_in_) == list(X.columns)
     if kind == "classifier":
@@ -167,7 +168,7 @@ def test_fitted_attributes(entry):
 def test_failed_fit_leaves_the_model_unfitted(entry):
     name, cls, kind = entry
     X, y, Y = _data()
-    model = _fit(cls(), kind, X, y, Y)
+    model = _fit(quick_model(name), kind, X, y, Y)
     with pytest.raises(ValueError):
         _fit(model, kind, X.iloc[:0], y.iloc[:0], Y.iloc[:0])
     assert _fitted_names(model) == []
@@ -179,8 +180,8 @@ def test_refit_replaces_the_fitted_state(entry):
     name, cls, kind = entry
     X, y, Y = _data(seed=1)
     X2, y2, Y2 = _data(seed=2)
-    twice = _fit(_fit(cls(), kind, X, y, Y), kind, X2, y2, Y2)
-    once = _fit(cls(), kind, X2, y2, Y2)
+    twice = _fit(_fit(quick_model(name), kind, X, y, Y), kind, X2, y2, Y2)
+    once = _fit(quick_model(name), kind, X2, y2, Y2)
     assert _fitted_names(twice) == _fitted_names(once)
     _assert_same_predictions(twice, once, kind, X)
 
@@ -207,17 +208,17 @@ def test_params_round_trip(entry):
 
 
 def test_clone_of_a_fitted_model_is_unfitted(entry):
-    _, cls, kind = entry
+    name, cls, kind = entry
     X, y, Y = _data()
-    copy = clone_model(_fit(cls(), kind, X, y, Y))
+    copy = clone_model(_fit(quick_model(name), kind, X, y, Y))
     assert _fitted_names(copy) == []
 
 
 @pytest.mark.parametrize("extension", [".json", ".npz"])
 def test_save_load_round_trip(entry, tmp_path, extension):
-    _, cls, kind = entry
+    name, cls, kind = entry
     X, y, Y = _data()
-    model = _fit(cls(), kind, X, y, Y)
+    model = _fit(quick_model(name), kind, X, y, Y)
     # load_model accepts only the declared fitted attributes: every one a fit sets must be declared.
     assert set(_fitted_names(model)) <= cls._declared_fitted_attributes()
     path = tmp_path / f"model{extension}"
@@ -282,8 +283,8 @@ def test_trace_is_fitted_only_when_asked_and_changes_nothing_else(entry, tmp_pat
     if name not in TRACED:
         return
     X, y, Y = _data()
-    plain = _fit(cls(), kind, X, y, Y)
-    traced = _fit(cls(trace=True), kind, X, y, Y)
+    plain = _fit(quick_model(name), kind, X, y, Y)
+    traced = _fit(quick_model(name, trace=True), kind, X, y, Y)
     assert "trace_" not in vars(plain)
     assert _fitted_names(traced) == sorted(_fitted_names(plain) + ["trace_"])
     assert set(_fitted_names(traced)) <= cls._declared_fitted_attributes()
@@ -301,9 +302,9 @@ def test_trace_is_fitted_only_when_asked_and_changes_nothing_else(entry, tmp_pat
 def test_fit_counts_equals_fit():
     X, y, _ = _data()
     counts = gm.models.training_counts(X, y)
-    for name, cls in registered_models("classifier").items():
-        shared = cls().fit_counts(counts)
-        alone = cls().fit(X, y)
+    for name in registered_models("classifier"):
+        shared = quick_model(name).fit_counts(counts)
+        alone = quick_model(name).fit(X, y)
         np.testing.assert_allclose(shared.predict_proba(X), alone.predict_proba(X), rtol=1e-12, err_msg=name)
     density_counts = gm.models.training_counts(X)
     for name, cls in registered_models("density").items():

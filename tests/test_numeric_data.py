@@ -14,6 +14,7 @@ import warnings
 import numpy as np
 import pandas as pd
 import pytest
+from registry_models import quick_model
 from sklearn.model_selection import StratifiedKFold
 
 import graphmodels as gm
@@ -294,7 +295,7 @@ def test_every_classifier_learns_from_raw_iris(name):
     X, y = _split("iris")
     cls = registered_models("classifier")[name]
     params = {"random_state": 0} if "random_state" in cls().get_params() else {}
-    model = cls(**params).fit(X, y)
+    model = quick_model(name, **params).fit(X, y)
     assert model.discretizer_ is not None
     assert model.score(X, y) > 0.9
 

@@ -355,7 +355,7 @@ def test_default_models_leave_kikuchi_bayes_out_of_wide_tables(models, random_ta
 
 
 def test_a_model_that_fails_is_reported_and_the_rest_goes_on():
-    X, y = gm.datasets.load("car", return_X_y=True)
+    X, y = gm.datasets.load("lenses", return_X_y=True)  # any data: TAN's tables exceed max_cells=10
     result = _report(X, y=y, models={"tiny": gm.TAN(max_cells=10), "nb": gm.NaiveBayes()})
     summary = result.cv_summary.set_index("model")
     assert "max_cells=10" in summary.loc["tiny", "failure"] and summary.loc["nb", "failure"] == ""
@@ -462,12 +462,12 @@ def test_report_is_exported():
 # ----------------------------------------------------------------------------------------------
 def test_command_writes_the_page(tmp_path, capsys):
     out = tmp_path / "report.html"
-    assert main(["report", "tic-tac-toe", "--out", str(out), "--models", "nb", "tan", "--folds", "2"]) == 0
+    assert main(["report", "lenses", "--out", str(out), "--models", "nb", "tan", "--folds", "2"]) == 0
     captured = capsys.readouterr()
-    assert captured.out.startswith(f"report on tic-tac-toe (958 rows, 2 models) saved to {out}")
+    assert captured.out.startswith(f"report on lenses (24 rows, 2 models) saved to {out}")
     assert "report: cross-validating tan (2/2 models, 1 x 2 folds)..." in captured.err
     page = out.read_text(encoding="utf-8")
-    assert "<title>graphmodels report: tic-tac-toe</title>" in page
+    assert "<title>graphmodels report: lenses</title>" in page
     parse(page)
 
 

@@ -11,6 +11,7 @@ import pandas as pd  # noqa: E402
 import pytest  # noqa: E402
 from matplotlib.figure import Figure  # noqa: E402
 from matplotlib.path import Path  # noqa: E402
+from registry_models import quick_model  # noqa: E402
 
 import graphmodels as gm  # noqa: E402
 from graphmodels.plotting import (  # noqa: E402
@@ -256,7 +257,9 @@ def test_shared_counting_gives_the_structures_of_naive_refits(name, random_table
     # paths, and the shared weighted counts give exactly the structures of refits on the rows.
     X, y = random_table(np.random.default_rng(0), n_rows=240, cards=(2, 3, 3, 2))
     cls = gm.models.registered_models()[name]
-    model = cls(**({"random_state": 0} if "random_state" in cls().get_params() else {}))  # HNB draws its folds
+    model = quick_model(
+        name, **({"random_state": 0} if "random_state" in cls().get_params() else {})
+    )  # HNB draws its folds
     X, y = _data_for(name, X, y)
     shared = gm.evaluation.edge_stability(model, X, y, n_resamples=3, random_state=5)
     naive = gm.evaluation.edge_stability(model, X, y, n_resamples=3, random_state=5, reuse_counts=False)
