@@ -282,6 +282,15 @@ benchmarks/results/wide_kikuchi_after.json --results benchmarks/RESULTS.md`).
 
 {table}
 
+Third round (2026-11-28, 22:04-22:06 UTC, merge 9476b11, the quiet machine: load about 1, the fit
+itself): mixed-pairwise took 25.2, 30.9 and 28.6 s of wall time in three runs one after the other
+(the row above is the third), the same path; the host was slow then (at 22:07 the same code took
+30.4 s again). The helper that wrote the round measured its code and the second round's one after
+the other at load 1.7-3.3: mixed-pairwise 23.8 and 22.2 s of CPU against 31.0 and 28.8 s (0.73-0.8x),
+pairwise 13.8 against 15.8, 3-class-pairwise 19.3 against 23.6, binary-pairwise 23.4 against 24.4;
+main, pairwise-weak, three-way, none and skewed-pairwise 13.0-17.6 s of CPU at load 3.5-4, every path
+the same. Not met reliably: one run of three above 30 s.
+
 All eleven sets were re-run on 2026-11-28 between 19:14 and 19:21 UTC with commit 836662f on the
 quiet machine (load about 1: the fit itself). mixed-pairwise took 38.8 s in that run and 29.5 and
 34.7 s in two more runs of it just after (19:21-19:22, load 0.8-1.0): this host's speed varies by
