@@ -454,13 +454,13 @@ class RememberedPseudoCounts(Estimator):
         two fifths of its fit on mushroom).
     """
 
-    def __init__(self, estimator: Estimator, keys: dict[int, Any] | None = None) -> None:
+    def __init__(self, estimator: Estimator, keys: dict[tuple[Any, ...], Any] | None = None) -> None:
         self.estimator = estimator
         self.name = estimator.name
         self._memory: dict[tuple[bool, tuple[tuple[int, ...], bytes]], np.ndarray] = {}
         # The same tables come back for every candidate (the engine caches them): their keys by
         # identity (:func:`_identity`), each entry holding its table so that the id cannot be reused meanwhile.
-        self._keys: dict[int, tuple[Any, tuple[tuple[int, ...], bytes]]] = {} if keys is None else keys
+        self._keys: dict[tuple[Any, ...], tuple[Any, tuple[tuple[int, ...], bytes]]] = {} if keys is None else keys
 
     def _key(self, counts, conditional):
         owner, identity = _identity(counts)

@@ -1033,7 +1033,7 @@ class BaseModel:
         # choice, whatever random_state is, and a Dask engine gathers the same sample from its partitions.
         codes, weights = engine.sample_rows(MAX_SELECTION_ROWS, seed=0)
         scores = []
-        keys: dict[int, Any] = {}  # each table's digest once, for every candidate
+        keys: dict[tuple[Any, ...], Any] = {}  # each table's digest once, for every candidate
         remembered = [RememberedPseudoCounts(candidate, keys) for candidate in selection.candidates]
         if self._families_read_tables:
             self._fit_tables(engine, remembered[0])
