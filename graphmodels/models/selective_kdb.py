@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import numpy as np
 import pandas as pd
 
-from .._special import log_sum_exp_rows
+from .._special import log_sum_exp_last
 from .._trace import Trace
 from .._validation import Interval, Options
 from ..estimators.discriminative import Discriminative
@@ -24,9 +24,8 @@ from ..estimators.parameters import get_estimator
 from ..estimators.selection import (
     MAX_SELECTION_ROWS,
     LeaveOneOutSelection,
-    RememberedPseudoCounts,
+    _conditional_change,
     class_prior_cells,
-    family_cells,
     leave_one_out_correction,
 )
 from ..learners.kdb import kdb_ranking, kdb_substructure
@@ -438,41 +437,64 @@ def _leave_one_out_grid(
         # The rows LeaveOneOutSelection scores: a fixed seed, so the same rows give the same choice.
         keep = np.sort(np.random.default_rng(0).choice(len(codes), MAX_SELECTION_ROWS, replace=False))
         codes, weights = codes[keep], weights[keep]
-    estimator = RememberedPseudoCounts(estimator)  # each table's pseudo-counts once, for its estimate and its cells
     class_name = engine.names[-1]
     position = {name: j for j, name in enumerate(engine.names)}
     y = codes[:, -1]
     rows = np.arange(len(y))
     n_classes = engine.cardinality(class_name)
+    held_out = np.minimum(np.asarray(weights, dtype=np.float64), 1.0)  # what leaving a row out removes
 
-    def held_out_loss(joint):
+    def held_out_losses(joints):
+        """The loss of every k's running log-likelihood, (k, rows, classes), in one pass."""
         with np.errstate(invalid="ignore"):
-            log_posterior = joint[rows, y] - log_sum_exp_rows(joint)
+            log_posterior = joints[:, rows, y] - log_sum_exp_last(joints)
         log_posterior = np.where(np.isnan(log_posterior), -np.inf, log_posterior)
-        return score(log_posterior, np.argmax(joint, axis=1) == y, weights)
+        predicted = np.argmax(joints, axis=2) == y
+        return [score(log_posterior[k], predicted[k], weights) for k in range(len(joints))]
 
     prior = class_prior_cells(engine, y, estimator)
     start = np.broadcast_to(_log(estimator.joint(prior.counts)), (len(y), n_classes)).copy()
     start[rows, y] += leave_one_out_correction(prior, weights)
     losses = np.empty((max_k + 1, len(order) + 1))
-    losses[:, 0] = held_out_loss(start)
     # One running log-likelihood per k, each row's own class column already held out.
     joints = np.repeat(start[None], max_k + 1, axis=0)
+    losses[:, 0] = held_out_losses(joints)
     for s, child in enumerate(order, start=1):
-        terms: dict[
-            int, np.ndarray
-        ] = {}  # by number of parents: an attribute with fewer than k has one table for several k
+        # By number of parents: an attribute with fewer than k has one table for several k.
+        terms: dict[int, np.ndarray] = {}
         for k in range(max_k + 1):
             members = _in_order(parents[child][:k], order)
             if len(members) not in terms:
                 family = [*members, child]
                 counts = engine.counts([class_name, *family])
                 family_codes = [codes[:, position[name]] for name in family]
-                cells = family_cells(counts, estimator, [y, *family_codes])
-                table = _log(estimator.conditional(counts)).reshape(n_classes, -1)
-                term = table[:, np.ravel_multi_index(tuple(family_codes), counts.shape[1:])].T
-                term[rows, y] += leave_one_out_correction(cells, weights)
-                terms[len(members)] = term
+                terms[len(members)] = _held_out_term(counts, estimator, y, family_codes, held_out)
             joints[k] += terms[len(members)]
-            losses[k, s] = held_out_loss(joints[k])
+        losses[:, s] = held_out_losses(joints)
     return losses
+
+
+def _held_out_term(counts, estimator, y, family_codes, held_out):
+    """Each scored row's ``log P(child | parents, c)`` for every class c, its own class's left out.
+
+    The family table ``(class, parents..., child)`` is smoothed and normalized at the rows' cells
+    only (a five-parent table holds far more cells than the scored rows), each value as
+    :meth:`Estimator.conditional` computes it, and the row's own class column corrected by
+    :func:`~graphmodels.estimators.selection.leave_one_out_correction`'s formula. Returns an
+    array of shape (n_rows, n_classes).
+    """
+    counts = np.asarray(counts, dtype=np.float64)
+    smoothed = counts + estimator.pseudo_counts(counts)
+    n_classes, n_states = counts.shape[0], counts.shape[-1]
+    totals = smoothed.sum(axis=-1).reshape(n_classes, -1)  # each (class, parent configuration)
+    cells = np.ravel_multi_index(tuple(family_codes), counts.shape[1:])
+    configurations = cells // n_states
+    at_cells = smoothed.reshape(n_classes, -1)[:, cells]
+    at_totals = totals[:, configurations]
+    # As _normalized_along_child: uniform where a configuration has no counts and no pseudo-counts.
+    with np.errstate(invalid="ignore", divide="ignore"):
+        probabilities = np.where(at_totals > 0, at_cells / np.where(at_totals > 0, at_totals, 1.0), 1.0 / n_states)
+        term = np.log(probabilities).T
+    rows = np.arange(len(y))
+    term[rows, y] += _conditional_change(at_cells[y, rows], at_totals[y, rows], held_out, n_states)
+    return term
