@@ -171,9 +171,12 @@ class Estimator:
             states = np.array([checked[i].shape[-1] for i in batch], dtype=np.int64)
             runs = np.repeat(states, sizes // np.maximum(states, 1))
             totals = np.repeat(np.add.reduceat(smoothed, segment_starts(runs)), runs)
-            uniform = np.repeat(1.0 / np.maximum(states, 1), sizes)
-            with np.errstate(invalid="ignore", divide="ignore"):
-                flat = np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), uniform)
+            if totals.size and totals.min() > 0:  # every configuration has mass: no uniform fallback
+                flat = smoothed / totals
+            else:
+                uniform = np.repeat(1.0 / np.maximum(states, 1), sizes)
+                with np.errstate(invalid="ignore", divide="ignore"):
+                    flat = np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), uniform)
             parts = np.split(flat, np.cumsum(sizes)[:-1])
             result.extend(part.reshape(checked[i].shape) for part, i in zip(parts, batch))
         return result
@@ -524,6 +527,10 @@ CONDITIONALS_BATCH_CELLS = 65_536
 def _normalized_along_child(smoothed):
     """Each slice along the last axis divided by its sum; uniform where the sum is 0."""
     totals = smoothed.sum(axis=-1, keepdims=True)
+    if totals.size and totals.min() > 0:
+        # Every configuration has mass (always, with positive pseudo-counts): one division, not
+        # the masked one below, which costs five passes over a table of millions of cells.
+        return smoothed / totals
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), 1.0 / smoothed.shape[-1])
 
