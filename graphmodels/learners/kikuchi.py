@@ -2076,11 +2076,19 @@ class _GramSlopes:
         cover_columns = np.concatenate([np.arange(offsets[u], offsets[u + 1]) for u in cover] + [[width]])
         row_of = np.full(width + 1, -1, dtype=np.int64)
         row_of[cover_columns] = np.arange(len(cover_columns))
+        # the products' columns: only those of the candidates' attributes (the cover's partners, a
+        # quarter of the later columns on wide data), the ones last
+        attributes = np.unique(later)
+        used = np.concatenate([np.arange(offsets[u], offsets[u + 1]) for u in attributes] + [[width]])
+        column_of = np.zeros(width + 1, dtype=np.int64)  # (0 for the padding, weighed by zero)
+        column_of[used] = np.arange(len(used))
         # entry (xc, xb) from the cover's rows: (row of xb, column xc) or (row of xc, column xb)
         product_rows = np.where(on_b[:, None, None], row_of[xb][:, None, :], row_of[xc][:, :, None])
-        product_columns = np.where(on_b[:, None, None], xc[:, :, None], xb[:, None, :])
+        product_columns = np.where(on_b[:, None, None], column_of[xc][:, :, None], column_of[xb][:, None, :])
         # flat indices (the padding's entries finite, weighed by zero)
-        product_at = np.where(valid, product_rows, 0) * (width + 1) + product_columns
+        product_at = np.where(valid, product_rows, 0) * len(used) + product_columns
+        cover_used = column_of[cover_columns]
+        local_b, local_c = column_of[xb], column_of[xc]  # each candidate's columns among `used`
         size = wholes[0].shape[1]  # the products over all rows: every column, the ones last
         whole_at = (first + xc[:, :, None]) * size + (first + xb[:, None, :])
         table_at = xc[:, :, None] * width + xb[:, None, :]
@@ -2092,24 +2100,29 @@ class _GramSlopes:
         common = int(self.common[a])
         out = np.zeros(len(later))
         for state, rows in enumerate(self.state_rows[a]):
-            block = None if state == common else self.rows_major_bytes[rows, first:].astype(np.float64)
+            if state == common:
+                block = None
+            else:
+                block = self.rows_major_bytes[rows[:, None], first + used].astype(np.float64)
             for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
                 if block is None:  # all rows: the shared product (lower triangle: c after b)
                     gram = np.take(whole, whole_at)
                     ones, total = whole[-1, first:-1], whole[-1, -1]
+                    at_b, at_c = xb, xc
                 else:
-                    scaled = block[:, cover_columns] * column[rows][:, None]
+                    scaled = block[:, cover_used] * column[rows][:, None]
                     product = scaled.T @ block
                     gram = np.take(product, product_at)
                     ones, total = product[-1, :-1], product[-1, -1]
+                    at_b, at_c = local_b, local_c
                 gram *= np.take(rr[state], table_at)
                 gram *= weight
                 value = gram.sum(axis=(1, 2))
-                by_b = np.take(ones, xb)  # (double precision: the tables' entries multiplied into it)
+                by_b = np.take(ones, at_b)  # (double precision: the tables' entries multiplied into it)
                 by_b *= np.take(cr[state], cr_at)
                 by_b *= weight_b
                 value += by_b.sum(axis=1)
-                by_c = np.take(ones, xc)
+                by_c = np.take(ones, at_c)
                 by_c *= np.take(rc[state], rc_at)
                 by_c *= weight_c
                 value += by_c.sum(axis=1)
