@@ -421,6 +421,9 @@ def test_gram_kernels_are_direct_sums(cards, runs, monkeypatch):
     np.testing.assert_array_equal(kikuchi._weighted_gram(gram.rows_major_bytes, first, rows, weights[rows]), got)
     from_bytes = kikuchi._weighted_gram(gram.rows_major_bytes, first, rows, counts[rows], single=True)
     np.testing.assert_array_equal(from_bytes, single)
+    kept = kikuchi._weighted_gram(gram.rows_major_bytes, first, rows, counts[rows], single=True, double=False)
+    assert kept.dtype == np.float32  # (kept single: the same integers)
+    np.testing.assert_array_equal(kept, single)
     for start in range(len(cards)):
         bounds = gram.reduced_offsets[start:] - gram.reduced_offsets[start]
         width = int(bounds[-1])
@@ -593,10 +596,10 @@ def test_count_products_in_single_precision_only_for_weights_of_zero_and_one(mon
     dtypes = []
     original = kikuchi._weighted_gram
 
-    def recorded(rows_major, first, rows, weights, single=None):
+    def recorded(rows_major, first, rows, weights, single=None, **options):
         single = rows_major.dtype == np.float32 if single is None else single
         dtypes.append(np.dtype(np.float32 if single else np.float64))
-        return original(rows_major, first, rows, weights, single)
+        return original(rows_major, first, rows, weights, single, **options)
 
     monkeypatch.setattr(kikuchi, "_weighted_gram", recorded)
     frame = _mixed(10, 300, 6)
