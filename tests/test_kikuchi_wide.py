@@ -525,6 +525,16 @@ def test_gram_slopes_of_chosen_candidates_are_those_of_a_whole_pass(n_classes, m
     assert len(others) == len(pool.combos)
 
 
+def test_columns_of_attributes_are_their_ranges_in_order():
+    # The covered Gram slopes' rows and columns (issue 26): each attribute's range of columns, in the
+    # order of the attributes, attributes without a column (one state) contributing none.
+    offsets = np.array([0, 2, 2, 5, 6, 10])
+    for attributes in ([], [1], [0, 1, 3], [0, 2, 4], [1, 2, 3, 4], [0, 1, 2, 3, 4]):
+        attributes = np.array(attributes, dtype=np.int64)
+        expected = [c for u in attributes for c in range(offsets[u], offsets[u + 1])]
+        assert kikuchi._columns_of_attributes(offsets, attributes).tolist() == expected
+
+
 @pytest.mark.parametrize("gap", [np.inf, 0.0])
 @pytest.mark.parametrize("trace", [True, False])
 @pytest.mark.parametrize("n_classes", [2, 3])

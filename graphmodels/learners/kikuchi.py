@@ -1591,6 +1591,8 @@ class _GramSlopes:
         self.rows_major[rows, self.reduced_offsets[attributes] + rank[rows, attributes]] = 1.0
         self.rows_major[:, -1] = 1.0
         self.rows_major_bytes = self.rows_major.astype(np.uint8)  # the same, gathered at an eighth of the reads
+        # and column by column: a few columns of many rows gathered by contiguous reads
+        self.columns_major_bytes = np.ascontiguousarray(self.rows_major_bytes.T)
         self.attribute_of = np.repeat(np.arange(n), cards - 1)  # each reduced column's attribute
         self.unit = bool((cards == 2).all())  # one reduced column per attribute: no sums over columns
         # the rows in each state of each attribute (the first attributes of three)
@@ -1603,6 +1605,7 @@ class _GramSlopes:
         self._offsets_plans = {}
         self._runs_cache = {}
         self._bands_cache = {}
+        self._pairs_cache = {}
         self._scale = 0.0  # largest |phi|, for the rounding allowance
         self._largest_reference = 0.0
         # most terms of one candidate's slope: its cells (the largest cardinalities' product)
@@ -1942,6 +1945,15 @@ class _GramSlopes:
             bands = self._bands_cache[start] = list(zip(ends[:-1].tolist(), ends[1:].tolist()))
         return bands
 
+    def _pairs_at(self, n_later):
+        """Flat indices into an (n_later, n_later) (c, b) matrix of its pairs ``b < c`` in combination
+        order: ``total.T[np.triu_indices(n_later, 1)]`` is ``np.take(total, ...)`` (cached)."""
+        at = self._pairs_cache.get(n_later)
+        if at is None:
+            b, c = np.triu_indices(n_later, 1)
+            at = self._pairs_cache[n_later] = c * n_later + b
+        return at
+
     # ------------------------------------------------------------ slopes
     def _phi_tables(self):
         """The anchored tables (made once if kept, else at every call)."""
@@ -1963,7 +1975,7 @@ class _GramSlopes:
             for (a, start, _, first), tables in zip(self._starts(), phi):
                 total = self._block_totals(a, start, tables, columns, wholes)
                 n_later = self.n - start
-                out[first : first + math.comb(n_later, 2)] = total.T[np.triu_indices(n_later, 1)]
+                out[first : first + math.comb(n_later, 2)] = np.take(total, self._pairs_at(n_later))
         return (out if self._place is None else out[self._place]) + self._allowance(columns, gradient)
 
     def _allowance(self, columns, gradient):
@@ -2052,7 +2064,7 @@ class _GramSlopes:
                     ranks = first_ranks[a] + np.arange(math.comb(n_later, 2))
                     indices = self._pool_index[ranks]
                     known = indices >= 0
-                    whole_blocks.append((indices[known], total.T[np.triu_indices(n_later, 1)][known]))
+                    whole_blocks.append((indices[known], np.take(total, self._pairs_at(n_later)[known])))
                 else:
                     out[members] = self._covered_slopes(a, start, phi[a], columns, wholes, later, *covered)
         allowance = self._allowance(columns, gradient)
@@ -2081,13 +2093,13 @@ class _GramSlopes:
         xc = np.where(valid_c, xc, 0)
         valid = valid_c[:, :, None] & valid_b[:, None, :]
         # the cover's columns as the rows of the products, the column of ones last
-        cover_columns = np.concatenate([np.arange(offsets[u], offsets[u + 1]) for u in cover] + [[width]])
+        cover_columns = np.append(_columns_of_attributes(offsets, cover), width)
         row_of = np.full(width + 1, -1, dtype=np.int64)
         row_of[cover_columns] = np.arange(len(cover_columns))
         # the products' columns: only those of the candidates' attributes (the cover's partners, a
         # quarter of the later columns on wide data), the ones last
         attributes = np.unique(later)
-        used = np.concatenate([np.arange(offsets[u], offsets[u + 1]) for u in attributes] + [[width]])
+        used = np.append(_columns_of_attributes(offsets, attributes), width)
         column_of = np.zeros(width + 1, dtype=np.int64)  # (0 for the padding, weighed by zero)
         column_of[used] = np.arange(len(used))
         # entry (xc, xb) from the cover's rows: (row of xb, column xc) or (row of xc, column xb)
@@ -2111,7 +2123,7 @@ class _GramSlopes:
             if state == common:
                 block = None
             else:
-                block = self.rows_major_bytes[rows[:, None], first + used].astype(np.float64)
+                block = np.ascontiguousarray(self.columns_major_bytes[first + used][:, rows].T, dtype=np.float64)
             for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
                 if block is None:  # all rows: the shared product (lower triangle: c after b)
                     gram = np.take(whole, whole_at)
@@ -2137,6 +2149,14 @@ class _GramSlopes:
                 value += np.take(cc[state], cc_at) * total
                 out += value
         return out
+
+
+def _columns_of_attributes(offsets, attributes):
+    """The columns of the `attributes` (ascending), attribute ``u``'s from ``offsets[u]`` to
+    ``offsets[u + 1]``, in order: ``np.concatenate([np.arange(offsets[u], offsets[u + 1]) for u in
+    attributes])`` without a loop."""
+    widths = offsets[attributes + 1] - offsets[attributes]
+    return np.repeat(offsets[attributes] - (np.cumsum(widths) - widths), widths) + np.arange(int(widths.sum()))
 
 
 def _greedy_cover(pairs, widths, limit):
