@@ -525,6 +525,25 @@ def test_gram_slopes_of_chosen_candidates_are_those_of_a_whole_pass(n_classes, m
     assert len(others) == len(pool.combos)
 
 
+@pytest.mark.parametrize("k", [2, 3])
+def test_candidate_pools_sub_region_masks_are_those_of_each_pattern(k):
+    # A candidate pool's sub-region masks of each pattern, made from the pattern's lower bits (issue
+    # 26), are the masks of the candidate's attributes in that pattern; and its change dicts use them.
+    frame = _mixed(9, 200, 3)
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(9)), 4.0)
+    model = kikuchi._Model(search)
+    pool = kikuchi._CandidatePool(search, model, k, 10**9)
+    for region in (0b11, 0b1_0000_0100):
+        model.add(region, model.changes(region), search.log_rows(region))
+        pool.update(region)
+    assert len(pool._pattern_masks) == len(pool.masks)
+    for b, masks in pool._pattern_masks.items():
+        assert masks == [pool._mask(b, q) for q in range(1 << k)]
+        if pool.active[b]:
+            assert pool.changes[b] == model.changes(pool.masks[b])
+
+
 def test_columns_of_attributes_are_their_ranges_in_order():
     # The covered Gram slopes' rows and columns (issue 26): each attribute's range of columns, in the
     # order of the attributes, attributes without a column (one state) contributing none.

@@ -713,8 +713,12 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
         order = self._change_order
         for b, row in zip(changed.tolist(), rows[differ].tolist()):
             masks = self._pattern_masks.get(b)
-            if masks is None:  # the candidate's sub-region of each pattern
-                masks = self._pattern_masks[b] = [self._mask(b, q) for q in range(full + 1)]
+            if masks is None:  # the candidate's sub-region of each pattern (:meth:`_mask` of each)
+                bits = [1 << a for a in self.combos[b].tolist()]
+                masks = [0] * (full + 1)
+                for q in range(1, full + 1):  # a pattern's mask: that of its lower bits, and its lowest
+                    masks[q] = masks[q & (q - 1)] | bits[(q & -q).bit_length() - 1]
+                self._pattern_masks[b] = masks
             change = {masks[q]: row[q] for q in order if row[q]}
             old = self.changes[b]
             self.changes[b] = change
