@@ -501,6 +501,7 @@ def test_gram_slopes_of_chosen_candidates_are_those_of_a_whole_pass(n_classes, m
     # from whole blocks (issue 26), are those of a whole pass with the same allowance, so never below
     # the row products; a whole block's other candidates come back too.
     monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    monkeypatch.setattr(kikuchi, "_COVER_SHARE", 4)  # (the few candidates' cover within a quarter)
     frame = _mixed(10, 300, 6, n_classes)
     frame["x005"] = (frame["x005"] + 2) % 4
     search, model, pool = _weighted_pool(frame, 3)
