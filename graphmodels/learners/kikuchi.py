@@ -1122,7 +1122,9 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         self.delta_dfs = np.zeros(n_candidates)
         self.root = model.closure(0)
         # Candidates holding each attribute: after a region is added, only those sharing one change.
-        order = np.argsort(self.combos.ravel(), kind="stable")
+        flat = self.combos.ravel()
+        # (attribute indices of 16 bits sorted by radix: the same stable order, a third of the time)
+        order = np.argsort(flat.astype(np.int16) if n_attributes < 2**15 else flat, kind="stable")
         counts = np.bincount(self.combos.ravel(), minlength=n_attributes)
         self._holding = np.split((order // k).astype(np.int32), np.cumsum(counts)[:-1])
         # Patterns, largest first (as _containing_submasks).
