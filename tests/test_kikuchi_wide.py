@@ -421,6 +421,9 @@ def test_gram_kernels_are_direct_sums(cards, runs, monkeypatch):
     np.testing.assert_array_equal(kikuchi._weighted_gram(gram.rows_major_bytes, first, rows, weights[rows]), got)
     from_bytes = kikuchi._weighted_gram(gram.rows_major_bytes, first, rows, counts[rows], single=True)
     np.testing.assert_array_equal(from_bytes, single)
+    kept = kikuchi._weighted_gram(gram.rows_major_bytes, first, rows, counts[rows], single=True, double=False)
+    assert kept.dtype == np.float32  # (kept single: the same integers)
+    np.testing.assert_array_equal(kept, single)
     for start in range(len(cards)):
         bounds = gram.reduced_offsets[start:] - gram.reduced_offsets[start]
         width = int(bounds[-1])
@@ -498,6 +501,7 @@ def test_gram_slopes_of_chosen_candidates_are_those_of_a_whole_pass(n_classes, m
     # from whole blocks (issue 26), are those of a whole pass with the same allowance, so never below
     # the row products; a whole block's other candidates come back too.
     monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    monkeypatch.setattr(kikuchi, "_COVER_SHARE", 4)  # (the few candidates' cover within a quarter)
     frame = _mixed(10, 300, 6, n_classes)
     frame["x005"] = (frame["x005"] + 2) % 4
     search, model, pool = _weighted_pool(frame, 3)
@@ -520,6 +524,35 @@ def test_gram_slopes_of_chosen_candidates_are_those_of_a_whole_pass(n_classes, m
         exact = np.array([np.vdot(gradient, pool._deltas([b])[0]) for b in chosen])
         assert (bounds >= exact).all()
     assert len(others) == len(pool.combos)
+
+
+@pytest.mark.parametrize("k", [2, 3])
+def test_candidate_pools_sub_region_masks_are_those_of_each_pattern(k):
+    # A candidate pool's sub-region masks of each pattern, made from the pattern's lower bits (issue
+    # 26), are the masks of the candidate's attributes in that pattern; and its change dicts use them.
+    frame = _mixed(9, 200, 3)
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(9)), 4.0)
+    model = kikuchi._Model(search)
+    pool = kikuchi._CandidatePool(search, model, k, 10**9)
+    for region in (0b11, 0b1_0000_0100):
+        model.add(region, model.changes(region), search.log_rows(region))
+        pool.update(region)
+    assert len(pool._pattern_masks) == len(pool.masks)
+    for b, masks in pool._pattern_masks.items():
+        assert masks == [pool._mask(b, q) for q in range(1 << k)]
+        if pool.active[b]:
+            assert pool.changes[b] == model.changes(pool.masks[b])
+
+
+def test_columns_of_attributes_are_their_ranges_in_order():
+    # The covered Gram slopes' rows and columns (issue 26): each attribute's range of columns, in the
+    # order of the attributes, attributes without a column (one state) contributing none.
+    offsets = np.array([0, 2, 2, 5, 6, 10])
+    for attributes in ([], [1], [0, 1, 3], [0, 2, 4], [1, 2, 3, 4], [0, 1, 2, 3, 4]):
+        attributes = np.array(attributes, dtype=np.int64)
+        expected = [c for u in attributes for c in range(offsets[u], offsets[u + 1])]
+        assert kikuchi._columns_of_attributes(offsets, attributes).tolist() == expected
 
 
 @pytest.mark.parametrize("gap", [np.inf, 0.0])
@@ -593,10 +626,10 @@ def test_count_products_in_single_precision_only_for_weights_of_zero_and_one(mon
     dtypes = []
     original = kikuchi._weighted_gram
 
-    def recorded(rows_major, first, rows, weights, single=None):
+    def recorded(rows_major, first, rows, weights, single=None, **options):
         single = rows_major.dtype == np.float32 if single is None else single
         dtypes.append(np.dtype(np.float32 if single else np.float64))
-        return original(rows_major, first, rows, weights, single)
+        return original(rows_major, first, rows, weights, single, **options)
 
     monkeypatch.setattr(kikuchi, "_weighted_gram", recorded)
     frame = _mixed(10, 300, 6)

@@ -78,8 +78,10 @@ _SUM_RUNS = 16
 _LEADING = 1024
 # A first attribute's candidates take the Gram rows of a cover of their pairs when its columns are
 # fewer than this share of the later attributes' columns, else the whole block (see
-# _GramSlopes.candidate_slopes).
-_COVER_SHARE = 4
+# _GramSlopes.candidate_slopes), which anchors every candidate of it at this stage: on mixed-pairwise
+# an eighth halves the candidates given fresh slopes over the path against a quarter (283 against
+# 522 thousand), for a sixth less time in them (measured; a sixteenth: more time).
+_COVER_SHARE = 8
 # A pool of pairs takes the fresh slopes of at most this share of its candidates from their cached
 # deltas (more: from the Gram products of all).
 _FEW_DELTAS = 4
@@ -713,8 +715,12 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
         order = self._change_order
         for b, row in zip(changed.tolist(), rows[differ].tolist()):
             masks = self._pattern_masks.get(b)
-            if masks is None:  # the candidate's sub-region of each pattern
-                masks = self._pattern_masks[b] = [self._mask(b, q) for q in range(full + 1)]
+            if masks is None:  # the candidate's sub-region of each pattern (:meth:`_mask` of each)
+                bits = [1 << a for a in self.combos[b].tolist()]
+                masks = [0] * (full + 1)
+                for q in range(1, full + 1):  # a pattern's mask: that of its lower bits, and its lowest
+                    masks[q] = masks[q & (q - 1)] | bits[(q & -q).bit_length() - 1]
+                self._pattern_masks[b] = masks
             change = {masks[q]: row[q] for q in order if row[q]}
             old = self.changes[b]
             self.changes[b] = change
@@ -957,7 +963,7 @@ def _delta_dfs(search, combos, changes):
     return np.einsum("nq,qn->n", changes, products) * (search.n_classes - 1)
 
 
-def _weighted_gram(rows_major, first, rows, weights, single=None):
+def _weighted_gram(rows_major, first, rows, weights, single=None, double=True):
     """The upper triangle of ``X^T diag(weights) X`` (the lower one zero, Fortran-ordered) for the rows
     `rows` (None: all) of ``X = rows_major[:, first:]``: BLAS's symmetric rank-k updates of the
     rows of positive and of negative weight scaled by the weights' square roots (a third less time
@@ -966,7 +972,8 @@ def _weighted_gram(rows_major, first, rows, weights, single=None):
     `rows_major` holds zeros and ones, in any dtype (bytes: an eighth of the reads of the rows
     gathered). With `single` (default: a single-precision `rows_major`) the product is in single
     precision (twice as fast), for weights whose products it holds exactly (0 and 1 with fewer than
-    2**24 rows: integer counts); the result is double precision either way.
+    2**24 rows: integer counts); the result is double precision unless `double` is False (the
+    same integers, half the bytes).
     """
     from scipy.linalg.blas import dsyrk, ssyrk
 
@@ -982,16 +989,16 @@ def _weighted_gram(rows_major, first, rows, weights, single=None):
         if chosen.any():
             picked = np.flatnonzero(chosen) if rows is None else rows[chosen]
             block = rows_major[picked, first:]  # whole rows: contiguous reads (a copy)
-            if root is not None:
-                block = np.multiply(block, root[chosen][:, None], dtype=dtype)
-            elif block.dtype != dtype:
+            if block.dtype != dtype:
                 block = block.astype(dtype)
+            if root is not None:  # (in place: a fifth faster than the product of mixed types)
+                block *= root[chosen][:, None]
             # (rows, columns) C-ordered: its transpose is the Fortran-ordered matrix syrk reads
             # without a copy (trans=0: block.T @ block)
             out = syrk(sign, block.T, trans=0, c=out, beta=0.0 if out is None else 1.0, overwrite_c=True)
     if out is None:
-        return np.zeros((width, width), order="F")
-    return out.astype(np.float64) if single else out
+        return np.zeros((width, width), order="F", dtype=np.float64 if double else dtype)
+    return out.astype(np.float64) if single and double else out
 
 
 def _lexicographic_rank(combos, n):
@@ -1115,7 +1122,9 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         self.delta_dfs = np.zeros(n_candidates)
         self.root = model.closure(0)
         # Candidates holding each attribute: after a region is added, only those sharing one change.
-        order = np.argsort(self.combos.ravel(), kind="stable")
+        flat = self.combos.ravel()
+        # (attribute indices of 16 bits sorted by radix: the same stable order, a third of the time)
+        order = np.argsort(flat.astype(np.int16) if n_attributes < 2**15 else flat, kind="stable")
         counts = np.bincount(self.combos.ravel(), minlength=n_attributes)
         self._holding = np.split((order // k).astype(np.int32), np.cumsum(counts)[:-1])
         # Patterns, largest first (as _containing_submasks).
@@ -1590,6 +1599,8 @@ class _GramSlopes:
         self.rows_major[rows, self.reduced_offsets[attributes] + rank[rows, attributes]] = 1.0
         self.rows_major[:, -1] = 1.0
         self.rows_major_bytes = self.rows_major.astype(np.uint8)  # the same, gathered at an eighth of the reads
+        # and column by column: a few columns of many rows gathered by contiguous reads
+        self.columns_major_bytes = np.ascontiguousarray(self.rows_major_bytes.T)
         self.attribute_of = np.repeat(np.arange(n), cards - 1)  # each reduced column's attribute
         self.unit = bool((cards == 2).all())  # one reduced column per attribute: no sums over columns
         # the rows in each state of each attribute (the first attributes of three)
@@ -1601,6 +1612,8 @@ class _GramSlopes:
         self._phi = None
         self._offsets_plans = {}
         self._runs_cache = {}
+        self._bands_cache = {}
+        self._pairs_cache = {}
         self._scale = 0.0  # largest |phi|, for the rounding allowance
         self._largest_reference = 0.0
         # most terms of one candidate's slope: its cells (the largest cardinalities' product)
@@ -1729,10 +1742,12 @@ class _GramSlopes:
     def _gram(self, weights, start, rows=None, counts=False):
         """``[R, 1]^T diag(w) [R, 1]`` of the reduced columns from `start` and the ones over the rows
         `rows` (None: all), transposed: C-ordered, the lower triangle (see :func:`_weighted_gram`).
-        With `counts` (`weights` of 0 and 1), in single precision: the same integers."""
+        With `counts` (`weights` of 0 and 1), in single precision: the same integers (kept in single
+        precision: exact while below 2**24, as every sum and difference of them :meth:`_full_counts`
+        forms)."""
         first = int(self.reduced_offsets[start])
         weights = weights if rows is None else weights[rows]
-        return _weighted_gram(self.rows_major_bytes, first, rows, weights, single=counts).T
+        return _weighted_gram(self.rows_major_bytes, first, rows, weights, single=counts, double=not counts).T
 
     def _grams(self, weights, start, a, whole, counts=False):
         """The transposed Gram matrices (see :meth:`_gram`) of each state of `a` (None: all rows; the
@@ -1927,12 +1942,25 @@ class _GramSlopes:
 
     def _bands(self, start):
         """``(low, high)`` of the bands of rows of the (width, width) lower triangle of the reduced
-        columns from `start`, each computed up to its end (:meth:`_block_totals`); whole attributes."""
-        bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
-        width = int(bounds[-1])
-        ends = np.linspace(0, width, 9 if width > 128 else 5 if width > 64 else 2).astype(int)
-        ends = np.unique(bounds[np.searchsorted(bounds, ends)])  # at the next attribute's first column
-        return list(zip(ends[:-1].tolist(), ends[1:].tolist()))
+        columns from `start`, each computed up to its end (:meth:`_block_totals`); whole attributes
+        (cached)."""
+        bands = self._bands_cache.get(start)
+        if bands is None:
+            bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
+            width = int(bounds[-1])
+            ends = np.linspace(0, width, 9 if width > 128 else 5 if width > 64 else 2).astype(int)
+            ends = np.unique(bounds[np.searchsorted(bounds, ends)])  # at the next attribute's first column
+            bands = self._bands_cache[start] = list(zip(ends[:-1].tolist(), ends[1:].tolist()))
+        return bands
+
+    def _pairs_at(self, n_later):
+        """Flat indices into an (n_later, n_later) (c, b) matrix of its pairs ``b < c`` in combination
+        order: ``total.T[np.triu_indices(n_later, 1)]`` is ``np.take(total, ...)`` (cached)."""
+        at = self._pairs_cache.get(n_later)
+        if at is None:
+            b, c = np.triu_indices(n_later, 1)
+            at = self._pairs_cache[n_later] = c * n_later + b
+        return at
 
     # ------------------------------------------------------------ slopes
     def _phi_tables(self):
@@ -1955,7 +1983,7 @@ class _GramSlopes:
             for (a, start, _, first), tables in zip(self._starts(), phi):
                 total = self._block_totals(a, start, tables, columns, wholes)
                 n_later = self.n - start
-                out[first : first + math.comb(n_later, 2)] = total.T[np.triu_indices(n_later, 1)]
+                out[first : first + math.comb(n_later, 2)] = np.take(total, self._pairs_at(n_later))
         return (out if self._place is None else out[self._place]) + self._allowance(columns, gradient)
 
     def _allowance(self, columns, gradient):
@@ -2044,7 +2072,7 @@ class _GramSlopes:
                     ranks = first_ranks[a] + np.arange(math.comb(n_later, 2))
                     indices = self._pool_index[ranks]
                     known = indices >= 0
-                    whole_blocks.append((indices[known], total.T[np.triu_indices(n_later, 1)][known]))
+                    whole_blocks.append((indices[known], np.take(total, self._pairs_at(n_later)[known])))
                 else:
                     out[members] = self._covered_slopes(a, start, phi[a], columns, wholes, later, *covered)
         allowance = self._allowance(columns, gradient)
@@ -2073,14 +2101,22 @@ class _GramSlopes:
         xc = np.where(valid_c, xc, 0)
         valid = valid_c[:, :, None] & valid_b[:, None, :]
         # the cover's columns as the rows of the products, the column of ones last
-        cover_columns = np.concatenate([np.arange(offsets[u], offsets[u + 1]) for u in cover] + [[width]])
+        cover_columns = np.append(_columns_of_attributes(offsets, cover), width)
         row_of = np.full(width + 1, -1, dtype=np.int64)
         row_of[cover_columns] = np.arange(len(cover_columns))
+        # the products' columns: only those of the candidates' attributes (the cover's partners, a
+        # quarter of the later columns on wide data), the ones last
+        attributes = np.unique(later)
+        used = np.append(_columns_of_attributes(offsets, attributes), width)
+        column_of = np.zeros(width + 1, dtype=np.int64)  # (0 for the padding, weighed by zero)
+        column_of[used] = np.arange(len(used))
         # entry (xc, xb) from the cover's rows: (row of xb, column xc) or (row of xc, column xb)
         product_rows = np.where(on_b[:, None, None], row_of[xb][:, None, :], row_of[xc][:, :, None])
-        product_columns = np.where(on_b[:, None, None], xc[:, :, None], xb[:, None, :])
+        product_columns = np.where(on_b[:, None, None], column_of[xc][:, :, None], column_of[xb][:, None, :])
         # flat indices (the padding's entries finite, weighed by zero)
-        product_at = np.where(valid, product_rows, 0) * (width + 1) + product_columns
+        product_at = np.where(valid, product_rows, 0) * len(used) + product_columns
+        cover_used = column_of[cover_columns]
+        local_b, local_c = column_of[xb], column_of[xc]  # each candidate's columns among `used`
         size = wholes[0].shape[1]  # the products over all rows: every column, the ones last
         whole_at = (first + xc[:, :, None]) * size + (first + xb[:, None, :])
         table_at = xc[:, :, None] * width + xb[:, None, :]
@@ -2092,30 +2128,43 @@ class _GramSlopes:
         common = int(self.common[a])
         out = np.zeros(len(later))
         for state, rows in enumerate(self.state_rows[a]):
-            block = None if state == common else self.rows_major_bytes[rows, first:].astype(np.float64)
+            if state == common:
+                block = None
+            else:
+                block = np.ascontiguousarray(self.columns_major_bytes[first + used][:, rows].T, dtype=np.float64)
             for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
                 if block is None:  # all rows: the shared product (lower triangle: c after b)
                     gram = np.take(whole, whole_at)
                     ones, total = whole[-1, first:-1], whole[-1, -1]
+                    at_b, at_c = xb, xc
                 else:
-                    scaled = block[:, cover_columns] * column[rows][:, None]
+                    scaled = block[:, cover_used] * column[rows][:, None]
                     product = scaled.T @ block
                     gram = np.take(product, product_at)
                     ones, total = product[-1, :-1], product[-1, -1]
+                    at_b, at_c = local_b, local_c
                 gram *= np.take(rr[state], table_at)
                 gram *= weight
                 value = gram.sum(axis=(1, 2))
-                by_b = np.take(ones, xb)  # (double precision: the tables' entries multiplied into it)
+                by_b = np.take(ones, at_b)  # (double precision: the tables' entries multiplied into it)
                 by_b *= np.take(cr[state], cr_at)
                 by_b *= weight_b
                 value += by_b.sum(axis=1)
-                by_c = np.take(ones, xc)
+                by_c = np.take(ones, at_c)
                 by_c *= np.take(rc[state], rc_at)
                 by_c *= weight_c
                 value += by_c.sum(axis=1)
                 value += np.take(cc[state], cc_at) * total
                 out += value
         return out
+
+
+def _columns_of_attributes(offsets, attributes):
+    """The columns of the `attributes` (ascending), attribute ``u``'s from ``offsets[u]`` to
+    ``offsets[u + 1]``, in order: ``np.concatenate([np.arange(offsets[u], offsets[u + 1]) for u in
+    attributes])`` without a loop."""
+    widths = offsets[attributes + 1] - offsets[attributes]
+    return np.repeat(offsets[attributes] - (np.cumsum(widths) - widths), widths) + np.arange(int(widths.sum()))
 
 
 def _greedy_cover(pairs, widths, limit):
