@@ -622,8 +622,8 @@ class KikuchiBayes(BaseClassifier, Queryable):
         for stage in range(stages[-1] + 1):
             current = self.stage_counting_numbers_[stage]
             if stage in stages:
-                changed = set(current) | set(previous)
-                for region in changed:
+                # In the stages' own order, not a set's: the sum's rounding must not follow the hash seed.
+                for region in dict.fromkeys([*current, *previous]):
                     dc = current.get(region, 0) - previous.get(region, 0)
                     if dc:
                         log_phi += dc * region_rows(region)
