@@ -58,7 +58,11 @@ def _random_tables(rng, n_tables):
 
 
 @pytest.mark.parametrize("seed", range(3))
-def test_log_rising_factorial_sums_equal_the_sum_over_values(seed):
+@pytest.mark.parametrize("sparse_sum_cells", [0, 10**9], ids=["sparse-product", "reduceat"])
+def test_log_rising_factorial_sums_equal_the_sum_over_values(seed, sparse_sum_cells, monkeypatch):
+    import graphmodels.estimators.parameters as parameters
+
+    monkeypatch.setattr(parameters, "SPARSE_SUM_CELLS", sparse_sum_cells)
     rng = np.random.default_rng(seed)
     n_groups = 6
     # Repeated integers, a weighted value, groups with equal offsets (shared gammaln values) and not.
@@ -70,11 +74,27 @@ def test_log_rising_factorial_sums_equal_the_sum_over_values(seed):
     offsets[1] = offsets[0]
     offsets[4] = offsets[2]
     sums = _LogRisingFactorialSums.of_groups(groups)(offsets)
-    assert sums.shape == offsets.shape
+    values, owners = np.concatenate(groups), np.repeat(np.arange(n_groups), [g.size for g in groups])
+    unshared = _LogRisingFactorialSums(values, owners, n_groups, share_offsets=False)(offsets)
+    # Groups 0-2 summed into row 0, 3-5 into row 1.
+    summed = _LogRisingFactorialSums(values, owners, n_groups, sum_of_group=np.array([0, 0, 0, 1, 1, 1]))(offsets)
+    assert sums.shape == unshared.shape == offsets.shape and summed.shape == (2, offsets.shape[1])
     for g, values in enumerate(groups):
         for p, x in enumerate(offsets[g]):
             terms = [math.lgamma(x + v) - math.lgamma(x) for v in values]
             assert _close(sums[g, p], math.fsum(terms), math.fsum(abs(t) for t in terms))
+            assert _close(unshared[g, p], math.fsum(terms), math.fsum(abs(t) for t in terms))
+    np.testing.assert_allclose(summed, [sums[:3].sum(axis=0), sums[3:].sum(axis=0)], rtol=1e-13)
+
+
+def test_distinct_keys_equal_numpys_unique_dense_or_sorted():
+    from graphmodels.estimators.parameters import _distinct_keys
+
+    keys = np.random.default_rng(7).integers(0, 50, size=200)
+    expected, inverse = np.unique(keys, return_inverse=True)
+    for bound in (50, 10**9):  # marked in a table of `bound` flags, or sorted
+        distinct, found = _distinct_keys(keys, bound)
+        assert distinct.tolist() == expected.tolist() and found.tolist() == inverse.tolist()
 
 
 @pytest.mark.parametrize("conditional", [True, False])

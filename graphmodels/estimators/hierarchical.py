@@ -124,13 +124,14 @@ def _polya_scores_on_grids(levels):
     first = np.ones(order.size, dtype=bool)
     first[1:] = (cell_base[order][1:] != cell_base[order][:-1]) | (cell_level[order][1:] != cell_level[order][:-1])
     group_level, group_base = cell_level[order][first], cell_base[order][first]
-    cell_sums = _LogRisingFactorialSums(cells[order], np.cumsum(first) - 1, group_level.size)
-    group_starts = np.searchsorted(group_level, np.arange(len(levels)))
+    # Levels seldom share a base probability: their groups' offsets are taken to be their own.
+    cell_sums = _LogRisingFactorialSums(
+        cells[order], np.cumsum(first) - 1, group_level.size, share_offsets=False, sum_of_group=group_level
+    )
     totals = _LogRisingFactorialSums.of_groups([totals for _, _, totals in levels])
 
     def score(grids):
-        per_group = cell_sums(grids[group_level] * group_base[:, None])
-        return np.add.reduceat(per_group, group_starts, axis=0) - totals(grids)
+        return cell_sums(grids[group_level] * group_base[:, None]) - totals(grids)
 
     return score
 

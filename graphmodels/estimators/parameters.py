@@ -506,7 +506,7 @@ def _bdeu_scores_on_grids(terms):
 
 
 class _LogRisingFactorialSums:
-    """Each group's ``sum_v [lgamma(x + v) - lgamma(x)]`` over its values ``v``, for offsets ``x`` given later.
+    """Sums of ``lgamma(x + v) - lgamma(x)`` over groups of values ``v``, for offsets ``x`` given later.
 
     The searches of :class:`EmpiricalBayesBDeu` and
     :class:`~graphmodels.estimators.HierarchicalDirichlet` evaluate these
@@ -516,9 +516,9 @@ class _LogRisingFactorialSums:
     equal offsets when they have equal shapes. So the values are grouped once
     (each group's distinct values and their multiplicities) and a call costs
     two ``gammaln`` per distinct (offset row, value) pair, then the weighted
-    sums ``sum_u m_u [lgamma(x + v_u) - lgamma(x)]``: each term is the one
-    the formula computes per value, bit for bit; only the order of the
-    additions differs.
+    sums ``sum_u m_u [lgamma(x + v_u) - lgamma(x)]`` as one sparse product:
+    each term is the one the formula computes per value, bit for bit; only
+    the order of the additions differs.
 
     Parameters
     ----------
@@ -526,23 +526,48 @@ class _LogRisingFactorialSums:
         Every group's values, in any order (non-negative floats; weighted
         counts need not be integers).
     owners : 1-D ndarray of int
-        The group of each value, in ``range(n_groups)``.
+        The group of each value, in ``range(n_groups)``; every group owns
+        at least one.
     n_groups : int
-        Every group must own at least one value.
+        Every output row gets at least one group.
+    share_offsets : bool, default=True
+        Look for groups with equal offsets (and share their ``gammaln``
+        values); without, every group's offsets are taken to be its own.
+    sum_of_group : 1-D ndarray of int, optional
+        The output row each group's sum is added to, non-decreasing (groups
+        of one table summed together); by default each group its own row.
     """
 
-    def __init__(self, values: np.ndarray, owners: np.ndarray, n_groups: int) -> None:
+    def __init__(
+        self,
+        values: np.ndarray,
+        owners: np.ndarray,
+        n_groups: int,
+        *,
+        share_offsets: bool = True,
+        sum_of_group: np.ndarray | None = None,
+    ) -> None:
+        from scipy.sparse import csr_matrix  # loaded on first use: `import graphmodels` stays light
+
+        self._csr_matrix = csr_matrix
         order = np.lexsort((values, owners))
         values, owners = values[order], owners[order]
-        first = np.ones(values.size, dtype=bool)
-        first[1:] = (values[1:] != values[:-1]) | (owners[1:] != owners[:-1])
+        first = np.empty(values.size, dtype=bool)
+        first[:1] = True
+        np.not_equal(values[1:], values[:-1], out=first[1:])
+        first[1:] |= owners[1:] != owners[:-1]
         starts = np.flatnonzero(first)
-        self.multiplicities = np.diff(np.append(starts, values.size)).astype(np.float64)
+        self.multiplicities = np.diff(starts, append=values.size).astype(np.float64)
         self.pair_owners = owners[starts]
-        self.distinct_values, pair_values = np.unique(values[starts], return_inverse=True)
-        self.pair_values = pair_values.reshape(-1)
-        # The pairs are sorted by group: group g's start at pair_starts[g].
-        self.pair_starts = np.searchsorted(self.pair_owners, np.arange(n_groups))
+        self.pair_values = values[starts][:, None]
+        sums = self.pair_owners if sum_of_group is None else np.asarray(sum_of_group)[self.pair_owners]
+        self.n_sums = n_groups if sum_of_group is None else int(np.max(sum_of_group, initial=-1)) + 1
+        # The pairs are sorted by group, so by output row: row i's are indptr[i]:indptr[i + 1].
+        self.indptr = np.searchsorted(sums, np.arange(self.n_sums + 1))
+        self.share_offsets = share_offsets
+        if share_offsets:  # the values' ranks, to key the pairs of groups with equal offsets
+            self.distinct_values, value_ids = np.unique(self.pair_values, return_inverse=True)
+            self.value_ids = value_ids.reshape(-1)
 
     @classmethod
     def of_groups(cls, groups: Sequence[np.ndarray]) -> _LogRisingFactorialSums:
@@ -552,16 +577,44 @@ class _LogRisingFactorialSums:
 
     def __call__(self, offsets: np.ndarray) -> np.ndarray:
         """The sums at ``offsets`` (groups, points), row ``g`` the offsets of group ``g``."""
+        if not self.share_offsets:  # every pair is distinct already
+            # Each term differenced as the formula is written (the rounding of a term, not of a sum).
+            terms = gammaln(offsets[self.pair_owners] + self.pair_values)
+            terms -= gammaln(offsets)[self.pair_owners]
+            return self._weighted_sums(terms, None)
         rows, row_of = _distinct_rows(offsets)
-        n_values = max(self.distinct_values.size, 1)
-        keys, pair_keys = np.unique(row_of[self.pair_owners] * n_values + self.pair_values, return_inverse=True)
+        n_values = self.distinct_values.size
+        keys, pair_keys = _distinct_keys(row_of[self.pair_owners] * n_values + self.value_ids, rows.shape[0] * n_values)
         key_rows = keys // n_values
-        # Each distinct term differenced as the formula is written (the rounding of a term, not of a sum).
         terms = gammaln(rows[key_rows] + self.distinct_values[keys % n_values][:, None])
         terms -= gammaln(rows)[key_rows]
-        weighted = terms[pair_keys.reshape(-1)]
-        weighted *= self.multiplicities[:, None]
-        return np.add.reduceat(weighted, self.pair_starts, axis=0)
+        return self._weighted_sums(terms, pair_keys)
+
+    def _weighted_sums(self, terms, pair_terms):
+        """Each output row's ``sum m * terms[pair_terms]`` over its pairs (`pair_terms` None: pair i's is row i)."""
+        if self.multiplicities.size * terms.shape[1] < SPARSE_SUM_CELLS:
+            weighted = terms if pair_terms is None else np.take(terms, pair_terms, axis=0)
+            weighted *= self.multiplicities[:, None]
+            return np.add.reduceat(weighted, self.indptr[:-1], axis=0)
+        if pair_terms is None:
+            pair_terms = np.arange(terms.shape[0])
+        shape = (self.n_sums, terms.shape[0])
+        return self._csr_matrix((self.multiplicities, pair_terms, self.indptr), shape=shape) @ terms
+
+
+#: Weighted terms (pairs x points) from which a sparse product sums them: below, ``reduceat`` is
+#: cheaper than building the matrix; above, its strided sums cost several times the product.
+SPARSE_SUM_CELLS = 32_768
+
+
+def _distinct_keys(keys, bound):
+    """``np.unique(keys, return_inverse=True)`` of non-negative integers below `bound`; by marking when it is small."""
+    if bound > max(8 * keys.size, 1 << 16):
+        distinct, inverse = np.unique(keys, return_inverse=True)
+        return distinct, inverse.reshape(-1)
+    seen = np.zeros(bound, dtype=bool)
+    seen[keys] = True
+    return np.flatnonzero(seen), (np.cumsum(seen) - 1)[keys]
 
 
 def _distinct_rows(array):
