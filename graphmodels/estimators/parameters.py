@@ -646,10 +646,11 @@ def _normalized_along_child(smoothed):
         return np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), 1.0 / smoothed.shape[-1])
 
 
-#: Non-empty cells searched in one batch. A pass holds a few (2 x cells, 41 grid points) float64
-#: arrays at once (the gammaln arguments, their values, the gathered priors): ~30 MiB at this size,
-#: about what one table of as many cells needs searched alone; larger batches are no faster.
-SEARCH_BATCH_CELLS = 16_384
+#: Non-empty cells searched in one batch. A pass holds a few (distinct pairs x 41 grid points) float64
+#: arrays at once: at most ~50 MiB at this size (every count distinct), about what one table of as
+#: many cells needs searched alone. Larger batches share more gammaln values between tables of one
+#: shape: 65,536 fitted AODE on splice ~15% faster than 16,384.
+SEARCH_BATCH_CELLS = 65_536
 
 
 def batches_of_cells(
@@ -777,7 +778,8 @@ class EmpiricalBayesBDeu(Estimator):
 
     def _select(self, tables, conditional):
         """Each (checked) table's equivalent sample size, all searched together."""
-        terms = {i: _BDeuTerms.of(table, conditional) for i, table in enumerate(tables) if table.sum() > 0}
+        every = (_BDeuTerms.of(table, conditional) for table in tables)
+        terms = {i: table_terms for i, table_terms in enumerate(every) if table_terms.cells.size}  # with counts
         low, high = self.min_equivalent_sample_size, self.max_equivalent_sample_size
         return search_each(terms, len(tables), _bdeu_scores_on_grids, lambda t: t.cells.size, low, high)
 
@@ -799,7 +801,8 @@ class EmpiricalBayesBDeu(Estimator):
     def pseudo_counts_of_tables(self, tables: Sequence[ArrayLike], *, conditional: bool = True) -> list[np.ndarray]:
         checked = [_check_counts(table) for table in tables]
         sizes = self._select(checked, conditional)
-        return [BDeu(float(ess)).pseudo_counts(table) for table, ess in zip(checked, sizes)]
+        # BDeu(ess)'s pseudo-counts, without building one estimator (and checking its table again) per table.
+        return [np.full(table.shape, float(ess) / max(table.size, 1)) for table, ess in zip(checked, sizes)]
 
     def _params(self) -> dict[str, Any]:
         return {
