@@ -550,24 +550,18 @@ class _LogRisingFactorialSums:
         from scipy.sparse import csr_matrix  # loaded on first use: `import graphmodels` stays light
 
         self._csr_matrix = csr_matrix
-        order = np.lexsort((values, owners))
-        values, owners = values[order], owners[order]
-        first = np.empty(values.size, dtype=bool)
-        first[:1] = True
-        np.not_equal(values[1:], values[:-1], out=first[1:])
-        first[1:] |= owners[1:] != owners[:-1]
-        starts = np.flatnonzero(first)
-        self.multiplicities = np.diff(starts, append=values.size).astype(np.float64)
-        self.pair_owners = owners[starts]
-        self.pair_values = values[starts][:, None]
+        # The distinct (group, value) pairs, sorted by group then value, and how often each occurs.
+        self.distinct_values, value_ids = np.unique(values, return_inverse=True)
+        n_values = max(self.distinct_values.size, 1)
+        keys, pair_of_value = _distinct_keys(np.asarray(owners) * n_values + value_ids.reshape(-1), n_groups * n_values)
+        self.multiplicities = np.bincount(pair_of_value, minlength=keys.size).astype(np.float64)
+        self.pair_owners, self.value_ids = keys // n_values, keys % n_values
+        self.pair_values = self.distinct_values[self.value_ids][:, None]
         sums = self.pair_owners if sum_of_group is None else np.asarray(sum_of_group)[self.pair_owners]
         self.n_sums = n_groups if sum_of_group is None else int(np.max(sum_of_group, initial=-1)) + 1
         # The pairs are sorted by group, so by output row: row i's are indptr[i]:indptr[i + 1].
         self.indptr = np.searchsorted(sums, np.arange(self.n_sums + 1))
         self.share_offsets = share_offsets
-        if share_offsets:  # the values' ranks, to key the pairs of groups with equal offsets
-            self.distinct_values, value_ids = np.unique(self.pair_values, return_inverse=True)
-            self.value_ids = value_ids.reshape(-1)
 
     @classmethod
     def of_groups(cls, groups: Sequence[np.ndarray]) -> _LogRisingFactorialSums:
