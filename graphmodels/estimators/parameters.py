@@ -694,7 +694,8 @@ class EmpiricalBayesBDeu(Estimator):
     :meth:`joint`), then estimates as ``BDeu(ess)`` does. Tables whose child
     barely depends on the parents get a large ``ess`` (strong smoothing);
     tables with sharp, well-supported conditionals a small one. The search
-    costs three vectorized passes of ``gammaln`` over the non-zero cells: 41
+    costs three vectorized passes of ``gammaln`` over the distinct non-zero
+    counts (of tables searched together, those of one shape share them): 41
     log-spaced values over the range, then 21 between the neighbours of the
     best, and 21 again around the new best (the choice is within a factor
     ``1.003`` of the maximiser).
