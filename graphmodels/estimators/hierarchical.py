@@ -28,14 +28,13 @@ from typing import Any
 import numpy as np
 from numpy.typing import ArrayLike
 
-from .._special import gammaln
 from .parameters import (
     ESTIMATORS,
     Estimator,
     _check_counts,
+    _LogRisingFactorialSums,
     _positive_range,
     search_each,
-    segment_starts,
 )
 
 __all__ = ["HierarchicalDirichlet", "dirichlet_multinomial_log_likelihood"]
@@ -108,26 +107,31 @@ def _occupied_cells(counts, base):
 def _polya_scores_on_grids(levels):
     """A scorer of many levels' :func:`_occupied_cells` at once: ``grids`` (levels, points) -> scores.
 
-    The levels' cells are laid end to end and each level's terms summed by
-    ``reduceat``: a search over all of a model's tables costs one ``gammaln``
-    call per pass, not four per table. Every level has counts.
+    A level's score is ``sum_x [lgamma(s b_x + N_x) - lgamma(s b_x)]`` over its
+    non-empty cells minus ``sum_j [lgamma(s + N_j) - lgamma(s)]`` over its
+    non-empty configurations. The cells of one level with one base
+    probability share the offset ``s b``, so they form one group of a
+    :class:`~graphmodels.estimators.parameters._LogRisingFactorialSums` (the
+    configurations of a level another): a pass over all of a model's tables
+    costs a few ``gammaln`` calls over the distinct (offset, count) pairs,
+    not four per table. Every level has counts.
     """
     cells = np.concatenate([cells for cells, _, _ in levels])
     cell_base = np.concatenate([base for _, base, _ in levels])
-    totals = np.concatenate([totals for _, _, totals in levels])
     cell_level = np.repeat(np.arange(len(levels)), [c.size for c, _, _ in levels])
-    total_level = np.repeat(np.arange(len(levels)), [t.size for _, _, t in levels])
-    cell_starts = segment_starts([c.size for c, _, _ in levels])
-    total_starts = segment_starts([t.size for _, _, t in levels])
+    # Groups: the cells of one level with one base probability, sorted by level.
+    order = np.lexsort((cell_base, cell_level))
+    first = np.ones(order.size, dtype=bool)
+    first[1:] = (cell_base[order][1:] != cell_base[order][:-1]) | (cell_level[order][1:] != cell_level[order][:-1])
+    group_level, group_base = cell_level[order][first], cell_base[order][first]
+    # Levels seldom share a base probability: their groups' offsets are taken to be their own.
+    cell_sums = _LogRisingFactorialSums(
+        cells[order], np.cumsum(first) - 1, group_level.size, share_offsets=False, sum_of_group=group_level
+    )
+    totals = _LogRisingFactorialSums.of_groups([totals for _, _, totals in levels])
 
     def score(grids):
-        prior = grids[cell_level] * cell_base[:, None]
-        k, n = cells.size, len(levels)
-        # One gammaln call over the four terms, differenced pairwise as the formula is written.
-        g = gammaln(np.concatenate([prior + cells[:, None], prior, grids, grids[total_level] + totals[:, None]]))
-        cell_terms = g[:k] - g[k : 2 * k]
-        total_terms = g[2 * k : 2 * k + n][total_level] - g[2 * k + n :]
-        return np.add.reduceat(cell_terms, cell_starts, axis=0) + np.add.reduceat(total_terms, total_starts, axis=0)
+        return cell_sums(grids[group_level] * group_base[:, None]) - totals(grids)
 
     return score
 
