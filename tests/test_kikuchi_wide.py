@@ -377,6 +377,33 @@ def test_candidate_pool_slopes_from_gram_products_bound_the_cached_deltas(k, mon
         assert sum(1 << int(a) for a in pool.combos[b]) == mask
 
 
+@pytest.mark.parametrize("n_classes", [2, 3])
+def test_candidate_pool_deltas_made_in_place_are_the_copied_ones(n_classes, monkeypatch):
+    # A pool's deltas of consecutive candidates are made in its cache, not copied into it (issue
+    # 26): bit for bit those of the copy (chunks of 7: consecutive ones, then scattered ones).
+    monkeypatch.setattr(kikuchi, "_BLOCK_ELEMENTS", 7 * 300 * (n_classes if n_classes > 2 else 1))
+    frame = _mixed(10, 300, 3, n_classes)
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(10)), 4.0)
+    model = kikuchi._Model(search)
+    for region in (0b11, 0b1_0000_0100):
+        model.add(region, model.changes(region), search.log_rows(region))
+    pool = kikuchi._CandidatePool(search, model, 2, 10**9)
+    assert pool.block == 7
+    consecutive, scattered = np.arange(3, 24), np.arange(24, len(pool.masks), 2)
+    pool._ensure_deltas(np.concatenate([consecutive, scattered]))
+    assert pool.has_delta[consecutive].all() and pool.has_delta[scattered].all()
+    for start in range(0, len(consecutive), 7):  # made in place: in the order of the copies
+        chunk = consecutive[start : start + 7]
+        np.testing.assert_array_equal(pool.deltas[chunk], pool._deltas(chunk))
+    np.testing.assert_array_equal(pool.deltas[scattered[:7]], pool._deltas(scattered[:7]))
+    # the in-place gather is the indexing one
+    masks = [pool.masks[b] for b in consecutive[:7]]
+    out = np.full((7,) + pool.shape, np.nan)
+    assert search.batch_log_rows(masks, out) is out
+    np.testing.assert_array_equal(out, search.batch_log_rows(masks))
+
+
 @pytest.mark.parametrize("n_cols, seed", [(12, 0), (14, 1)])
 def test_candidate_pools_with_gram_slopes_take_the_same_path(n_cols, seed, reference, monkeypatch):
     # Every pool that caches deltas bounds its candidates by Gram products: the same path as with

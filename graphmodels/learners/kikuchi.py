@@ -240,12 +240,13 @@ class _RegionSearch:
                 self._cached_bytes += rows.nbytes
         return rows
 
-    def batch_log_rows(self, masks):
-        """``log P(x_S, y)`` of same-size regions, evaluation space: (len(masks), rows[, classes])."""
+    def batch_log_rows(self, masks, out=None):
+        """``log P(x_S, y)`` of same-size regions, evaluation space: (len(masks), rows[, classes]),
+        into `out` if given (the same values)."""
         bits = np.array([_bits(s) for s in masks], dtype=np.int64).reshape(len(masks), -1)
         code, cells = self.region_codes(bits)
         log_p = self.log_tables(code, cells)[1]
-        return log_p[code]
+        return log_p[code] if out is None else np.take(log_p, code, axis=0, out=out, mode="clip")
 
     def log_table(self, mask):
         """``log P(v_R, y)`` of every cell of a region, evaluation space: (cells[, classes]) (cached).
@@ -758,10 +759,11 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
             weights = sparse.csr_matrix((values, (rows, cols)), shape=(len(which), len(subs)))
         return (weights @ stacked).reshape((len(which),) + self.shape)
 
-    def _deltas(self, which):
-        """Score changes ``sum_T dc_T log P(x_T, y)`` of the candidates `which`, computed afresh."""
+    def _deltas(self, which, out=None):
+        """Score changes ``sum_T dc_T log P(x_T, y)`` of the candidates `which`, computed afresh (into
+        `out` if given)."""
         which = list(which)
-        deltas = self.search.batch_log_rows([self.masks[b] for b in which])
+        deltas = self.search.batch_log_rows([self.masks[b] for b in which], out)
         terms = self._subregion_terms(which, [self.changes[b] for b in which])
         if terms is not None:
             deltas += terms
@@ -772,7 +774,11 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
         missing = which[~self.has_delta[which]]
         for start in range(0, len(missing), self.block):
             chunk = missing[start : start + self.block]
-            self.deltas[chunk] = self._deltas(chunk)
+            low, high = int(chunk[0]), int(chunk[-1]) + 1
+            if high - low == len(chunk):  # consecutive (the first pass): made in place, not copied
+                self._deltas(chunk, out=self.deltas[low:high])
+            else:
+                self.deltas[chunk] = self._deltas(chunk)
             self.has_delta[chunk] = True
 
     def update(self, added):
