@@ -282,6 +282,16 @@ benchmarks/results/wide_kikuchi_after.json --results benchmarks/RESULTS.md`).
 
 {table}
 
+Fourth round (2026-11-29, 00:12-00:15 UTC, merge c2d7b5a with the hash-seed fix 63928af, the quiet
+machine: load about 1, the fit itself): mixed-pairwise took 28.1, 28.2, 25.4, 30.1 and 26.5 s of
+wall time in five runs one after the other (the row above is the first, the median), the same path.
+Its helper measured the round against the third in seven alternating pairs at load 1.6-2.2: 186.9
+against 206.2 s of CPU (0.91x). A fifth round's helper profiled the fit at 28.4 s of CPU: the pool
+of three-attribute candidates 19.4 s (its first whole pass with the Gram tables 6.1-6.4 s, fresh
+slopes 5.7 s over 11 stages, refreshes 2.1 s; BLAS's symmetric products are 62% of a bound pass),
+the pool of pairs 6.0 s over 136 stages; it saw the same code take 23.9 to 30.6 s of CPU within ten
+minutes (this VM loses CPU time to its host). Not met reliably: one run of five above 30 s.
+
 Third round (2026-11-28, 22:04-22:06 UTC, merge 9476b11, the quiet machine: load about 1, the fit
 itself): mixed-pairwise took 25.2, 30.9 and 28.6 s of wall time in three runs one after the other
 (the row above is the third), the same path; the host was slow then (at 22:07 the same code took
