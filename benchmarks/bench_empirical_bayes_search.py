@@ -9,12 +9,12 @@ process, alternating, and checks that they choose the same values (bit for bit).
 
 Tables: AODE's families ``(class, super-parent, child)`` of every pair of attributes, counted on
 the training rows of fold 0 (``StratifiedKFold(5, shuffle=True, random_state=0)``, the peers'
-binning) of a few shared sets. Prints figures only (the searches' share of a fit is in the
-session report of issue 27).
+binning) of a few shared sets. With ``--results``, the table is written to the section
+``empirical-bayes-search`` of RESULTS.md.
 
 Usage::
 
-    python benchmarks/bench_empirical_bayes_search.py [--sets splice wine ...] [--repeats 3]
+    python benchmarks/bench_empirical_bayes_search.py [--sets splice wine ...] [--repeats 3] [--results]
 """
 
 from __future__ import annotations
@@ -23,6 +23,7 @@ import argparse
 import time
 
 import bench_peers
+import common
 import numpy as np
 from sklearn.model_selection import StratifiedKFold
 
@@ -116,13 +117,18 @@ def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", nargs="+", default=["splice", "satimage", "soybean-large", "wine"])
     parser.add_argument("--repeats", type=int, default=3)
+    parser.add_argument("--results", action="store_true", help="write the table to RESULTS.md")
     args = parser.parse_args(argv)
+    load_at_start = common.load_average()
     searches = [
         ("bdeu-auto", EmpiricalBayesBDeu(), parameters, "_bdeu_scores_on_grids", cell_by_cell_bdeu_scorer),
         ("hierarchical", HierarchicalDirichlet(), hierarchical, "_polya_scores_on_grids", cell_by_cell_polya_scorer),
     ]
-    print("| set | tables | estimator | cell by cell (s) | distinct counts (s) | ratio | same choices |")
-    print("| --- | --- | --- | --- | --- | --- | --- |")
+    lines = [
+        "| set | tables | estimator | cell by cell (s) | distinct counts (s) | ratio | same choices |",
+        "| --- | --- | --- | --- | --- | --- | --- |",
+    ]
+    print("\n".join(lines))
     for name in args.sets:
         tables = aode_tables(name)
         for label, estimator, module, attribute, reference in searches:
@@ -139,9 +145,25 @@ def main(argv=None):
                         found = result
             same = all(np.array_equal(a, b) for a, b in zip(expected, found))
             old, new = np.median(times["cells"]), np.median(times["distinct"])
-            print(
-                f"| {name} | {len(tables)} | {label} | {old:.3f} | {new:.3f} | {old / new:.2f}x | {same} |", flush=True
-            )
+            lines.append(f"| {name} | {len(tables)} | {label} | {old:.3f} | {new:.3f} | {old / new:.2f}x | {same} |")
+            print(lines[-1], flush=True)
+    if args.results:
+        body = "\n".join(
+            [
+                "## Empirical-Bayes searches: distinct counts against cell by cell (bench_empirical_bayes_search.py, issue 27)",
+                "",
+                "The searches of `bdeu-auto` and `hierarchical` over AODE's family tables of fold 0's training rows "
+                "(the peers' binning), CPU seconds of the search alone, the median of "
+                f"{args.repeats} alternating runs in one process; `same choices`: every table's chosen value equal "
+                "bit for bit.",
+                "",
+                common.machine_markdown(),
+                f"- load average (1, 5, 15 min) when the run started: {load_at_start}",
+                "",
+                *lines,
+            ]
+        )
+        common.write_section("empirical-bayes-search", body)
 
 
 if __name__ == "__main__":
