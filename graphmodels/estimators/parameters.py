@@ -174,9 +174,7 @@ class Estimator:
             if totals.size and totals.min() > 0:  # every configuration has mass: no uniform fallback
                 flat = smoothed / totals
             else:
-                uniform = np.repeat(1.0 / np.maximum(states, 1), sizes)
-                with np.errstate(invalid="ignore", divide="ignore"):
-                    flat = np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), uniform)
+                flat = _divided_or_uniform(smoothed, totals, np.repeat(1.0 / np.maximum(states, 1), sizes))
             parts = np.split(flat, np.cumsum(sizes)[:-1])
             result.extend(part.reshape(checked[i].shape) for part, i in zip(parts, batch))
         return result
@@ -314,10 +312,15 @@ class BDeu(Estimator):
         self.equivalent_sample_size = _positive_number(equivalent_sample_size, "equivalent_sample_size")
 
     def pseudo_count(self, shape: tuple[int, ...]) -> float:
-        return self.equivalent_sample_size / max(int(np.prod(shape)), 1)
+        return _bdeu_pseudo_count(self.equivalent_sample_size, int(np.prod(shape)))
 
     def _params(self) -> dict[str, Any]:
         return {"equivalent_sample_size": self.equivalent_sample_size}
+
+
+def _bdeu_pseudo_count(equivalent_sample_size, n_cells):
+    """BDeu's pseudo-count of each cell of a family table of `n_cells` cells."""
+    return equivalent_sample_size / max(n_cells, 1)
 
 
 class MarginalSmoothing(Estimator):
@@ -643,8 +646,13 @@ def _normalized_along_child(smoothed):
         # Every configuration has mass (always, with positive pseudo-counts): one division, not
         # the masked one below, which costs five passes over a table of millions of cells.
         return smoothed / totals
+    return _divided_or_uniform(smoothed, totals, 1.0 / smoothed.shape[-1])
+
+
+def _divided_or_uniform(values, totals, uniform):
+    """``values / totals``, and `uniform` where a total is 0 (a parent configuration without mass)."""
     with np.errstate(invalid="ignore", divide="ignore"):
-        return np.where(totals > 0, smoothed / np.where(totals > 0, totals, 1.0), 1.0 / smoothed.shape[-1])
+        return np.where(totals > 0, values / np.where(totals > 0, totals, 1.0), uniform)
 
 
 #: Non-empty cells searched in one batch. A pass holds a few (distinct pairs x 41 grid points) float64
@@ -804,7 +812,7 @@ class EmpiricalBayesBDeu(Estimator):
         checked = [_check_counts(table) for table in tables]
         sizes = self._select(checked, conditional)
         # BDeu(ess)'s pseudo-counts, without building one estimator (and checking its table again) per table.
-        return [np.full(table.shape, float(ess) / max(table.size, 1)) for table, ess in zip(checked, sizes)]
+        return [np.full(table.shape, _bdeu_pseudo_count(float(ess), table.size)) for table, ess in zip(checked, sizes)]
 
     def _params(self) -> dict[str, Any]:
         return {

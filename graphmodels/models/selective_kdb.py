@@ -20,7 +20,7 @@ from .._special import log_sum_exp_last
 from .._trace import Trace
 from .._validation import Interval, Options
 from ..estimators.discriminative import Discriminative
-from ..estimators.parameters import get_estimator
+from ..estimators.parameters import _divided_or_uniform, get_estimator
 from ..estimators.selection import (
     MAX_SELECTION_ROWS,
     LeaveOneOutSelection,
@@ -491,10 +491,9 @@ def _held_out_term(counts, estimator, y, family_codes, held_out):
     configurations = cells // n_states
     at_cells = smoothed.reshape(n_classes, -1)[:, cells]
     at_totals = totals[:, configurations]
-    # As _normalized_along_child: uniform where a configuration has no counts and no pseudo-counts.
-    with np.errstate(invalid="ignore", divide="ignore"):
-        probabilities = np.where(at_totals > 0, at_cells / np.where(at_totals > 0, at_totals, 1.0), 1.0 / n_states)
-        term = np.log(probabilities).T
+    # As Estimator.conditional: uniform where a configuration has no counts and no pseudo-counts.
+    with np.errstate(divide="ignore"):
+        term = np.log(_divided_or_uniform(at_cells, at_totals, 1.0 / n_states)).T
     rows = np.arange(len(y))
     term[rows, y] += _conditional_change(at_cells[y, rows], at_totals[y, rows], held_out, n_states)
     return term
