@@ -87,6 +87,21 @@ def test_substructure_keeps_a_prefix_of_the_order():
 
 
 # ----------------------------------------------------------------------------- hand-computed
+def test_grid_estimator_fits_what_a_selection_of_that_prior_fits():
+    """BDeu(5) with Laplace's grid is the model a one-prior selection of BDeu(5) fits (the grid under a
+    selection is Laplace's), and another grid estimator scores another grid."""
+    X, y = _signal_and_noise(4, n=300)
+    selected = SelectiveKDB(max_k=2, estimator=LeaveOneOutSelection(["bdeu(5)"])).fit(X, y)
+    fixed = SelectiveKDB(max_k=2, estimator="bdeu(5)", grid_estimator="laplace").fit(X, y)
+    assert fixed.estimator_ == selected.estimator_ == get_estimator("bdeu(5)")
+    assert (fixed.k_, fixed.support_.tolist()) == (selected.k_, selected.support_.tolist())
+    np.testing.assert_array_equal(fixed.selection_scores_["loss"], selected.selection_scores_["loss"])
+    for a, b in zip(fixed.log_tables_, selected.log_tables_, strict=True):
+        np.testing.assert_array_equal(a, b)
+    own = SelectiveKDB(max_k=2, estimator="bdeu(5)").fit(X, y)
+    assert not np.allclose(own.selection_scores_["loss"], fixed.selection_scores_["loss"])
+
+
 def test_class_only_scores_by_hand():
     # Classes 0, 0, 0, 1: with Laplace, leaving out a row of class 0 gives P(0) = (2 + 1) / (3 + 2)
     # and a row of class 1 P(1) = (0 + 1) / (3 + 2).
@@ -312,6 +327,9 @@ def test_drawing_returns_a_matplotlib_figure():
         ("loss", "mse"),
         ("select", "all"),
         ("min_conditional_mutual_information", -0.1),
+        ("grid_estimator", "leave-one-out"),
+        ("grid_estimator", "discriminative"),
+        ("grid_estimator", "no-such-prior"),
     ],
 )
 def test_bad_parameters_raise_naming_the_parameter(parameter, value):

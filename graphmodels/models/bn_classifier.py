@@ -44,7 +44,7 @@ from .hyperforest import HyperforestClassifier
 from .kdb import KDB
 from .queries import Queryable
 from .registry import register_model
-from .selective_kdb import SelectiveKDB
+from .selective_kdb import GRID_ESTIMATOR, SelectiveKDB
 
 if TYPE_CHECKING:
     from ..estimators.parameters import Estimator
@@ -343,10 +343,10 @@ class BNClassifier(BaseClassifier, Queryable):
         model = self.candidate(structure)
         if isinstance(get_estimator(model.estimator), LeaveOneOutSelection):
             fitted = on_every_row[structure] = self.candidate(structure).fit_counts(counts)
-            chosen = fitted.estimator_
-            # A one-candidate selection, not the prior itself: SelectiveKDB scores its (k, attributes)
-            # grid with Laplace's estimator under a selection, as it does on every row.
-            model.set_params(estimator=LeaveOneOutSelection([chosen]))
+            model.set_params(estimator=fitted.estimator_)
+            if isinstance(model, SelectiveKDB):
+                # Its (k, attributes) grid scored as under the selection on every row.
+                model.set_params(grid_estimator=GRID_ESTIMATOR)
         return model
 
     def _fold_counts(self, counts, codes, weights, rows):

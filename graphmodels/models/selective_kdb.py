@@ -18,7 +18,7 @@ import pandas as pd
 
 from .._special import log_sum_exp_last
 from .._trace import Trace
-from .._validation import Interval, Options
+from .._validation import Interval, Options, Predicate
 from ..estimators.discriminative import Discriminative
 from ..estimators.parameters import _divided_or_uniform, get_estimator
 from ..estimators.selection import (
@@ -70,6 +70,11 @@ _SELECTIONS = ("both", "attributes", "k", "none")
 #: The estimator that scores the (k, number of attributes) grid when ``estimator`` is a
 #: LeaveOneOutSelection (see the class docstring for the evidence).
 GRID_ESTIMATOR = "laplace"
+
+
+def _check_grid_estimator(value):
+    """None, or one estimator defined by pseudo-counts (get_estimator's own error names a bad one)."""
+    return value is None or not isinstance(get_estimator(value), (LeaveOneOutSelection, Discriminative))
 
 
 def _log(table):
@@ -143,6 +148,14 @@ class SelectiveKDB(KDB):
         Bayes smooths the table of an uninformative attribute toward the
         uniform, so that keeping it costs almost nothing and whether it is
         dropped is nearly a coin toss.
+    grid_estimator : str, dict or Estimator, optional
+        The estimator that scores the ``(k', s)`` grid, when it is not
+        the one above: one prior defined by pseudo-counts (not a selection,
+        not discriminative). With the default (None) it is `estimator`, or
+        Laplace's under a selection. ``estimator=BDeu(5),
+        grid_estimator="laplace"`` fits the sub-model a selection that
+        chose ``BDeu(5)`` fits, without scoring the prior again
+        (:class:`~graphmodels.BNClassifier`'s inner folds).
     discretizer : {"auto", "mdl", "equal-frequency"}, None or a discretizer, default="auto"
         How numeric columns become states, as in :class:`KDB`.
     categorical : list of column names, optional
@@ -264,6 +277,7 @@ class SelectiveKDB(KDB):
         "min_conditional_mutual_information": [Interval(numbers.Real, 0, None)],
         "loss": [Options(list(_LOSSES))],
         "select": [Options(list(_SELECTIONS))],
+        "grid_estimator": [Predicate(_check_grid_estimator, "None or one estimator defined by pseudo-counts")],
     }
 
     def __init__(
@@ -275,6 +289,7 @@ class SelectiveKDB(KDB):
         select: str = "both",
         trace: bool = False,
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
+        grid_estimator: str | dict[str, Any] | Estimator | None = None,
         discretizer: Any = "auto",
         categorical: Sequence[Hashable] | None = None,
         missing: str = "value",
@@ -286,6 +301,7 @@ class SelectiveKDB(KDB):
         self.select = select
         self.trace = trace
         self.estimator = estimator
+        self.grid_estimator = grid_estimator
         self.discretizer = discretizer
         self.categorical = categorical
         self.missing = missing
@@ -317,6 +333,8 @@ class SelectiveKDB(KDB):
             estimator = estimator.generative
         if isinstance(estimator, LeaveOneOutSelection):
             estimator = get_estimator(GRID_ESTIMATOR)
+        if self.grid_estimator is not None:
+            estimator = get_estimator(self.grid_estimator)
         losses = _leave_one_out_grid(engine, order, parents, estimator, max_k=self.max_k, loss=self.loss)
         k, n_attributes = _best(losses, self.select)
         if self.trace:
