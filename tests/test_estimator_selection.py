@@ -198,6 +198,51 @@ def test_leave_one_out_scores_equal_refitting_without_each_row(model_class, esti
     assert np.isclose(error, expected_error)
 
 
+@pytest.mark.parametrize("model_class", [gm.NaiveBayes, gm.TAN, functools.partial(gm.KDB, k=2)], ids=_name)
+@pytest.mark.parametrize("estimator", [Dirichlet(1.0), MaximumLikelihood(), HierarchicalDirichlet()], ids=repr)
+def test_joint_from_the_counts_equals_the_fitted_tables(model_class, estimator):
+    """The scorer's log P(x, c) at the rows' cells, tables unfitted, is the fitted model's (MLE: uniform fallbacks)."""
+    X, y = _data(60, seed=3)
+    X = X.assign(d=np.random.default_rng(5).integers(0, 4, len(X)).astype(str))
+    model = model_class(estimator=estimator, discretizer=None).fit(X, y)
+    counts = training_counts(X, y, discretizer=None)
+    codes, weights = counts.engine.rows()
+    families = model._training_families(counts.engine, codes, estimator)
+    scorer = LeaveOneOutScorer(families, codes[:, -1], weights)
+    assert scorer.class_leads(2)
+    pseudo_counts = [f.pseudo_counts for f in families]
+    with np.errstate(divide="ignore"):
+        prior = np.log(estimator.joint(counts.engine.counts(["class"])))
+    joint = scorer.joint_log_likelihood(pseudo_counts, prior)
+    np.testing.assert_allclose(joint, model._joint_log_likelihood(codes[:, :-1]), rtol=1e-12, atol=1e-12)
+    assert scorer.score_from_counts(pseudo_counts, prior) == pytest.approx(
+        scorer.score(model._joint_log_likelihood(codes[:, :-1]), pseudo_counts), rel=1e-12
+    )
+
+
+def test_wide_tables_are_scored_from_the_counts_and_choose_as_fitted_tables_do(monkeypatch):
+    """KDB with many-state parents: tables far larger than the rows read, so candidates are scored from the
+    counts; the losses and the fitted model are those of fitting every candidate's tables."""
+    rng = np.random.default_rng(8)
+    n = 120
+    X = pd.DataFrame({f"x{j}": rng.integers(0, 9, n).astype(str) for j in range(4)})
+    y = pd.Series(np.where(rng.random(n) < 0.7, (X["x0"].astype(int) + X["x1"].astype(int)) % 2, 1), name="class")
+    selection = LeaveOneOutSelection(["laplace", "bdeu(5)", "hierarchical", "mle"])
+    scored = gm.KDB(k=3, estimator=selection, discretizer=None).fit(X, y)
+    calls = []
+    original = LeaveOneOutScorer.joint_is_cheaper_than_tables
+    monkeypatch.setattr(
+        LeaveOneOutScorer, "joint_is_cheaper_than_tables", lambda self, c: calls.append(original(self, c))
+    )
+    fitted = gm.KDB(k=3, estimator=selection, discretizer=None).fit(X, y)
+    assert calls == [True]  # the first fit took the counts' path; the patched one fitted every candidate
+    np.testing.assert_allclose(
+        scored.estimator_selection_["log_loss"], fitted.estimator_selection_["log_loss"], rtol=1e-12
+    )
+    assert scored.estimator_ == fitted.estimator_
+    np.testing.assert_array_equal(scored.predict_proba(X), fitted.predict_proba(X))
+
+
 def test_leave_one_out_scores_by_hand_for_a_class_prior_alone():
     # Three rows of class 0, one of class 1, Laplace prior, no attributes: left out,
     # a class-0 row sees counts (2, 1) -> P = 3/5; the class-1 row sees (3, 0) -> P = 1/5.

@@ -36,7 +36,7 @@ import numpy as np
 from numpy.typing import ArrayLike
 
 from .._special import log_sum_exp_rows
-from .parameters import ESTIMATORS, Estimator, get_estimator, segment_starts
+from .parameters import ESTIMATORS, Estimator, _divided_or_uniform, get_estimator, segment_starts
 
 if TYPE_CHECKING:
     from ..stats.counting import CountingEngine
@@ -315,6 +315,11 @@ class LeaveOneOutScorer:
         self._states = np.repeat(states[table_of], lengths)
         self._configs = cells // self._states + np.repeat(config_offsets[table_of], lengths)
         self._cells = cells + np.repeat(cell_offsets[table_of], lengths)
+        # Each table's leading axis and the cells of one of its values: the cells of a row's other
+        # classes, when the class leads every table (joint_log_likelihood).
+        leading = np.array([t.shape[0] if t.ndim else 1 for t in tables], dtype=np.int64)
+        self._leading = leading
+        self._class_strides = np.repeat((sizes // np.maximum(leading, 1))[table_of], lengths)
         w = np.minimum(self.weights, 1.0)
         if all(f.rows is None for f in conditional):
             self._rows = None
@@ -323,15 +328,84 @@ class LeaveOneOutScorer:
             self._rows = np.concatenate([np.arange(n_rows) if f.rows is None else f.rows for f in conditional])
             self._w = w[self._rows]
 
+    def class_leads(self, n_classes: int) -> bool:
+        """Whether every conditional family's table has the class as its first axis and reads every scored row.
+
+        Then :meth:`joint_log_likelihood` can give ``log P(x_i, c)`` from the counts alone.
+        """
+        return bool(self._conditional) and self._rows is None and bool((self._leading == n_classes).all())
+
+    def joint_is_cheaper_than_tables(self, n_classes: int) -> bool:
+        """Whether :meth:`joint_log_likelihood` reads fewer cells than normalizing the tables would.
+
+        It gathers every scored row's cell of every class in every family; normalizing
+        touches every cell of every table, most of them empty in a table of many parents.
+        """
+        return self.class_leads(n_classes) and n_classes * len(self._cells) < len(self._counts)
+
+    def _smoothed(self, pseudo_counts):
+        """The distinct tables' counts plus the candidate's pseudo-counts, end to end, and every configuration's total."""
+        extra = np.concatenate([np.asarray(pseudo_counts[i], np.float64).reshape(-1) for i in self._first_family])
+        smoothed = self._counts + extra
+        return smoothed, np.add.reduceat(smoothed, self._run_starts)
+
+    def score_from_counts(self, pseudo_counts: Sequence[np.ndarray], class_log_prior: ArrayLike) -> tuple[float, float]:
+        """:meth:`score` of a candidate whose ``log P(x_i, c)`` is :meth:`joint_log_likelihood`'s (its tables unfitted)."""
+        smoothed = self._smoothed(pseudo_counts)
+        return self._score(self.joint_log_likelihood(pseudo_counts, class_log_prior, smoothed), pseudo_counts, smoothed)
+
+    def joint_log_likelihood(
+        self, pseudo_counts: Sequence[np.ndarray], class_log_prior: ArrayLike, _smoothed: Any = None
+    ) -> np.ndarray:
+        """``log P(x_i, c)`` of every scored row and class under the tables a candidate would fit, without them.
+
+        Each family's ``log((N_cell + a_cell) / sum_child (N + a))`` is read at the row's
+        cell for each class (uniform where a configuration has no mass, as
+        :meth:`Estimator.conditional`), so that a candidate is scored without normalizing
+        its tables: for models whose families all lead with the class
+        (:meth:`class_leads`). Equal to the fitted model's ``_joint_log_likelihood`` up to
+        the rounding of the sums.
+
+        Parameters
+        ----------
+        pseudo_counts : sequence of ndarray
+            The candidate's, one per family (as for :meth:`score`).
+        class_log_prior : array-like of shape (n_classes,)
+            The candidate's ``log P(c)``.
+
+        Returns
+        -------
+        ndarray of shape (n_rows, n_classes)
+        """
+        prior = np.asarray(class_log_prior, dtype=np.float64)
+        if not self.class_leads(len(prior)):
+            raise ValueError("joint_log_likelihood needs families whose tables lead with the class, over every row.")
+        smoothed, totals = self._smoothed(pseudo_counts) if _smoothed is None else _smoothed
+        n_rows, n_families = len(self.y), len(self._conditional)
+        own = np.tile(self.y, n_families)
+        uniform = 1.0 / self._states
+        joint = np.empty((n_rows, len(prior)))
+        for c in range(len(prior)):
+            shift = (c - own) * self._class_strides  # from the row's own class's cell to class c's
+            cells = self._cells + shift
+            configurations = self._configs + shift // self._states
+            with np.errstate(divide="ignore"):
+                values = np.log(_divided_or_uniform(smoothed[cells], totals[configurations], uniform))
+            joint[:, c] = prior[c] + values.reshape(n_families, n_rows).sum(axis=0)
+        return joint
+
     def score(self, joint_log_likelihood: ArrayLike, pseudo_counts: Sequence[np.ndarray]) -> tuple[float, float]:
         """Leave-one-out (log-loss, error) of one candidate: its ``log P(x_i, c)`` and each family's pseudo-counts."""
+        return self._score(
+            joint_log_likelihood, pseudo_counts, self._smoothed(pseudo_counts) if self._conditional else None
+        )
+
+    def _score(self, joint_log_likelihood, pseudo_counts, smoothed_and_totals):
         jll = np.array(joint_log_likelihood, dtype=np.float64)
         y, w = self.y, self.weights
         correction = np.zeros(len(y))
         if self._conditional:
-            extra = np.concatenate([np.asarray(pseudo_counts[i], np.float64).reshape(-1) for i in self._first_family])
-            smoothed = self._counts + extra
-            totals = np.add.reduceat(smoothed, self._run_starts)
+            smoothed, totals = smoothed_and_totals
             change = _conditional_change(smoothed[self._cells], totals[self._configs], self._w, self._states)
             if self._rows is None:
                 correction += change.reshape(len(self._conditional), len(y)).sum(axis=0)

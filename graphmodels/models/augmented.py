@@ -151,6 +151,7 @@ class _AugmentedNaiveBayes(BaseClassifier, ConditionalTables, Queryable):
         self._fit_selected_tables(engine)
 
     _selects_estimator = True
+    _families_lead_with_the_class = True
 
     def _fit_tables(self, engine, estimator):
         class_pos = engine.n_variables - 1

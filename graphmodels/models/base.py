@@ -1041,21 +1041,28 @@ class BaseModel:
         # Zero pseudo-counts, one array per distinct table (a multinet's classes share their tables).
         cells = self._training_families(engine, codes, RememberedPseudoCounts(MaximumLikelihood(), keys))
         scorer = LeaveOneOutScorer(cells, codes[:, -1], weights)
+        class_counts = engine.counts([engine.names[-1]])
+        # Tables of many parents hold far more cells than the scored rows read: each candidate is
+        # scored from the counts at the rows' cells, and only the chosen one's tables are fitted.
+        from_counts = self._families_lead_with_the_class and scorer.joint_is_cheaper_than_tables(len(class_counts))
         kept, kept_fit = -1, {}
         for candidate in remembered:
             candidate.remember(cells)
-            self._fit_tables(engine, candidate)
-            joint = self._joint_log_likelihood(codes[:, :-1])
             pseudo_counts = [candidate.pseudo_counts(f.counts, conditional=f.conditional) for f in cells]
-            scores.append(scorer.score(joint, pseudo_counts))
-            if _lowest([log_loss for log_loss, _ in scores]) == len(scores) - 1:
+            if from_counts:
+                with np.errstate(divide="ignore"):
+                    scores.append(scorer.score_from_counts(pseudo_counts, np.log(candidate.joint(class_counts))))
+            else:
+                self._fit_tables(engine, candidate)
+                scores.append(scorer.score(self._joint_log_likelihood(codes[:, :-1]), pseudo_counts))
+            if not from_counts and _lowest([log_loss for log_loss, _ in scores]) == len(scores) - 1:
                 # The best candidate so far keeps its fitted tables (every _fit_tables assigns new
                 # arrays): no refit of the winner, and at most two candidates' tables in memory.
                 kept, kept_fit = len(scores) - 1, dict(vars(self))
         best = _lowest([log_loss for log_loss, _ in scores])
         if best == kept:
             self._restore(kept_fit)
-        else:  # an earlier candidate within the tie tolerance of a later best: rare, refitted
+        else:  # scored from the counts, or an earlier candidate within the tie tolerance of a later best
             self._fit_tables(engine, remembered[best])
         self.estimator_ = selection.candidates[best]
         self.estimator_selection_ = pd.DataFrame(
@@ -1226,6 +1233,12 @@ class BaseModel:
 
     #: True for a model whose ``_training_families`` reads what ``_fit_tables`` sets (a junction forest's order).
     _families_read_tables = False
+
+    #: True for a model whose every attribute family is one table with the class as its first axis,
+    #: read by every row, and whose ``_joint_log_likelihood`` of a complete row is the class log-prior
+    #: plus each family's log-probability at the row's cell: a leave-one-out selection may then score
+    #: its candidates without fitting their tables (:meth:`LeaveOneOutScorer.joint_log_likelihood`).
+    _families_lead_with_the_class = False
 
     def _training_families(self, engine, codes, estimator):
         raise NotImplementedError

@@ -207,6 +207,7 @@ class KDB(BaseClassifier, ConditionalTables, Queryable):
         self._fit_selected_tables(engine)
 
     _selects_estimator = True
+    _families_lead_with_the_class = True
 
     def _family_counts(self, engine, child):
         """The (n_classes, r_parent_1, ..., r_child) table of one attribute's family."""
