@@ -74,6 +74,28 @@ def test_the_fitted_model_is_a_direct_fit_of_the_chosen_candidate(generative_cho
     assert sorted(model.structure_.edges) == sorted(direct.structure_.edges)
 
 
+@pytest.mark.parametrize("n_repeats", ["auto", 1])
+def test_below_200_rows_each_loss_is_the_mean_over_three_repetitions_of_ten_folds(n_repeats):
+    from graphmodels.models.bn_classifier import scored_folds
+
+    X, y = _frame(n=120, seed=2)
+    model = gm.BNClassifier(structures=["nb", "tan"], discriminative=False, n_repeats=n_repeats).fit(X, y)
+    repeats = 3 if n_repeats == "auto" else 1
+    labels = np.searchsorted(np.unique(y), y.to_numpy())
+    table = model.selection_
+    assert (table["folds"] == 10 * repeats).all()
+    for row in table.itertuples():
+        candidate = model.candidate(row.structure)
+        candidate.set_params(estimator=LeaveOneOutSelection([candidate.fit(X, y).estimator_]))
+        losses = np.zeros((repeats, len(y)))
+        for r in range(repeats):
+            for train, test in scored_folds(labels, 3, 10, seed=r):
+                proba = gm.models.clone_model(candidate).fit(X.iloc[train], y.iloc[train]).predict_proba(X.iloc[test])
+                losses[r, test] = -np.log(np.clip(proba[np.arange(len(test)), labels[test]], CLIP, 1))
+        assert row.log_loss == pytest.approx(losses.mean(), rel=1e-9), row.candidate
+    assert table.loc[table["chosen"], "log_loss"].item() == table["log_loss"].min()
+
+
 def test_a_discriminative_choice_is_refitted_at_its_penalty():
     # Five copies of one noisy attribute: naive Bayes counts its evidence five times and is
     # overconfident; its refit (logistic regression) wins by far, at a penalty of the grid.
@@ -148,6 +170,8 @@ def test_a_candidate_beyond_max_cells_is_left_out_with_a_note():
         ({"structures": []}, "`structures`"),
         ({"penalty_grid": [-1.0]}, "`penalty_grid`"),
         ({"n_folds": 1}, "`n_folds`"),
+        ({"n_repeats": 0}, "`n_repeats`"),
+        ({"n_repeats": "twice"}, "`n_repeats`"),
         ({"estimator": "discriminative"}, "generative prior of its candidates"),
     ],
 )

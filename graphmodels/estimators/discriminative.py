@@ -592,9 +592,9 @@ def _inner_folds(n_folds, n_rows):
     return max(2, min(int(n_folds), n_rows))
 
 
-def _stratified_folds(y, n_folds, n_classes):
-    """Fold of each row: every class's rows shuffled (seed 0) and dealt in turn."""
-    rng = np.random.default_rng(0)
+def _stratified_folds(y, n_folds, n_classes, seed=0):
+    """Fold of each row: every class's rows shuffled (`seed`) and dealt in turn."""
+    rng = np.random.default_rng(seed)
     fold = np.empty(len(y), dtype=np.int64)
     start = 0
     for c in range(n_classes):

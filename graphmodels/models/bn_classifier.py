@@ -72,8 +72,15 @@ STRUCTURES: dict[str, tuple[type[BaseClassifier], dict[str, Any]]] = {
 #: fewer for the inner folds' noise to choose between.
 DEFAULT_STRUCTURES = ("nb", "tan", "kdb-2", "skdb", "aode")
 
-#: ``n_folds="auto"``: 5 inner folds, or 10 below this many training rows.
+#: ``n_folds="auto"``: 5 inner folds, or 10 below this many training rows; ``n_repeats="auto"``:
+#: SMALL_SAMPLE_REPEATS repetitions of the inner cross-validation below it, one from it.
 SMALL_SAMPLE_ROWS = 200
+
+#: On the seven shared sets of fewer than 200 training rows, the choice from three 10-fold
+#: repetitions averaged had a mean outer log-loss 0.011 nats below that of one (0.273 against
+#: 0.284; wine 0.104 -> 0.059, iris 0.177 -> 0.168, zoo 0.145 -> 0.128; glass and hepatitis the
+#: same choices): on so few rows one dealing of the folds decides between near candidates by chance.
+SMALL_SAMPLE_REPEATS = 3
 
 #: The floor of a held-out probability, as in scikit-learn's log_loss.
 _CLIP = 1e-15
@@ -154,6 +161,13 @@ class BNClassifier(BaseClassifier, Queryable):
         :func:`scored_folds`), so that the choice costs about the same at any
         size and every candidate is fitted on as large a share of the rows as
         the model it chooses.
+    n_repeats : int or "auto", default="auto"
+        Repetitions of the inner cross-validation, each dealing the rows into
+        folds with its own seed (0, 1, ...); each candidate's held-out loss of
+        a row is its mean over the repetitions. ``"auto"`` is 3 below 200
+        training rows, where one dealing of the folds decides between near
+        candidates by chance, and 1 from 200 rows. Repetitions apply only where
+        every row is held out in each (below 3,000 rows).
     estimator : str, dict or Estimator, default="leave-one-out"
         The generative prior of every candidate that takes it (AODE and AnDE,
         which cannot choose theirs by leave-one-out, keep their own default
@@ -180,7 +194,7 @@ class BNClassifier(BaseClassifier, Queryable):
         ``"discriminative"``), ``penalty``, the inner cross-validated
         ``log_loss`` (nats) and ``error`` (NaN for a penalty dropped from
         the race or not reached along the path, or a candidate too large),
-        ``folds`` (the folds it was scored on), ``chosen``, and ``note``
+        ``folds`` (the folds it was scored on, over every repetition), ``chosen``, and ``note``
         (why a candidate was left out, such as tables beyond `max_cells`).
     structure_ : networkx graph or Hyperforest
         ``model_.structure_``.
@@ -229,6 +243,7 @@ class BNClassifier(BaseClassifier, Queryable):
         "discriminative": [Boolean()],
         "penalty_grid": [Predicate(_check_grid, "None or a non-empty sequence of numbers >= 0")],
         "n_folds": [Options(["auto"]), Interval(numbers.Integral, 2, None)],
+        "n_repeats": [Options(["auto"]), Interval(numbers.Integral, 1, None)],
     }
 
     _fitted_attributes: tuple[str, ...] = ("model_", "selection_", "structure_")
@@ -244,6 +259,7 @@ class BNClassifier(BaseClassifier, Queryable):
         discriminative: bool = True,
         penalty_grid: Sequence[float] | None = None,
         n_folds: int | str = "auto",
+        n_repeats: int | str = "auto",
         estimator: str | dict[str, Any] | Estimator = "leave-one-out",
         discretizer: Any = "auto",
         categorical: Sequence[Hashable] | None = None,
@@ -254,6 +270,7 @@ class BNClassifier(BaseClassifier, Queryable):
         self.discriminative = discriminative
         self.penalty_grid = penalty_grid
         self.n_folds = n_folds
+        self.n_repeats = n_repeats
         self.estimator = estimator
         self.discretizer = discretizer
         self.categorical = categorical
@@ -382,15 +399,26 @@ class BNClassifier(BaseClassifier, Queryable):
         y = codes[:, -1].astype(np.int64)
         assert counts.classes is not None  # fit_counts refuses counts without a class
         n_classes = len(counts.classes)
-        n_folds = (5 if len(y) >= SMALL_SAMPLE_ROWS else 10) if self.n_folds == "auto" else int(self.n_folds)
+        n_rows = len(y)
+        n_folds = (5 if n_rows >= SMALL_SAMPLE_ROWS else 10) if self.n_folds == "auto" else int(self.n_folds)
         folds = scored_folds(y, n_classes, n_folds)
-        scored = np.sort(np.concatenate([test for _, test in folds])) if folds else np.arange(len(y))
-        if not folds or (len(folds) < 2 and len(scored) == len(y)):
+        scored = np.sort(np.concatenate([test for _, test in folds])) if folds else np.arange(n_rows)
+        if not folds or (len(folds) < 2 and len(scored) == n_rows):
             # Too few rows to hold any out: every structure's generative candidate, unscored (the first is kept).
-            unscored = np.full(len(y), np.nan)
+            unscored = np.full(n_rows, np.nan)
             note = "not scored: too few rows for inner folds"
             unfitted = [_option(name, None, unscored, unscored, 0, note) for name in self._structure_names()]
             return {"rows": scored, "weights": weights, "options": unfitted, "n_folds": len(folds), "on_every_row": {}}
+        repeats = self._repeats(n_rows) if len(scored) == n_rows else 1
+        # Each repetition's held-out losses fill their own copy of the rows ("slots": row + r * n_rows),
+        # raced and pathed as one cross-validation; a row's loss is then its mean over the copies.
+        slots = [test for _, test in folds]
+        for r in range(1, repeats):
+            more = scored_folds(y, n_classes, n_folds, seed=r)
+            folds += more
+            slots += [test + r * n_rows for _, test in more]
+        y, weights = np.tile(y, repeats), np.tile(weights, repeats)  # by slot (a row's index: slot % n_rows)
+        scored = np.concatenate([scored + r * n_rows for r in range(repeats)])
         fold_counts = [self._fold_counts(counts, codes, weights, train) for train, _ in folds]
         grid = self._grid()
         discriminative = Discriminative()
@@ -405,16 +433,16 @@ class BNClassifier(BaseClassifier, Queryable):
             return complete[int(np.argmin(means))]["loss"]
 
         for name in self._structure_names():
-            loss, error = np.full(len(y), np.nan), np.full(len(y), np.nan)
+            loss, error = np.full(len(y), np.nan), np.full(len(y), np.nan)  # over the slots
             cls = STRUCTURES[name][0]
             refits = self.discriminative and cls._fits_discriminative
             rival = best_complete()
             models = []
             try:
                 in_folds = self._fold_candidate(name, counts, on_every_row)
-                for fold, (_, test) in zip(fold_counts, folds):
+                for fold, (_, test), slot in zip(fold_counts, folds, slots):
                     model = clone_model(in_folds).fit_counts(fold)
-                    loss[test], error[test] = _row_loss(model._class_log_scores(codes[test, :-1]), y[test])
+                    loss[slot], error[slot] = _row_loss(model._class_log_scores(codes[test, :-1]), y[slot])
                     models.append(model)
                     # A structure without refitted tables races as a penalty does (its refits need every fold).
                     done = scored[np.isfinite(loss[scored])]
@@ -434,7 +462,7 @@ class BNClassifier(BaseClassifier, Queryable):
                 continue
             path_folds: list[PathFold] = []
             refused = None
-            for model, (train, test) in zip(models, folds):
+            for model, (train, test), slot in zip(models, folds, slots):
                 tables, owners = model._family_tables()
                 n_parameters = n_classes + sum(int(np.size(t)) for t in tables)
                 if n_parameters * _LBFGS_ARRAYS > self.max_cells:
@@ -451,7 +479,7 @@ class BNClassifier(BaseClassifier, Queryable):
                         y[train],
                         weights[train],
                         model._family_index(codes[test, :-1]),
-                        test,
+                        slot,
                         discriminative,
                         owners,
                     )
@@ -464,13 +492,21 @@ class BNClassifier(BaseClassifier, Queryable):
             path = penalty_path(path_folds, grid, y, weights, scored, loss, discriminative.max_iter, gtol, rival=rival)
             for g, penalty in enumerate(grid):
                 options.append(_option(name, penalty, path.row_loss[g], path.row_error[g], int(path.folds[g])))
+        for option in options:  # each row's mean over the repetitions
+            option["loss"] = option["loss"].reshape(repeats, n_rows).mean(axis=0)
+            option["error"] = option["error"].reshape(repeats, n_rows).mean(axis=0)
         return {
-            "rows": scored,
-            "weights": weights,
+            "rows": scored[: len(scored) // repeats],
+            "weights": weights[:n_rows],
             "options": options,
             "n_folds": len(folds),
             "on_every_row": on_every_row,
         }
+
+    def _repeats(self, n_rows: int) -> int:
+        if self.n_repeats == "auto":
+            return SMALL_SAMPLE_REPEATS if n_rows < SMALL_SAMPLE_ROWS else 1
+        return int(self.n_repeats)
 
     def _choose(self, evidence: dict[str, Any]) -> pd.DataFrame:
         """The table of candidates, with the chosen one marked."""
@@ -558,11 +594,13 @@ class BNClassifier(BaseClassifier, Queryable):
             raise _fitted.FittedStateError("selection_", f"must have the columns {expected}.")
 
 
-def scored_folds(y, n_classes: int, n_folds: int, max_scored: int | None = None) -> list[tuple[np.ndarray, np.ndarray]]:
+def scored_folds(
+    y, n_classes: int, n_folds: int, max_scored: int | None = None, seed: int = 0
+) -> list[tuple[np.ndarray, np.ndarray]]:
     """The inner folds of a :class:`BNClassifier`: ``(training rows, held-out rows)`` pairs.
 
-    Every row is dealt into `n_folds` stratified folds (seed 0, as
-    :func:`~graphmodels.estimators.discriminative.inner_folds` deals them);
+    Every row is dealt into `n_folds` stratified folds (with `seed`; seed 0 deals them as
+    :func:`~graphmodels.estimators.discriminative.inner_folds` does);
     each fold is held out in turn and the candidates fitted on all the other
     rows. Beyond `max_scored` rows only the first folds that hold them are
     held out: the scoring costs about the same at any size, and every
@@ -580,6 +618,8 @@ def scored_folds(y, n_classes: int, n_folds: int, max_scored: int | None = None)
     n_folds : int
     max_scored : int, optional
         Default :data:`~graphmodels.estimators.discriminative.MAX_PENALTY_CV_ROWS` (3,000).
+    seed : int, default=0
+        The shuffle of each class's rows before they are dealt (one per repetition).
 
     Returns
     -------
@@ -589,7 +629,7 @@ def scored_folds(y, n_classes: int, n_folds: int, max_scored: int | None = None)
     y = np.asarray(y, dtype=np.int64)
     max_scored = MAX_PENALTY_CV_ROWS if max_scored is None else max_scored
     n_folds = max(2, min(int(n_folds), len(y)))
-    fold_of = _stratified_folds(y, n_folds, n_classes)
+    fold_of = _stratified_folds(y, n_folds, n_classes, seed)
     rows = np.arange(len(y))
     pairs, held_out = [], 0
     for k in range(n_folds):
