@@ -969,9 +969,9 @@ def _delta_dfs(search, combos, changes):
     return np.einsum("nq,qn->n", changes, products) * (search.n_classes - 1)
 
 
-def _weighted_gram(rows_major, first, rows, weights, single=None, double=True):
+def _weighted_gram(rows_major, first, rows, weights, single=None, double=True, end=None):
     """The upper triangle of ``X^T diag(weights) X`` (the lower one zero, Fortran-ordered) for the rows
-    `rows` (None: all) of ``X = rows_major[:, first:]``: BLAS's symmetric rank-k updates of the
+    `rows` (None: all) of ``X = rows_major[:, first:end]``: BLAS's symmetric rank-k updates of the
     rows of positive and of negative weight scaled by the weights' square roots (a third less time
     than the general product, measured).
 
@@ -979,7 +979,8 @@ def _weighted_gram(rows_major, first, rows, weights, single=None, double=True):
     gathered). With `single` (default: a single-precision `rows_major`) the product is in single
     precision (twice as fast), for weights whose products it holds exactly (0 and 1 with fewer than
     2**24 rows: integer counts); the result is double precision unless `double` is False (the
-    same integers, half the bytes).
+    same integers, half the bytes). Other weights in single precision: see
+    :meth:`_GramSlopes._state_allowance` for the rounding.
     """
     from scipy.linalg.blas import dsyrk, ssyrk
 
@@ -987,14 +988,14 @@ def _weighted_gram(rows_major, first, rows, weights, single=None, double=True):
         single = rows_major.dtype == np.float32
     dtype = np.float32 if single else np.float64
     syrk = ssyrk if single else dsyrk
-    width = rows_major.shape[1] - first
+    width = len(range(rows_major.shape[1])[first:end])
     unit = bool(((weights == 0) | (weights == 1)).all())  # counts: no scaling
     root = None if unit else np.sqrt(np.abs(weights)).astype(dtype)
     out = None
     for sign, chosen in ((1.0, weights > 0), (-1.0, weights < 0)):
         if chosen.any():
             picked = np.flatnonzero(chosen) if rows is None else rows[chosen]
-            block = rows_major[picked, first:]  # whole rows: contiguous reads (a copy)
+            block = rows_major[picked, first:end]  # whole rows: contiguous reads (a copy)
             if block.dtype != dtype:
                 block = block.astype(dtype)
             if root is not None:  # (in place: a fifth faster than the product of mixed types)
@@ -1615,6 +1616,11 @@ class _GramSlopes:
             for a in range(n):
                 self.state_rows[a] = [np.flatnonzero(x[:, a] == s) for s in range(int(cards[a]))]
         self.keep_phi = keep_phi
+        # The products of a first attribute's other states with the gradient in single precision (see
+        # _state_allowance): three attributes whose cells' distinct rows are at most their class
+        # weights' sums (every nonzero weight at least 1), fewer than 2**20 rows.
+        self.single_states = bool(self.k == 3 and len(x) < 2**20 and (search._entries[2] >= 1).all())
+        self._kappa = None  # per class column and candidate (products' order): see _state_allowance
         self._phi = None
         self._offsets_plans = {}
         self._runs_cache = {}
@@ -1755,17 +1761,41 @@ class _GramSlopes:
         weights = weights if rows is None else weights[rows]
         return _weighted_gram(self.rows_major_bytes, first, rows, weights, single=counts, double=not counts).T
 
-    def _grams(self, weights, start, a, whole, counts=False):
-        """The transposed Gram matrices (see :meth:`_gram`) of each state of `a` (None: all rows; the
-        common state: all rows, the slice of `whole`)."""
+    def _grams(self, weights, start, a, whole):
+        """Of each state of `a` (None: all rows; the common state: all rows, the slices of `whole`, the
+        transposed product over all rows from the first column): the transposed Gram matrix of the
+        reduced columns from `start` (see :meth:`_gram`; its lower triangle read), and its ones row
+        and total (each column's weight and the state's), as three lists.
+
+        A state's ones row and total are entries of `whole` (the products with the state's own
+        column), in double precision; with :attr:`single_states`, its reduced columns' product is
+        in single precision (twice as fast; its rounding allowed for by :meth:`_state_allowance`).
+        """
         first = int(self.reduced_offsets[start])
         if a is None:
-            return [whole[first:, first:]]
+            return [whole[first:-1, first:-1]], [whole[-1, first:-1]], [whole[-1, -1]]
         common = int(self.common[a])
-        return [
-            whole[first:, first:] if state == common else self._gram(weights, start, rows, counts)
-            for state, rows in enumerate(self.state_rows[a])
-        ]
+        grams, ones, totals = [], [], []
+        for state, rows in enumerate(self.state_rows[a]):
+            if state == common:
+                grams.append(whole[first:-1, first:-1])
+                ones.append(whole[-1, first:-1])
+                totals.append(whole[-1, -1])
+            elif self.single_states:
+                own = int(self.reduced_offsets[a]) + state - (state > common)  # the state's column
+                grams.append(
+                    _weighted_gram(
+                        self.rows_major_bytes, first, rows, weights[rows], single=True, double=False, end=-1
+                    ).T
+                )
+                ones.append(whole[first:-1, own])
+                totals.append(whole[-1, own])
+            else:
+                gram = self._gram(weights, start, rows)
+                grams.append(gram[:-1, :-1])
+                ones.append(gram[-1, :-1])
+                totals.append(gram[-1, -1])
+        return grams, ones, totals
 
     # ------------------------------------------------------------ tables
     def _tables(self):
@@ -1781,13 +1811,15 @@ class _GramSlopes:
         binary = search.binary
         reference = math.log(search.total + theta)
         phi = []
+        if self.single_states:
+            self._kappa = np.zeros((1 if binary else m - 1, math.comb(self.n, self.k)))
         # class weights of 0 and 1 (distinct rows): counts multiplied exactly in single precision
         single = len(search.x) < 2**24 and all(bool(((w == 0) | (w == 1)).all()) for w in per_class)
         with one_blas_thread():
             # every pair's counts over all rows, per class: those in a first attribute's common state
             # are these less those in its other states (the counts are linear in the Gram matrix)
             wholes = [self._full_counts(self._gram(w, 0, counts=single), 0) for w in per_class]
-            for a, start, states, _ in self._starts():
+            for a, start, states, first_candidate in self._starts():
                 first = int(self.reduced_offsets[start])
                 attr = self.attribute_of[first:] - start
                 cards = self.cards[start:].astype(np.float64)
@@ -1850,7 +1882,16 @@ class _GramSlopes:
                     for values in (cr, rc, cc):
                         self._scale = max(self._scale, float(values.max()), -float(values.min()))
                     anchored.append((np.zeros((states, width, width), dtype=np.float32), by_b, cr))
-                self._reduced_phi(a, start, states, reduced, anchored, single, alpha_cc, attr)
+                kappas = self._reduced_phi(a, start, states, reduced, anchored, single, alpha_cc, attr)
+                if self._kappa is not None:  # each candidate's sum over its cells (see _state_allowance)
+                    n_later = self.n - start
+                    for kappa, values in zip(self._kappa, kappas):
+                        sums = self._block_sums(self._block_sums(values, start, axis=0), start, axis=1)
+                        # up by more than the single-precision rounding of these sums of nonnegative
+                        # values (at most a candidate's cells' terms, and a few operations each)
+                        kappa[first_candidate : first_candidate + math.comb(n_later, 2)] = np.take(
+                            sums, self._pairs_at(n_later)
+                        ) * (1.0 + (self._terms + 16) * 2.0**-23)
                 phi.append(
                     [
                         [rr, cr.astype(np.float32), rc.astype(np.float32), cc.astype(np.float32)]
@@ -1862,13 +1903,18 @@ class _GramSlopes:
     def _reduced_phi(self, a, start, states, reduced, anchored, single, alpha_cc, attr):
         """The (xc, xb) entries of phi (see :meth:`_anchor`) of one first attribute, band after band,
         into the single-precision arrays of `anchored` (with each class column's ``(xc, b)`` and
-        ``(c, xb)`` tables to anchor them by)."""
+        ``(c, xb)`` tables to anchor them by); with :attr:`single_states`, per class column the
+        (xc, xb) matrix of ``sum_{other states} |phi| N (N + 5)``, ``N`` the sum of the class weights
+        of the cell's rows (see :meth:`_state_allowance`), else None."""
         binary = self.search.binary
         reference = math.log(self.search.total + self.search.prior_strength)
         common = 0 if a is None else int(self.common[a])
         others = [s for s in range(states) if s != common]
         bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
         widths = np.diff(bounds)
+        kappas = None
+        if self.single_states:
+            kappas = [np.zeros((int(bounds[-1]),) * 2, dtype=np.float32) for _ in anchored]
         for low, high in self._bands(start):
             begin, end = self._attributes_below(bounds, low), self._attributes_below(bounds, high)
             alpha = alpha_cc[attr[low:high]][:, attr[:high]]
@@ -1909,6 +1955,22 @@ class _GramSlopes:
                 table -= np.repeat(by_c[:, begin:end, :high], widths[begin:end], axis=1)
                 self._scale = max(self._scale, float(table.max()), -float(table.min()))
                 out[:, low:high, :high] = table
+            if kappas is not None:  # (in single precision: rounded up in _tables)
+                term = np.empty((high - low, high), dtype=np.float32)
+                for state in others:
+                    rows = None
+                    for _, by_state in reduced:
+                        part = by_state[state][low:high, :high]
+                        if rows is None:
+                            rows = part.astype(np.float32)
+                        else:
+                            np.add(rows, part, out=rows, casting="unsafe")
+                    rows *= rows + np.float32(5.0)
+                    for kappa, (out, _, _) in zip(kappas, anchored):
+                        np.abs(out[state, low:high, :high], out=term)
+                        term *= rows
+                        kappa[low:high, :high] += term
+        return kappas
 
     def _full_counts(self, gram, start):
         """The counts of every cell of each pair ``b < c`` from a transposed Gram matrix of the reduced
@@ -1990,7 +2052,32 @@ class _GramSlopes:
                 total = self._block_totals(a, start, tables, columns, wholes)
                 n_later = self.n - start
                 out[first : first + math.comb(n_later, 2)] = np.take(total, self._pairs_at(n_later))
+        if self._kappa is not None:
+            out += self._state_allowance(columns)
         return (out if self._place is None else out[self._place]) + self._allowance(columns, gradient)
+
+    def _state_allowance(self, columns):
+        """What each candidate's slope (the products' order) is raised by for the single-precision
+        products of its first attribute's other states (:meth:`_grams`).
+
+        Each entry of such a product is a sum over the distinct rows of one cell (a state of the
+        first attribute and one of each later attribute) of ``g``, as squares of single-precision
+        square roots: ``N`` nonzero terms at most (``N`` the sum of the cell's class weights, each
+        nonzero weight at least 1; zero terms add exactly), each within ``3u`` of its ``|g|``
+        (``u = 2**-24``: the root's rounding, squared, and the product's), added along at most
+        ``N - 1`` roundings and one more for the rows of either sign, so within ``gamma_{N+5} sum
+        |g| <= (N + 5) u / (1 - (rows + 5) u) N max|g|`` of the sum (Higham, *Accuracy and Stability
+        of Numerical Algorithms*, 2002, sec. 3.1), any order of the additions; and the underflow of a
+        term by less than 2**-125 (below the normal range). Weighted by the candidate's ``|phi|``,
+        the slope moves by at most ``sum |phi| N (N + 5)`` (the tables' kappa) times that factor
+        and ``max |g|`` (and ``2**-100``): allowed for, the bound stays an upper bound.
+        """
+        unit = 2.0**-24
+        factor = unit / (1.0 - (len(self.search.x) + 5) * unit)
+        out = 0.0
+        for column, kappa in zip(columns, self._kappa):
+            out = out + kappa * (factor * float(np.abs(column).max()) + 2.0**-100)
+        return out
 
     def _allowance(self, columns, gradient):
         """What the slopes are raised by: their rounding, whatever the order of the sums.
@@ -2018,20 +2105,21 @@ class _GramSlopes:
             products = np.zeros(rr.shape[1:])
             # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
             bands = self._bands(start)
-            grams = self._grams(column, start, a, whole)
-            # band after band (its sums stay in the cache over the states)
+            grams, ones, totals = self._grams(column, start, a, whole)
+            # band after band (its sums stay in the cache over the states); the products in double
+            # precision whatever the Gram matrix's
             scratch = np.empty(products.shape)
             for low, high in bands:
                 target, term = products[low:high, :high], scratch[low:high, :high]
                 for state, gram in enumerate(grams):
-                    np.multiply(rr[state, low:high, :high], gram[low:high, :high], out=term)
+                    np.multiply(rr[state, low:high, :high], gram[low:high, :high], out=term, dtype=np.float64)
                     target += term
             # the terms of the ones column (a state's rows of each column, and all of them) for all
             # states at once
-            ones = np.stack([gram[-1, :-1] for gram in grams])
+            ones = np.stack(ones)
             by_b = np.einsum("scx,sx->cx", cr, ones)
             by_c = np.einsum("sxc,sx->xc", rc, ones)
-            total += np.einsum("scb,s->cb", cc, np.array([gram[-1, -1] for gram in grams]))
+            total += np.einsum("scb,s->cb", cc, np.array(totals))
             # (c, xb) terms added before the sums over b's columns
             by_b += self._block_sums(products, start, axis=0)
             total += self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
@@ -2057,6 +2145,8 @@ class _GramSlopes:
         out = np.empty(len(combos))
         if not len(combos):
             return out, np.zeros(0, dtype=np.int64), out
+        # the single-precision products' allowance of each candidate (the products' order)
+        state_allowance = self._state_allowance(columns) if self._kappa is not None else None
         by_first = np.argsort(positions[:, 0], kind="stable")
         firsts, begins = np.unique(positions[by_first, 0], return_index=True)
         ends = np.append(begins[1:], len(by_first))
@@ -2078,9 +2168,14 @@ class _GramSlopes:
                     ranks = first_ranks[a] + np.arange(math.comb(n_later, 2))
                     indices = self._pool_index[ranks]
                     known = indices >= 0
-                    whole_blocks.append((indices[known], np.take(total, self._pairs_at(n_later)[known])))
+                    values = np.take(total, self._pairs_at(n_later)[known])
+                    if state_allowance is not None:
+                        values += state_allowance[ranks[known]]
+                    whole_blocks.append((indices[known], values))
                 else:
                     out[members] = self._covered_slopes(a, start, phi[a], columns, wholes, later, *covered)
+        if state_allowance is not None:  # (also those of the covered slopes, from double-precision products)
+            out += state_allowance[_lexicographic_rank(positions, self.n)]
         allowance = self._allowance(columns, gradient)
         if whole_blocks:
             indices = np.concatenate([block[0] for block in whole_blocks])
