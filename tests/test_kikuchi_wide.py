@@ -734,3 +734,33 @@ def test_single_precision_state_products_only_for_weights_of_at_least_one(monkey
     assert not gram.single_states
     gram._tables()
     assert gram._kappa is None
+
+
+def test_two_classes_counts_packed_in_one_product_are_the_same_tables(monkeypatch):
+    # Two classes' counts from one product of the weights 1 and 4096 (issue 26, sixth round): the
+    # same anchored tables and allowances, bit for bit, from half the products.
+    monkeypatch.setattr(kikuchi, "_SUBSET_ENTRIES", 0)
+    frame = _mixed(14, 300, 6)  # (distinct rows: one class each)
+    engine = gm.stats.information.as_engine(frame)
+    search = kikuchi._RegionSearch(engine, engine.position("y"), list(range(14)), 4.0)
+    assert search._entry_per_row and search.binary
+    calls = []
+    original = kikuchi._weighted_gram
+
+    def counted(*args, **options):
+        calls.append(1)
+        return original(*args, **options)
+
+    monkeypatch.setattr(kikuchi, "_weighted_gram", counted)
+    made = []
+    for base in (kikuchi._PACKED_BASE, 1):  # (1: no packing, fewer rows than the base)
+        monkeypatch.setattr(kikuchi, "_PACKED_BASE", base)
+        calls.clear()
+        gram = kikuchi._GramSlopes(kikuchi._WidePool(search, kikuchi._Model(search), 3, 10**9), keep_phi=True)
+        made.append((gram._tables(), gram._kappa, gram._scale, len(calls)))
+    (packed, packed_kappa, packed_scale, packed_calls), (plain, plain_kappa, plain_scale, plain_calls) = made
+    assert 2 * packed_calls == plain_calls
+    assert packed_scale == plain_scale and np.array_equal(packed_kappa, plain_kappa)
+    for ours, theirs in zip(packed, plain):
+        for column_ours, column_theirs in zip(ours, theirs):
+            assert all(np.array_equal(x, y) for x, y in zip(column_ours, column_theirs))

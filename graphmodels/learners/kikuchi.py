@@ -74,6 +74,9 @@ _GRAM_POOL_ELEMENTS = 2**24
 # Most runs of attributes of as many states for the Gram slopes' sums over each attribute's columns
 # by strided slices (see _GramSlopes._block_sums); more: by gathered rows.
 _SUM_RUNS = 16
+# Base of two classes' counts packed in one single-precision product (see _GramSlopes._tables): a
+# square (its root exact), above the rows, and times the rows below 2**24.
+_PACKED_BASE = 4096
 # Candidates ordered by their bound at first (all of them once more are scored).
 _LEADING = 1024
 # A first attribute's candidates take the Gram rows of a cover of their pairs when its columns are
@@ -1815,10 +1818,25 @@ class _GramSlopes:
             self._kappa = np.zeros((1 if binary else m - 1, math.comb(self.n, self.k)))
         # class weights of 0 and 1 (distinct rows): counts multiplied exactly in single precision
         single = len(search.x) < 2**24 and all(bool(((w == 0) | (w == 1)).all()) for w in per_class)
+        # Two classes, one a row, fewer than 4096 rows: both classes' counts in one product of the
+        # weights 1 and 4096 (square roots 1 and 64, every product and sum an exact integer below
+        # 2**24), ``n0 + 4096 n1`` with ``n0 < 4096``: half the products and count sums.
+        packed = None
+        if single and binary and search._entry_per_row and len(search.x) < _PACKED_BASE:
+            packed = per_class[0] + _PACKED_BASE * per_class[1]
+
+        def class_counts(start, rows=None):
+            """Per class, :meth:`_full_counts` of the rows `rows` (None: all) from `start` on."""
+            if packed is None:
+                return [self._full_counts(self._gram(w, start, rows, counts=single), start) for w in per_class]
+            both = self._full_counts(self._gram(packed, start, rows, counts=True), start)
+            ones = [np.floor(values * (1.0 / _PACKED_BASE)) for values in both]  # (exact: a power of 2)
+            return [tuple(values - _PACKED_BASE * one for values, one in zip(both, ones)), tuple(ones)]
+
         with one_blas_thread():
             # every pair's counts over all rows, per class: those in a first attribute's common state
             # are these less those in its other states (the counts are linear in the Gram matrix)
-            wholes = [self._full_counts(self._gram(w, 0, counts=single), 0) for w in per_class]
+            wholes = class_counts(0)
             for a, start, states, first_candidate in self._starts():
                 first = int(self.reduced_offsets[start])
                 attr = self.attribute_of[first:] - start
@@ -1832,7 +1850,8 @@ class _GramSlopes:
                 # smaller (states, ...) arrays of count + alpha, then (but the two classes' odds,
                 # whose log is taken once) of their logs
                 reduced, smalls = [], []
-                for weights, whole in zip(per_class, wholes):
+                state_counts = {state: class_counts(start, self.state_rows[a][state]) for state in others}
+                for c, whole in enumerate(wholes):
                     by_state = {}
                     parts = [
                         np.empty((states, n_later, width)),
@@ -1840,7 +1859,7 @@ class _GramSlopes:
                         np.empty((states, n_later, n_later)),
                     ]
                     for state in others:
-                        counts = self._full_counts(self._gram(weights, start, self.state_rows[a][state], single), start)
+                        counts = state_counts[state][c]
                         by_state[state] = counts[0]
                         for part, values in zip(parts, counts[1:]):
                             part[state] = values
