@@ -477,12 +477,18 @@ class _VectorChanges:
         full = (1 << k) - 1
         base = len(self.search.attributes) + 1
         counting_keys, counting_values, holding_keys, holding_values = tables or self._model_tables()
-        keys = np.zeros((full + 1, n), dtype=np.int64)
+        # (each pattern's key from that of its pattern without its highest bit, whose attribute is
+        # the last of the key's digits)
+        narrow = base**k < 2**31
+        keys = np.zeros((full + 1, n), dtype=np.int32 if narrow else np.int64)
+        shifted = np.ascontiguousarray(combos.T, dtype=keys.dtype) + 1
         for q in range(1, full + 1):
-            for i, p in enumerate(self._positions(q)):
-                keys[q] += (combos[:, p] + 1) * base**i
-        counts = np.empty_like(keys)
-        counting = np.empty_like(keys[:full])
+            high = q.bit_length() - 1
+            np.multiply(shifted[high], base ** (bin(q).count("1") - 1), out=keys[q])
+            keys[q] += keys[q ^ (1 << high)]
+        # (counts of regions and counting numbers: small integers)
+        counts = np.empty((full + 1, n), dtype=np.int32)
+        counting = np.empty((full, n), dtype=np.int32)
         # sub-regions of up to two attributes (keys below base**2) looked up in dense tables, the
         # others searched in the sorted keys
         small = [q for q in range(full + 1) if bin(q).count("1") <= 2]
@@ -491,30 +497,38 @@ class _VectorChanges:
             (counts, (holding_keys, holding_values), range(full + 1)),
             (counting, (counting_keys, counting_values), range(full)),
         ):
-            dense = np.zeros(base * base, dtype=np.int64)
+            dense = np.zeros(base * base, dtype=out.dtype)
             below = (sorted_keys >= 0) & (sorted_keys < base * base)
             dense[sorted_keys[below]] = values[below]
             for q in patterns:
-                if q in small:
-                    out[q] = dense[keys[q]]
+                if q in small:  # (keys of up to two attributes: below base**2)
+                    np.take(dense, keys[q], out=out[q], mode="clip")
             rest = [q for q in large if q in patterns]
             if rest:
                 out[rest] = self._look_up(sorted_keys, values, keys[rest])
         counts[0] = len(model.maximal)  # every region holds the empty set
-        new = np.zeros((full + 1, n), dtype=np.int64)
+        new = np.zeros((full + 1, n), dtype=np.int32)
         new[full] = 1
-        changes = np.zeros((n, full + 1), dtype=np.int64)
-        changes[:, full] = 1
+        changes = np.zeros((full + 1, n), dtype=np.int32)  # (patterns, candidates): returned transposed
+        changes[full] = 1
+        value = np.empty(n, dtype=np.int32)
+        joins = np.empty(n, dtype=bool)
         for q in self._patterns[1:]:
-            joins = counts[q] > 0
+            np.greater(counts[q], 0, out=joins)
             for i in range(k):
                 if not q >> i & 1:
                     joins &= counts[q | 1 << i] != counts[q]
-            above = [u for u in range(full + 1) if u & q == q]
-            value = sum(counting[u] for u in above if u != full) - sum(new[u] for u in above if u != q)
-            new[q] = np.where(joins, value, 0)
-            changes[:, q] = np.where(joins, new[q] - counting[q], 0)
-        return changes
+            value[:] = 0
+            for u in range(q, full + 1):
+                if u & q == q:
+                    if u != full:
+                        value += counting[u]
+                    if u != q:
+                        value -= new[u]
+            np.multiply(value, joins, out=new[q])
+            np.subtract(new[q], counting[q], out=changes[q])
+            changes[q] *= joins
+        return changes.T
 
     def _keyed(self, items):
         """Sorted keys (as :meth:`_general_changes` forms them) of ``(attributes, value)`` items, and values."""
@@ -964,12 +978,16 @@ def _delta_dfs(search, combos, changes):
     indices `combos`, counting-number changes `changes` over sub-region patterns): ``sum_T dc_T
     (classes - 1) prod_{a in T} |X_a|``, exact integers."""
     k = combos.shape[1]
-    cards = search.cards[combos]
-    products = np.ones((1 << k, len(combos)), dtype=np.int64)  # joint states of each pattern
+    cards = search.cards[combos.T]  # (attributes, candidates)
+    product = np.ones((1 << k, len(combos)), dtype=np.int64)  # joint states of each pattern
     for q in range(1, 1 << k):
         low = (q & -q).bit_length() - 1
-        products[q] = products[q & (q - 1)] * cards[:, low]
-    return np.einsum("nq,qn->n", changes, products) * (search.n_classes - 1)
+        np.multiply(product[q & (q - 1)], cards[low], out=product[q])
+    total = np.zeros(len(combos), dtype=np.int64)
+    for q in range(1 << k):
+        product[q] *= changes[:, q]
+        total += product[q]
+    return total * (search.n_classes - 1)
 
 
 def _weighted_gram(rows_major, first, rows, weights, single=None, double=True, end=None):
@@ -1200,7 +1218,11 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         for region in model.maximal:
             touched |= region
         # A candidate sharing no attribute with the model: {S: +1, class: -1}.
-        hit = self._membership(touched)[self.combos[which]].any(axis=1)
+        combos = self.combos[which]
+        member = self._membership(touched)
+        hit = member[combos[:, 0]]
+        for column in range(1, k):
+            hit |= member[combos[:, column]]
         rows = np.zeros((len(which), full + 1), dtype=self.changes.dtype)
         rows[~hit, full] = 1
         rows[~hit, 0] = -1
@@ -1210,13 +1232,28 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         tables = self._model_tables() if len(general) else None
         for start in range(0, len(general), chunk):
             part = general[start : start + chunk]
-            rows[part] = self._general_changes(self.combos[which[part]], tables)
+            rows[part] = self._general_changes(combos[part], tables)
         # only the candidates whose changes differ: their degrees of freedom, and their sub-region
-        # terms at their anchors to compute again
-        differ = (rows != self.changes[which]).any(axis=1)
-        changed = which[differ]
-        self.changes[changed] = rows[differ]
-        self.delta_dfs[changed] = _delta_dfs(self.search, self.combos[changed], rows[differ])
+        # terms at their anchors to compute again (rows compared as whole 8-byte words where they fit)
+        old = self.changes[which]
+        if rows.dtype.itemsize * rows.shape[1] % 8 == 0:
+            unequal = rows.view(np.int64) != old.view(np.int64)
+        else:
+            unequal = rows != old
+        differ = unequal[:, 0].copy()
+        for column in range(1, unequal.shape[1]):
+            differ |= unequal[:, column]
+        if differ.all():  # (the first refresh: every candidate, none gathered again)
+            changed = which
+            if len(which) == len(self.changes):
+                which = slice(None)
+            self.changes[which] = rows
+            self.delta_dfs[which] = _delta_dfs(self.search, combos, rows)
+        else:
+            changed = which[differ]
+            rows = rows[differ]
+            self.changes[changed] = rows
+            self.delta_dfs[changed] = _delta_dfs(self.search, combos[differ], rows)
         if self._anchor_of is not None:
             self._anchor_moved[changed] = True
 
