@@ -2013,15 +2013,19 @@ class _GramSlopes:
                 out[:, low:high, :high] = table
             if kappas is not None:  # (in single precision: rounded up in _tables)
                 term = np.empty((high - low, high), dtype=np.float32)
-                for state in others:
+                steps = np.float32(states + 2)  # the roundings of the products with phi (_block_totals)
+                for state in range(states):
                     rows = None
-                    for _, by_state in reduced:
-                        part = by_state[state][low:high, :high]
+                    for whole, by_state in reduced:
+                        part = (whole if state == common else by_state[state])[low:high, :high]
                         if rows is None:
                             rows = part.astype(np.float32)
                         else:
                             np.add(rows, part, out=rows, casting="unsafe")
-                    rows *= rows + np.float32(5.0)
+                    if state == common:  # the product over all rows: double precision
+                        rows *= steps
+                    else:
+                        rows *= rows + (np.float32(5.0) + steps)
                     for kappa, (out, _, _) in zip(kappas, anchored):
                         np.abs(out[state, low:high, :high], out=term)
                         term *= rows
@@ -2124,9 +2128,13 @@ class _GramSlopes:
         ``N - 1`` roundings and one more for the rows of either sign, so within ``gamma_{N+5} sum
         |g| <= (N + 5) u / (1 - (rows + 5) u) N max|g|`` of the sum (Higham, *Accuracy and Stability
         of Numerical Algorithms*, 2002, sec. 3.1), any order of the additions; and the underflow of a
-        term by less than 2**-125 (below the normal range). Weighted by the candidate's ``|phi|``,
-        the slope moves by at most ``sum |phi| N (N + 5)`` (the tables' kappa) times that factor
-        and ``max |g|`` (and ``2**-100``): allowed for, the bound stays an upper bound.
+        term by less than 2**-125 (below the normal range). Their products with phi, and those of
+        the common state's entries (double precision, over all rows), are single precision too,
+        summed over the ``S`` states: each term moves by at most ``(S + 2) u`` of ``|phi| N
+        max|g|`` (its rounding to single precision, the product's and the sums'). Weighted by the
+        candidate's ``|phi|``, the slope moves by at most ``sum_{other states} |phi| N (N + 5 + S +
+        2) + sum_{common} |phi| N (S + 2)`` (the tables' kappa) times that factor and ``max |g|``
+        (and ``2**-100``): allowed for, the bound stays an upper bound.
         """
         unit = 2.0**-24
         factor = unit / (1.0 - (len(self.search.x) + 5) * unit)
@@ -2157,18 +2165,22 @@ class _GramSlopes:
         the attributes from `start` on (entries b < c)."""
         n_later = self.n - start
         total = np.zeros((n_later, n_later))
+        # with the states' products in single precision, their products with phi too (and their sum
+        # over the states; the rounding allowed for by _state_allowance), else double precision
+        dtype = np.float64 if self._kappa is None or a is None else np.float32
         for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
-            products = np.zeros(rr.shape[1:])
+            products = np.zeros(rr.shape[1:], dtype=dtype)
             # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
             bands = self._bands(start)
             grams, ones, totals = self._grams(column, start, a, whole)
-            # band after band (its sums stay in the cache over the states); the products in double
-            # precision whatever the Gram matrix's
-            scratch = np.empty(products.shape)
+            # band after band (its sums stay in the cache over the states)
+            scratch = np.empty(products.shape, dtype=dtype)
             for low, high in bands:
                 target, term = products[low:high, :high], scratch[low:high, :high]
                 for state, gram in enumerate(grams):
-                    np.multiply(rr[state, low:high, :high], gram[low:high, :high], out=term, dtype=np.float64)
+                    np.multiply(
+                        rr[state, low:high, :high], gram[low:high, :high], out=term, dtype=dtype, casting="same_kind"
+                    )
                     target += term
             # the terms of the ones column (a state's rows of each column, and all of them) for all
             # states at once
