@@ -1866,9 +1866,15 @@ class _GramSlopes:
             """Per class, :meth:`_full_counts` of the rows `rows` (None: all) from `start` on."""
             if packed is None:
                 return [self._full_counts(self._gram(w, start, rows, counts=single), start) for w in per_class]
-            both = self._full_counts(self._gram(packed, start, rows, counts=True), start)
-            ones = [np.floor(values * (1.0 / _PACKED_BASE)) for values in both]  # (exact: a power of 2)
-            return [tuple(values - _PACKED_BASE * one for values, one in zip(both, ones)), tuple(ones)]
+            zeros, ones = [], []
+            for values in self._full_counts(self._gram(packed, start, rows, counts=True), start):
+                one = values * (1.0 / _PACKED_BASE)  # (exact: a power of 2; two arrays made, not four)
+                np.floor(one, out=one)
+                zero = one * -_PACKED_BASE
+                zero += values
+                zeros.append(zero)
+                ones.append(one)
+            return [tuple(zeros), tuple(ones)]
 
         with one_blas_thread():
             # every pair's counts over all rows, per class: those in a first attribute's common state
