@@ -1659,7 +1659,7 @@ class _GramSlopes:
         # The products of a first attribute's other states with the gradient in single precision (see
         # _state_allowance): three attributes whose cells' distinct rows are at most their class
         # weights' sums (every nonzero weight at least 1), fewer than 2**20 rows.
-        self.single_states = bool(self.k == 3 and len(x) < 2**20 and (search._entries[2] >= 1).all())
+        self.single_states = bool(self.k in (2, 3) and len(x) < 2**20 and (search._entries[2] >= 1).all())
         self._kappa = None  # per class column and candidate (products' order): see _state_allowance
         self._phi = None
         self._offsets_plans = {}
@@ -1812,6 +1812,8 @@ class _GramSlopes:
         in single precision (twice as fast; its rounding allowed for by :meth:`_state_allowance`).
         """
         first = int(self.reduced_offsets[start])
+        if isinstance(whole, tuple):  # pairs: (the reduced columns' product, ones row, total)
+            return [whole[0]], [whole[1]], [whole[2]]
         if a is None:
             return [whole[first:-1, first:-1]], [whole[-1, first:-1]], [whole[-1, -1]]
         common = int(self.common[a])
@@ -2028,7 +2030,7 @@ class _GramSlopes:
                             rows = part.astype(np.float32)
                         else:
                             np.add(rows, part, out=rows, casting="unsafe")
-                    if state == common:  # the product over all rows: double precision
+                    if state == common and self.k == 3:  # the product over all rows: double precision
                         rows *= steps
                     else:
                         rows *= rows + (np.float32(5.0) + steps)
@@ -2113,7 +2115,17 @@ class _GramSlopes:
         phi = self._phi_tables()
         out = np.empty(math.comb(self.n, self.k))
         with one_blas_thread():
-            wholes = [self._gram(column, 0) for column in columns]
+            if self.k == 2 and self.single_states:  # the reduced columns' product in single precision
+                wholes = [
+                    (
+                        _weighted_gram(self.rows_major_bytes, 0, None, column, single=True, double=False, end=-1).T,
+                        self.rows_major[:, :-1].T @ column,
+                        float(column.sum()),
+                    )
+                    for column in columns
+                ]
+            else:
+                wholes = [self._gram(column, 0) for column in columns]
             for (a, start, _, first), tables in zip(self._starts(), phi):
                 total = self._block_totals(a, start, tables, columns, wholes)
                 n_later = self.n - start
@@ -2124,7 +2136,7 @@ class _GramSlopes:
 
     def _state_allowance(self, columns):
         """What each candidate's slope (the products' order) is raised by for the single-precision
-        products of its first attribute's other states (:meth:`_grams`).
+        products of its first attribute's other states (:meth:`_grams`; pairs: of all rows).
 
         Each entry of such a product is a sum over the distinct rows of one cell (a state of the
         first attribute and one of each later attribute) of ``g``, as squares of single-precision
@@ -2140,7 +2152,9 @@ class _GramSlopes:
         max|g|`` (its rounding to single precision, the product's and the sums'). Weighted by the
         candidate's ``|phi|``, the slope moves by at most ``sum_{other states} |phi| N (N + 5 + S +
         2) + sum_{common} |phi| N (S + 2)`` (the tables' kappa) times that factor and ``max |g|``
-        (and ``2**-100``): allowed for, the bound stays an upper bound.
+        (and ``2**-100``): allowed for, the bound stays an upper bound. Pairs: their one product
+        over all rows in single precision (its ones row and total in double precision), so
+        ``sum |phi| N (N + 5 + 3)``.
         """
         unit = 2.0**-24
         factor = unit / (1.0 - (len(self.search.x) + 5) * unit)
@@ -2173,7 +2187,7 @@ class _GramSlopes:
         total = np.zeros((n_later, n_later))
         # with the states' products in single precision, their products with phi too (and their sum
         # over the states; the rounding allowed for by _state_allowance), else double precision
-        dtype = np.float64 if self._kappa is None or a is None else np.float32
+        dtype = np.float64 if self._kappa is None else np.float32
         for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
             products = np.zeros(rr.shape[1:], dtype=dtype)
             # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
