@@ -956,8 +956,46 @@ def _add_subregion_slopes(slopes, search, combos, changes, gradient, shared=None
     full = changes.shape[1] - 1
     changes = np.asfortranarray(changes)  # each pattern's column contiguous
     if shared is None:
-        shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
+        shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns, by its key
+    base = len(search.attributes) + 1
+    if base ** combos.shape[1] >= 2**62:  # (keys past 64 bits: by the rows of attributes)
+        return _add_subregion_slopes_by_rows(slopes, search, combos, changes, gradient, shared)
     for q in range(full):
+        dc = changes[:, q]
+        moved = np.flatnonzero(dc)
+        if len(moved) == 0:
+            continue
+        # each sub-region's key: its attributes plus one as the digits (base attributes + 1), one
+        # column gathered at a time
+        keys = np.zeros(len(moved), dtype=np.int64)
+        size = 0
+        for i, p in enumerate(i for i in range(combos.shape[1]) if q >> i & 1):
+            keys += (combos[moved, p] + 1) * base**i
+            size = i + 1
+        if base**size <= 1 << 24:  # distinct keys by a table of them (no sort)
+            present = np.zeros(base**size, dtype=bool)
+            present[keys] = True
+            distinct = np.flatnonzero(present)
+            inverse = (np.cumsum(present) - 1)[keys]
+        else:
+            distinct, inverse = np.unique(keys, return_inverse=True)
+        terms = np.empty(len(distinct))
+        for j, key in enumerate(distinct.tolist()):
+            value = shared.get(key)
+            if value is None:
+                mask = 0
+                while key:
+                    key, digit = divmod(key, base)
+                    mask |= 1 << (digit - 1)
+                value = shared[int(distinct[j])] = float(_dot(search.log_rows(mask), gradient))
+            terms[j] = value
+        slopes[moved] += dc[moved] * terms[inverse.ravel()]
+    return slopes
+
+
+def _add_subregion_slopes_by_rows(slopes, search, combos, changes, gradient, shared):
+    """:func:`_add_subregion_slopes` for candidates of many attributes (`shared` keyed by mask)."""
+    for q in range(changes.shape[1] - 1):
         dc = changes[:, q]
         moved = np.flatnonzero(dc)
         if len(moved) == 0:
