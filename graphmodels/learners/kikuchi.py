@@ -1694,9 +1694,9 @@ class _GramSlopes:
             for a in range(n):
                 self.state_rows[a] = [np.flatnonzero(x[:, a] == s) for s in range(int(cards[a]))]
         self.keep_phi = keep_phi
-        # The products of a first attribute's other states with the gradient in single precision (see
-        # _state_allowance): three attributes whose cells' distinct rows are at most their class
-        # weights' sums (every nonzero weight at least 1), fewer than 2**20 rows.
+        # The products of a first attribute's other states (pairs: of all rows) with the gradient in
+        # single precision (see _state_allowance): where the cells' distinct rows are at most their
+        # class weights' sums (every nonzero weight at least 1), fewer than 2**20 rows.
         self.single_states = bool(self.k in (2, 3) and len(x) < 2**20 and (search._entries[2] >= 1).all())
         self._kappa = None  # per class column and candidate (products' order): see _state_allowance
         self._phi = None
