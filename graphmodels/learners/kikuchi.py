@@ -800,20 +800,22 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
 
     def update(self, added):
         """Account for the region `added` joining the model."""
-        masks = self.masks
-        if self._holding is None:  # the candidates holding each attribute
-            holding = collections.defaultdict(list)
-            for b, mask in enumerate(masks):
-                for bit in _bits(mask):
-                    holding[bit].append(b)
-            self._holding = {bit: np.array(members, dtype=np.int64) for bit, members in holding.items()}
+        if self._holding is None:  # the candidates holding each attribute (ascending)
+            flat = self.combos.ravel()
+            order = np.argsort(flat, kind="stable")
+            starts = np.searchsorted(flat[order], np.arange(len(self.search.attributes) + 1))
+            self._holding = {
+                bit: order[starts[bit] : starts[bit + 1]] // self.k
+                for bit in range(len(self.search.attributes))
+                if starts[bit + 1] > starts[bit]
+            }
         # only candidates sharing an attribute with `added` can fall inside it or change
         near = [self._holding[bit] for bit in _bits(added) if bit in self._holding]
         near = np.unique(np.concatenate(near)) if near else np.zeros(0, dtype=np.int64)
         near = near[self.active[near]]
-        for b in near:
-            if masks[b] & added == masks[b]:  # now inside a region of the model
-                self.active[b] = False
+        member = np.zeros(len(self.search.attributes), dtype=bool)
+        member[list(_bits(added))] = True
+        self.active[near[member[self.combos[near]].all(axis=1)]] = False  # now inside a region of the model
         root = self.model.closure(0)
         if root != self.root:
             self.root = root
