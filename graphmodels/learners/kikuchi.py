@@ -155,6 +155,13 @@ def _submasks(mask):
 
 
 @functools.cache
+def _subsets_up_to(mask, k):
+    """Every set of 1 to `k` attributes of region `mask`, as ascending tuples."""
+    bits = _bits(mask)
+    return tuple(itertools.chain.from_iterable(itertools.combinations(bits, size) for size in range(1, k + 1)))
+
+
+@functools.cache
 def _containing_submasks(mask):
     """For each proper submask ``t`` of `mask`, largest first: ``(t, submasks of mask containing t)``."""
     subs = _submasks(mask)
@@ -210,6 +217,7 @@ class _RegionSearch:
         self._log_tables = {}
         self._cached_bytes = 0
         self._products = {}
+        self._keys = {}  # attribute tuples' keys of the pools' look-ups (_VectorChanges._keyed)
         # each attribute's most common state among the distinct rows (the anchor of the tallies)
         self.common = np.array([np.bincount(self._columns[a], minlength=c).argmax() for a, c in enumerate(self.cards)])
 
@@ -458,9 +466,7 @@ class _VectorChanges:
         )
         holding = collections.Counter()
         for region in model.maximal:
-            bits = _bits(region)
-            for size in range(1, min(k, len(bits)) + 1):
-                holding.update(itertools.combinations(bits, size))
+            holding.update(_subsets_up_to(region, k))
         holding_keys, holding_values = self._keyed(holding.items())
         model._pool_tables[k] = (counting_keys, counting_values, holding_keys, holding_values)
         return model._pool_tables[k]
@@ -533,10 +539,19 @@ class _VectorChanges:
     def _keyed(self, items):
         """Sorted keys (as :meth:`_general_changes` forms them) of ``(attributes, value)`` items, and values."""
         base = len(self.search.attributes) + 1
-        pairs = sorted((sum((b + 1) * base**i for i, b in enumerate(bits)), value) for bits, value in items)
-        if not pairs:
+        known = self.search._keys  # each attribute tuple's key, made once per search
+        keys, values = [], []
+        for bits, value in items:
+            key = known.get(bits)
+            if key is None:
+                key = known[bits] = sum((b + 1) * base**i for i, b in enumerate(bits))
+            keys.append(key)
+            values.append(value)
+        if not keys:
             return np.array([-1], dtype=np.int64), np.zeros(1, dtype=np.int64)
-        return np.array([p[0] for p in pairs], dtype=np.int64), np.array([p[1] for p in pairs], dtype=np.int64)
+        keys_array = np.array(keys, dtype=np.int64)
+        order = np.argsort(keys_array, kind="stable")  # (keys distinct: the order of sorted pairs)
+        return keys_array[order], np.array(values, dtype=np.int64)[order]
 
     @staticmethod
     def _look_up(keys, values, wanted):
