@@ -282,7 +282,7 @@ benchmarks/results/wide_kikuchi_after.json --results benchmarks/RESULTS.md`).
 
 {table}
 
-Sixth round (2026-11-29, 01:45-03:05 UTC, branch h-kik8 on main bac8316; measured on the machine
+Sixth round (2026-11-29, 01:45-03:12 UTC, branch h-kik8 on main bac8316; measured on the machine
 shared with other sessions, load 1.6-4, so only ratios of alternating runs mean much): the Gram
 products of a first attribute's other states with the gradient (and the pairs' product over all
 rows) in single precision (`ssyrk`, twice as fast), their ones rows and totals from the
@@ -297,7 +297,9 @@ bit); the counting-number changes in 32-bit integers without einsum (the first r
 (minimum of five): a bound pass over the triples 1.84 to 1.27 s, the tables 5.05 to 4.75 s, a pass
 over the pairs 32 to 20 ms. Main and this branch in four alternating pairs (02:57-03:01, load
 1.8-3.8): 29.6, 25.9, 30.5, 31.5 against 24.4, 25.0, 27.5, 27.7 s of CPU (0.89x; 0.86x in two
-pairs at 02:39, load 3.6-4); the benchmark at 02:52-02:54 (load 1.6-2.0): mixed-pairwise 24.1 s
+pairs at 02:39, load 3.6-4); with the round's last changes (the candidate pools' look-ups by
+numpy, the model's keyed tables 3.4 to 1.4 ms a stage) three pairs at 03:09-03:12, load 3.1: 30.4,
+30.6, 29.1 against 26.0, 26.1, 25.2 s (0.86x); the benchmark at 02:52-02:54 (load 1.6-2.0): mixed-pairwise 24.1 s
 wall / 24.0 s CPU, 3-class-pairwise 18.5, three-way 18.8, binary-pairwise 22.0, skewed-pairwise
 16.1 s of CPU, every path and log-loss the same as before.
 
