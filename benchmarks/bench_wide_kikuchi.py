@@ -299,9 +299,10 @@ over the pairs 32 to 20 ms. Main and this branch in four alternating pairs (02:5
 1.8-3.8): 29.6, 25.9, 30.5, 31.5 against 24.4, 25.0, 27.5, 27.7 s of CPU (0.89x; 0.86x in two
 pairs at 02:39, load 3.6-4); with the round's last changes (the candidate pools' look-ups by
 numpy, the model's keyed tables 3.4 to 1.4 ms a stage) three pairs at 03:09-03:12, load 3.1: 30.4,
-30.6, 29.1 against 26.0, 26.1, 25.2 s (0.86x); the benchmark at 02:52-02:54 (load 1.6-2.0): mixed-pairwise 24.1 s
-wall / 24.0 s CPU, 3-class-pairwise 18.5, three-way 18.8, binary-pairwise 22.0, skewed-pairwise
-16.1 s of CPU, every path and log-loss the same as before.
+30.6, 29.1 against 26.0, 26.1, 25.2 s (0.86x). The benchmark at 02:52-03:05 (load 1.6-3.3):
+mixed-pairwise 24.1 s wall / 24.0 s CPU, 3-class-pairwise 18.5, three-way 18.8, binary-pairwise
+22.0, skewed-pairwise 16.1, main 16.3, pairwise 14.5, pairwise-weak 15.7, none 15.1 s of CPU, every
+path and log-loss the same as before (all nine generated sets).
 
 Fourth round (2026-11-29, 00:12-00:15 UTC, merge c2d7b5a with the hash-seed fix 63928af, the quiet
 machine: load about 1, the fit itself): mixed-pairwise took 28.1, 28.2, 25.4, 30.1 and 26.5 s of
