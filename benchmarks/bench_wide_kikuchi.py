@@ -282,6 +282,28 @@ benchmarks/results/wide_kikuchi_after.json --results benchmarks/RESULTS.md`).
 
 {table}
 
+Sixth round (2026-11-29, 01:45-03:12 UTC, branch h-kik8 on main bac8316; measured on the machine
+shared with other sessions, load 1.6-4, so only ratios of alternating runs mean much): the Gram
+products of a first attribute's other states with the gradient (and the pairs' product over all
+rows) in single precision (`ssyrk`, twice as fast), their ones rows and totals from the
+double-precision product over all rows, and their products with phi summed over the states in
+single precision; each candidate's bound is raised by a rigorous allowance of that rounding,
+`u max|g| sum |phi| N (N + 5 + S + 2)` over its cells (`N` the cell's rows, `S` the states; kept
+from the tables; tested against exactly rounded sums and the row products): on mixed-pairwise
+0.0015 nats median, 0.016 at most for triples (0.002 and 0.018 for pairs), beside the 0.003 of
+before. Two classes' counts from one product of the weights 1 and 4096 (the same tables bit for
+bit); the counting-number changes in 32-bit integers without einsum (the first refresh of the
+1.3 M triples 1.1 to 0.6 s); the sub-region terms by integer keys (1.9 to 1.5 s). In one process
+(minimum of five): a bound pass over the triples 1.84 to 1.27 s, the tables 5.05 to 4.75 s, a pass
+over the pairs 32 to 20 ms. Main and this branch in four alternating pairs (02:57-03:01, load
+1.8-3.8): 29.6, 25.9, 30.5, 31.5 against 24.4, 25.0, 27.5, 27.7 s of CPU (0.89x; 0.86x in two
+pairs at 02:39, load 3.6-4); with the round's last changes (the candidate pools' look-ups by
+numpy, the model's keyed tables 3.4 to 1.4 ms a stage) three pairs at 03:09-03:12, load 3.1: 30.4,
+30.6, 29.1 against 26.0, 26.1, 25.2 s (0.86x). The benchmark at 02:52-03:05 (load 1.6-3.3):
+mixed-pairwise 24.1 s wall / 24.0 s CPU, 3-class-pairwise 18.5, three-way 18.8, binary-pairwise
+22.0, skewed-pairwise 16.1, main 16.3, pairwise 14.5, pairwise-weak 15.7, none 15.1 s of CPU, every
+path and log-loss the same as before (all nine generated sets).
+
 Fourth round (2026-11-29, 00:12-00:15 UTC, merge c2d7b5a with the hash-seed fix 63928af, the quiet
 machine: load about 1, the fit itself): mixed-pairwise took 28.1, 28.2, 25.4, 30.1 and 26.5 s of
 wall time in five runs one after the other (the row above is the first, the median), the same path.

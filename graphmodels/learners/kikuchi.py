@@ -74,6 +74,9 @@ _GRAM_POOL_ELEMENTS = 2**24
 # Most runs of attributes of as many states for the Gram slopes' sums over each attribute's columns
 # by strided slices (see _GramSlopes._block_sums); more: by gathered rows.
 _SUM_RUNS = 16
+# Base of two classes' counts packed in one single-precision product (see _GramSlopes._tables): a
+# square (its root exact), above the rows, and times the rows below 2**24.
+_PACKED_BASE = 4096
 # Candidates ordered by their bound at first (all of them once more are scored).
 _LEADING = 1024
 # A first attribute's candidates take the Gram rows of a cover of their pairs when its columns are
@@ -152,6 +155,13 @@ def _submasks(mask):
 
 
 @functools.cache
+def _subsets_up_to(mask, k):
+    """Every set of 1 to `k` attributes of region `mask`, as ascending tuples."""
+    bits = _bits(mask)
+    return tuple(itertools.chain.from_iterable(itertools.combinations(bits, size) for size in range(1, k + 1)))
+
+
+@functools.cache
 def _containing_submasks(mask):
     """For each proper submask ``t`` of `mask`, largest first: ``(t, submasks of mask containing t)``."""
     subs = _submasks(mask)
@@ -207,6 +217,7 @@ class _RegionSearch:
         self._log_tables = {}
         self._cached_bytes = 0
         self._products = {}
+        self._keys = {}  # attribute tuples' keys of the pools' look-ups (_VectorChanges._keyed)
         # each attribute's most common state among the distinct rows (the anchor of the tallies)
         self.common = np.array([np.bincount(self._columns[a], minlength=c).argmax() for a, c in enumerate(self.cards)])
 
@@ -455,9 +466,7 @@ class _VectorChanges:
         )
         holding = collections.Counter()
         for region in model.maximal:
-            bits = _bits(region)
-            for size in range(1, min(k, len(bits)) + 1):
-                holding.update(itertools.combinations(bits, size))
+            holding.update(_subsets_up_to(region, k))
         holding_keys, holding_values = self._keyed(holding.items())
         model._pool_tables[k] = (counting_keys, counting_values, holding_keys, holding_values)
         return model._pool_tables[k]
@@ -474,12 +483,18 @@ class _VectorChanges:
         full = (1 << k) - 1
         base = len(self.search.attributes) + 1
         counting_keys, counting_values, holding_keys, holding_values = tables or self._model_tables()
-        keys = np.zeros((full + 1, n), dtype=np.int64)
+        # (each pattern's key from that of its pattern without its highest bit, whose attribute is
+        # the last of the key's digits)
+        narrow = base**k < 2**31
+        keys = np.zeros((full + 1, n), dtype=np.int32 if narrow else np.int64)
+        shifted = np.ascontiguousarray(combos.T, dtype=keys.dtype) + 1
         for q in range(1, full + 1):
-            for i, p in enumerate(self._positions(q)):
-                keys[q] += (combos[:, p] + 1) * base**i
-        counts = np.empty_like(keys)
-        counting = np.empty_like(keys[:full])
+            high = q.bit_length() - 1
+            np.multiply(shifted[high], base ** (bin(q).count("1") - 1), out=keys[q])
+            keys[q] += keys[q ^ (1 << high)]
+        # (counts of regions and counting numbers: small integers)
+        counts = np.empty((full + 1, n), dtype=np.int32)
+        counting = np.empty((full, n), dtype=np.int32)
         # sub-regions of up to two attributes (keys below base**2) looked up in dense tables, the
         # others searched in the sorted keys
         small = [q for q in range(full + 1) if bin(q).count("1") <= 2]
@@ -488,38 +503,55 @@ class _VectorChanges:
             (counts, (holding_keys, holding_values), range(full + 1)),
             (counting, (counting_keys, counting_values), range(full)),
         ):
-            dense = np.zeros(base * base, dtype=np.int64)
+            dense = np.zeros(base * base, dtype=out.dtype)
             below = (sorted_keys >= 0) & (sorted_keys < base * base)
             dense[sorted_keys[below]] = values[below]
             for q in patterns:
-                if q in small:
-                    out[q] = dense[keys[q]]
+                if q in small:  # (keys of up to two attributes: below base**2)
+                    np.take(dense, keys[q], out=out[q], mode="clip")
             rest = [q for q in large if q in patterns]
             if rest:
                 out[rest] = self._look_up(sorted_keys, values, keys[rest])
         counts[0] = len(model.maximal)  # every region holds the empty set
-        new = np.zeros((full + 1, n), dtype=np.int64)
+        new = np.zeros((full + 1, n), dtype=np.int32)
         new[full] = 1
-        changes = np.zeros((n, full + 1), dtype=np.int64)
-        changes[:, full] = 1
+        changes = np.zeros((full + 1, n), dtype=np.int32)  # (patterns, candidates): returned transposed
+        changes[full] = 1
+        value = np.empty(n, dtype=np.int32)
+        joins = np.empty(n, dtype=bool)
         for q in self._patterns[1:]:
-            joins = counts[q] > 0
+            np.greater(counts[q], 0, out=joins)
             for i in range(k):
                 if not q >> i & 1:
                     joins &= counts[q | 1 << i] != counts[q]
-            above = [u for u in range(full + 1) if u & q == q]
-            value = sum(counting[u] for u in above if u != full) - sum(new[u] for u in above if u != q)
-            new[q] = np.where(joins, value, 0)
-            changes[:, q] = np.where(joins, new[q] - counting[q], 0)
-        return changes
+            value[:] = 0
+            for u in range(q, full + 1):
+                if u & q == q:
+                    if u != full:
+                        value += counting[u]
+                    if u != q:
+                        value -= new[u]
+            np.multiply(value, joins, out=new[q])
+            np.subtract(new[q], counting[q], out=changes[q])
+            changes[q] *= joins
+        return changes.T
 
     def _keyed(self, items):
         """Sorted keys (as :meth:`_general_changes` forms them) of ``(attributes, value)`` items, and values."""
         base = len(self.search.attributes) + 1
-        pairs = sorted((sum((b + 1) * base**i for i, b in enumerate(bits)), value) for bits, value in items)
-        if not pairs:
+        known = self.search._keys  # each attribute tuple's key, made once per search
+        keys, values = [], []
+        for bits, value in items:
+            key = known.get(bits)
+            if key is None:
+                key = known[bits] = sum((b + 1) * base**i for i, b in enumerate(bits))
+            keys.append(key)
+            values.append(value)
+        if not keys:
             return np.array([-1], dtype=np.int64), np.zeros(1, dtype=np.int64)
-        return np.array([p[0] for p in pairs], dtype=np.int64), np.array([p[1] for p in pairs], dtype=np.int64)
+        keys_array = np.array(keys, dtype=np.int64)
+        order = np.argsort(keys_array, kind="stable")  # (keys distinct: the order of sorted pairs)
+        return keys_array[order], np.array(values, dtype=np.int64)[order]
 
     @staticmethod
     def _look_up(keys, values, wanted):
@@ -783,20 +815,22 @@ class _CandidatePool(_VectorChanges, _AnchoredBounds):
 
     def update(self, added):
         """Account for the region `added` joining the model."""
-        masks = self.masks
-        if self._holding is None:  # the candidates holding each attribute
-            holding = collections.defaultdict(list)
-            for b, mask in enumerate(masks):
-                for bit in _bits(mask):
-                    holding[bit].append(b)
-            self._holding = {bit: np.array(members, dtype=np.int64) for bit, members in holding.items()}
+        if self._holding is None:  # the candidates holding each attribute (ascending)
+            flat = self.combos.ravel()
+            order = np.argsort(flat, kind="stable")
+            starts = np.searchsorted(flat[order], np.arange(len(self.search.attributes) + 1))
+            self._holding = {
+                bit: order[starts[bit] : starts[bit + 1]] // self.k
+                for bit in range(len(self.search.attributes))
+                if starts[bit + 1] > starts[bit]
+            }
         # only candidates sharing an attribute with `added` can fall inside it or change
         near = [self._holding[bit] for bit in _bits(added) if bit in self._holding]
         near = np.unique(np.concatenate(near)) if near else np.zeros(0, dtype=np.int64)
         near = near[self.active[near]]
-        for b in near:
-            if masks[b] & added == masks[b]:  # now inside a region of the model
-                self.active[b] = False
+        member = np.zeros(len(self.search.attributes), dtype=bool)
+        member[list(_bits(added))] = True
+        self.active[near[member[self.combos[near]].all(axis=1)]] = False  # now inside a region of the model
         root = self.model.closure(0)
         if root != self.root:
             self.root = root
@@ -939,8 +973,46 @@ def _add_subregion_slopes(slopes, search, combos, changes, gradient, shared=None
     full = changes.shape[1] - 1
     changes = np.asfortranarray(changes)  # each pattern's column contiguous
     if shared is None:
-        shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns
+        shared = {}  # g . log P(x_T, y) of each sub-region T, over all patterns, by its key
+    base = len(search.attributes) + 1
+    if base ** combos.shape[1] >= 2**62:  # (keys past 64 bits: by the rows of attributes)
+        return _add_subregion_slopes_by_rows(slopes, search, combos, changes, gradient, shared)
     for q in range(full):
+        dc = changes[:, q]
+        moved = np.flatnonzero(dc)
+        if len(moved) == 0:
+            continue
+        # each sub-region's key: its attributes plus one as the digits (base attributes + 1), one
+        # column gathered at a time
+        keys = np.zeros(len(moved), dtype=np.int64)
+        size = 0
+        for i, p in enumerate(i for i in range(combos.shape[1]) if q >> i & 1):
+            keys += (combos[moved, p] + 1) * base**i
+            size = i + 1
+        if base**size <= 1 << 24:  # distinct keys by a table of them (no sort)
+            present = np.zeros(base**size, dtype=bool)
+            present[keys] = True
+            distinct = np.flatnonzero(present)
+            inverse = (np.cumsum(present) - 1)[keys]
+        else:
+            distinct, inverse = np.unique(keys, return_inverse=True)
+        terms = np.empty(len(distinct))
+        for j, key in enumerate(distinct.tolist()):
+            value = shared.get(key)
+            if value is None:
+                mask = 0
+                while key:
+                    key, digit = divmod(key, base)
+                    mask |= 1 << (digit - 1)
+                value = shared[int(distinct[j])] = float(_dot(search.log_rows(mask), gradient))
+            terms[j] = value
+        slopes[moved] += dc[moved] * terms[inverse.ravel()]
+    return slopes
+
+
+def _add_subregion_slopes_by_rows(slopes, search, combos, changes, gradient, shared):
+    """:func:`_add_subregion_slopes` for candidates of many attributes (`shared` keyed by mask)."""
+    for q in range(changes.shape[1] - 1):
         dc = changes[:, q]
         moved = np.flatnonzero(dc)
         if len(moved) == 0:
@@ -961,17 +1033,21 @@ def _delta_dfs(search, combos, changes):
     indices `combos`, counting-number changes `changes` over sub-region patterns): ``sum_T dc_T
     (classes - 1) prod_{a in T} |X_a|``, exact integers."""
     k = combos.shape[1]
-    cards = search.cards[combos]
-    products = np.ones((1 << k, len(combos)), dtype=np.int64)  # joint states of each pattern
+    cards = search.cards[combos.T]  # (attributes, candidates)
+    product = np.ones((1 << k, len(combos)), dtype=np.int64)  # joint states of each pattern
     for q in range(1, 1 << k):
         low = (q & -q).bit_length() - 1
-        products[q] = products[q & (q - 1)] * cards[:, low]
-    return np.einsum("nq,qn->n", changes, products) * (search.n_classes - 1)
+        np.multiply(product[q & (q - 1)], cards[low], out=product[q])
+    total = np.zeros(len(combos), dtype=np.int64)
+    for q in range(1 << k):
+        product[q] *= changes[:, q]
+        total += product[q]
+    return total * (search.n_classes - 1)
 
 
-def _weighted_gram(rows_major, first, rows, weights, single=None, double=True):
+def _weighted_gram(rows_major, first, rows, weights, single=None, double=True, end=None):
     """The upper triangle of ``X^T diag(weights) X`` (the lower one zero, Fortran-ordered) for the rows
-    `rows` (None: all) of ``X = rows_major[:, first:]``: BLAS's symmetric rank-k updates of the
+    `rows` (None: all) of ``X = rows_major[:, first:end]``: BLAS's symmetric rank-k updates of the
     rows of positive and of negative weight scaled by the weights' square roots (a third less time
     than the general product, measured).
 
@@ -979,7 +1055,8 @@ def _weighted_gram(rows_major, first, rows, weights, single=None, double=True):
     gathered). With `single` (default: a single-precision `rows_major`) the product is in single
     precision (twice as fast), for weights whose products it holds exactly (0 and 1 with fewer than
     2**24 rows: integer counts); the result is double precision unless `double` is False (the
-    same integers, half the bytes).
+    same integers, half the bytes). Other weights in single precision: see
+    :meth:`_GramSlopes._state_allowance` for the rounding.
     """
     from scipy.linalg.blas import dsyrk, ssyrk
 
@@ -987,14 +1064,14 @@ def _weighted_gram(rows_major, first, rows, weights, single=None, double=True):
         single = rows_major.dtype == np.float32
     dtype = np.float32 if single else np.float64
     syrk = ssyrk if single else dsyrk
-    width = rows_major.shape[1] - first
+    width = len(range(rows_major.shape[1])[first:end])
     unit = bool(((weights == 0) | (weights == 1)).all())  # counts: no scaling
     root = None if unit else np.sqrt(np.abs(weights)).astype(dtype)
     out = None
     for sign, chosen in ((1.0, weights > 0), (-1.0, weights < 0)):
         if chosen.any():
             picked = np.flatnonzero(chosen) if rows is None else rows[chosen]
-            block = rows_major[picked, first:]  # whole rows: contiguous reads (a copy)
+            block = rows_major[picked, first:end]  # whole rows: contiguous reads (a copy)
             if block.dtype != dtype:
                 block = block.astype(dtype)
             if root is not None:  # (in place: a fifth faster than the product of mixed types)
@@ -1196,7 +1273,11 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         for region in model.maximal:
             touched |= region
         # A candidate sharing no attribute with the model: {S: +1, class: -1}.
-        hit = self._membership(touched)[self.combos[which]].any(axis=1)
+        combos = self.combos[which]
+        member = self._membership(touched)
+        hit = member[combos[:, 0]]
+        for column in range(1, k):
+            hit |= member[combos[:, column]]
         rows = np.zeros((len(which), full + 1), dtype=self.changes.dtype)
         rows[~hit, full] = 1
         rows[~hit, 0] = -1
@@ -1206,13 +1287,28 @@ class _WidePool(_VectorChanges, _AnchoredBounds):
         tables = self._model_tables() if len(general) else None
         for start in range(0, len(general), chunk):
             part = general[start : start + chunk]
-            rows[part] = self._general_changes(self.combos[which[part]], tables)
+            rows[part] = self._general_changes(combos[part], tables)
         # only the candidates whose changes differ: their degrees of freedom, and their sub-region
-        # terms at their anchors to compute again
-        differ = (rows != self.changes[which]).any(axis=1)
-        changed = which[differ]
-        self.changes[changed] = rows[differ]
-        self.delta_dfs[changed] = _delta_dfs(self.search, self.combos[changed], rows[differ])
+        # terms at their anchors to compute again (rows compared as whole 8-byte words where they fit)
+        old = self.changes[which]
+        if rows.dtype.itemsize * rows.shape[1] % 8 == 0:
+            unequal = rows.view(np.int64) != old.view(np.int64)
+        else:
+            unequal = rows != old
+        differ = unequal[:, 0].copy()
+        for column in range(1, unequal.shape[1]):
+            differ |= unequal[:, column]
+        if differ.all():  # (the first refresh: every candidate, none gathered again)
+            changed = which
+            if len(which) == len(self.changes):
+                which = slice(None)
+            self.changes[which] = rows
+            self.delta_dfs[which] = _delta_dfs(self.search, combos, rows)
+        else:
+            changed = which[differ]
+            rows = rows[differ]
+            self.changes[changed] = rows
+            self.delta_dfs[changed] = _delta_dfs(self.search, combos[differ], rows)
         if self._anchor_of is not None:
             self._anchor_moved[changed] = True
 
@@ -1615,6 +1711,11 @@ class _GramSlopes:
             for a in range(n):
                 self.state_rows[a] = [np.flatnonzero(x[:, a] == s) for s in range(int(cards[a]))]
         self.keep_phi = keep_phi
+        # The products of a first attribute's other states (pairs: of all rows) with the gradient in
+        # single precision (see _state_allowance): where the cells' distinct rows are at most their
+        # class weights' sums (every nonzero weight at least 1), fewer than 2**20 rows.
+        self.single_states = bool(self.k in (2, 3) and len(x) < 2**20 and (search._entries[2] >= 1).all())
+        self._kappa = None  # per class column and candidate (products' order): see _state_allowance
         self._phi = None
         self._offsets_plans = {}
         self._runs_cache = {}
@@ -1755,17 +1856,43 @@ class _GramSlopes:
         weights = weights if rows is None else weights[rows]
         return _weighted_gram(self.rows_major_bytes, first, rows, weights, single=counts, double=not counts).T
 
-    def _grams(self, weights, start, a, whole, counts=False):
-        """The transposed Gram matrices (see :meth:`_gram`) of each state of `a` (None: all rows; the
-        common state: all rows, the slice of `whole`)."""
+    def _grams(self, weights, start, a, whole):
+        """Of each state of `a` (None: all rows; the common state: all rows, the slices of `whole`, the
+        transposed product over all rows from the first column): the transposed Gram matrix of the
+        reduced columns from `start` (see :meth:`_gram`; its lower triangle read), and its ones row
+        and total (each column's weight and the state's), as three lists.
+
+        A state's ones row and total are entries of `whole` (the products with the state's own
+        column), in double precision; with :attr:`single_states`, its reduced columns' product is
+        in single precision (twice as fast; its rounding allowed for by :meth:`_state_allowance`).
+        """
         first = int(self.reduced_offsets[start])
+        if isinstance(whole, tuple):  # pairs: (the reduced columns' product, ones row, total)
+            return [whole[0]], [whole[1]], [whole[2]]
         if a is None:
-            return [whole[first:, first:]]
+            return [whole[first:-1, first:-1]], [whole[-1, first:-1]], [whole[-1, -1]]
         common = int(self.common[a])
-        return [
-            whole[first:, first:] if state == common else self._gram(weights, start, rows, counts)
-            for state, rows in enumerate(self.state_rows[a])
-        ]
+        grams, ones, totals = [], [], []
+        for state, rows in enumerate(self.state_rows[a]):
+            if state == common:
+                grams.append(whole[first:-1, first:-1])
+                ones.append(whole[-1, first:-1])
+                totals.append(whole[-1, -1])
+            elif self.single_states:
+                own = int(self.reduced_offsets[a]) + state - (state > common)  # the state's column
+                grams.append(
+                    _weighted_gram(
+                        self.rows_major_bytes, first, rows, weights[rows], single=True, double=False, end=-1
+                    ).T
+                )
+                ones.append(whole[first:-1, own])
+                totals.append(whole[-1, own])
+            else:
+                gram = self._gram(weights, start, rows)
+                grams.append(gram[:-1, :-1])
+                ones.append(gram[-1, :-1])
+                totals.append(gram[-1, -1])
+        return grams, ones, totals
 
     # ------------------------------------------------------------ tables
     def _tables(self):
@@ -1781,13 +1908,36 @@ class _GramSlopes:
         binary = search.binary
         reference = math.log(search.total + theta)
         phi = []
+        if self.single_states:
+            self._kappa = np.zeros((1 if binary else m - 1, math.comb(self.n, self.k)))
         # class weights of 0 and 1 (distinct rows): counts multiplied exactly in single precision
         single = len(search.x) < 2**24 and all(bool(((w == 0) | (w == 1)).all()) for w in per_class)
+        # Two classes, one a row, fewer than 4096 rows: both classes' counts in one product of the
+        # weights 1 and 4096 (square roots 1 and 64, every product and sum an exact integer below
+        # 2**24), ``n0 + 4096 n1`` with ``n0 < 4096``: half the products and count sums.
+        packed = None
+        if single and binary and search._entry_per_row and len(search.x) < _PACKED_BASE:
+            packed = per_class[0] + _PACKED_BASE * per_class[1]
+
+        def class_counts(start, rows=None):
+            """Per class, :meth:`_full_counts` of the rows `rows` (None: all) from `start` on."""
+            if packed is None:
+                return [self._full_counts(self._gram(w, start, rows, counts=single), start) for w in per_class]
+            zeros, ones = [], []
+            for values in self._full_counts(self._gram(packed, start, rows, counts=True), start):
+                one = values * (1.0 / _PACKED_BASE)  # (exact: a power of 2; two arrays made, not four)
+                np.floor(one, out=one)
+                zero = one * -_PACKED_BASE
+                zero += values
+                zeros.append(zero)
+                ones.append(one)
+            return [tuple(zeros), tuple(ones)]
+
         with one_blas_thread():
             # every pair's counts over all rows, per class: those in a first attribute's common state
             # are these less those in its other states (the counts are linear in the Gram matrix)
-            wholes = [self._full_counts(self._gram(w, 0, counts=single), 0) for w in per_class]
-            for a, start, states, _ in self._starts():
+            wholes = class_counts(0)
+            for a, start, states, first_candidate in self._starts():
                 first = int(self.reduced_offsets[start])
                 attr = self.attribute_of[first:] - start
                 cards = self.cards[start:].astype(np.float64)
@@ -1800,7 +1950,8 @@ class _GramSlopes:
                 # smaller (states, ...) arrays of count + alpha, then (but the two classes' odds,
                 # whose log is taken once) of their logs
                 reduced, smalls = [], []
-                for weights, whole in zip(per_class, wholes):
+                state_counts = {state: class_counts(start, self.state_rows[a][state]) for state in others}
+                for c, whole in enumerate(wholes):
                     by_state = {}
                     parts = [
                         np.empty((states, n_later, width)),
@@ -1808,7 +1959,7 @@ class _GramSlopes:
                         np.empty((states, n_later, n_later)),
                     ]
                     for state in others:
-                        counts = self._full_counts(self._gram(weights, start, self.state_rows[a][state], single), start)
+                        counts = state_counts[state][c]
                         by_state[state] = counts[0]
                         for part, values in zip(parts, counts[1:]):
                             part[state] = values
@@ -1850,7 +2001,16 @@ class _GramSlopes:
                     for values in (cr, rc, cc):
                         self._scale = max(self._scale, float(values.max()), -float(values.min()))
                     anchored.append((np.zeros((states, width, width), dtype=np.float32), by_b, cr))
-                self._reduced_phi(a, start, states, reduced, anchored, single, alpha_cc, attr)
+                kappas = self._reduced_phi(a, start, states, reduced, anchored, single, alpha_cc, attr)
+                if self._kappa is not None:  # each candidate's sum over its cells (see _state_allowance)
+                    n_later = self.n - start
+                    for kappa, values in zip(self._kappa, kappas):
+                        sums = self._block_sums(self._block_sums(values, start, axis=0), start, axis=1)
+                        # up by more than the single-precision rounding of these sums of nonnegative
+                        # values (at most a candidate's cells' terms, and a few operations each)
+                        kappa[first_candidate : first_candidate + math.comb(n_later, 2)] = np.take(
+                            sums, self._pairs_at(n_later)
+                        ) * (1.0 + (self._terms + 16) * 2.0**-23)
                 phi.append(
                     [
                         [rr, cr.astype(np.float32), rc.astype(np.float32), cc.astype(np.float32)]
@@ -1862,13 +2022,18 @@ class _GramSlopes:
     def _reduced_phi(self, a, start, states, reduced, anchored, single, alpha_cc, attr):
         """The (xc, xb) entries of phi (see :meth:`_anchor`) of one first attribute, band after band,
         into the single-precision arrays of `anchored` (with each class column's ``(xc, b)`` and
-        ``(c, xb)`` tables to anchor them by)."""
+        ``(c, xb)`` tables to anchor them by); with :attr:`single_states`, per class column the
+        (xc, xb) matrix of ``sum_{other states} |phi| N (N + 5)``, ``N`` the sum of the class weights
+        of the cell's rows (see :meth:`_state_allowance`), else None."""
         binary = self.search.binary
         reference = math.log(self.search.total + self.search.prior_strength)
         common = 0 if a is None else int(self.common[a])
         others = [s for s in range(states) if s != common]
         bounds = self.reduced_offsets[start:] - self.reduced_offsets[start]
         widths = np.diff(bounds)
+        kappas = None
+        if self.single_states:
+            kappas = [np.zeros((int(bounds[-1]),) * 2, dtype=np.float32) for _ in anchored]
         for low, high in self._bands(start):
             begin, end = self._attributes_below(bounds, low), self._attributes_below(bounds, high)
             alpha = alpha_cc[attr[low:high]][:, attr[:high]]
@@ -1909,6 +2074,26 @@ class _GramSlopes:
                 table -= np.repeat(by_c[:, begin:end, :high], widths[begin:end], axis=1)
                 self._scale = max(self._scale, float(table.max()), -float(table.min()))
                 out[:, low:high, :high] = table
+            if kappas is not None:  # (in single precision: rounded up in _tables)
+                term = np.empty((high - low, high), dtype=np.float32)
+                steps = np.float32(states + 2)  # the roundings of the products with phi (_block_totals)
+                for state in range(states):
+                    rows = None
+                    for whole, by_state in reduced:
+                        part = (whole if state == common else by_state[state])[low:high, :high]
+                        if rows is None:
+                            rows = part.astype(np.float32)
+                        else:
+                            np.add(rows, part, out=rows, casting="unsafe")
+                    if state == common and self.k == 3:  # the product over all rows: double precision
+                        rows *= steps
+                    else:
+                        rows *= rows + (np.float32(5.0) + steps)
+                    for kappa, (out, _, _) in zip(kappas, anchored):
+                        np.abs(out[state, low:high, :high], out=term)
+                        term *= rows
+                        kappa[low:high, :high] += term
+        return kappas
 
     def _full_counts(self, gram, start):
         """The counts of every cell of each pair ``b < c`` from a transposed Gram matrix of the reduced
@@ -1985,12 +2170,53 @@ class _GramSlopes:
         phi = self._phi_tables()
         out = np.empty(math.comb(self.n, self.k))
         with one_blas_thread():
-            wholes = [self._gram(column, 0) for column in columns]
+            if self.k == 2 and self.single_states:  # the reduced columns' product in single precision
+                wholes = [
+                    (
+                        _weighted_gram(self.rows_major_bytes, 0, None, column, single=True, double=False, end=-1).T,
+                        self.rows_major[:, :-1].T @ column,
+                        float(column.sum()),
+                    )
+                    for column in columns
+                ]
+            else:
+                wholes = [self._gram(column, 0) for column in columns]
             for (a, start, _, first), tables in zip(self._starts(), phi):
                 total = self._block_totals(a, start, tables, columns, wholes)
                 n_later = self.n - start
                 out[first : first + math.comb(n_later, 2)] = np.take(total, self._pairs_at(n_later))
+        if self._kappa is not None:
+            out += self._state_allowance(columns)
         return (out if self._place is None else out[self._place]) + self._allowance(columns, gradient)
+
+    def _state_allowance(self, columns):
+        """What each candidate's slope (the products' order) is raised by for the single-precision
+        products of its first attribute's other states (:meth:`_grams`; pairs: of all rows).
+
+        Each entry of such a product is a sum over the distinct rows of one cell (a state of the
+        first attribute and one of each later attribute) of ``g``, as squares of single-precision
+        square roots: ``N`` nonzero terms at most (``N`` the sum of the cell's class weights, each
+        nonzero weight at least 1; zero terms add exactly), each within ``3u`` of its ``|g|``
+        (``u = 2**-24``: the root's rounding, squared, and the product's), added along at most
+        ``N - 1`` roundings and one more for the rows of either sign, so within ``gamma_{N+5} sum
+        |g| <= (N + 5) u / (1 - (rows + 5) u) N max|g|`` of the sum (Higham, *Accuracy and Stability
+        of Numerical Algorithms*, 2002, sec. 3.1), any order of the additions; and the underflow of a
+        term by less than 2**-125 (below the normal range). Their products with phi, and those of
+        the common state's entries (double precision, over all rows), are single precision too,
+        summed over the ``S`` states: each term moves by at most ``(S + 2) u`` of ``|phi| N
+        max|g|`` (its rounding to single precision, the product's and the sums'). Weighted by the
+        candidate's ``|phi|``, the slope moves by at most ``sum_{other states} |phi| N (N + 5 + S +
+        2) + sum_{common} |phi| N (S + 2)`` (the tables' kappa) times that factor and ``max |g|``
+        (and ``2**-100``): allowed for, the bound stays an upper bound. Pairs: their one product
+        over all rows in single precision (its ones row and total in double precision), so
+        ``sum |phi| N (N + 5 + 3)``.
+        """
+        unit = 2.0**-24
+        factor = unit / (1.0 - (len(self.search.x) + 5) * unit)
+        out = 0.0
+        for column, kappa in zip(columns, self._kappa):
+            out = out + kappa * (factor * float(np.abs(column).max()) + 2.0**-100)
+        return out
 
     def _allowance(self, columns, gradient):
         """What the slopes are raised by: their rounding, whatever the order of the sums.
@@ -2014,24 +2240,29 @@ class _GramSlopes:
         the attributes from `start` on (entries b < c)."""
         n_later = self.n - start
         total = np.zeros((n_later, n_later))
+        # with the states' products in single precision, their products with phi too (and their sum
+        # over the states; the rounding allowed for by _state_allowance), else double precision
+        dtype = np.float64 if self._kappa is None else np.float32
         for column, whole, (rr, cr, rc, cc) in zip(columns, wholes, tables):
-            products = np.zeros(rr.shape[1:])
+            products = np.zeros(rr.shape[1:], dtype=dtype)
             # phi is zero above the diagonal blocks: rows in a few bands, each up to its end
             bands = self._bands(start)
-            grams = self._grams(column, start, a, whole)
+            grams, ones, totals = self._grams(column, start, a, whole)
             # band after band (its sums stay in the cache over the states)
-            scratch = np.empty(products.shape)
+            scratch = np.empty(products.shape, dtype=dtype)
             for low, high in bands:
                 target, term = products[low:high, :high], scratch[low:high, :high]
                 for state, gram in enumerate(grams):
-                    np.multiply(rr[state, low:high, :high], gram[low:high, :high], out=term)
+                    np.multiply(
+                        rr[state, low:high, :high], gram[low:high, :high], out=term, dtype=dtype, casting="same_kind"
+                    )
                     target += term
             # the terms of the ones column (a state's rows of each column, and all of them) for all
             # states at once
-            ones = np.stack([gram[-1, :-1] for gram in grams])
+            ones = np.stack(ones)
             by_b = np.einsum("scx,sx->cx", cr, ones)
             by_c = np.einsum("sxc,sx->xc", rc, ones)
-            total += np.einsum("scb,s->cb", cc, np.array([gram[-1, -1] for gram in grams]))
+            total += np.einsum("scb,s->cb", cc, np.array(totals))
             # (c, xb) terms added before the sums over b's columns
             by_b += self._block_sums(products, start, axis=0)
             total += self._block_sums(by_b, start, axis=1) + self._block_sums(by_c, start, axis=0)
@@ -2057,6 +2288,8 @@ class _GramSlopes:
         out = np.empty(len(combos))
         if not len(combos):
             return out, np.zeros(0, dtype=np.int64), out
+        # the single-precision products' allowance of each candidate (the products' order)
+        state_allowance = self._state_allowance(columns) if self._kappa is not None else None
         by_first = np.argsort(positions[:, 0], kind="stable")
         firsts, begins = np.unique(positions[by_first, 0], return_index=True)
         ends = np.append(begins[1:], len(by_first))
@@ -2078,9 +2311,14 @@ class _GramSlopes:
                     ranks = first_ranks[a] + np.arange(math.comb(n_later, 2))
                     indices = self._pool_index[ranks]
                     known = indices >= 0
-                    whole_blocks.append((indices[known], np.take(total, self._pairs_at(n_later)[known])))
+                    values = np.take(total, self._pairs_at(n_later)[known])
+                    if state_allowance is not None:
+                        values += state_allowance[ranks[known]]
+                    whole_blocks.append((indices[known], values))
                 else:
                     out[members] = self._covered_slopes(a, start, phi[a], columns, wholes, later, *covered)
+        if state_allowance is not None:  # (also those of the covered slopes, from double-precision products)
+            out += state_allowance[_lexicographic_rank(positions, self.n)]
         allowance = self._allowance(columns, gradient)
         if whole_blocks:
             indices = np.concatenate([block[0] for block in whole_blocks])
