@@ -282,6 +282,12 @@ benchmarks/results/wide_kikuchi_after.json --results benchmarks/RESULTS.md`).
 
 {table}
 
+Sixth round on the quiet machine (2026-11-29, 03:25-03:28 UTC, merge 5fbe4e3, load 0.4-1.0: the
+fit itself): mixed-pairwise took 26.5, 26.0, 26.2, 24.8 and 24.0 s of wall time (25.9, 25.8, 25.7,
+24.5 and 24.2 s of CPU) in five runs one after the other (the row above is the third, the median),
+the same path (digest 96334d4211fa) and held-out log-loss as every round before. Every run is under
+the 30 s target, the slowest by 12% (the fourth round's five runs: 25.4 to 30.1 s).
+
 Sixth round (2026-11-29, 01:45-03:12 UTC, branch h-kik8 on main bac8316; measured on the machine
 shared with other sessions, load 1.6-4, so only ratios of alternating runs mean much): the Gram
 products of a first attribute's other states with the gradient (and the pairs' product over all
