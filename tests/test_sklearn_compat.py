@@ -68,11 +68,12 @@ def _expected(estimator):
 # Every registered classifier with its defaults, plus the settings that take other code paths.
 # BNClassifier's default refits six structures on ten inner folds of each check's rows (25 min
 # for these checks under load): its candidates are each checked here with their defaults, and
-# its own protocol (inner folds, a discriminative path, the choice, the refit) on naive Bayes.
+# its own protocol (inner folds, a discriminative path, the choice, the refit) on naive Bayes,
+# one repetition of three folds.
 # Hierarchical naive Bayes and the hyperforest classifier with the registry-wide tests' quicker
 # search (tests/registry_models.py: fewer inner folds, fewer restarts; the same code).
 CHECKED = [
-    quick_model(name) if name != "bnc" else gm.BNClassifier(structures=["nb"], n_folds=3)
+    quick_model(name) if name != "bnc" else gm.BNClassifier(structures=["nb"], n_folds=3, n_repeats=1)
     for name in gm.models.registered_models("classifier")
 ] + [
     gm.AODE(frequency_threshold=0),
