@@ -472,6 +472,19 @@ def test_conditionals_of_many_tables_equal_one_conditional_per_table(name):
         np.testing.assert_allclose(cpt.sum(axis=-1), 1.0, rtol=1e-14)
 
 
+@pytest.mark.parametrize("name", ["mle", "laplace", "bdeu(5)", "marginal-smoothing(5)", "bdeu-auto", "hierarchical"])
+def test_joints_of_many_tables_equal_one_joint_per_table(name):
+    estimator = get_estimator(name)
+    tables = _mixed_tables() + [np.zeros((2, 3)), np.array([4.0, 0.0, 1.0])]
+    together = estimator.joints(tables)
+    assert estimator.joints([]) == []
+    assert len(together) == len(tables)
+    for table, joint in zip(tables, together):
+        assert joint.shape == table.shape
+        np.testing.assert_array_equal(joint, estimator.joint(table))  # the same pseudo-counts, the same arithmetic
+        assert joint.sum() == pytest.approx(1.0, rel=1e-12)
+
+
 def test_log_sum_exp_last_is_scipys_along_the_last_axis():
     from scipy.special import logsumexp
 

@@ -193,11 +193,27 @@ class Estimator:
             pseudo-counts.
         """
         counts = _check_counts(counts)
-        smoothed = counts + self.pseudo_counts(counts, conditional=False)
-        total = smoothed.sum()
-        if total <= 0:
-            return np.full(counts.shape, 1.0 / max(counts.size, 1))
-        return smoothed / total
+        return _normalized_joint(counts, self.pseudo_counts(counts, conditional=False))
+
+    def joints(self, tables: Sequence[ArrayLike]) -> list[np.ndarray]:
+        """:meth:`joint` of many tables, their pseudo-counts from one :meth:`pseudo_counts_of_tables` call.
+
+        An adaptive estimator searches every table's hyperparameter in the
+        same few vectorized passes (AODE's superparent tables: one search,
+        not one per attribute); the result equals one :meth:`joint` call per
+        table.
+
+        Parameters
+        ----------
+        tables : sequence of array-like, each of any shape (at least one axis)
+
+        Returns
+        -------
+        list of ndarray, one per table, of its shape
+        """
+        checked = [_check_counts(table) for table in tables]
+        pseudo = self.pseudo_counts_of_tables(checked, conditional=False)
+        return [_normalized_joint(counts, extra) for counts, extra in zip(checked, pseudo)]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly description: ``{"name": ..., <parameters>}``."""
@@ -637,6 +653,15 @@ def _distinct_rows(array):
 
 #: Cells of the small tables :meth:`Estimator.conditionals` normalizes together (a larger table alone).
 CONDITIONALS_BATCH_CELLS = 65_536
+
+
+def _normalized_joint(counts, pseudo_counts):
+    """``(counts + pseudo_counts) / total``; uniform when the total is 0."""
+    smoothed = counts + pseudo_counts
+    total = smoothed.sum()
+    if total <= 0:
+        return np.full(counts.shape, 1.0 / max(counts.size, 1))
+    return smoothed / total
 
 
 def _normalized_along_child(smoothed):

@@ -262,11 +262,12 @@ class AnDE(_SuperParentEnsemble):
             log_joint = np.empty((n_classes, int(starts[-1])))
             counts = np.empty((n_classes, int(starts[-1])))
             tables = np.zeros((n_classes, int(starts[-1]), width))
+            joint_tables = []
             for s, subset in enumerate(subsets):
                 configurations = slice(starts[s], starts[s + 1])
                 parents = [class_name, *(features[i] for i in subset)]
                 joint_counts = np.asarray(engine.counts(parents))  # (C, r_S...)
-                log_joint[:, configurations] = _log(self.estimator_.joint(joint_counts)).reshape(n_classes, -1)
+                joint_tables.append(joint_counts)
                 counts[:, configurations] = joint_counts.reshape(n_classes, -1)
                 in_subset = set(subset.tolist())
                 children = [k for k in range(p) if k not in in_subset]
@@ -285,6 +286,9 @@ class AnDE(_SuperParentEnsemble):
                 for k, conditional in zip(children, self.estimator_.conditionals(families)):
                     block = _log(conditional).reshape(n_classes, -1, int(cards[k]))
                     tables[:, configurations, offsets[k] : offsets[k + 1]] = block
+            # Every subset's joint table in one search of an adaptive estimator's hyperparameters.
+            for s, joint in enumerate(self.estimator_.joints(joint_tables)):
+                log_joint[:, starts[s] : starts[s + 1]] = _log(joint).reshape(n_classes, -1)
             superparents.append(subsets)
             config_offsets.append(starts)
             log_joints.append(log_joint)

@@ -530,13 +530,10 @@ class AODE(_SuperParentEnsemble):
         n_classes = int(engine.cardinalities[class_pos])
         width = int(pairs.offsets[-1])
         log_pairs = np.zeros((n_classes, width, width))
-        self.superparent_log_joint_ = []
-        self.superparent_counts_ = []
         p = len(features)
-        for i in range(p):
-            joint_counts = np.asarray(engine.counts([names[-1], names[i]]))  # (C, r_i)
-            self.superparent_log_joint_.append(_log(self.estimator_.joint(joint_counts)))
-            self.superparent_counts_.append(joint_counts)
+        self.superparent_counts_ = [np.asarray(engine.counts([names[-1], names[i]])) for i in range(p)]  # (C, r_i)
+        # One search of an adaptive estimator's hyperparameters for every superparent's table.
+        self.superparent_log_joint_ = [_log(joint) for joint in self.estimator_.joints(self.superparent_counts_)]
         # pairs.block(i, j) is (C, r_i, r_j): the family table of x_j given (y, x_i). All of them are
         # estimated in one call: an adaptive estimator searches every table's hyperparameter together.
         families = [(i, j) for i in range(p) for j in range(p) if j != i]
