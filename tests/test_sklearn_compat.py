@@ -90,8 +90,9 @@ CHECKED = [
 ]
 
 #: Checks of how the input is read: X of object, float32 or integer dtypes, as an array-like that is
-#: not an array, in Fortran order or a read-only memory map; y as a column vector; weights as a list,
-#: an array-like or a Series; X of the wrong width or 1-D at predict. Every classifier's fit and
+#: not an array, in Fortran order or a read-only memory map; y as a column vector, class labels as
+#: strings, objects or -1/1 (``classes_``); weights as a list, an array-like or a Series; X of the
+#: wrong width or 1-D at predict; fit and score taking y. Every classifier's fit and
 #: predict are BaseClassifier's (graphmodels/models/base.py), which read and encode the input into
 #: integer codes before any model's own code runs, so a model is checked on its input no more than
 #: another: these run on every setting in CHECKED of the six models of INPUT_CHECKED_ON (generative,
@@ -103,6 +104,8 @@ INPUT_CHECKS = {
     "check_estimators_dtypes",
     "check_classifier_data_not_an_array",
     "check_supervised_y_2d",
+    "check_classifiers_classes",
+    "check_fit_score_takes_y",
     "check_f_contiguous_array_estimator",
     "check_readonly_memmap_input",
     "check_fit2d_predict1d",
