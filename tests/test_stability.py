@@ -254,15 +254,16 @@ STRUCTURED = sorted(set(gm.models.registered_models("classifier")) | set(gm.mode
 @pytest.mark.parametrize("name", STRUCTURED)
 def test_shared_counting_gives_the_structures_of_naive_refits(name, random_table):
     # Every registered classifier and density: the same seed gives the same resamples on both
-    # paths, and the shared weighted counts give exactly the structures of refits on the rows.
+    # paths, and the shared weighted counts give exactly the structures of refits on the rows
+    # (two resamples: each path's pair of structures and the frequencies they make).
     X, y = random_table(np.random.default_rng(0), n_rows=240, cards=(2, 3, 3, 2))
     cls = gm.models.registered_models()[name]
     model = quick_model(
         name, **({"random_state": 0} if "random_state" in cls().get_params() else {})
     )  # HNB draws its folds
     X, y = _data_for(name, X, y)
-    shared = gm.evaluation.edge_stability(model, X, y, n_resamples=3, random_state=5)
-    naive = gm.evaluation.edge_stability(model, X, y, n_resamples=3, random_state=5, reuse_counts=False)
+    shared = gm.evaluation.edge_stability(model, X, y, n_resamples=2, random_state=5)
+    naive = gm.evaluation.edge_stability(model, X, y, n_resamples=2, random_state=5, reuse_counts=False)
     assert shared.kind == naive.kind
     pd.testing.assert_series_equal(shared.frequencies, naive.frequencies)
     for a, b in zip(shared.structures, naive.structures):
