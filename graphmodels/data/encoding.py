@@ -471,7 +471,7 @@ class TableEncoder:
         if codes is None:
             # get_indexer gives -1 for unseen states (pd.Categorical with unknown
             # values is deprecated and will raise in pandas 4).
-            codes = pd.Index(observed, dtype=object, tupleize_cols=False).get_indexer(series).astype(np.int64)
+            codes = self._observed_index(j, observed).get_indexer(series).astype(np.int64)
         negative = np.flatnonzero(codes < 0)
         isna = np.zeros(len(codes), dtype=bool)
         if len(negative):
@@ -481,6 +481,18 @@ class TableEncoder:
                 raise ValueError(f"Column {self.columns_[j]!r} has missing cells and missing='error'.")
             codes[isna] = len(levels) - 1 if self.has_missing_state_[j] else UNKNOWN
         return codes
+
+    def _observed_index(self, j: int, observed: list[Any]) -> pd.Index:
+        """Column `j`'s fitted states (`observed`) as a pandas Index, built once per fitted state.
+
+        Encoding a few rows cost more in building this Index (and its hash table) at every call
+        than in looking the rows up: the Index is kept, for the list of levels it was built from.
+        """
+        cache: dict[int, tuple[list[Any], int, pd.Index]] = self.__dict__.setdefault("_observed_indexes", {})
+        entry = cache.get(j)
+        if entry is None or entry[0] is not self.levels_[j] or entry[1] != len(observed):
+            entry = cache[j] = (self.levels_[j], len(observed), pd.Index(observed, dtype=object, tupleize_cols=False))
+        return entry[2]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly description of the fitted encoder."""
