@@ -307,3 +307,21 @@ def test_unknown_label_at_transform_is_named():
     enc = LabelEncoder().fit(["a", "b"])
     with pytest.raises(ValueError, match="'z'"):
         enc.transform(["a", "z"])
+
+
+def test_a_refitted_or_loaded_encoder_looks_states_up_in_its_own_levels():
+    # transform keeps each column's states as a pandas Index between calls: a refit (or levels
+    # read from a file) gives new levels, looked up afresh.
+    enc = TableEncoder().fit(pd.DataFrame({"c": ["a", "b", "c"]}))
+    np.testing.assert_array_equal(enc.transform(pd.DataFrame({"c": ["c", "b", "z"]}))[:, 0], [2, 1, UNKNOWN])
+    enc.fit(pd.DataFrame({"c": ["z", "c"]}))  # states in the data's order
+    np.testing.assert_array_equal(enc.transform(pd.DataFrame({"c": ["c", "b", "z"]}))[:, 0], [1, UNKNOWN, 0])
+    loaded = TableEncoder.from_dict({**enc.to_dict(), "levels": [["b", "z"]]})
+    np.testing.assert_array_equal(loaded.transform(pd.DataFrame({"c": ["c", "b", "z"]}))[:, 0], [UNKNOWN, 0, 1])
+    # Numbers: each column's sorted keys are kept per dtype, for the levels they were made from.
+    numbers = TableEncoder().fit(pd.DataFrame({"n": [1.5, 2.5, 7.0]}))
+    np.testing.assert_array_equal(numbers.transform(pd.DataFrame({"n": [7.0, 1.5, 3.0]}))[:, 0], [2, 0, UNKNOWN])
+    np.testing.assert_array_equal(numbers.transform(pd.DataFrame({"n": [7, 1, 3]}))[:, 0], [2, UNKNOWN, UNKNOWN])
+    numbers.fit(pd.DataFrame({"n": [3.0, 7.0]}))
+    np.testing.assert_array_equal(numbers.transform(pd.DataFrame({"n": [7.0, 1.5, 3.0]}))[:, 0], [1, UNKNOWN, 0])
+    np.testing.assert_array_equal(numbers.transform(pd.DataFrame({"n": [7, 1, 3]}))[:, 0], [1, UNKNOWN, 0])

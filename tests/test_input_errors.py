@@ -179,10 +179,12 @@ def test_a_column_of_one_label_per_row_is_read_as_the_labels():
 
 
 @pytest.mark.parametrize("model_name", sorted(MODELS))
-def test_records_are_tables_at_fit_and_at_predict(model_name):
+def test_records_are_tables_at_fit_and_at_predict(model_name, fitted_once):
     kind = _kind(model_name)
     X, y, Y = _data()
-    model = _fit(quick_model(model_name), kind, X, y, Y)
+    if model_name not in fitted_once:
+        fitted_once[model_name] = _fit(quick_model(model_name), kind, X, y, Y)
+    model = fitted_once[model_name]
     expected = _predict(model, kind, X.head(4))
     records = [dict(reversed(list(row.items()))) for row in X.head(4).to_dict("records")]  # key order is free
     for table in (records, X.head(4).to_dict("list")):

@@ -1,5 +1,6 @@
 """Maximum-weight hyperforests: brute force on tiny problems, invariants, and the tree case."""
 
+import functools
 import itertools
 
 import networkx as nx
@@ -24,8 +25,12 @@ def _random_weights(n, k, seed, *, positive=True):
     return HyperedgeWeights.from_mapping(mapping, nodes, max_size=k + 1), mapping
 
 
+@functools.cache
 def _all_hyperforests(nodes, k):
-    """Every hyperforest of width <= k on `nodes` (closures), by exhaustive growth."""
+    """Every hyperforest of width <= k on `nodes` (a tuple; closures), by exhaustive growth.
+
+    Enumerated once per (nodes, k) for the file: the tests only read the forests' weights.
+    """
     candidates = [frozenset(h) for s in range(2, k + 2) for h in itertools.combinations(nodes, s)]
     start = Hyperforest([], nodes)
     seen = {frozenset(start.hyperedges): start}
@@ -46,7 +51,7 @@ def _all_hyperforests(nodes, k):
 
 
 def _best_weight(weights, mapping, nodes, k):
-    return max(f.weight({frozenset(h): w for h, w in mapping.items()}) for f in _all_hyperforests(nodes, k))
+    return max(f.weight({frozenset(h): w for h, w in mapping.items()}) for f in _all_hyperforests(tuple(nodes), k))
 
 
 @pytest.mark.parametrize("algorithm", ["incremental", "global"])

@@ -10,6 +10,7 @@ save/load round trips.
 from __future__ import annotations
 
 import copy
+import functools
 import inspect
 import re
 
@@ -53,6 +54,17 @@ def _kind(name):
 
 def _predict(model, kind, X):
     return model.score_samples(X) if kind == "density" else model.predict_proba(X)
+
+
+@functools.cache
+def _fitted(name):
+    """``quick_model(name)`` fitted on ``_data()``, once for the file.
+
+    The tests that only read a fitted model (its attributes, a clone, save and load, the
+    predictions a traced fit must equal, fit_counts) share it; a test that changes a
+    model changes a deep copy.
+    """
+    return _fit(quick_model(name), _kind(name), *_data())
 
 
 def _fitted_names(model):
@@ -138,7 +150,7 @@ def test_unfitted_model_raises_not_fitted(entry):
 def test_fitted_attributes(entry):
     name, cls, kind = entry
     X, y, Y = _data()
-    model = _fit(quick_model(name), kind, X, y, Y)
+    model = _fitted(name)
     assert model.n_features_in_ == 3
     assert list(model.feature_names_in_) == list(X.columns)
     if kind == "classifier":
@@ -168,7 +180,7 @@ def test_fitted_attributes(entry):
 def test_failed_fit_leaves_the_model_unfitted(entry):
     name, cls, kind = entry
     X, y, Y = _data()
-    model = _fit(quick_model(name), kind, X, y, Y)
+    model = copy.deepcopy(_fitted(name))
     with pytest.raises(ValueError):
         _fit(model, kind, X.iloc[:0], y.iloc[:0], Y.iloc[:0])
     assert _fitted_names(model) == []
@@ -209,16 +221,15 @@ def test_params_round_trip(entry):
 
 def test_clone_of_a_fitted_model_is_unfitted(entry):
     name, cls, kind = entry
-    X, y, Y = _data()
-    copy = clone_model(_fit(quick_model(name), kind, X, y, Y))
+    copy = clone_model(_fitted(name))
     assert _fitted_names(copy) == []
 
 
 @pytest.mark.parametrize("extension", [".json", ".npz"])
 def test_save_load_round_trip(entry, tmp_path, extension):
     name, cls, kind = entry
-    X, y, Y = _data()
-    model = _fit(quick_model(name), kind, X, y, Y)
+    X, _, _ = _data()
+    model = _fitted(name)
     # load_model accepts only the declared fitted attributes: every one a fit sets must be declared.
     assert set(_fitted_names(model)) <= cls._declared_fitted_attributes()
     path = tmp_path / f"model{extension}"
@@ -283,7 +294,7 @@ def test_trace_is_fitted_only_when_asked_and_changes_nothing_else(entry, tmp_pat
     if name not in TRACED:
         return
     X, y, Y = _data()
-    plain = _fit(quick_model(name), kind, X, y, Y)
+    plain = _fitted(name)
     traced = _fit(quick_model(name, trace=True), kind, X, y, Y)
     assert "trace_" not in vars(plain)
     assert _fitted_names(traced) == sorted(_fitted_names(plain) + ["trace_"])
@@ -304,7 +315,7 @@ def test_fit_counts_equals_fit():
     counts = gm.models.training_counts(X, y)
     for name in registered_models("classifier"):
         shared = quick_model(name).fit_counts(counts)
-        alone = quick_model(name).fit(X, y)
+        alone = _fitted(name)
         np.testing.assert_allclose(shared.predict_proba(X), alone.predict_proba(X), rtol=1e-12, err_msg=name)
     density_counts = gm.models.training_counts(X)
     for name, cls in registered_models("density").items():

@@ -123,26 +123,35 @@ def test_class_only_scores_by_hand():
 
 # ----------------------------------------------------------------------------- brute force
 def _brute_force_scores(X, y, order, parents, estimator, max_k, loss):
-    """Refit every sub-model's tables without each row in turn (plain numpy) and score that row."""
+    """Refit every sub-model's tables without each row in turn (plain numpy) and score that row.
+
+    The sub-model of the first s attributes adds one table to the first s - 1's joint, so each
+    held-out row's joints for s = 0, 1, ... are built in one pass over the order (the same sums).
+    """
     estimator = get_estimator(estimator)
     codes = {name: X[name].to_numpy() for name in X}
     cards = {name: int(X[name].max()) + 1 for name in X}
     c = y.to_numpy()
     n_classes = int(c.max()) + 1
     rows = np.arange(len(c))
-    result = {}
-    for k, s in itertools.product(range(max_k + 1), range(len(order) + 1)):
-        values = []
+    joints = {}  # (k, s) -> each held-out row's joint log-likelihood under that sub-model
+    for k in range(max_k + 1):
         for i in rows:
             train = rows != i
             prior = np.bincount(c[train], minlength=n_classes).astype(float)
             joint = np.log(estimator.joint(prior))
-            for name in order[:s]:
+            joints.setdefault((k, 0), []).append(joint)
+            for s, name in enumerate(order, start=1):
                 family = [*parents[name][:k], name]
                 counts = np.zeros((n_classes, *(cards[v] for v in family)))
                 np.add.at(counts, (c[train], *(codes[v][train] for v in family)), 1)
                 table = np.log(estimator.conditional(counts))
                 joint = joint + table[(slice(None), *(codes[v][i] for v in family))]
+                joints.setdefault((k, s), []).append(joint)
+    result = {}
+    for k, s in itertools.product(range(max_k + 1), range(len(order) + 1)):
+        values = []
+        for i, joint in zip(rows, joints[k, s]):
             posterior = np.exp(joint - logsumexp(joint))
             if loss == "log-loss":
                 values.append(-np.log(max(posterior[c[i]], 1e-15)))

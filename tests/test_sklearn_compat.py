@@ -89,6 +89,47 @@ CHECKED = [
     gm.KDB(k=2, estimator=gm.estimators.Discriminative(form="weights", penalty=1.0)),
 ]
 
+#: Checks of how the input is read: X of object, float32 or integer dtypes, as an array-like that is
+#: not an array, in Fortran order or a read-only memory map; y as a column vector, class labels as
+#: strings, objects or -1/1 (``classes_``); weights as a list, an array-like or a Series; X of the
+#: wrong width or 1-D at predict; fit and score taking y. Every classifier's fit and
+#: predict are BaseClassifier's (graphmodels/models/base.py), which read and encode the input into
+#: integer codes before any model's own code runs, so a model is checked on its input no more than
+#: another: these run on every setting in CHECKED of the six models of INPUT_CHECKED_ON (generative,
+#: discriminative and averaged tables), not again on the others, which run every other check (the
+#: costly ones among them refit inside their fit: a representation, a latent or the structures chosen
+#: by inner cross-validation, up to two seconds of fits per input check).
+INPUT_CHECKS = {
+    "check_dtype_object",
+    "check_estimators_dtypes",
+    "check_classifier_data_not_an_array",
+    "check_supervised_y_2d",
+    "check_classifiers_classes",
+    "check_fit_score_takes_y",
+    "check_f_contiguous_array_estimator",
+    "check_readonly_memmap_input",
+    "check_fit2d_predict1d",
+    "check_n_features_in_after_fitting",
+    "check_positive_only_tag_during_fit",
+    "check_sample_weights_list",
+    "check_sample_weights_not_an_array",
+    "check_sample_weights_pandas_series",
+}
+#: The models the input checks run on, with each of their settings in CHECKED.
+INPUT_CHECKED_ON = (gm.NaiveBayes, gm.TAN, gm.FAN, gm.KDB, gm.AODE, gm.KikuchiBayes)
+
+
+def _reads_input_only(check):
+    """Whether the check (or its variant: the same check on a memory map or float32 X) tests how the input is read."""
+    keywords = getattr(check, "keywords", {})
+    variant = keywords.get("readonly_memmap") or "X_dtype" in keywords
+    return _check_name(check) in INPUT_CHECKS or bool(variant)
+
+
+def _check_name(check):
+    return getattr(check, "func", check).__name__
+
+
 with warnings.catch_warnings():
     # The core does not depend on scikit-learn, so the models cannot inherit from its
     # BaseEstimator; they follow its protocol instead (get_params/set_params, clone,
@@ -96,7 +137,13 @@ with warnings.catch_warnings():
     warnings.filterwarnings("ignore", message="Estimator .* does not inherit from", category=UserWarning)
     # The expected failures are asserted in the test (their reason, too), not marked xfail: pytest
     # formats each xfail's traceback through scikit-learn's 5,000-line module (about 5 s in all).
-    sklearn_checks = parametrize_with_checks(CHECKED)
+    every_check = parametrize_with_checks(CHECKED)
+    names, pairs = every_check.args
+    sklearn_checks = pytest.mark.parametrize(
+        names,
+        [(e, c) for e, c in pairs if type(e) in INPUT_CHECKED_ON or not _reads_input_only(c)],
+        **every_check.kwargs,
+    )
 
 
 #: Expected failures whose premise is the same for every model they apply to, and that are slow
@@ -107,10 +154,6 @@ FAILING_ALIKE = {
     "check_complex_data",
     "check_sample_weight_equivalence_on_dense_data",
 }
-
-
-def _check_name(check):
-    return getattr(check, "func", check).__name__
 
 
 @sklearn_checks

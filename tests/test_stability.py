@@ -196,14 +196,20 @@ def _arcs(model):
     return {(u, v) for u, v in model.structure_.edges}
 
 
-def test_frequencies_are_the_hand_counted_refits_on_given_resamples():
+@pytest.mark.parametrize("model", [gm.TAN(), gm.FAN(), gm.KDB(k=2)], ids=repr)
+def test_frequencies_are_the_hand_counted_refits_on_given_resamples(model):
+    # The models that learn their structure before their tables, whose refits fit tables by a fixed
+    # Dirichlet(1) (STRUCTURE_BEFORE_TABLES): the structures of refits with the model's own estimator.
+    assert type(model) in gm.evaluation.stability.STRUCTURE_BEFORE_TABLES
     X, y = _tiny()
     rng = np.random.default_rng(1)
     n = len(X)
     weights = np.array([np.bincount(rng.integers(0, n, n), minlength=n) for _ in range(3)], dtype=float)
-    # Each refit by hand: TAN on the rows repeated as often as the resample draws them.
+    # Each refit by hand: the model on the rows repeated as often as the resample draws them.
     fits = [
-        gm.TAN().fit(X.iloc[np.repeat(np.arange(n), w.astype(int))], y.iloc[np.repeat(np.arange(n), w.astype(int))])
+        gm.models.clone_model(model).fit(
+            X.iloc[np.repeat(np.arange(n), w.astype(int))], y.iloc[np.repeat(np.arange(n), w.astype(int))]
+        )
         for w in weights
     ]
     pairs, oriented = {}, {}
@@ -211,7 +217,7 @@ def test_frequencies_are_the_hand_counted_refits_on_given_resamples():
         for u, v in _arcs(fit):
             pairs[frozenset((u, v))] = pairs.get(frozenset((u, v)), 0) + 1
             oriented[(u, v)] = oriented.get((u, v), 0) + 1
-    result = gm.evaluation.edge_stability(gm.TAN(), X, y, method=weights)
+    result = gm.evaluation.edge_stability(model, X, y, method=weights)
     assert result.n_resamples == 3 and result.method == "given" and result.kind == "arcs"
     assert len(result.frequencies) == len(pairs)
     for (u, v), frequency in result.frequencies.items():
@@ -254,15 +260,16 @@ STRUCTURED = sorted(set(gm.models.registered_models("classifier")) | set(gm.mode
 @pytest.mark.parametrize("name", STRUCTURED)
 def test_shared_counting_gives_the_structures_of_naive_refits(name, random_table):
     # Every registered classifier and density: the same seed gives the same resamples on both
-    # paths, and the shared weighted counts give exactly the structures of refits on the rows.
+    # paths, and the shared weighted counts give exactly the structures of refits on the rows
+    # (two resamples: each path's pair of structures and the frequencies they make).
     X, y = random_table(np.random.default_rng(0), n_rows=240, cards=(2, 3, 3, 2))
     cls = gm.models.registered_models()[name]
     model = quick_model(
         name, **({"random_state": 0} if "random_state" in cls().get_params() else {})
     )  # HNB draws its folds
     X, y = _data_for(name, X, y)
-    shared = gm.evaluation.edge_stability(model, X, y, n_resamples=3, random_state=5)
-    naive = gm.evaluation.edge_stability(model, X, y, n_resamples=3, random_state=5, reuse_counts=False)
+    shared = gm.evaluation.edge_stability(model, X, y, n_resamples=2, random_state=5)
+    naive = gm.evaluation.edge_stability(model, X, y, n_resamples=2, random_state=5, reuse_counts=False)
     assert shared.kind == naive.kind
     pd.testing.assert_series_equal(shared.frequencies, naive.frequencies)
     for a, b in zip(shared.structures, naive.structures):

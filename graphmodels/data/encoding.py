@@ -464,14 +464,15 @@ class TableEncoder:
             mapping = np.append(mapping, UNKNOWN).astype(np.int64)  # code -1 (missing) -> last entry
             codes = mapping[series.cat.codes.to_numpy()]
         else:
-            codes = _numeric_codes(series, observed)
+            numeric_levels = functools.partial(self._numeric_levels, j)
+            codes = _numeric_codes(series, observed, numeric_levels)
             if codes is None and series.dtype.kind in "OSU" and _all_numbers(observed):
                 # Numbers at fit, text (or mixed objects) now: 1, 1.0 and "1" are one state.
-                codes = _numeric_codes(pd.to_numeric(series, errors="coerce"), observed)
+                codes = _numeric_codes(pd.to_numeric(series, errors="coerce"), observed, numeric_levels)
         if codes is None:
             # get_indexer gives -1 for unseen states (pd.Categorical with unknown
             # values is deprecated and will raise in pandas 4).
-            codes = pd.Index(observed, dtype=object, tupleize_cols=False).get_indexer(series).astype(np.int64)
+            codes = self._observed_index(j, observed).get_indexer(series).astype(np.int64)
         negative = np.flatnonzero(codes < 0)
         isna = np.zeros(len(codes), dtype=bool)
         if len(negative):
@@ -481,6 +482,28 @@ class TableEncoder:
                 raise ValueError(f"Column {self.columns_[j]!r} has missing cells and missing='error'.")
             codes[isna] = len(levels) - 1 if self.has_missing_state_[j] else UNKNOWN
         return codes
+
+    def _observed_index(self, j: int, observed: list[Any]) -> pd.Index:
+        """Column `j`'s fitted states (`observed`) as a pandas Index, built once per fitted state.
+
+        Encoding a few rows cost more in building this Index (and its hash table) at every call
+        than in looking the rows up: the Index is kept, for the list of levels it was built from.
+        """
+        cache: dict[int, tuple[list[Any], int, pd.Index]] = self.__dict__.setdefault("_observed_indexes", {})
+        entry = cache.get(j)
+        if entry is None or entry[0] is not self.levels_[j] or entry[1] != len(observed):
+            entry = cache[j] = (self.levels_[j], len(observed), pd.Index(observed, dtype=object, tupleize_cols=False))
+        return entry[2]
+
+    def _numeric_levels(self, j: int, observed: list[Any], dtype: np.dtype) -> Any:
+        """:func:`_numeric_levels` of column `j`'s fitted states for `dtype`, worked out once per fitted state."""
+        cache: dict[tuple[int, np.dtype], tuple[list[Any], int, Any]] = self.__dict__.setdefault(
+            "_numeric_level_keys", {}
+        )
+        entry = cache.get((j, dtype))
+        if entry is None or entry[0] is not self.levels_[j] or entry[1] != len(observed):
+            entry = cache[j, dtype] = (self.levels_[j], len(observed), _numeric_levels(observed, dtype))
+        return entry[2]
 
     def to_dict(self) -> dict[str, Any]:
         """JSON-friendly description of the fitted encoder."""
@@ -509,35 +532,28 @@ def _all_numbers(levels):
     )
 
 
-def _numeric_codes(values, observed):
+def _numeric_codes(values, observed, numeric_levels=None):
     """Codes of a numeric column against numeric levels, compared exactly; None when either is not numeric.
 
     Integers are compared as integers of the column's own type (int64, uint64, nullable
     ``Int64``) and floats as floats, never through a rounding conversion: 2**53 + 1 is not
     the state 2**53, nor 2**64 - 2 the state 2**64 - 1. A level the column's type cannot
-    hold (1.5 for integers, 2**53 + 1 for floats) matches no cell.
+    hold (1.5 for integers, 2**53 + 1 for floats) matches no cell. `numeric_levels`, when
+    given, is :func:`_numeric_levels` of `observed` (an encoder keeps them between calls).
     """
-    if not isinstance(values, pd.Series) or values.dtype.kind not in "iuf" or not _all_numbers(observed):
+    if not isinstance(values, pd.Series) or values.dtype.kind not in "iuf":
         return None
     if values.dtype.kind in "iu":
         dtype = np.dtype(getattr(values.dtype, "numpy_dtype", values.dtype))
-        info = np.iinfo(dtype)
-        # An integral float level (a float column at fit) is the integer it equals, exactly.
-        keyed = [
-            (int(level), k) for k, level in enumerate(observed) if not isinstance(level, float) or level.is_integer()
-        ]
-        keyed = [(key, k) for key, k in keyed if info.min <= key <= info.max]
-        array = values.to_numpy(dtype=dtype, na_value=0)
     else:
         dtype = np.dtype(np.float64)
-        keyed = [(key, k) for k, level in enumerate(observed) if (key := _as_float(level)) is not None]
-        array = values.to_numpy(dtype=dtype, na_value=np.nan)
+    levels = (numeric_levels or _numeric_levels)(observed, dtype)
+    if levels is None:
+        return None
+    keys, positions, low, high = levels
+    array = values.to_numpy(dtype=dtype, na_value=0 if dtype.kind in "iu" else np.nan)
     codes = np.full(len(array), UNKNOWN, dtype=np.int64)
-    if keyed:
-        keyed.sort()
-        keys = np.array([key for key, _ in keyed], dtype=dtype)
-        positions = np.array([k for _, k in keyed], dtype=np.int64)
-        low, high = keyed[0][0], keyed[-1][0]
+    if len(keys):
         if dtype.kind in "iu" and high - low < 1 << 20:
             # Integer states in a narrow range: a lookup table indexed by value, no search at all.
             lookup = np.full(high - low + 1, UNKNOWN, dtype=np.int64)
@@ -551,6 +567,30 @@ def _numeric_codes(values, observed):
     if values.hasnans:
         codes[values.isna().to_numpy()] = UNKNOWN
     return codes
+
+
+def _numeric_levels(observed, dtype):
+    """``(keys, positions, low, high)``: the levels `dtype` can hold as sorted keys of that type, their positions.
+
+    None when a level is not a number. Integers (`dtype` of kind ``i`` or ``u``) keep the
+    integral levels within the type's range, each the integer it equals; floats every level
+    a float equals. ``low`` and ``high`` are the smallest and largest key as Python numbers.
+    """
+    if not _all_numbers(observed):
+        return None
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        # An integral float level (a float column at fit) is the integer it equals, exactly.
+        keyed = [
+            (int(level), k) for k, level in enumerate(observed) if not isinstance(level, float) or level.is_integer()
+        ]
+        keyed = [(key, k) for key, k in keyed if info.min <= key <= info.max]
+    else:
+        keyed = [(key, k) for k, level in enumerate(observed) if (key := _as_float(level)) is not None]
+    keyed.sort()
+    keys = np.array([key for key, _ in keyed], dtype=dtype)
+    positions = np.array([k for _, k in keyed], dtype=np.int64)
+    return keys, positions, (keyed[0][0] if keyed else None), (keyed[-1][0] if keyed else None)
 
 
 def _as_float(level):

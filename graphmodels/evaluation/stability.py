@@ -30,7 +30,9 @@ from numpy.typing import ArrayLike
 from .._validation import Boolean, Interval, Options, Predicate, validate_params
 from ..data.encoding import MISSING_LABEL, as_frame
 from ..data.weights import check_sample_weight
+from ..estimators.parameters import Dirichlet
 from ..estimators.selection import MAX_SELECTION_ROWS
+from ..models.augmented import FAN, TAN, NaiveBayes
 from ..models.base import (
     RANDOM_STATE_CONSTRAINTS,
     BaseClassifier,
@@ -40,6 +42,7 @@ from ..models.base import (
 )
 from ..models.bn_classifier import BNClassifier
 from ..models.hierarchical_nb import HierarchicalNaiveBayes
+from ..models.kdb import KDB
 from ..models.selective_kdb import SelectiveKDB
 from ..stats.counting import CountingEngine
 from ..structures.comparison import EdgeStability, structure_frequencies, structure_of
@@ -187,6 +190,14 @@ ROW_REFITS = {
 }
 
 
+#: Models that learn their structure from the counts before, and apart from, their tables (not a
+#: subclass: selective KDB chooses its attributes by the tables' leave-one-out scores). A refit is
+#: kept for its structure only, so theirs fit tables by a fixed Dirichlet(1) rather than by the
+#: model's estimator, whose default leave-one-out selection among nine candidates was four fifths
+#: of a TAN refit: the same structures, several times faster.
+STRUCTURE_BEFORE_TABLES = (NaiveBayes, TAN, FAN, KDB)
+
+
 def _refits_on_rows(estimator, n_rows):
     return any(isinstance(estimator, cls) and condition(n_rows) for cls, (condition, _) in ROW_REFITS.items())
 
@@ -207,6 +218,8 @@ class _Refits:
             warnings.simplefilter("ignore", UserWarning)
             counts = training_counts(self.frame, y, missing=full.missing_encoding, max_cells=full.max_cells)
         self.counts = counts
+        if type(estimator) in STRUCTURE_BEFORE_TABLES:
+            self.estimator = clone_model(estimator).set_params(estimator=Dirichlet(1.0))
         self.row_labels = None if y is None else np.asarray(y, dtype=object)
         if reuse_counts:
             codes, _ = counts.engine.rows()

@@ -118,7 +118,11 @@ def clique_log_tables(
     order = forest.clique_order(root_key)
     cliques: list[tuple[int, ...]] = []
     parents: list[int] = []
-    tables: list[np.ndarray] = []
+    tables: list[np.ndarray | None] = []  # None: a conditional family's, estimated after the loop
+    # Each clique's conditional family, estimated together after the loop: an adaptive estimator
+    # searches every table's hyperparameter in one batch (Estimator.conditionals), as the other
+    # models' tables are, not once per clique (per-clique searches were most of a fit on few rows).
+    families: dict[int, tuple[np.ndarray, tuple[int, ...]]] = {}
     for clique, separator in order:
         positions = tuple(engine.position(v) for v in clique)
         parent = -1
@@ -141,14 +145,18 @@ def clique_log_tables(
             # P(residual | stratum, separator): the residual variables as one
             # child axis, for the estimator's conditional (a separator state
             # never seen gets the estimator's fallback rather than 0/0).
-            family = counts.reshape(counts.shape[: 1 + n_separator] + (-1,))
-            conditional = estimator.conditional(family).reshape(counts.shape)
-        with np.errstate(divide="ignore"):
-            # C order, as a loaded model holds it, so that a saved model predicts bit for bit the same.
-            tables.append(np.ascontiguousarray(np.log(conditional)))
+            families[len(cliques)] = (counts.reshape(counts.shape[: 1 + n_separator] + (-1,)), counts.shape)
+            conditional = None
+        tables.append(conditional)
         cliques.append(positions)
         parents.append(parent)
-    return {"cliques": cliques, "parents": np.asarray(parents, dtype=np.int64), "log_tables": tables}
+    estimated = estimator.conditionals([family for family, _ in families.values()]) if families else []
+    for i, table in zip(families, estimated):
+        tables[i] = table.reshape(families[i][1])
+    with np.errstate(divide="ignore"):
+        # C order, as a loaded model holds it, so that a saved model predicts bit for bit the same.
+        log_tables = [np.ascontiguousarray(np.log(table)) for table in tables if table is not None]
+    return {"cliques": cliques, "parents": np.asarray(parents, dtype=np.int64), "log_tables": log_tables}
 
 
 def _check_network(entry, network, cards, n_strata):

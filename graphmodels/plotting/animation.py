@@ -628,13 +628,13 @@ def animate(
     >>> import matplotlib
     >>> matplotlib.use("Agg")
     >>> import graphmodels as gm
-    >>> X, y = gm.datasets.load("car", return_X_y=True)
+    >>> X, y = gm.datasets.load("lenses", return_X_y=True)
     >>> model = gm.TAN(trace=True).fit(X, y)
     >>> anim = animate(model, figsize=(4, 3))
     >>> len(anim.frames) == len(model.trace_) + 1
     True
     >>> anim.frames[0].caption
-    'step 1/16: accept (buying, maint), I = 0.072 nats — joins two trees'
+    'step 1/7: accept (age, prescription), I = 0.0635 nats — joins two trees'
     >>> anim.to_jshtml().startswith("\\n<link")
     True
     >>> import matplotlib.pyplot as plt; plt.close("all")
