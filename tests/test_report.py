@@ -330,25 +330,32 @@ def test_cv_table_equals_the_evaluation_helpers():
     assert shown.loc[best, "rank"] == "1"
 
 
-def test_many_columns_show_the_40_most_informative(random_table):
+def test_many_columns_show_the_most_informative(random_table, monkeypatch):
+    # The bound read at the call (40 by default), lowered to 8: the same selection on a table of 12
+    # attributes, not 45 attributes' heatmaps and figures.
+    assert reporting_module.MAX_HEATMAP_COLUMNS == 40
+    monkeypatch.setattr(reporting_module, "MAX_HEATMAP_COLUMNS", 8)
     rng = np.random.default_rng(3)
-    X, y = random_table(rng, n_rows=80, cards=(2, 3) * 22 + (2,))  # 45 attributes
+    X, y = random_table(rng, n_rows=80, cards=(2, 3) * 6)  # 12 attributes
     result = _report(X, y=y, models=["nb"])
-    assert result.mutual_information.shape == (40, 40)
-    top = result.columns["class_information"].sort_values(ascending=False, kind="stable").index[:40]
+    assert result.mutual_information.shape == (8, 8)
+    top = result.columns["class_information"].sort_values(ascending=False, kind="stable").index[:8]
     assert list(result.mutual_information.index) == list(top)
-    assert "45 attributes: the figures show the 40 with the highest I(X; C)" in result.html
-    assert len(result.columns) == 45
+    assert "12 attributes: the figures show the 8 with the highest I(X; C)" in result.html
+    assert len(result.columns) == 12
 
 
 @pytest.mark.parametrize("models", [None, ["nb", "kikuchi-bayes"]])
-def test_default_models_leave_kikuchi_bayes_out_of_wide_tables(models, random_table):
-    X, y = random_table(np.random.default_rng(4), n_rows=60, cards=(2, 3) * 15 + (2,))  # 31 attributes
+def test_default_models_leave_kikuchi_bayes_out_of_wide_tables(models, random_table, monkeypatch):
+    # The rule read at the call, on a table one attribute past a bound of 6 (the default bound, 30,
+    # made the default models' fits on 31 attributes cost 10 s for the same check).
+    monkeypatch.setattr(reporting_module, "KIKUCHI_MAX_ATTRIBUTES", 6)
+    X, y = random_table(np.random.default_rng(4), n_rows=60, cards=(2, 3) * 3 + (2,))  # 7 attributes
     result = _report(X, y=y, models=models)
     names = list(result.cv_summary["model"])
     if models is None:
         assert names == ["nb", "tan", "aode", "hyperforest"]
-        assert "was left out of the default models: the table has 31 attributes, more than 30" in result.html
+        assert "was left out of the default models: the table has 7 attributes, more than 6" in result.html
         assert result.interactions["kikuchi-bayes"].empty
     else:  # named: kept
         assert names == models and len(result.interactions["kikuchi-bayes"])
