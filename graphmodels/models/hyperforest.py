@@ -150,12 +150,13 @@ def clique_log_tables(
         tables.append(conditional)
         cliques.append(positions)
         parents.append(parent)
-    estimated = estimator.conditionals([family for family, _ in families.values()]) if families else []
-    for i, table in zip(families, estimated):
-        tables[i] = table.reshape(families[i][1])
+    estimated = dict(zip(families, estimator.conditionals([family for family, _ in families.values()])))
     with np.errstate(divide="ignore"):
         # C order, as a loaded model holds it, so that a saved model predicts bit for bit the same.
-        log_tables = [np.ascontiguousarray(np.log(table)) for table in tables if table is not None]
+        log_tables = [
+            np.ascontiguousarray(np.log(estimated[i].reshape(families[i][1]) if table is None else table))
+            for i, table in enumerate(tables)
+        ]
     return {"cliques": cliques, "parents": np.asarray(parents, dtype=np.int64), "log_tables": log_tables}
 
 
