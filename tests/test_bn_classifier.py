@@ -230,6 +230,53 @@ def test_a_structure_without_refits_races_against_the_best_so_far():
     assert 3 <= aode["folds"] < 5 and np.isnan(aode["log_loss"]) and "race" in aode["note"]
 
 
+def test_a_raced_out_structure_fits_only_the_folds_its_refits_reach(monkeypatch):
+    import graphmodels.models.bn_classifier as bnc
+
+    # Parity of three columns: KDB(k=2) holds it; naive Bayes, generative or refitted, cannot.
+    rng = np.random.default_rng(1)
+    bits = rng.integers(0, 2, (300, 3))
+    X = pd.DataFrame(bits, columns=["a", "b", "c"]).astype(str)
+    y = pd.Series(np.where(bits.sum(axis=1) % 2 == 1, "odd", "even"), name="parity")
+    fitted = []
+    original = bnc._FoldFits.model
+
+    def record(self, k):
+        if self.models[k] is None:
+            fitted.append((type(self.candidate).__name__, k))
+        return original(self, k)
+
+    monkeypatch.setattr(bnc._FoldFits, "model", record)
+    table = gm.BNClassifier(structures=["kdb-2", "nb"], penalty_grid=(1.0, 0.1)).fit(X, y).selection_
+    nb = table[table["structure"] == "nb"]
+    generative, refits = nb.iloc[0], nb.iloc[1:]
+    assert table.loc[table["chosen"], "structure"].item() == "kdb-2"
+    # Raced out after 3 or 4 of the 5 folds, and so is every penalty: no fold beyond them is fitted.
+    assert 3 <= generative["folds"] < 5 and "race" in generative["note"] and np.isnan(generative["log_loss"])
+    assert (refits["folds"] < 5).all() and refits["log_loss"].isna().all()
+    assert generative["folds"] == max(refits["folds"].max(), 3)
+    assert sorted(k for name, k in fitted if name == "NaiveBayes") == list(range(generative["folds"]))
+
+
+def test_the_race_is_one_standard_error_when_the_folds_are_repeated(monkeypatch):
+    import graphmodels.models.bn_classifier as bnc
+
+    seen = set()
+    original = bnc.out_of_the_race
+
+    def record(*args):
+        seen.add(args[-1])
+        return original(*args)
+
+    monkeypatch.setattr(bnc, "out_of_the_race", record)
+    X, y = _frame(n=120, seed=2)
+    gm.BNClassifier(structures=["nb", "tan"], discriminative=False).fit(X, y)  # below 200 rows: 3 repeats
+    assert seen == {bnc.REPEATED_RACE_Z} and bnc.REPEATED_RACE_Z == 1.0
+    seen.clear()
+    gm.BNClassifier(structures=["nb", "tan"], discriminative=False, n_repeats=1).fit(X, y)
+    assert seen == {bnc.RACE_Z} == {2.5}
+
+
 def test_the_race_rule_by_hand():
     from graphmodels.estimators.discriminative import out_of_the_race
 
@@ -247,6 +294,10 @@ def test_the_race_rule_by_hand():
     assert not out_of_the_race(loss, rival, weights, rows(loss), 10, 3, 5)
     # Scored on fewer than a third of the rows: too early, however bad.
     assert not out_of_the_race(np.full(10, 9.0), rival, weights, np.arange(3), 10, 3, 5)
+    # 0.1 worse with a standard error of 0.05 (2 errors): out at z = 1, in at the default 2.5.
+    loss[:6] = 0.6 + 0.05 * np.sqrt(6) * np.array([1, -1, 1, -1, 1, -1])
+    assert out_of_the_race(loss, rival, weights, rows(loss), 10, 3, 5, 1.0)
+    assert not out_of_the_race(loss, rival, weights, rows(loss), 10, 3, 5)
 
 
 def test_inner_folds_fit_on_every_other_row_and_hold_out_at_most_what_is_scored():

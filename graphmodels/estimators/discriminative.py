@@ -646,18 +646,19 @@ def out_of_the_race(
     n_scored: int,
     folds_done: int,
     n_folds: int,
+    z: float = RACE_Z,
 ) -> bool:
     """Whether an option scored on some inner folds is clearly worse than `rival` (Maron & Moore, 1994).
 
     Once scored on at least :data:`RACE_MIN_FOLDS` folds (not all of them) and on
     a third of the `n_scored` rows, it is out when its mean held-out loss on the
-    `rows` scored so far exceeds the rival's by more than :data:`RACE_Z`
+    `rows` scored so far exceeds the rival's by more than `z` (default :data:`RACE_Z`)
     standard errors of their paired per-row difference.
     """
     if folds_done >= n_folds or folds_done < RACE_MIN_FOLDS or 3 * len(rows) < n_scored:
         return False
     mean, error = _mean_and_error(loss[rows] - rival[rows], weights[rows])
-    return mean > RACE_Z * error
+    return mean > z * error
 
 
 @dataclass
@@ -737,10 +738,11 @@ def penalty_path(
     y: np.ndarray,
     weights: np.ndarray,
     scored: np.ndarray,
-    baseline: np.ndarray,
+    baseline: np.ndarray | None,
     max_iter: int,
     gtol: float,
     rival: np.ndarray | None = None,
+    race_z: float = RACE_Z,
 ) -> PenaltyPath:
     """Score the penalties of `grid` (strongest first) on inner folds, each fold warm-started along its own path.
 
@@ -750,7 +752,7 @@ def penalty_path(
     scores: the parameters of a cell no training row of the fold falls in do not move).
     A penalty is raced (Maron & Moore, 1994): once scored on at least
     :data:`RACE_MIN_FOLDS` folds and a third of the rows, and above the best option so far
-    (`baseline`, `rival` or a penalty scored on every fold) by more than :data:`RACE_Z`
+    (`baseline`, `rival` or a penalty scored on every fold) by more than `race_z`
     standard errors of their paired per-row difference, its other folds are skipped. The
     path stops at the first penalty above the best one so far on the rows it was scored on.
 
@@ -763,13 +765,15 @@ def penalty_path(
     y, weights : ndarray of shape (n_rows,)
     scored : ndarray of int
         The rows the folds hold out, together.
-    baseline : ndarray of shape (n_rows,)
+    baseline : ndarray of shape (n_rows,) or None
         The held-out loss of every scored row under the option the penalties compete with
-        (the generative tables).
+        (the generative tables); None where it was not scored on every row (raced out).
     max_iter : int
     gtol : float
     rival : ndarray of shape (n_rows,), optional
         Another option's held-out losses (every scored row), raced against as well.
+    race_z : float, default=RACE_Z
+        The standard errors by which a penalty must trail to be dropped.
 
     Returns
     -------
@@ -782,13 +786,14 @@ def penalty_path(
     row_error = np.full((len(grid), len(y)), np.nan)
     held_out = np.full(len(grid), np.nan)
     folds_scored = np.zeros(len(grid), dtype=np.int64)
-    options = [baseline] if rival is None else [baseline, rival]
+    options = [o for o in (baseline, rival) if o is not None]
     option_means = [float((o[scored] * ws).sum() / total) for o in options]
     last_solution = {}
     for g, penalty in enumerate(grid):
-        # The option this penalty is raced against: the best scored on every row so far.
-        incumbent = options[int(np.argmin(option_means))]
-        if np.isfinite(held_out).any() and np.nanmin(held_out) < min(option_means):
+        # The option this penalty is raced against: the best scored on every row so far (none
+        # before the first penalty when neither a baseline nor a rival was scored everywhere).
+        incumbent = options[int(np.argmin(option_means))] if options else None
+        if np.isfinite(held_out).any() and np.nanmin(held_out) < min(option_means, default=np.inf):
             incumbent = row_loss[int(np.nanargmin(held_out))]
         done = np.zeros(len(y), dtype=bool)
         for k, fold in enumerate(folds):
@@ -800,7 +805,9 @@ def penalty_path(
             row_error[g, fold.test] = np.argmax(scores, axis=1) != y[fold.test]
             done[fold.test] = True
             folds_scored[g] = k + 1
-            if out_of_the_race(row_loss[g], incumbent, w, scored[done[scored]], len(scored), k + 1, len(folds)):
+            if incumbent is not None and out_of_the_race(
+                row_loss[g], incumbent, w, scored[done[scored]], len(scored), k + 1, len(folds), race_z
+            ):
                 break  # clearly worse than the incumbent on the folds so far
         rows = scored[done[scored]]
         if folds_scored[g] == len(folds):
