@@ -277,6 +277,26 @@ def test_the_race_is_one_standard_error_when_the_folds_are_repeated(monkeypatch)
     assert seen == {bnc.RACE_Z} == {2.5}
 
 
+def test_the_inner_fits_tolerance_grows_as_one_over_the_rows_below_a_thousand(monkeypatch):
+    import graphmodels.models.bn_classifier as bnc
+    from graphmodels.estimators.discriminative import INNER_GTOL
+
+    seen = []
+    original = bnc.penalty_path
+
+    def record(folds, grid, y, weights, scored, baseline, max_iter, gtol, **kwargs):
+        seen.append((len(folds[0].problem.y), gtol))
+        return original(folds, grid, y, weights, scored, baseline, max_iter, gtol, **kwargs)
+
+    monkeypatch.setattr(bnc, "penalty_path", record)
+    for n in (120, 1400):
+        X, y = _frame(n=n)
+        gm.BNClassifier(structures=["nb"], penalty_grid=(1.0,), n_repeats=1).fit(X, y)
+    (small_rows, small), (_, large) = seen
+    assert large == INNER_GTOL  # 1,120 training rows in a fold
+    assert small == pytest.approx(INNER_GTOL * 1000 / 108) and small_rows <= 108  # 108 (merged duplicates: fewer)
+
+
 def test_the_race_rule_by_hand():
     from graphmodels.estimators.discriminative import out_of_the_race
 

@@ -89,6 +89,13 @@ SMALL_SAMPLE_REPEATS = 3
 #: (167 -> 120 s); with one repetition (5 folds) it saved 3% and changed a choice on breast-cancer.
 REPEATED_RACE_Z = 1.0
 
+#: The inner fits' L-BFGS tolerance grows as 1 / rows below this many training rows in a fold (1e-3
+#: at 100 rows): the fits rank candidates whose held-out losses differ by more than their noise, which
+#: grows as the rows shrink. On the 17 shared sets of fewer than 1,000 rows (5 outer folds each) it
+#: made the same choices with 12% less CPU; growing it from 3,000 rows saved 25% but changed three
+#: sets' choices (zoo +0.025 nats, breast-cancer +0.009).
+INNER_GTOL_ROWS = 1000
+
 #: The floor of a held-out probability, as in scikit-learn's log_loss.
 _CLIP = 1e-15
 
@@ -525,7 +532,8 @@ class BNClassifier(BaseClassifier, Queryable):
                 owners,
             )
 
-        gtol = max(INNER_GTOL, discriminative.tol)
+        n_train = max(len(fits.folds[0][0]), 1)
+        gtol = max(INNER_GTOL, discriminative.tol) * max(1.0, INNER_GTOL_ROWS / n_train)
         try:
             path = penalty_path(
                 _LazyFolds(build, len(fits.folds)), grid, y, weights, scored, baseline, discriminative.max_iter, gtol,
