@@ -120,6 +120,28 @@ def test_a_discriminative_choice_is_refitted_at_its_penalty():
         assert row.log_loss == pytest.approx(log_loss, abs=2e-3)
 
 
+@pytest.mark.parametrize("structure", ["nb", "tan", "kdb-2", "skdb"])
+def test_the_chosen_structures_generative_fit_refitted_equals_a_discriminative_fit(structure):
+    # BNClassifier refits the generative fit it made on every row instead of learning the structure again.
+    import copy
+
+    from graphmodels.models.base import training_counts
+
+    X, y = _frame()
+    model = gm.BNClassifier()
+    counts = training_counts(X, y)
+    refitted = copy.deepcopy(model.candidate(structure).fit_counts(counts))
+    refitted.set_params(estimator=model.candidate(structure, 0.1).estimator)
+    refitted._refit_discriminatively(counts.engine, refitted.estimator)
+    direct = model.candidate(structure, 0.1).fit_counts(counts)
+    assert repr(refitted) == repr(direct) and refitted.estimator_ == direct.estimator_
+    assert (
+        refitted.generative_estimator_ == direct.generative_estimator_ and refitted.penalty_ == direct.penalty_ == 0.1
+    )
+    assert sorted(refitted.structure_.edges) == sorted(direct.structure_.edges)
+    np.testing.assert_array_equal(refitted.predict_proba(X), direct.predict_proba(X))
+
+
 def test_a_refit_must_beat_its_generative_tables_by_one_standard_error():
     # Pure noise: no refit is better than the generative tables by more than its standard error.
     rng = np.random.default_rng(4)

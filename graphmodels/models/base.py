@@ -974,6 +974,16 @@ class BaseModel:
             )
         self.estimator_ = discriminative.generative
         self._fit_selected_tables(engine)
+        self._refit_discriminatively(engine, discriminative)
+
+    def _refit_discriminatively(self, engine, discriminative):
+        """Refit the generative tables just fitted (``estimator_`` the estimator that gave them) to the conditional likelihood.
+
+        The second half of :meth:`_fit_discriminative_tables`: a copy of a
+        model fitted generatively on the same engine, refitted here, equals a
+        fit with `discriminative` (:class:`~graphmodels.BNClassifier` refits
+        its chosen structure so, without learning it again).
+        """
         generative = self.estimator_
         tables, owners = self._family_tables()
         # The parameter vector is the fit's table: max_cells bounds it as it bounds every table

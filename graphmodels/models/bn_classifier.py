@@ -12,6 +12,7 @@ would alone.
 
 from __future__ import annotations
 
+import copy
 import numbers
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -360,9 +361,16 @@ class BNClassifier(BaseClassifier, Queryable):
         table = self._choose(evidence)
         chosen = table.loc[table["chosen"]].iloc[0]
         penalty = None if chosen["parameterization"] == "generative" else float(chosen["penalty"])
-        # A generative choice was fitted on every row already, to fix its prior for the folds.
-        model = evidence["on_every_row"].get(chosen["structure"]) if penalty is None else None
-        self.model_ = model if model is not None else self.candidate(chosen["structure"], penalty).fit_counts(counts)
+        # Each structure was fitted generatively on every row already, to fix its prior for the folds:
+        # a generative choice is that fit, a discriminative one refits its tables (the same structure).
+        model = evidence["on_every_row"].get(chosen["structure"])
+        if model is None:
+            model = self.candidate(chosen["structure"], penalty).fit_counts(counts)
+        elif penalty is not None:
+            model = copy.deepcopy(model)
+            model.set_params(estimator=self.candidate(chosen["structure"], penalty).estimator)
+            model._refit_discriminatively(counts.engine, get_estimator(model.estimator))
+        self.model_ = model
         self.selection_ = table
         self.structure_ = self.model_.structure_
 
