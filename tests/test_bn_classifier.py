@@ -213,18 +213,17 @@ def test_cli_compare_lists_and_runs_it(capsys):
     assert len(rows) == 1, "compare prints one row for bnc"
 
 
-def test_penalty_path_keeps_the_warm_start_of_the_first_minimum(monkeypatch):
-    # Tied held-out losses (mushroom's folds: every row at 0 nats for two penalties) made the last
-    # tied penalty's solution the warm start while np.nanargmin picks the first: KeyError in the fit.
+def _naive_bayes_path_folds(n_folds):
+    """Naive Bayes's penalty-path folds on 120 rows: (folds, class codes, weights, scored rows)."""
     from graphmodels.estimators import discriminative as module
 
     X, y = _frame(n=120, seed=7)
     counts = gm.models.training_counts(X, y)
     codes, weights = counts.engine.rows()
     labels = codes[:, -1].astype(np.int64)
-    rows, fold_of = inner_folds(labels, 3, 3)
+    rows, fold_of = inner_folds(labels, 3, n_folds)
     folds = []
-    for k in range(3):
+    for k in range(n_folds):
         train, test = rows[fold_of != k], rows[fold_of == k]
         model = gm.NaiveBayes().fit(X.iloc[train], y.iloc[train])
         tables, owners = model._family_tables()
@@ -234,10 +233,37 @@ def test_penalty_path_keeps_the_warm_start_of_the_first_minimum(monkeypatch):
                 weights[train], model._family_index(codes[test, :-1]), test, Discriminative(), owners,
             )
         )  # fmt: skip
+    return folds, labels, weights, rows
+
+
+def test_penalty_path_keeps_the_warm_start_of_the_first_minimum(monkeypatch):
+    # Tied held-out losses (mushroom's folds: every row at 0 nats for two penalties) made the last
+    # tied penalty's solution the warm start while np.nanargmin picks the first: KeyError in the fit.
+    from graphmodels.estimators import discriminative as module
+
+    folds, labels, weights, rows = _naive_bayes_path_folds(3)
     monkeypatch.setattr(module, "_row_log_loss", lambda scores, y: np.zeros(len(y)))
     path = module.penalty_path(folds, [10.0, 1.0, 0.1], labels, weights, rows, np.ones(len(labels)), 50, 1e-4)
     assert np.all(path.held_out == 0.0)
     assert list(path.last_solution) == [int(np.nanargmin(path.held_out))] == [0]
+
+
+def test_a_path_raced_out_at_every_penalty_stops_past_its_minimum(monkeypatch):
+    # Every penalty is clearly worse than a perfect baseline (raced out after 3 of 5 folds); along
+    # the path 1 beats 10 and 0.1 is worse than 1 on the same rows: 0.01 is never fitted.
+    from graphmodels.estimators import discriminative as module
+
+    folds, labels, weights, rows = _naive_bayes_path_folds(5)
+    loss_at = {10.0: 1.0, 1.0: 0.8, 0.1: 0.9, 0.01: 0.1}
+    penalty = []
+    monkeypatch.setattr(
+        module, "_minimize", lambda problem, start, max_iter, gtol: penalty.append(problem.penalty) or start
+    )
+    monkeypatch.setattr(module, "_row_log_loss", lambda scores, y: np.full(len(y), loss_at[penalty[-1]]))
+    grid = [10.0, 1.0, 0.1, 0.01]
+    path = module.penalty_path(folds, grid, labels, weights, rows, np.zeros(len(labels)), 50, 1e-4)
+    assert path.folds.tolist() == [3, 3, 3, 0] and np.isnan(path.held_out).all()
+    assert penalty == [10.0] * 3 + [1.0] * 3 + [0.1] * 3
 
 
 def test_a_structure_without_refits_races_against_the_best_so_far():

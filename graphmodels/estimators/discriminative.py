@@ -754,7 +754,8 @@ def penalty_path(
     :data:`RACE_MIN_FOLDS` folds and a third of the rows, and above the best option so far
     (`baseline`, `rival` or a penalty scored on every fold) by more than `race_z`
     standard errors of their paired per-row difference, its other folds are skipped. The
-    path stops at the first penalty above the best one so far on the rows it was scored on.
+    path stops at the first penalty above the best one so far on the rows it was scored on
+    (the best scored on every fold, or, when all were raced out, the best on those rows).
 
     Parameters
     ----------
@@ -815,12 +816,18 @@ def penalty_path(
             earlier = held_out[:g]
             if not np.isfinite(earlier).any() or held_out[g] < np.nanmin(earlier):
                 last_solution = {g: folds[-1].solution}  # the first minimum, as np.nanargmin picks it
+        # Past the minimum along the path (on the rows this penalty was scored on): the weaker
+        # penalties are not tried (NaN). The minimum so far: the best penalty scored on every fold,
+        # or, when every earlier one was raced out, the best of those scored on these rows.
+        previous = None
         if g and np.isfinite(held_out[:g]).any():
-            # Past the minimum along the path (on the rows this penalty was scored on): the
-            # weaker penalties are not tried (NaN).
             previous = row_loss[int(np.nanargmin(held_out[:g])), rows]
-            if float(((row_loss[g, rows] - previous) * w[rows]).sum()) > 0:
-                break
+        elif g:
+            covered = [h for h in range(g) if np.isfinite(row_loss[h, rows]).all()]
+            if covered:
+                previous = min((row_loss[h, rows] for h in covered), key=lambda loss: float(loss @ w[rows]))
+        if previous is not None and float(((row_loss[g, rows] - previous) * w[rows]).sum()) > 0:
+            break
     return PenaltyPath(row_loss, row_error, held_out, folds_scored, last_solution)
 
 
