@@ -720,7 +720,12 @@ def _normalized_along_child(smoothed):
 
 
 def _divided_or_uniform(values, totals, uniform):
-    """``values / totals``, and `uniform` where a total is 0 (a parent configuration without mass)."""
+    """``values / totals``, and `uniform` where a total is 0 (a parent configuration without mass).
+
+    `values` has the shape of the result; `totals` and `uniform` broadcast to it.
+    """
+    if np.size(totals) and np.min(totals) > 0:  # every configuration has mass: one pass, not five
+        return values / totals
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(totals > 0, values / np.where(totals > 0, totals, 1.0), uniform)
 

@@ -482,7 +482,8 @@ def _leave_one_out_grid(
         with np.errstate(invalid="ignore"):
             log_posterior = joints[..., rows, y] - log_sum_exp_last(joints)
         log_posterior = np.where(np.isnan(log_posterior), -np.inf, log_posterior)
-        return score(log_posterior, np.argmax(joints, axis=-1) == y, weights)
+        predicted = np.argmax(joints, axis=-1) == y if score is _zero_one else None  # only the error rate reads it
+        return score(log_posterior, predicted, weights)
 
     prior = class_prior_cells(engine, y, estimator)
     start = np.broadcast_to(_log(estimator.joint(prior.counts)), (len(y), n_classes)).copy()
@@ -502,9 +503,13 @@ def _leave_one_out_grid(
         tables = [engine.counts([class_name, *family]) for family in families[first:last]]
         family_codes = [[codes[:, position[name]] for name in family] for family in families[first:last]]
         terms = _held_out_terms(tables, estimator, y, family_codes, held_out)
+        running = np.empty((len(block), len(y), n_classes))
         for k in range(max_k + 1):
-            running = np.cumsum(np.concatenate([joints[k][None], terms[family_of[k, block] - first]]), axis=0)
-            losses[k, block[0] + 1 : block[-1] + 2] = held_out_losses(running[1:])
+            # A cumulative sum along the order, one whole-array addition per attribute (np.cumsum along
+            # the first axis walks the rows x classes cells one by one, several times slower).
+            for step, family in enumerate(family_of[k, block] - first):
+                np.add(running[step - 1] if step else joints[k], terms[family], out=running[step])
+            losses[k, block[0] + 1 : block[-1] + 2] = held_out_losses(running)
             joints[k] = running[-1]
     return losses
 
@@ -564,8 +569,9 @@ def _held_out_terms(tables, estimator, y, family_codes, held_out):
         for i, pseudo in zip(batch, estimator.pseudo_counts_of_tables([tables[i] for i in batch])):
             smoothed = tables[i] + pseudo
             cells = np.ravel_multi_index(tuple(family_codes[i]), tables[i].shape[1:])
-            at_cells[i] = smoothed.reshape(n_classes, -1)[:, cells]
-            at_totals[i] = smoothed.sum(axis=-1).reshape(n_classes, -1)[:, cells // states[i]]
+            # np.take along an axis: a fraction of the cost of fancy indexing [:, cells].
+            np.take(smoothed.reshape(n_classes, -1), cells, axis=1, out=at_cells[i])
+            np.take(smoothed.sum(axis=-1).reshape(n_classes, -1), cells // states[i], axis=1, out=at_totals[i])
     # As Estimator.conditional: uniform where a configuration has no counts and no pseudo-counts.
     with np.errstate(divide="ignore"):
         terms = np.log(_divided_or_uniform(at_cells, at_totals, 1.0 / states[:, None, None])).transpose(0, 2, 1)
