@@ -9,6 +9,7 @@ one is fitted.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -22,6 +23,7 @@ from .._validation import Interval, Options, Predicate
 from ..estimators.discriminative import Discriminative
 from ..estimators.parameters import (
     CONDITIONALS_BATCH_CELLS,
+    Estimator,
     _divided_or_uniform,
     batches_of_cells,
     get_estimator,
@@ -42,7 +44,6 @@ from .registry import register_model
 if TYPE_CHECKING:
     from collections.abc import Hashable
 
-    from ..estimators.parameters import Estimator
     from ..stats.counting import CountingEngine
 
 __all__ = ["SelectiveKDB"]
@@ -494,15 +495,13 @@ def _leave_one_out_grid(
     # Each k's running log-likelihood, each row's own class column held out: the attributes are added
     # one at a time (a cumulative sum along the order), so every prefix s is a sub-model.
     joints = np.repeat(start[None], max_k + 1, axis=0)
-    sizes = [
-        len(np.unique(family_of[:, s])) * len(y) * n_classes * engine.cardinality(child)
-        for s, child in enumerate(order)
-    ]
+    sizes = [len(np.unique(family_of[:, s])) * len(y) * n_classes for s in range(len(order))]
     for block in batches_of_cells(range(len(order)), sizes, limit=batch_cells):
         first, last = int(family_of[:, block[0]].min()), int(family_of[:, block[-1]].max()) + 1
-        tables = [engine.counts([class_name, *family]) for family in families[first:last]]
         family_codes = [[codes[:, position[name]] for name in family] for family in families[first:last]]
-        terms = _held_out_terms(tables, estimator, y, family_codes, held_out)
+        at_cells, at_totals = _smoothed_at_rows(engine, families[first:last], estimator, family_codes)
+        states = np.array([engine.cardinality(family[-1]) for family in families[first:last]])
+        terms = _held_out_terms(at_cells, at_totals, states, y, held_out)
         running = np.empty((len(block), len(y), n_classes))
         for k in range(max_k + 1):
             # A cumulative sum along the order, one whole-array addition per attribute (np.cumsum along
@@ -534,50 +533,91 @@ def _nested_families(order, parents, max_k):
     return families, family_of
 
 
-def _held_out_terms(tables, estimator, y, family_codes, held_out):
-    """Each scored row's ``log P(child | parents, c)`` in each family table for every class c, its own class left out.
+def _smoothed_at_rows(engine, families, estimator, family_codes):
+    """Each family's smoothed counts at the scored rows' cells, and at their parent configurations summed.
 
-    Each table ``(class, parents..., child)`` is smoothed (the pseudo-counts of a batch of tables
-    from one :meth:`~graphmodels.estimators.Estimator.pseudo_counts_of_tables` call) and read at
-    the rows' cells and their parent configurations' totals only (a five-parent table holds far
-    more cells than the scored rows); then every table's values are normalized at once, each as
-    :meth:`Estimator.conditional` computes it, and the row's own class column corrected by
-    :func:`~graphmodels.estimators.selection.leave_one_out_correction`'s formula.
+    The family table is ``(class, parents..., child)``, smoothed by `estimator` as
+    :meth:`~graphmodels.estimators.Estimator.conditional` smooths it. Under an estimator of one
+    pseudo-count per table, a family whose parents have more configurations than there are rows
+    is read at the configurations some row holds only
+    (:meth:`~graphmodels.stats.CountingEngine.occupied_counts`: a five-parent table on a hundred
+    rows is mostly empty); the other families are read from whole tables, a batch at a time (an
+    adaptive estimator searches their pseudo-counts together). Either way each value is the whole
+    table's, bit for bit.
 
     Parameters
     ----------
-    tables : list of ndarray
-        Family tables, the class first, the child last.
+    engine : CountingEngine
+        The class is its last variable.
+    families : list of list
+        Each family's attribute parents and child.
     estimator : Estimator
-    y : ndarray of shape (n_rows,)
-        The scored rows' classes.
     family_codes : list of list of ndarray
-        For each table, the rows' codes of its parents and child (its axes after the class).
-    held_out : ndarray of shape (n_rows,)
-        What leaving each row out removes from its cells.
+        For each family, the scored rows' codes of its parents and child.
 
     Returns
     -------
-    ndarray of shape (n_tables, n_rows, n_classes)
+    at_cells, at_totals : ndarray of shape (n_families, n_classes, n_rows)
+        The smoothed count of each row's cell under every class, and the sum of the smoothed counts
+        of its parent configuration under every class.
     """
-    n_rows, n_classes = len(y), tables[0].shape[0]
-    rows = np.arange(n_rows)
-    # Each table's smoothed counts at the rows' cells and their parent configurations' totals.
-    at_cells, at_totals = np.empty((2, len(tables), n_classes, n_rows))
-    states = np.array([table.shape[-1] for table in tables])
-    for batch in batches_of_cells(range(len(tables)), [t.size for t in tables], limit=CONDITIONALS_BATCH_CELLS):
+    class_name = engine.names[-1]
+    n_classes, n_rows = engine.cardinality(class_name), len(family_codes[0][-1])
+    at_cells, at_totals = np.empty((2, len(families), n_classes, n_rows))
+    one_pseudo_count = type(estimator).pseudo_counts is Estimator.pseudo_counts
+    whole = []  # the families read from whole tables
+    for i, ((*parents, child), index) in enumerate(zip(families, family_codes)):
+        shape = (n_classes, *(engine.cardinality(name) for name in (*parents, child)))
+        if not (one_pseudo_count and math.prod(shape[1:-1]) > engine.n_rows):
+            whole.append(i)
+            continue
+        configurations, counts = engine.occupied_counts(parents, [class_name, child])
+        smoothed = counts + estimator.pseudo_count(shape)  # (held configurations, classes, states)
+        held = np.searchsorted(configurations, np.ravel_multi_index(tuple(index[:-1]), shape[1:-1]))
+        at_cells[i] = smoothed[held, :, index[-1]].T
+        at_totals[i] = smoothed.sum(axis=-1)[held].T
+    tables = {i: engine.counts([class_name, *families[i]]) for i in whole}
+    for batch in batches_of_cells(whole, [tables[i].size for i in whole], limit=CONDITIONALS_BATCH_CELLS):
         for i, pseudo in zip(batch, estimator.pseudo_counts_of_tables([tables[i] for i in batch])):
             smoothed = tables[i] + pseudo
             cells = np.ravel_multi_index(tuple(family_codes[i]), tables[i].shape[1:])
             # np.take along an axis: a fraction of the cost of fancy indexing [:, cells].
             np.take(smoothed.reshape(n_classes, -1), cells, axis=1, out=at_cells[i])
-            np.take(smoothed.sum(axis=-1).reshape(n_classes, -1), cells // states[i], axis=1, out=at_totals[i])
+            configurations = cells // tables[i].shape[-1]
+            np.take(smoothed.sum(axis=-1).reshape(n_classes, -1), configurations, axis=1, out=at_totals[i])
+    return at_cells, at_totals
+
+
+def _held_out_terms(at_cells, at_totals, states, y, held_out):
+    """Each scored row's ``log P(child | parents, c)`` in each family for every class c, its own class left out.
+
+    Every family's values are normalized at once, each as :meth:`Estimator.conditional`
+    normalizes it, and the row's own class column corrected by
+    :func:`~graphmodels.estimators.selection.leave_one_out_correction`'s formula.
+
+    Parameters
+    ----------
+    at_cells, at_totals : ndarray of shape (n_families, n_classes, n_rows)
+        As :func:`_smoothed_at_rows` gives them.
+    states : ndarray of shape (n_families,)
+        Each family's child states.
+    y : ndarray of shape (n_rows,)
+        The scored rows' classes.
+    held_out : ndarray of shape (n_rows,)
+        What leaving each row out removes from its cells.
+
+    Returns
+    -------
+    ndarray of shape (n_families, n_rows, n_classes)
+    """
+    n_families, _, n_rows = at_cells.shape
+    rows = np.arange(n_rows)
     # As Estimator.conditional: uniform where a configuration has no counts and no pseudo-counts.
     with np.errstate(divide="ignore"):
         terms = np.log(_divided_or_uniform(at_cells, at_totals, 1.0 / states[:, None, None])).transpose(0, 2, 1)
     own = (slice(None), y, rows)
     change = _conditional_change(
-        at_cells[own].reshape(-1), at_totals[own].reshape(-1), np.tile(held_out, len(tables)), np.repeat(states, n_rows)
+        at_cells[own].reshape(-1), at_totals[own].reshape(-1), np.tile(held_out, n_families), np.repeat(states, n_rows)
     )
-    terms[:, rows, y] += change.reshape(len(tables), n_rows)
+    terms[:, rows, y] += change.reshape(n_families, n_rows)
     return terms
