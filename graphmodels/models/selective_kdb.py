@@ -568,7 +568,7 @@ def _smoothed_at_rows(engine, families, estimator, family_codes):
     whole = []  # the families read from whole tables
     for i, ((*parents, child), index) in enumerate(zip(families, family_codes)):
         shape = (n_classes, *(engine.cardinality(name) for name in (*parents, child)))
-        if not (one_pseudo_count and math.prod(shape[1:-1]) > engine.n_rows):
+        if not (one_pseudo_count and parents and math.prod(shape[1:-1]) > engine.n_rows):
             whole.append(i)
             continue
         configurations, counts = engine.occupied_counts(parents, [class_name, child])
