@@ -155,6 +155,9 @@ class Estimator:
         checked = [np.asarray(table, dtype=np.float64) for table in tables]
         if any(table.ndim == 0 for table in checked):
             raise ValueError("A count table needs at least one axis.")
+        # Each table copied once if it is a strided view (AODE's blocks of one pairwise table), not
+        # once by every pass below that flattens it.
+        checked = [np.ascontiguousarray(table) for table in checked]
         result: list[np.ndarray] = []
         # Small tables in batches (their per-call cost is what batching saves); a large one alone,
         # normalized as conditional() does, without full-size repeats of its totals.
