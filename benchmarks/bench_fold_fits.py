@@ -90,12 +90,13 @@ def main():
     parser.add_argument("--before", help="a folder holding the graphmodels package to compare with")
     parser.add_argument("--results", action="store_true", help="write the table to RESULTS.md")
     args = parser.parse_args()
-    if args.one:
-        return one(args.one, args.repeats)
+    if args.one:  # "name:repeats"
+        name, repeats = args.one.rsplit(":", 1)
+        return one(name, int(repeats))
     load_at_start = common.load_average()
     rows = []
     for name in args.sets:
-        argument = f"{name} --repeats {args.repeats}"
+        argument = f"{name}:{args.repeats}"
         before = common.run_one(__file__, argument, args.before) if args.before else None
         after = common.run_one(__file__, argument)
         for structure in [*CANDIDATES, "prior: skdb", "BNClassifier().fit"]:
