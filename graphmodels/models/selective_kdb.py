@@ -242,8 +242,10 @@ class SelectiveKDB(KDB):
     the attribute order gives the held-out class probabilities of every
     prefix ``s`` at once. Each of the ``(max_k + 1) x (n_features + 1)``
     sub-models costs one addition and one log-sum-exp over the scored rows,
-    and each attribute needs one table per distinct number of parents.
-    Beyond 2,000 training rows a fixed-seed sample of 2,000 is scored, as
+    and each attribute needs one table per distinct number of parents; under
+    an estimator of one pseudo-count per table, a table whose parents have
+    more configurations than there are rows is counted at the configurations
+    the rows hold only. Beyond 2,000 training rows a fixed-seed sample of 2,000 is scored, as
     :class:`~graphmodels.estimators.LeaveOneOutSelection` does; the tables
     always use every row.
 
