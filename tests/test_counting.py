@@ -446,3 +446,20 @@ def test_refined_pairwise_counts_reject_other_tables():
         engine.refine_pairwise_counts(pairs, [2], 2)
     with pytest.raises(ValueError, match=r"not those of its variables given \[3\]"):
         engine.refine_pairwise_counts(pairs, [3], 4)
+
+
+@pytest.mark.parametrize("weighted", [False, True])
+def test_occupied_counts_are_the_tables_cells_of_the_held_configurations(weighted):
+    # Weighted rows, unknown codes and several chunks: each cell summed as counts() sums it.
+    rng = np.random.default_rng(0)
+    codes = rng.integers(0, 4, size=(300, 5))
+    codes[rng.random(codes.shape) < 0.05] = -1
+    weights = rng.uniform(0.1, 3.0, size=300) if weighted else None
+    engine = CountingEngine(codes, [4] * 5, sample_weight=weights, chunk_size=64)
+    for given, variables in [([], [4, 2]), ([0], [4, 1]), ([3, 0, 2], [4, 1])]:
+        configurations, table = engine.occupied_counts(given, variables)
+        whole = engine.counts([*given, *variables]).reshape(-1, *table.shape[1:])
+        held = np.flatnonzero(whole.reshape(len(whole), -1).sum(axis=1) > 0)
+        assert set(held.tolist()) <= set(configurations.tolist())
+        assert np.all(np.diff(configurations) > 0)
+        np.testing.assert_array_equal(table, whole[configurations])

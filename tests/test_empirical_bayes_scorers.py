@@ -98,6 +98,19 @@ def test_distinct_keys_equal_numpys_unique_dense_or_sorted():
 
 
 @pytest.mark.parametrize("conditional", [True, False])
+def test_bdeu_terms_of_many_tables_equal_each_table_read_alone(conditional):
+    # Read together (the configurations' totals of tables of one width summed as one array), each
+    # table's non-empty cells and totals equal its own, bit for bit, weighted counts included.
+    rng = np.random.default_rng(5)
+    tables = [*_random_tables(rng, 30), np.zeros((3, 0)), np.zeros(0)]
+    for table, terms in zip(tables, _BDeuTerms.of_tables(tables, conditional)):
+        rows = table.reshape(-1, table.shape[-1]) if conditional and table.shape[-1] else table.reshape(1, -1)
+        assert np.array_equal(terms.cells, rows[rows > 0])
+        assert np.array_equal(terms.parents, rows.sum(axis=1)[rows.sum(axis=1) > 0])
+        assert (terms.n_cells, terms.n_configurations) == (max(rows.size, 1), rows.shape[0])
+
+
+@pytest.mark.parametrize("conditional", [True, False])
 def test_bdeu_scorer_equals_the_formula_cell_by_cell(conditional):
     rng = np.random.default_rng(3)
     tables = [t for t in _random_tables(rng, 12) if t.sum() > 0]

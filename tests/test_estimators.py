@@ -138,6 +138,17 @@ def test_invalid_counts_are_refused(counts):
         MaximumLikelihood().conditional(counts)
 
 
+@pytest.mark.parametrize("name", ["bdeu-auto", "hierarchical"])
+@pytest.mark.parametrize("bad", [[-1.0, 2.0], [np.inf, 1.0], 3.0])
+def test_one_invalid_table_among_many_is_refused(name, bad):
+    # The tables of a batch are checked together: one bad table anywhere is still named as bad.
+    tables = [np.ones((2, 3)), np.array(bad), np.ones(4)]
+    estimator = get_estimator(name)
+    for call in (estimator.pseudo_counts_of_tables, estimator.joints, estimator.conditionals):
+        with pytest.raises(ValueError, match="axis|finite and non-negative"):
+            call(tables)
+
+
 @pytest.mark.parametrize(
     "name, expected",
     [

@@ -12,9 +12,9 @@ from scipy.special import logsumexp
 import graphmodels as gm
 from graphmodels._validation import InvalidParameterError
 from graphmodels.estimators import LeaveOneOutSelection, get_estimator
-from graphmodels.estimators.selection import MAX_SELECTION_ROWS
+from graphmodels.estimators.selection import MAX_SELECTION_ROWS, family_cells, leave_one_out_correction
 from graphmodels.learners import kdb_ranking, kdb_structure, kdb_substructure
-from graphmodels.models import KDB, SelectiveKDB, load_model
+from graphmodels.models import KDB, SelectiveKDB, load_model, selective_kdb
 from graphmodels.stats import CountingEngine
 from graphmodels.structures import feature_parents
 
@@ -190,6 +190,42 @@ def test_every_sub_model_score_equals_brute_force(seed, estimator, loss):
     # The chosen cell is the lowest (ties: fewer attributes, then smaller k).
     best = min(got, key=lambda cell: (got[cell], cell[1], cell[0]))
     assert (model.k_, len(model.selected_features_)) == best
+
+
+@pytest.mark.parametrize("estimator", ["laplace", "bdeu(2)", "hierarchical", "bdeu-auto"])
+@pytest.mark.parametrize("n", [10, 40])  # two parents' 12 configurations: more than the rows, or fewer
+def test_batched_held_out_terms_equal_each_table_alone(estimator, n):
+    # Every family's terms from one batch (read at the configurations the rows hold, or from whole
+    # tables) equal the table's own conditional() at the rows' cells, its own class's column
+    # corrected by leave_one_out_correction (the formulation they replaced), bit for bit.
+    X, y = _frame(3, n=n, cards=(2, 3, 4, 3), n_classes=3)
+    engine = CountingEngine.from_frame(X.assign(**{"class": y}))
+    _, order, parents = kdb_ranking(engine, "class", list(X.columns), k=2)
+    families, _ = selective_kdb._nested_families(order, parents, 2)
+    codes, weights = engine.rows()
+    estimator = get_estimator(estimator)
+    family_codes = [[codes[:, engine.position(name)] for name in family] for family in families]
+    at_cells, at_totals = selective_kdb._smoothed_at_rows(engine, families, estimator, family_codes)
+    states = np.array([engine.cardinality(family[-1]) for family in families])
+    batched = selective_kdb._held_out_terms(at_cells, at_totals, states, codes[:, -1], weights)
+    rows = np.arange(len(codes))
+    for family, index, terms in zip(families, family_codes, batched):
+        table = engine.counts(["class", *family])
+        cells = np.ravel_multi_index(tuple(index), table.shape[1:])
+        expected = np.log(estimator.conditional(table)).reshape(table.shape[0], -1)[:, cells].T
+        own = family_cells(table, estimator, [codes[:, -1], *index])
+        expected[rows, codes[:, -1]] += leave_one_out_correction(own, weights)
+        np.testing.assert_array_equal(terms, expected)
+
+
+def test_grid_does_not_depend_on_its_batches():
+    X, y = _frame(4, n=50, cards=(2, 3, 4, 3, 2), n_classes=3)
+    engine = CountingEngine.from_frame(X.assign(**{"class": y}))
+    _, order, parents = kdb_ranking(engine, "class", list(X.columns), k=3)
+    estimator = get_estimator("hierarchical")
+    whole = selective_kdb._leave_one_out_grid(engine, order, parents, estimator, max_k=3)
+    one_by_one = selective_kdb._leave_one_out_grid(engine, order, parents, estimator, max_k=3, batch_cells=1)
+    np.testing.assert_array_equal(whole, one_by_one)
 
 
 @pytest.mark.parametrize("k", [0, 1, 2])

@@ -32,6 +32,7 @@ from .parameters import (
     ESTIMATORS,
     Estimator,
     _check_counts,
+    _check_tables,
     _LogRisingFactorialSums,
     _positive_range,
     search_each,
@@ -297,7 +298,7 @@ class HierarchicalDirichlet(Estimator):
         return self.pseudo_counts_of_tables([counts], conditional=conditional)[0]
 
     def pseudo_counts_of_tables(self, tables: Sequence[ArrayLike], *, conditional: bool = True) -> list[np.ndarray]:
-        checked = [_check_counts(table) for table in tables]
+        checked = _check_tables(tables)
         along_child = [i for i, table in enumerate(checked) if conditional or table.ndim == 1]
         result: list[Any] = [None] * len(checked)
         for i, pseudo in zip(along_child, self._conditional_pseudo_counts([checked[i] for i in along_child])):

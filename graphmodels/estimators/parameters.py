@@ -155,6 +155,9 @@ class Estimator:
         checked = [np.asarray(table, dtype=np.float64) for table in tables]
         if any(table.ndim == 0 for table in checked):
             raise ValueError("A count table needs at least one axis.")
+        # Each table copied once if it is a strided view (AODE's blocks of one pairwise table), not
+        # once by every pass below that flattens it.
+        checked = [np.ascontiguousarray(table) for table in checked]
         result: list[np.ndarray] = []
         # Small tables in batches (their per-call cost is what batching saves); a large one alone,
         # normalized as conditional() does, without full-size repeats of its totals.
@@ -175,7 +178,7 @@ class Estimator:
                 flat = smoothed / totals
             else:
                 flat = _divided_or_uniform(smoothed, totals, np.repeat(1.0 / np.maximum(states, 1), sizes))
-            parts = np.split(flat, np.cumsum(sizes)[:-1])
+            parts = _segments(flat, np.concatenate([[0], np.cumsum(sizes)]))
             result.extend(part.reshape(checked[i].shape) for part, i in zip(parts, batch))
         return result
 
@@ -211,7 +214,7 @@ class Estimator:
         -------
         list of ndarray, one per table, of its shape
         """
-        checked = [_check_counts(table) for table in tables]
+        checked = _check_tables(tables)
         pseudo = self.pseudo_counts_of_tables(checked, conditional=False)
         return [_normalized_joint(counts, extra) for counts, extra in zip(checked, pseudo)]
 
@@ -500,11 +503,56 @@ class _BDeuTerms(NamedTuple):
 
     @classmethod
     def of(cls, counts, conditional):
-        r = counts.shape[-1] if conditional else counts.size
-        q = max(counts.size // max(r, 1), 1)
-        table = counts.reshape(q, -1)
-        parents = table.sum(axis=1)
-        return cls(table[table > 0], parents[parents > 0], q * max(r, 1), q)
+        return cls.of_tables([counts], conditional)[0]
+
+    @classmethod
+    def of_tables(cls, tables, conditional):
+        """The terms of many (checked) tables, in a few passes over all of them, not a few per table.
+
+        A table is ``q`` parent configurations of ``r`` states (``q = 1`` for :meth:`joint`'s); the
+        configurations' totals of the tables of one width are summed as one array of rows, each
+        row as the table's own sum would add it.
+        """
+        shapes = [_configurations_and_states(table, conditional) for table in tables]
+        if not tables:
+            return []
+        sizes = np.array([table.size for table in tables], dtype=np.int64)
+        flat = np.concatenate([table.reshape(-1) for table in tables])
+        # Every configuration's total, the configurations of table after table end to end.
+        n_configurations = np.array([q for q, _ in shapes], dtype=np.int64)
+        widths = sizes // n_configurations
+        totals = np.empty(int(n_configurations.sum()))
+        first_total = segment_starts(n_configurations)
+        for width in np.unique(widths):
+            members = np.flatnonzero(widths == width)
+            rows = np.concatenate([flat[s : s + n] for s, n in zip(segment_starts(sizes)[members], sizes[members])])
+            at = np.repeat(first_total[members] - segment_starts(n_configurations[members]), n_configurations[members])
+            totals[at + np.arange(at.size)] = rows.reshape(at.size, -1).sum(axis=1)
+        cells = _nonzero_by_segment(flat, sizes)
+        parents = _nonzero_by_segment(totals, n_configurations)
+        return [
+            cls(table_cells, table_parents, q * max(r, 1), q)
+            for table_cells, table_parents, (q, r) in zip(cells, parents, shapes)
+        ]
+
+
+def _configurations_and_states(counts, conditional):
+    """``(q, r)`` of a table: its parent configurations (1 for a joint table) and child states."""
+    r = counts.shape[-1] if conditional else counts.size
+    return max(counts.size // max(r, 1), 1), r
+
+
+def _nonzero_by_segment(values, sizes):
+    """The positive values of each of consecutive segments of these sizes, one array per segment."""
+    positive = values > 0
+    ends = np.cumsum(np.concatenate([[0], positive]))[np.cumsum(np.concatenate([[0], sizes]))]
+    return _segments(values[positive], ends)
+
+
+def _segments(values, bounds):
+    """``values[bounds[i]:bounds[i + 1]]`` for each i: ``np.split`` without its per-piece axis swaps."""
+    bounds = bounds.tolist()
+    return [values[start:stop] for start, stop in zip(bounds[:-1], bounds[1:])]
 
 
 def _bdeu_scores_on_grids(terms):
@@ -675,7 +723,12 @@ def _normalized_along_child(smoothed):
 
 
 def _divided_or_uniform(values, totals, uniform):
-    """``values / totals``, and `uniform` where a total is 0 (a parent configuration without mass)."""
+    """``values / totals``, and `uniform` where a total is 0 (a parent configuration without mass).
+
+    `values` has the shape of the result; `totals` and `uniform` broadcast to it.
+    """
+    if np.size(totals) and np.min(totals) > 0:  # every configuration has mass: one pass, not five
+        return values / totals
     with np.errstate(invalid="ignore", divide="ignore"):
         return np.where(totals > 0, values / np.where(totals > 0, totals, 1.0), uniform)
 
@@ -813,7 +866,7 @@ class EmpiricalBayesBDeu(Estimator):
 
     def _select(self, tables, conditional):
         """Each (checked) table's equivalent sample size, all searched together."""
-        every = (_BDeuTerms.of(table, conditional) for table in tables)
+        every = _BDeuTerms.of_tables(tables, conditional)
         terms = {i: table_terms for i, table_terms in enumerate(every) if table_terms.cells.size}  # with counts
         low, high = self.min_equivalent_sample_size, self.max_equivalent_sample_size
         return search_each(terms, len(tables), _bdeu_scores_on_grids, lambda t: t.cells.size, low, high)
@@ -834,7 +887,7 @@ class EmpiricalBayesBDeu(Estimator):
         return self.pseudo_counts_of_tables([counts], conditional=conditional)[0]
 
     def pseudo_counts_of_tables(self, tables: Sequence[ArrayLike], *, conditional: bool = True) -> list[np.ndarray]:
-        checked = [_check_counts(table) for table in tables]
+        checked = _check_tables(tables)
         sizes = self._select(checked, conditional)
         # BDeu(ess)'s pseudo-counts, without building one estimator (and checking its table again) per table.
         return [np.full(table.shape, _bdeu_pseudo_count(float(ess), table.size)) for table, ess in zip(checked, sizes)]
@@ -1024,6 +1077,16 @@ def _positive_range(low, high, name):
     if not np.isfinite(high) or high < low:
         raise ValueError(f"`max_{name}` must be a finite number >= min_{name} ({low}), got {high}.")
     return low, high
+
+
+def _check_tables(tables: Sequence[ArrayLike]) -> list[np.ndarray]:
+    """:func:`_check_counts` of many tables: small ones checked together, in one pass over their cells."""
+    checked = [np.asarray(table, dtype=np.float64) for table in tables]
+    if any(table.ndim == 0 for table in checked):
+        raise ValueError("A count table needs at least one axis.")
+    for batch in batches_of_cells(range(len(checked)), [t.size for t in checked], limit=CONDITIONALS_BATCH_CELLS):
+        _check_counts(np.concatenate([checked[i].reshape(-1) for i in batch]) if len(batch) > 1 else checked[batch[0]])
+    return checked
 
 
 def _check_counts(counts: ArrayLike) -> np.ndarray:

@@ -529,7 +529,7 @@ class AODE(_SuperParentEnsemble):
         self.offsets_ = pairs.offsets
         n_classes = int(engine.cardinalities[class_pos])
         width = int(pairs.offsets[-1])
-        log_pairs = np.zeros((n_classes, width, width))
+        pair_tables = np.ones((n_classes, width, width))  # the diagonal blocks hold no distribution: log 1 = 0
         p = len(features)
         self.superparent_counts_ = [np.asarray(engine.counts([names[-1], names[i]])) for i in range(p)]  # (C, r_i)
         # One search of an adaptive estimator's hyperparameters for every superparent's table.
@@ -539,8 +539,8 @@ class AODE(_SuperParentEnsemble):
         families = [(i, j) for i in range(p) for j in range(p) if j != i]
         for (i, j), table in zip(families, self.estimator_.conditionals([pairs.block(i, j) for i, j in families])):
             rows = slice(pairs.offsets[i], pairs.offsets[i + 1])
-            log_pairs[:, rows, pairs.offsets[j] : pairs.offsets[j + 1]] = _log(table)
-        self.pair_log_tables_ = log_pairs
+            pair_tables[:, rows, pairs.offsets[j] : pairs.offsets[j + 1]] = table
+        self.pair_log_tables_ = _log(pair_tables)  # one pass, not one per table
         # Naive Bayes fallback for rows without any frequent superparent.
         self.class_log_prior_ = _log(self.estimator_.joint(engine.counts([names[-1]])))
         self.nb_log_tables_ = family_log_tables(engine, [-1] * p, self.estimator_, class_pos)

@@ -9,6 +9,7 @@ one is fitted.
 
 from __future__ import annotations
 
+import math
 import numbers
 from collections.abc import Hashable, Sequence
 from typing import TYPE_CHECKING, Any
@@ -20,7 +21,13 @@ from .._special import log_sum_exp_last
 from .._trace import Trace
 from .._validation import Interval, Options, Predicate
 from ..estimators.discriminative import Discriminative
-from ..estimators.parameters import _divided_or_uniform, get_estimator
+from ..estimators.parameters import (
+    CONDITIONALS_BATCH_CELLS,
+    Estimator,
+    _divided_or_uniform,
+    batches_of_cells,
+    get_estimator,
+)
 from ..estimators.selection import (
     MAX_SELECTION_ROWS,
     LeaveOneOutSelection,
@@ -37,7 +44,6 @@ from .registry import register_model
 if TYPE_CHECKING:
     from collections.abc import Hashable
 
-    from ..estimators.parameters import Estimator
     from ..stats.counting import CountingEngine
 
 __all__ = ["SelectiveKDB"]
@@ -47,20 +53,21 @@ _CLIP = 1e-15
 
 
 def _log_loss(log_posterior, predicted, weights):
-    return float(-(weights * np.maximum(log_posterior, np.log(_CLIP))).sum() / weights.sum())
+    return -(weights * np.maximum(log_posterior, np.log(_CLIP))).sum(axis=-1) / weights.sum()
 
 
 def _rmse(log_posterior, predicted, weights):
-    return float(np.sqrt((weights * (1.0 - np.exp(log_posterior)) ** 2).sum() / weights.sum()))
+    return np.sqrt((weights * (1.0 - np.exp(log_posterior)) ** 2).sum(axis=-1) / weights.sum())
 
 
 def _zero_one(log_posterior, predicted, weights):
-    return float((weights * ~predicted).sum() / weights.sum())
+    return (weights * ~predicted).sum(axis=-1) / weights.sum()
 
 
-#: Leave-one-out losses of a (k, number of attributes) sub-model, by name: each takes the
+#: Leave-one-out losses of (k, number of attributes) sub-models, by name: each takes the
 #: held-out log-probability of every scored row's own class, whether the row's own class is
-#: the most probable one (ties: the first class), and the rows' weights.
+#: the most probable one (ties: the first class), and the rows' weights (rows on the last axis;
+#: one loss per sub-model of the leading axes).
 _LOSSES = {"log-loss": _log_loss, "rmse": _rmse, "zero-one": _zero_one}
 
 #: What the selection may change: both k and the number of attributes, one of them, or nothing.
@@ -235,8 +242,10 @@ class SelectiveKDB(KDB):
     the attribute order gives the held-out class probabilities of every
     prefix ``s`` at once. Each of the ``(max_k + 1) x (n_features + 1)``
     sub-models costs one addition and one log-sum-exp over the scored rows,
-    and each attribute needs one table per distinct number of parents.
-    Beyond 2,000 training rows a fixed-seed sample of 2,000 is scored, as
+    and each attribute needs one table per distinct number of parents; under
+    an estimator of one pseudo-count per table, a table whose parents have
+    more configurations than there are rows is counted at the configurations
+    the rows hold only. Beyond 2,000 training rows a fixed-seed sample of 2,000 is scored, as
     :class:`~graphmodels.estimators.LeaveOneOutSelection` does; the tables
     always use every row.
 
@@ -414,6 +423,11 @@ def _best(losses: np.ndarray, select: str) -> tuple[int, int]:
     return best[1], best[0]
 
 
+#: Cells (families x scored rows x classes) of the held-out terms worked out in one batch: the
+#: attributes are scored in blocks of about this size, each block's tables normalized in one pass.
+GRID_BATCH_CELLS = 1 << 20
+
+
 def _leave_one_out_grid(
     engine: CountingEngine,
     order: list[Hashable],
@@ -422,6 +436,7 @@ def _leave_one_out_grid(
     *,
     max_k: int,
     loss: str = "log-loss",
+    batch_cells: int = GRID_BATCH_CELLS,
 ) -> np.ndarray:
     """Leave-one-out loss of every nested KDB sub-model, from the counts (no refit).
 
@@ -439,6 +454,9 @@ def _leave_one_out_grid(
     max_k : int
         Largest number of attribute parents scored.
     loss : {"log-loss", "rmse", "zero-one"}, default="log-loss"
+    batch_cells : int, default=GRID_BATCH_CELLS
+        Held-out terms worked out at once (blocks of attributes); the result
+        does not depend on it.
 
     Returns
     -------
@@ -463,55 +481,145 @@ def _leave_one_out_grid(
     held_out = np.minimum(np.asarray(weights, dtype=np.float64), 1.0)  # what leaving a row out removes
 
     def held_out_losses(joints):
-        """The loss of every k's running log-likelihood, (k, rows, classes), in one pass."""
+        """The loss of each running log-likelihood of `joints` (..., rows, classes)."""
         with np.errstate(invalid="ignore"):
-            log_posterior = joints[:, rows, y] - log_sum_exp_last(joints)
+            log_posterior = joints[..., rows, y] - log_sum_exp_last(joints)
         log_posterior = np.where(np.isnan(log_posterior), -np.inf, log_posterior)
-        predicted = np.argmax(joints, axis=2) == y
-        return [score(log_posterior[k], predicted[k], weights) for k in range(len(joints))]
+        predicted = np.argmax(joints, axis=-1) == y if score is _zero_one else None  # only the error rate reads it
+        return score(log_posterior, predicted, weights)
 
     prior = class_prior_cells(engine, y, estimator)
     start = np.broadcast_to(_log(estimator.joint(prior.counts)), (len(y), n_classes)).copy()
     start[rows, y] += leave_one_out_correction(prior, weights)
+    families, family_of = _nested_families(order, parents, max_k)
     losses = np.empty((max_k + 1, len(order) + 1))
-    # One running log-likelihood per k, each row's own class column already held out.
+    losses[:, 0] = held_out_losses(start)
+    # Each k's running log-likelihood, each row's own class column held out: the attributes are added
+    # one at a time (a cumulative sum along the order), so every prefix s is a sub-model.
     joints = np.repeat(start[None], max_k + 1, axis=0)
-    losses[:, 0] = held_out_losses(joints)
-    for s, child in enumerate(order, start=1):
-        # By number of parents: an attribute with fewer than k has one table for several k.
-        terms: dict[int, np.ndarray] = {}
+    sizes = [len(np.unique(family_of[:, s])) * len(y) * n_classes for s in range(len(order))]
+    for block in batches_of_cells(range(len(order)), sizes, limit=batch_cells):
+        first, last = int(family_of[:, block[0]].min()), int(family_of[:, block[-1]].max()) + 1
+        family_codes = [[codes[:, position[name]] for name in family] for family in families[first:last]]
+        at_cells, at_totals = _smoothed_at_rows(engine, families[first:last], estimator, family_codes)
+        states = np.array([engine.cardinality(family[-1]) for family in families[first:last]])
+        terms = _held_out_terms(at_cells, at_totals, states, y, held_out)
+        running = np.empty((len(block), len(y), n_classes))
         for k in range(max_k + 1):
-            members = _in_order(parents[child][:k], order)
-            if len(members) not in terms:
-                family = [*members, child]
-                counts = engine.counts([class_name, *family])
-                family_codes = [codes[:, position[name]] for name in family]
-                terms[len(members)] = _held_out_term(counts, estimator, y, family_codes, held_out)
-            joints[k] += terms[len(members)]
-        losses[:, s] = held_out_losses(joints)
+            # A cumulative sum along the order, one whole-array addition per attribute (np.cumsum along
+            # the first axis walks the rows x classes cells one by one, several times slower).
+            for step, family in enumerate(family_of[k, block] - first):
+                np.add(running[step - 1] if step else joints[k], terms[family], out=running[step])
+            losses[k, block[0] + 1 : block[-1] + 2] = held_out_losses(running)
+            joints[k] = running[-1]
     return losses
 
 
-def _held_out_term(counts, estimator, y, family_codes, held_out):
-    """Each scored row's ``log P(child | parents, c)`` for every class c, its own class's left out.
+def _nested_families(order, parents, max_k):
+    """The families the grid scores, ``[*attribute parents, child]``, and each ``(k, s)``'s family.
 
-    The family table ``(class, parents..., child)`` is smoothed and normalized at the rows' cells
-    only (a five-parent table holds far more cells than the scored rows), each value as
-    :meth:`Estimator.conditional` computes it, and the row's own class column corrected by
-    :func:`~graphmodels.estimators.selection.leave_one_out_correction`'s formula. Returns an
-    array of shape (n_rows, n_classes).
+    Returns ``(families, family_of)``: ``family_of[k, s]`` is the position in `families` of the
+    ``s``-th attribute of `order` with its first ``k`` parents. An attribute with fewer than ``k``
+    parents has one family for several ``k``; the families of an attribute are consecutive.
     """
-    counts = np.asarray(counts, dtype=np.float64)
-    smoothed = counts + estimator.pseudo_counts(counts)
-    n_classes, n_states = counts.shape[0], counts.shape[-1]
-    totals = smoothed.sum(axis=-1).reshape(n_classes, -1)  # each (class, parent configuration)
-    cells = np.ravel_multi_index(tuple(family_codes), counts.shape[1:])
-    configurations = cells // n_states
-    at_cells = smoothed.reshape(n_classes, -1)[:, cells]
-    at_totals = totals[:, configurations]
+    families: list[list[Hashable]] = []
+    family_of = np.empty((max_k + 1, len(order)), dtype=np.int64)
+    for s, child in enumerate(order):
+        first_of_size: dict[int, int] = {}
+        for k in range(max_k + 1):
+            members = _in_order(parents[child][:k], order)
+            if len(members) not in first_of_size:
+                first_of_size[len(members)] = len(families)
+                families.append([*members, child])
+            family_of[k, s] = first_of_size[len(members)]
+    return families, family_of
+
+
+def _smoothed_at_rows(engine, families, estimator, family_codes):
+    """Each family's smoothed counts at the scored rows' cells, and at their parent configurations summed.
+
+    The family table is ``(class, parents..., child)``, smoothed by `estimator` as
+    :meth:`~graphmodels.estimators.Estimator.conditional` smooths it. Under an estimator of one
+    pseudo-count per table, a family whose parents have more configurations than there are rows
+    is read at the configurations some row holds only
+    (:meth:`~graphmodels.stats.CountingEngine.occupied_counts`: a five-parent table on a hundred
+    rows is mostly empty); the other families are read from whole tables, a batch at a time (an
+    adaptive estimator searches their pseudo-counts together). Either way each value is the whole
+    table's, bit for bit.
+
+    Parameters
+    ----------
+    engine : CountingEngine
+        The class is its last variable.
+    families : list of list
+        Each family's attribute parents and child.
+    estimator : Estimator
+    family_codes : list of list of ndarray
+        For each family, the scored rows' codes of its parents and child.
+
+    Returns
+    -------
+    at_cells, at_totals : ndarray of shape (n_families, n_classes, n_rows)
+        The smoothed count of each row's cell under every class, and the sum of the smoothed counts
+        of its parent configuration under every class.
+    """
+    class_name = engine.names[-1]
+    n_classes, n_rows = engine.cardinality(class_name), len(family_codes[0][-1])
+    at_cells, at_totals = np.empty((2, len(families), n_classes, n_rows))
+    one_pseudo_count = type(estimator).pseudo_counts is Estimator.pseudo_counts
+    whole = []  # the families read from whole tables
+    for i, ((*parents, child), index) in enumerate(zip(families, family_codes)):
+        shape = (n_classes, *(engine.cardinality(name) for name in (*parents, child)))
+        if not (one_pseudo_count and parents and math.prod(shape[1:-1]) > engine.n_rows):
+            whole.append(i)
+            continue
+        configurations, counts = engine.occupied_counts(parents, [class_name, child])
+        smoothed = counts + estimator.pseudo_count(shape)  # (held configurations, classes, states)
+        held = np.searchsorted(configurations, np.ravel_multi_index(tuple(index[:-1]), shape[1:-1]))
+        at_cells[i] = smoothed[held, :, index[-1]].T
+        at_totals[i] = smoothed.sum(axis=-1)[held].T
+    tables = {i: engine.counts([class_name, *families[i]]) for i in whole}
+    for batch in batches_of_cells(whole, [tables[i].size for i in whole], limit=CONDITIONALS_BATCH_CELLS):
+        for i, pseudo in zip(batch, estimator.pseudo_counts_of_tables([tables[i] for i in batch])):
+            smoothed = tables[i] + pseudo
+            cells = np.ravel_multi_index(tuple(family_codes[i]), tables[i].shape[1:])
+            # np.take along an axis: a fraction of the cost of fancy indexing [:, cells].
+            np.take(smoothed.reshape(n_classes, -1), cells, axis=1, out=at_cells[i])
+            configurations = cells // tables[i].shape[-1]
+            np.take(smoothed.sum(axis=-1).reshape(n_classes, -1), configurations, axis=1, out=at_totals[i])
+    return at_cells, at_totals
+
+
+def _held_out_terms(at_cells, at_totals, states, y, held_out):
+    """Each scored row's ``log P(child | parents, c)`` in each family for every class c, its own class left out.
+
+    Every family's values are normalized at once, each as :meth:`Estimator.conditional`
+    normalizes it, and the row's own class column corrected by
+    :func:`~graphmodels.estimators.selection.leave_one_out_correction`'s formula.
+
+    Parameters
+    ----------
+    at_cells, at_totals : ndarray of shape (n_families, n_classes, n_rows)
+        As :func:`_smoothed_at_rows` gives them.
+    states : ndarray of shape (n_families,)
+        Each family's child states.
+    y : ndarray of shape (n_rows,)
+        The scored rows' classes.
+    held_out : ndarray of shape (n_rows,)
+        What leaving each row out removes from its cells.
+
+    Returns
+    -------
+    ndarray of shape (n_families, n_rows, n_classes)
+    """
+    n_families, _, n_rows = at_cells.shape
+    rows = np.arange(n_rows)
     # As Estimator.conditional: uniform where a configuration has no counts and no pseudo-counts.
     with np.errstate(divide="ignore"):
-        term = np.log(_divided_or_uniform(at_cells, at_totals, 1.0 / n_states)).T
-    rows = np.arange(len(y))
-    term[rows, y] += _conditional_change(at_cells[y, rows], at_totals[y, rows], held_out, n_states)
-    return term
+        terms = np.log(_divided_or_uniform(at_cells, at_totals, 1.0 / states[:, None, None])).transpose(0, 2, 1)
+    own = (slice(None), y, rows)
+    change = _conditional_change(
+        at_cells[own].reshape(-1), at_totals[own].reshape(-1), np.tile(held_out, n_families), np.repeat(states, n_rows)
+    )
+    terms[:, rows, y] += change.reshape(n_families, n_rows)
+    return terms
