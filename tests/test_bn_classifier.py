@@ -306,6 +306,25 @@ def test_a_raced_out_structure_fits_only_the_folds_its_refits_reach(monkeypatch)
     assert sorted(k for name, k in fitted if name == "NaiveBayes") == list(range(generative["folds"]))
 
 
+def test_the_paths_run_best_generative_structure_first(monkeypatch):
+    import graphmodels.models.bn_classifier as bnc
+
+    order = []
+    original = bnc.BNClassifier._refit_options
+
+    def record(self, name, *args):
+        order.append(name)
+        return original(self, name, *args)
+
+    monkeypatch.setattr(bnc.BNClassifier, "_refit_options", record)
+    X, y = _frame()
+    table = gm.BNClassifier(structures=["nb", "tan", "kdb-2"], penalty_grid=(1.0,)).fit(X, y).selection_
+    generative = table[table["parameterization"] == "generative"]
+    assert table["structure"].drop_duplicates().tolist() == ["nb", "tan", "kdb-2"]  # the table keeps its order
+    expected = generative.sort_values("log_loss", na_position="last", kind="stable")["structure"].tolist()
+    assert order == expected and order != ["nb", "tan", "kdb-2"]
+
+
 def test_the_race_is_one_standard_error_when_the_folds_are_repeated(monkeypatch):
     import graphmodels.models.bn_classifier as bnc
 

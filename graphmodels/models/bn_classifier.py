@@ -456,8 +456,8 @@ class BNClassifier(BaseClassifier, Queryable):
             means = [float((o["loss"][scored] * weights[scored]).sum()) for o in complete]
             return complete[int(np.argmin(means))]["loss"]
 
-        # Every structure's generative tables first, then the refits' paths: a path races against
-        # the best of them all (a strong rival from its first folds), not only the structures before it.
+        # Every structure's generative tables first, then the refits' paths (best generative structure
+        # first): a path races against the best of them all, not only the structures before it.
         generative_fits: dict[str, _FoldFits] = {}
         for name in self._structure_names():
             rival = best_complete()
@@ -479,7 +479,16 @@ class BNClassifier(BaseClassifier, Queryable):
             generative_fits[name] = fits
             options.append(_option(name, None, fits.loss, fits.error, fits.n_fitted))
         refit_options: dict[str, list[dict[str, Any]]] = {}
-        for name, fits in generative_fits.items():
+
+        def generative_loss(item):
+            # The paths of the best generative structures first: their refits are the likeliest
+            # winners, and a strong rival early races the others' penalties out after a few folds.
+            fits = item[1]
+            if fits.n_fitted < len(folds):
+                return np.inf  # raced out
+            return float((fits.loss[scored] * weights[scored]).sum())
+
+        for name, fits in sorted(generative_fits.items(), key=generative_loss):
             if self.discriminative and STRUCTURES[name][0]._fits_discriminative:
                 # The generative tables are the path's baseline where scored on every fold (not raced out).
                 baseline = fits.loss if fits.n_fitted == len(folds) else None
