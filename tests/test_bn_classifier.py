@@ -266,6 +266,34 @@ def test_a_path_raced_out_at_every_penalty_stops_past_its_minimum(monkeypatch):
     assert penalty == [10.0] * 3 + [1.0] * 3 + [0.1] * 3
 
 
+def test_a_penalty_behind_its_paths_best_is_dropped_and_ends_the_path(monkeypatch):
+    # Penalty 0.1 trails penalty 1 by exactly 0.1 on every row (no spread: out after 3 folds at one
+    # standard error) while the rival, better than both, is too noisy to race either out.
+    from graphmodels.estimators import discriminative as module
+
+    folds, labels, weights, rows = _naive_bayes_path_folds(5)
+    rng = np.random.default_rng(0)
+    signs = np.resize([-1.0, 1.0], len(labels))  # mean 0 over the rows: the rival's mean is below 1's
+    noise, rival = 0.3 * rng.permutation(signs), 0.78 + 0.6 * rng.permutation(signs)
+    level = {10.0: 0.9, 1.0: 0.8, 0.1: 0.9, 0.01: 0.1}
+    test_of = {id(fold.problem): fold.test for fold in folds}
+    now = {}
+
+    def minimize(problem, start, max_iter, gtol):
+        now.update(penalty=problem.penalty, test=test_of[id(problem)])
+        return start
+
+    monkeypatch.setattr(module, "_minimize", minimize)
+    monkeypatch.setattr(module, "_row_log_loss", lambda scores, y: level[now["penalty"]] + noise[now["test"]])
+    grid = [10.0, 1.0, 0.1, 0.01]
+    baseline = np.full(len(labels), 2.0)
+    kept = module.penalty_path(folds, grid, labels, weights, rows, baseline, 50, 1e-4, rival=rival)
+    ended = module.penalty_path(folds, grid, labels, weights, rows, baseline, 50, 1e-4, rival=rival, path_race_z=1.0)
+    assert kept.folds.tolist() == [5, 5, 5, 0]  # 0.1 scored on every fold, then the path stops
+    assert ended.folds.tolist() == [5, 5, 3, 0]
+    np.testing.assert_array_equal(kept.held_out[:2], ended.held_out[:2])
+
+
 def test_a_structure_without_refits_races_against_the_best_so_far():
     # The class is the parity of three columns: KDB(k=2) holds it exactly, AODE (one superparent) cannot.
     rng = np.random.default_rng(1)

@@ -743,6 +743,7 @@ def penalty_path(
     gtol: float,
     rival: np.ndarray | None = None,
     race_z: float = RACE_Z,
+    path_race_z: float | None = None,
 ) -> PenaltyPath:
     """Score the penalties of `grid` (strongest first) on inner folds, each fold warm-started along its own path.
 
@@ -775,6 +776,9 @@ def penalty_path(
         Another option's held-out losses (every scored row), raced against as well.
     race_z : float, default=RACE_Z
         The standard errors by which a penalty must trail to be dropped.
+    path_race_z : float, optional
+        Also drop a penalty (and end the path) once it trails the path's best penalty scored on
+        every fold by this many standard errors; None: only the end-of-penalty stop applies.
 
     Returns
     -------
@@ -796,6 +800,13 @@ def penalty_path(
         incumbent = options[int(np.argmin(option_means))] if options else None
         if np.isfinite(held_out).any() and np.nanmin(held_out) < min(option_means, default=np.inf):
             incumbent = row_loss[int(np.nanargmin(held_out))]
+        # The path's own best penalty so far, raced against with `path_race_z` (a penalty behind it
+        # is past the minimum: the path stops after it).
+        path_best = (
+            row_loss[int(np.nanargmin(held_out))]
+            if path_race_z is not None and g and np.isfinite(held_out).any()
+            else None
+        )
         done = np.zeros(len(y), dtype=bool)
         for k, fold in enumerate(folds):
             fold.problem.penalty = penalty
@@ -810,6 +821,14 @@ def penalty_path(
                 row_loss[g], incumbent, w, scored[done[scored]], len(scored), k + 1, len(folds), race_z
             ):
                 break  # clearly worse than the incumbent on the folds so far
+            if (
+                path_best is not None
+                and path_race_z is not None
+                and out_of_the_race(
+                    row_loss[g], path_best, w, scored[done[scored]], len(scored), k + 1, len(folds), path_race_z
+                )
+            ):
+                break  # behind the path's best penalty: past the minimum
         rows = scored[done[scored]]
         if folds_scored[g] == len(folds):
             held_out[g] = float((row_loss[g, scored] * ws).sum() / total)

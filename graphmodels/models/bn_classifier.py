@@ -90,6 +90,10 @@ SMALL_SAMPLE_REPEATS = 3
 #: (167 -> 120 s); with one repetition (5 folds) it saved 3% and changed a choice on breast-cancer.
 REPEATED_RACE_Z = 1.0
 
+#: A penalty one standard error behind its path's best penalty is dropped, and the path ends
+#: (past its minimum, where the path would stop after scoring it on every fold).
+PATH_RACE_Z = 1.0
+
 #: The inner fits' L-BFGS tolerance grows as 1 / rows below this many training rows in a fold (1e-3
 #: at 100 rows): the fits rank candidates whose held-out losses differ by more than their noise, which
 #: grows as the rows shrink. On the 17 shared sets of fewer than 1,000 rows (5 outer folds each) it
@@ -554,7 +558,7 @@ class BNClassifier(BaseClassifier, Queryable):
         try:
             path = penalty_path(
                 _LazyFolds(build, len(fits.folds)), grid, y, weights, scored, baseline, discriminative.max_iter, gtol,
-                rival=rival, race_z=race_z,
+                rival=rival, race_z=race_z, path_race_z=PATH_RACE_Z,
             )  # fmt: skip
         except (TableTooLargeError, MemoryError) as refused:
             note = str(refused).splitlines()[0]
