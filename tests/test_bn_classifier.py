@@ -353,6 +353,38 @@ def test_the_paths_run_best_generative_structure_first(monkeypatch):
     assert order == expected and order != ["nb", "tan", "kdb-2"]
 
 
+def test_a_fold_refused_on_the_path_leaves_the_structure_out_with_a_note(monkeypatch):
+    # Naive Bayes's generative tables are raced out after 2 folds; its path then needs the third
+    # fold's fit, which is refused (as a fold whose structure needs tables beyond max_cells would be).
+    import graphmodels.models.bn_classifier as bnc
+    from graphmodels.stats.counting import TableTooLargeError
+
+    monkeypatch.setattr(bnc, "out_of_the_race", lambda *args: args[5] >= 2)
+    fits = {"NaiveBayes": 0}
+    original = bnc.clone_model
+
+    class Refusing:
+        def __init__(self, model):
+            self.model = model
+
+        def fit_counts(self, counts):
+            name = type(self.model).__name__
+            fits[name] = fits.get(name, 0) + 1
+            if name == "NaiveBayes" and fits[name] == 3:
+                raise TableTooLargeError("a table of 10 cells exceeds max_cells")
+            return self.model.fit_counts(counts)
+
+    monkeypatch.setattr(bnc, "clone_model", lambda model: Refusing(original(model)))
+    rng = np.random.default_rng(1)
+    bits = rng.integers(0, 2, (300, 3))
+    X = pd.DataFrame(bits, columns=["a", "b", "c"]).astype(str)
+    y = pd.Series(np.where(bits.sum(axis=1) % 2 == 1, "odd", "even"), name="parity")
+    table = gm.BNClassifier(structures=["kdb-2", "nb"], penalty_grid=(1.0,)).fit(X, y).selection_
+    nb = table[table["structure"] == "nb"]
+    assert nb["note"].str.startswith("left out: a table of 10 cells").all() and nb["log_loss"].isna().all()
+    assert nb.iloc[0]["folds"] == 2 and table.loc[table["chosen"], "structure"].item() == "kdb-2"
+
+
 def test_the_race_is_one_standard_error_when_the_folds_are_repeated(monkeypatch):
     import graphmodels.models.bn_classifier as bnc
 

@@ -505,8 +505,12 @@ class BNClassifier(BaseClassifier, Queryable):
         for option in options:
             if option["penalty"] is None:
                 if option["structure"] in generative_fits:
-                    option["folds"] = generative_fits[option["structure"]].n_fitted  # with a path's later folds
-                    if option["folds"] < len(folds):
+                    made = generative_fits[option["structure"]]
+                    option["folds"] = made.n_fitted  # with the folds a path fitted later
+                    if made.refusal is not None:  # a later fold's structure needed tables beyond max_cells
+                        option["note"] = f"left out: {str(made.refusal).splitlines()[0]}"
+                        option["too_large"] = made.refusal
+                    elif option["folds"] < len(folds):
                         option["note"] = "dropped from the race: clearly worse than the best so far"
                 ordered += [option, *refit_options.get(option["structure"], [])]
         options = ordered
@@ -718,6 +722,7 @@ class _FoldFits:
         self.codes, self.y = codes, y
         self.loss, self.error = np.full(len(y), np.nan), np.full(len(y), np.nan)  # over the slots
         self.models: list[BaseClassifier | None] = [None] * len(folds)
+        self.refusal: Exception | None = None  # a fold's fit refused (tables beyond max_cells)
 
     @property
     def n_fitted(self) -> int:
@@ -727,7 +732,11 @@ class _FoldFits:
         model = self.models[k]
         if model is None:
             test, slot = self.folds[k][1], self.slots[k]
-            model = self.models[k] = clone_model(self.candidate).fit_counts(self.fold_counts[k])
+            try:
+                model = self.models[k] = clone_model(self.candidate).fit_counts(self.fold_counts[k])
+            except (TableTooLargeError, MemoryError) as refused:
+                self.refusal = refused
+                raise
             self.loss[slot], self.error[slot] = _row_loss(model._class_log_scores(self.codes[test, :-1]), self.y[slot])
         return model
 
