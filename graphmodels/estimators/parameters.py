@@ -174,10 +174,7 @@ class Estimator:
             states = np.array([checked[i].shape[-1] for i in batch], dtype=np.int64)
             runs = np.repeat(states, sizes // np.maximum(states, 1))
             totals = np.repeat(np.add.reduceat(smoothed, segment_starts(runs)), runs)
-            if totals.size and totals.min() > 0:  # every configuration has mass: no uniform fallback
-                flat = smoothed / totals
-            else:
-                flat = _divided_or_uniform(smoothed, totals, np.repeat(1.0 / np.maximum(states, 1), sizes))
+            flat = _divided_or_uniform(smoothed, totals, np.repeat(1.0 / np.maximum(states, 1), sizes))
             parts = _segments(flat, np.concatenate([[0], np.cumsum(sizes)]))
             result.extend(part.reshape(checked[i].shape) for part, i in zip(parts, batch))
         return result

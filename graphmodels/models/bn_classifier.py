@@ -751,9 +751,7 @@ class _LazyFolds(Sequence):
         return len(self._folds)
 
     def __getitem__(self, k):
-        if isinstance(k, slice):
-            return [self[i] for i in range(*k.indices(len(self)))]
-        k = range(len(self))[k]
+        k = range(len(self))[k]  # an IndexError past the end ends iteration
         if self._folds[k] is None:
             self._folds[k] = self._build(k)
         return self._folds[k]

@@ -447,9 +447,7 @@ class CountingEngine:
         if not positions:
             return np.array(self.total)
         flat = np.zeros(n_cells, dtype=np.float64)
-        strides = np.ones(len(positions), dtype=np.int64)
-        for k in range(len(positions) - 2, -1, -1):
-            strides[k] = strides[k + 1] * shape[k + 1]
+        strides = _strides(shape)
         for codes, weights in self.iter_chunks(positions):
             index = codes @ strides if len(positions) > 1 else codes[:, 0].astype(np.int64)
             if self._has_unknown:
