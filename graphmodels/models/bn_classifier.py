@@ -87,7 +87,8 @@ SMALL_SAMPLE_REPEATS = 3
 #: is raced only once a whole repetition has scored it, on every row, and one more standard error
 #: behind the leader is a gap the other dealings of the folds do not close. On the seven shared sets of
 #: fewer than 200 rows (5 outer folds each), 1 instead of 2.5 made the same 35 choices with 28% less CPU
-#: (167 -> 120 s); with one repetition (5 folds) it saved 3% and changed a choice on breast-cancer.
+#: (167 -> 120 s); with one repetition (5 folds) it saved 3% and changed a choice on breast-cancer
+#: (benchmarks/RESULTS.md, ``bnclassifier-settings``).
 REPEATED_RACE_Z = 1.0
 
 #: A penalty one standard error behind its path's best penalty is dropped, and the path ends
@@ -98,7 +99,7 @@ PATH_RACE_Z = 1.0
 #: at 100 rows): the fits rank candidates whose held-out losses differ by more than their noise, which
 #: grows as the rows shrink. On the 17 shared sets of fewer than 1,000 rows (5 outer folds each) it
 #: made the same choices with 12% less CPU; growing it from 3,000 rows saved 25% but changed three
-#: sets' choices (zoo +0.025 nats, breast-cancer +0.009).
+#: sets' choices (zoo +0.025 nats, breast-cancer +0.009; RESULTS ``bnclassifier-settings``).
 INNER_GTOL_ROWS = 1000
 
 #: The floor of a held-out probability, as in scikit-learn's log_loss.
