@@ -20,7 +20,10 @@ Usage::
     python benchmarks/bench_bnclassifier.py [--sets iris car ...] [--raw PREFIX] [--render A B]
 
 Two halves of the sets can run side by side (``--raw a --sets ...`` and ``--raw b --sets ...``,
-then ``--render a b``). Reads ``../shared/datasets`` (or ``$GRAPHMODELS_DATASETS``); writes its
+then ``--render a b``); ``--only`` and ``--skip`` run some implementations (BNClassifier and
+LogisticRegressionCV again, say, in a quiet hour) and ``--render`` joins the runs. The runs behind
+RESULTS.md are kept in ``benchmarks/results/bnclassifier/`` (per-fold rows gzipped), so that the
+section can be rendered again with one part re-run. Reads ``../shared/datasets`` (or ``$GRAPHMODELS_DATASETS``); writes its
 section of RESULTS.md between ``<!-- bnclassifier:start -->`` and ``<!-- bnclassifier:end -->``.
 """
 
@@ -102,7 +105,7 @@ def implementations():
     ]
 
 
-def run_set(name, max_rows, only=None):
+def run_set(name, max_rows, only=None, skip=None):
     from sklearn.model_selection import StratifiedKFold
 
     X, y, note = load(name, max_rows)
@@ -111,6 +114,8 @@ def run_set(name, max_rows, only=None):
         data = fold_data(X, y, train, test)
         for method in implementations():
             if only and not any(part in method.label for part in only):
+                continue
+            if skip and any(part in method.label for part in skip):
                 continue
             row = dict(dataset=name, fold=k, family=method.family, implementation=method.label, library=method.library)
             try:
@@ -267,6 +272,12 @@ def targets_markdown(per_set, log_loss, error, loss_rank, error_rank, sets, regr
     return "Targets of issue 27, measured in this run:\n\n" + common.markdown_table(pd.DataFrame(rows))
 
 
+def _folds_file(prefix):
+    """A saved run's per-fold rows: PREFIX.folds.csv, or as kept in benchmarks/results (gzipped)."""
+    plain = Path(f"{prefix}.folds.csv")
+    return plain if plain.exists() else Path(f"{prefix}.folds.csv.gz")
+
+
 def main(argv=None):
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sets", nargs="+", help="shared set names (default: every classification set)")
@@ -276,9 +287,12 @@ def main(argv=None):
     parser.add_argument("--render", nargs="+", metavar="PREFIX", help="write the section from runs saved with --raw")
     parser.add_argument("--note", default="", help="with --render: a sentence about the run (when, load, commit)")
     parser.add_argument("--only", nargs="+", metavar="TEXT", help="run only the implementations whose label has this")
+    parser.add_argument(
+        "--skip", nargs="+", metavar="TEXT", help="run every implementation but those whose label has this"
+    )
     args = parser.parse_args(argv)
     if args.render:
-        results = pd.concat([pd.read_csv(f"{p}.folds.csv", keep_default_na=False, na_values=[""]) for p in args.render])
+        results = pd.concat([pd.read_csv(_folds_file(p), keep_default_na=False, na_values=[""]) for p in args.render])
         results["chosen"] = results["chosen"].fillna("")
         order = {m.label: i for i, m in enumerate(implementations())}
         results = results.sort_values(
@@ -301,7 +315,7 @@ def main(argv=None):
     start = time.perf_counter()
     rows, notes = [], {}
     for name in by_size(shared_sets(args.sets)):
-        set_rows, notes[name] = run_set(name, args.max_rows, args.only)
+        set_rows, notes[name] = run_set(name, args.max_rows, args.only, args.skip)
         rows += set_rows
         if args.raw:  # saved after every set: a stopped run keeps what it finished
             pd.DataFrame(rows).to_csv(f"{args.raw}.folds.csv", index=False)

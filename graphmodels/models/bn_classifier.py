@@ -739,7 +739,6 @@ class _FoldFits:
         self.models: list[BaseClassifier | None] = [None] * len(folds)
         self.refusal: Exception | None = None  # a fold's fit refused (tables beyond max_cells)
         self.own_prior: tuple[SelectiveKDB, Any] | None = None
-        self.n_own_priors = 0  # the folds that chose their own prior
 
     @property
     def n_fitted(self) -> int:
@@ -750,14 +749,14 @@ class _FoldFits:
         if model is None:
             test, slot = self.folds[k][1], self.slots[k]
             try:
-                model = self.models[k] = clone_model(self.candidate).fit_counts(self.fold_counts[k])
+                model = clone_model(self.candidate).fit_counts(self.fold_counts[k])
                 if self.own_prior is not None:
                     on_every_row, selection = self.own_prior
                     if model.k_ != on_every_row.k_ or not np.array_equal(model.support_, on_every_row.support_):
                         model.set_params(estimator=selection, grid_estimator=None)
                         model.estimator_ = get_estimator(selection)
                         model._fit_selected_tables(self.fold_counts[k].engine)
-                        self.n_own_priors += 1
+                self.models[k] = model
             except (TableTooLargeError, MemoryError) as refused:
                 self.refusal = refused
                 raise
