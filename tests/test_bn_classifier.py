@@ -469,7 +469,7 @@ def test_inner_folds_fit_on_every_other_row_and_hold_out_at_most_what_is_scored(
 def test_a_large_set_scores_one_fold_fitted_on_four_fifths_of_the_rows(monkeypatch):
     import graphmodels.models.bn_classifier as bnc
 
-    monkeypatch.setattr(bnc, "MAX_PENALTY_CV_ROWS", 40)
+    monkeypatch.setattr(bnc, "MAX_SCORED_ROWS", 40)
     X, y = _frame(n=240)
     with monkeypatch.context() as patch:
         seen = []
