@@ -744,7 +744,7 @@ class _FoldFits:
         self.loss, self.error = np.full(len(y), np.nan), np.full(len(y), np.nan)  # over the slots
         self.models: list[BaseClassifier | None] = [None] * len(folds)
         self.refusal: Exception | None = None  # a fold's fit refused (tables beyond max_cells)
-        self.own_prior: tuple[SelectiveKDB, Any] | None = None
+        self.own_prior: tuple[Any, Any] | None = None  # (selective KDB on every row, its prior selection)
 
     @property
     def n_fitted(self) -> int:
