@@ -21,7 +21,9 @@ Usage::
 
 Two halves of the sets can run side by side (``--raw a --sets ...`` and ``--raw b --sets ...``,
 then ``--render a b``); ``--only`` and ``--skip`` run some implementations (BNClassifier and
-LogisticRegressionCV again, say, in a quiet hour) and ``--render`` joins the runs. The runs behind
+LogisticRegressionCV again, say, in a quiet hour) and ``--render`` joins the runs. Both match
+any part of a label: ``BNClassifier`` also matches pyAgrum's ``BNClassifier("TAN", ...)``, so
+name ``"graphmodels BNClassifier"`` to mean graphmodels' alone. The runs behind
 RESULTS.md are kept in ``benchmarks/results/bnclassifier/`` (per-fold rows gzipped), so that the
 section can be rendered again with one part re-run. Reads ``../shared/datasets`` (or ``$GRAPHMODELS_DATASETS``); writes its
 section of RESULTS.md between ``<!-- bnclassifier:start -->`` and ``<!-- bnclassifier:end -->``.
@@ -274,8 +276,10 @@ def targets_markdown(per_set, log_loss, error, loss_rank, error_rank, sets, regr
 
 def _folds_file(prefix):
     """A saved run's per-fold rows: PREFIX.folds.csv, or as kept in benchmarks/results (gzipped)."""
-    plain = Path(f"{prefix}.folds.csv")
-    return plain if plain.exists() else Path(f"{prefix}.folds.csv.gz")
+    plain, kept = Path(f"{prefix}.folds.csv"), Path(f"{prefix}.folds.csv.gz")
+    if not plain.exists() and not kept.exists():
+        raise SystemExit(f"--render: no run saved as {plain} or {kept}")
+    return plain if plain.exists() else kept
 
 
 def main(argv=None):
@@ -293,6 +297,13 @@ def main(argv=None):
     args = parser.parse_args(argv)
     if args.render:
         results = pd.concat([pd.read_csv(_folds_file(p), keep_default_na=False, na_values=[""]) for p in args.render])
+        repeated = results.duplicated(["implementation", "dataset", "fold"])
+        if repeated.any():  # summarize keeps a set's five folds only: a repeat would drop it silently
+            first = results.loc[repeated].iloc[0]
+            raise SystemExit(
+                f"--render: {first['implementation']} on {first['dataset']} fold {first['fold']} is in more than "
+                "one of the runs given; render each implementation's folds from one run."
+            )
         results["chosen"] = results["chosen"].fillna("")
         order = {m.label: i for i, m in enumerate(implementations())}
         results = results.sort_values(

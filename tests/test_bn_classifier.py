@@ -485,24 +485,40 @@ def test_a_large_set_scores_one_fold_fitted_on_four_fifths_of_the_rows(monkeypat
     assert model.selection_["folds"].tolist() == [1] and np.isfinite(model.selection_["log_loss"]).all()
 
 
-def test_a_selective_kdb_fold_with_another_sub_model_chooses_its_own_prior():
+def test_a_selective_kdb_fold_with_another_sub_model_chooses_its_own_prior(monkeypatch):
+    import graphmodels.models.bn_classifier as bnc
     from graphmodels.models.bn_classifier import scored_folds
 
     # monk2: the sub-model chosen on every row (k = 5) differs from several folds' (k = 2 or 4),
     # and the prior chosen for it (BDeu(5)) is far from theirs.
     X, y = gm.datasets.load("monk2", return_X_y=True)
     X, y = X.iloc[:480], y.iloc[:480]
+    fold_models = {}
+    original = bnc._FoldFits.model
+
+    def record(self, k):
+        model = original(self, k)
+        if isinstance(model, gm.SelectiveKDB):
+            fold_models[k] = model
+        return model
+
+    monkeypatch.setattr(bnc._FoldFits, "model", record)
     model = gm.BNClassifier(structures=["skdb", "nb"], discriminative=False).fit(X, y)
     on_every_row = gm.SelectiveKDB().fit(X, y)
     fixed = gm.SelectiveKDB(estimator=on_every_row.estimator_, grid_estimator="laplace")
     labels = np.searchsorted(np.unique(y), y.to_numpy())
     losses, own = np.zeros(len(y)), 0
-    for train, test in scored_folds(labels, 2, 5):
+    for k, (train, test) in enumerate(scored_folds(labels, 2, 5)):
         fold = gm.models.clone_model(fixed).fit(X.iloc[train], y.iloc[train])
-        if fold.k_ != on_every_row.k_ or not np.array_equal(fold.support_, on_every_row.support_):
+        same = fold.k_ == on_every_row.k_ and np.array_equal(fold.support_, on_every_row.support_)
+        inner = fold_models[k]
+        if same:  # the prior chosen on every row, not chosen again
+            assert inner.estimator_ == on_every_row.estimator_ and not hasattr(inner, "estimator_selection_")
+        else:  # its own choice, as SelectiveKDB() makes it on these rows
             fold, own = gm.SelectiveKDB().fit(X.iloc[train], y.iloc[train]), own + 1
+            assert inner.estimator_ == fold.estimator_ and hasattr(inner, "estimator_selection_")
         proba = fold.predict_proba(X.iloc[test])
         losses[test] = -np.log(np.clip(proba[np.arange(len(test)), labels[test]], CLIP, 1))
-    assert own >= 1
+    assert 1 <= own < 5
     skdb = model.selection_.iloc[0]
     assert skdb["structure"] == "skdb" and skdb["log_loss"] == pytest.approx(losses.mean(), rel=1e-9)

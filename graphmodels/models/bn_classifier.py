@@ -101,8 +101,8 @@ PATH_RACE_Z = 1.0
 #: sets' choices (zoo +0.025 nats, breast-cancer +0.009; RESULTS ``bnclassifier-settings``).
 INNER_GTOL_ROWS = 1000
 
-#: Held-out rows scored at most (see :func:`scored_folds`): only the first inner folds that hold this many rows are held out, each still fitted on every other row. On the six shared
-#: sets it changes (kr-vs-kp, splice, waveform, mushroom, satimage, nursery: 2,556-10,368 training
+#: Held-out rows scored at most (see :func:`scored_folds`): only the first inner folds that hold
+#: this many rows are held out, each still fitted on every other row. On the six shared sets it changes (kr-vs-kp, splice, waveform, mushroom, satimage, nursery: 2,556-10,368 training
 #: rows), 1,500 instead of 3,000 took 0.73x the CPU (143.7 -> 104.4 s, side by side) for +0.0001,
 #: +0.0007 and +0.0011 nats on kr-vs-kp, splice and nursery, the other three the same (RESULTS
 #: ``bnclassifier-settings``).
@@ -196,7 +196,7 @@ class BNClassifier(BaseClassifier, Queryable):
         a row is its mean over the repetitions. ``"auto"`` is 3 below 200
         training rows, where one dealing of the folds decides between near
         candidates by chance, and 1 from 200 rows. Repetitions apply only where
-        every row is held out in each (below 1,500 rows).
+        every row is held out in each (below about 1,900 rows with 5 folds).
     estimator : str, dict or Estimator, default="leave-one-out"
         The generative prior of every candidate that takes it (AODE and AnDE,
         which cannot choose theirs by leave-one-out, keep their own default
@@ -690,7 +690,7 @@ def scored_folds(
     candidate is still fitted on ``(n_folds - 1) / n_folds`` of the rows. A
     fold fitted on a subsample would score a candidate on a smaller learning
     curve than the model it chooses: on letter (16,000 training rows, 3,000
-    scored), training each inner fold on 2,400 rows kept AODE (0.489 nats on
+    scored under the earlier limit), training each inner fold on 2,400 rows kept AODE (0.489 nats on
     the outer folds) over discriminative selective KDB (0.403).
 
     Parameters
@@ -761,7 +761,10 @@ class _FoldFits:
                     if model.k_ != on_every_row.k_ or not np.array_equal(model.support_, on_every_row.support_):
                         model.set_params(estimator=selection, grid_estimator=None)
                         model.estimator_ = get_estimator(selection)
-                        model._fit_selected_tables(self.fold_counts[k].engine)
+                        try:
+                            model._fit_selected_tables(self.fold_counts[k].engine)
+                        except TableTooLargeError as error:  # named as a fit's refusal is
+                            raise error.for_model(type(model).__name__) from None
                 self.models[k] = model
             except (TableTooLargeError, MemoryError) as refused:
                 self.refusal = refused
