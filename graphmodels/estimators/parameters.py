@@ -152,9 +152,7 @@ class Estimator:
         -------
         list of ndarray, one per table, of its shape
         """
-        checked = [np.asarray(table, dtype=np.float64) for table in tables]
-        if any(table.ndim == 0 for table in checked):
-            raise ValueError("A count table needs at least one axis.")
+        checked = _count_arrays(tables)  # their values are checked where the pseudo-counts are made
         # Each table copied once if it is a strided view (AODE's blocks of one pairwise table), not
         # once by every pass below that flattens it.
         checked = [np.ascontiguousarray(table) for table in checked]
@@ -1076,11 +1074,17 @@ def _positive_range(low, high, name):
     return low, high
 
 
+def _count_arrays(tables: Sequence[ArrayLike]) -> list[np.ndarray]:
+    """Each table as a float64 array, refused if it has no axis (its values are not read)."""
+    arrays = [np.asarray(table, dtype=np.float64) for table in tables]
+    if any(table.ndim == 0 for table in arrays):
+        raise ValueError("A count table needs at least one axis.")
+    return arrays
+
+
 def _check_tables(tables: Sequence[ArrayLike]) -> list[np.ndarray]:
     """:func:`_check_counts` of many tables: small ones checked together, in one pass over their cells."""
-    checked = [np.asarray(table, dtype=np.float64) for table in tables]
-    if any(table.ndim == 0 for table in checked):
-        raise ValueError("A count table needs at least one axis.")
+    checked = _count_arrays(tables)
     for batch in batches_of_cells(range(len(checked)), [t.size for t in checked], limit=CONDITIONALS_BATCH_CELLS):
         _check_counts(np.concatenate([checked[i].reshape(-1) for i in batch]) if len(batch) > 1 else checked[batch[0]])
     return checked

@@ -758,13 +758,8 @@ class _FoldFits:
                 model = clone_model(self.candidate).fit_counts(self.fold_counts[k])
                 if self.own_prior is not None:
                     on_every_row, selection = self.own_prior
-                    if model.k_ != on_every_row.k_ or not np.array_equal(model.support_, on_every_row.support_):
-                        model.set_params(estimator=selection, grid_estimator=None)
-                        model.estimator_ = get_estimator(selection)
-                        try:
-                            model._fit_selected_tables(self.fold_counts[k].engine)
-                        except TableTooLargeError as error:  # named as a fit's refusal is
-                            raise error.for_model(type(model).__name__) from None
+                    if not model._same_sub_model(on_every_row):
+                        model._refit_prior(self.fold_counts[k].engine, selection)
                 self.models[k] = model
             except (TableTooLargeError, MemoryError) as refused:
                 self.refusal = refused

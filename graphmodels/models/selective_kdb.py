@@ -36,7 +36,7 @@ from ..estimators.selection import (
     leave_one_out_correction,
 )
 from ..learners.kdb import kdb_ranking, kdb_substructure
-from ..stats.counting import DEFAULT_MAX_CELLS
+from ..stats.counting import DEFAULT_MAX_CELLS, TableTooLargeError
 from . import _fitted
 from .kdb import KDB
 from .registry import register_model
@@ -374,6 +374,24 @@ class SelectiveKDB(KDB):
 
     def _family_index(self, codes):
         return super()._family_index(np.asarray(codes)[:, self._kept_columns()])
+
+    def _same_sub_model(self, other: SelectiveKDB) -> bool:
+        """Whether fitted `other` chose the same ``k`` and attributes."""
+        return bool(self.k_ == other.k_ and np.array_equal(self.support_, other.support_))
+
+    def _refit_prior(self, engine: CountingEngine, estimator: Any) -> None:
+        """Refit the tables of the sub-model already chosen with `estimator` (a selection chooses again).
+
+        Equal to a fit with ``estimator=estimator`` when the fit chose this sub-model: the
+        ``(k, s)`` grid is scored with Laplace's prior under a selection, as with
+        ``grid_estimator="laplace"`` (:class:`~graphmodels.BNClassifier`'s inner folds).
+        """
+        self.set_params(estimator=estimator, grid_estimator=None)
+        self.estimator_ = get_estimator(estimator)
+        try:
+            self._fit_selected_tables(engine)
+        except TableTooLargeError as error:  # named by its model, as a fit's refusal is
+            raise error.for_model(type(self).__name__) from None
 
     def _kept_columns(self):
         return np.flatnonzero(self.support_)
