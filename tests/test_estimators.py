@@ -332,7 +332,8 @@ def test_empirical_bayes_ess_maximises_the_marginal_likelihood(seed, conditional
     assert 0.1 <= chosen <= 1000.0
     brute = np.geomspace(0.1, 1000.0, 4001)
     scores = bdeu_log_marginal_likelihood(counts, brute, conditional=conditional)
-    assert bdeu_log_marginal_likelihood(counts, chosen, conditional=conditional) >= scores.max() - 1e-5
+    # Within a thousandth of a nat of the brute-force maximum (the search's last step is a factor 1.019 here).
+    assert bdeu_log_marginal_likelihood(counts, chosen, conditional=conditional) >= scores.max() - 1e-3
     # The estimate is BDeu at the chosen sample size.
     if conditional:
         np.testing.assert_allclose(estimator.conditional(counts), BDeu(chosen).conditional(counts), rtol=1e-14)
@@ -453,7 +454,7 @@ def test_batched_bdeu_search_maximises_each_tables_marginal_likelihood():
     for table, pseudo in zip(tables, estimator.pseudo_counts_of_tables(tables)):
         ess = float(pseudo.reshape(-1)[0] * table.size)
         assert ess == pytest.approx(estimator.select_equivalent_sample_size(table), rel=1e-12)
-        # Better than every point of a fine grid, up to the search's 1.003 resolution.
+        # Better than every point of a fine grid, up to the search's resolution (a last step of 1.0125).
         fine = np.geomspace(2.0, 1000.0, 2000)
         best = fine[np.argmax(bdeu_log_marginal_likelihood(table, fine))]
         assert bdeu_log_marginal_likelihood(table, ess) >= bdeu_log_marginal_likelihood(table, best) - 1e-3
@@ -466,7 +467,8 @@ def test_maximise_on_log_grids_is_one_search_per_row():
     many = maximise_on_log_grids(lambda x: -((np.log(x) - np.log(targets)[:, None]) ** 2), 0.1, 1000.0, len(targets))
     for target, value in zip(targets, many):
         assert value == maximise_on_log_grid(lambda x, t=target: -((np.log(x) - np.log(t)) ** 2), 0.1, 1000.0)
-        assert abs(value / target - 1) < 0.003
+        # Within half the last grid's step, a factor (high / low) ** (1 / 500), of the maximiser.
+        assert abs(np.log(value / target)) <= 0.5 * np.log(1000.0 / 0.1) / 500 + 1e-12
     assert maximise_on_log_grids(lambda x: x, 1.0, 1.0, 3).tolist() == [1.0, 1.0, 1.0]
 
 
