@@ -522,3 +522,41 @@ def test_a_selective_kdb_fold_with_another_sub_model_chooses_its_own_prior(monke
     assert 1 <= own < 5
     skdb = model.selection_.iloc[0]
     assert skdb["structure"] == "skdb" and skdb["log_loss"] == pytest.approx(losses.mean(), rel=1e-9)
+
+
+def test_from_1000_rows_the_folds_keep_the_structure_learned_on_every_row(monkeypatch):
+    import graphmodels.models.bn_classifier as bnc
+    from graphmodels.models.bn_classifier import STRUCTURE_KEPT_ROWS, scored_folds
+
+    # car: 1,728 rows; KDB(k=2)'s parents learned on every row differ from those of four of its folds.
+    X, y = gm.datasets.load("car", return_X_y=True)
+    assert len(y) >= STRUCTURE_KEPT_ROWS
+    settings = dict(structures=["kdb-2"], discriminative=False, estimator="laplace")
+    model = gm.BNClassifier(**settings).fit(X, y)
+    kdb = gm.KDB(k=2, estimator="laplace").fit(X, y)
+    parents = {name: [p for p in kdb.structure_.predecessors(name) if p != y.name] for name in X.columns}
+    # Each fold's held-out loss by hand: the parents of every row, Laplace tables counted on the fold's rows.
+    classes = np.unique(y)
+    labels = np.searchsorted(classes, y.to_numpy())
+    codes = {name: np.searchsorted(np.unique(X[name]), X[name].to_numpy()) for name in X.columns}
+    losses, relearned = np.zeros(len(y)), 0
+    for train, test in scored_folds(labels, len(classes), 5):
+        class_counts = np.bincount(labels[train], minlength=len(classes))
+        scores = np.tile(np.log((class_counts + 1) / (len(train) + len(classes))), (len(test), 1))
+        for name in X.columns:
+            family = [*parents[name], name]
+            table = np.zeros((len(classes), *(codes[v].max() + 1 for v in family)))
+            np.add.at(table, (labels[train], *(codes[v][train] for v in family)), 1)
+            log_p = np.log((table + 1) / (table.sum(axis=-1, keepdims=True) + table.shape[-1]))
+            scores += log_p[(slice(None), *(codes[v][test] for v in family))].T
+        log_proba = scores - np.log(np.exp(scores).sum(axis=1, keepdims=True))
+        losses[test] = -log_proba[np.arange(len(test)), labels[test]]
+        own = gm.KDB(k=2, estimator="laplace").fit(X.iloc[train], y.iloc[train])
+        relearned += set(own.structure_.edges()) != set(kdb.structure_.edges())
+    assert relearned >= 1  # a fold that learned its own parents would have scored another structure
+    row = model.selection_.iloc[0]
+    assert row["structure"] == "kdb-2" and row["log_loss"] == pytest.approx(losses.mean(), rel=1e-9)
+    # Below STRUCTURE_KEPT_ROWS the folds learn their own parents: another loss.
+    monkeypatch.setattr(bnc, "STRUCTURE_KEPT_ROWS", len(y) + 1)
+    again = gm.BNClassifier(**settings).fit(X, y)
+    assert again.selection_.iloc[0]["log_loss"] != pytest.approx(losses.mean(), rel=1e-6)

@@ -1037,6 +1037,18 @@ class BaseModel:
     def _set_family_tables(self, tables):
         self.log_tables_ = tables
 
+    def _refit_tables(self, engine, estimator):
+        """Fit this fitted structure's tables again, on `engine`'s counts, with the generative `estimator`.
+
+        The structure stays as fitted (a selection chooses its prior again): :class:`~graphmodels.BNClassifier`'s
+        inner folds from 1,000 rows fit so the structure learned on every row.
+        """
+        self.estimator_ = get_estimator(estimator)
+        try:
+            self._fit_selected_tables(engine)
+        except TableTooLargeError as error:  # named by its model, as a fit's refusal is
+            raise error.for_model(type(self).__name__) from None
+
     def _fit_selected_tables(self, engine):
         """Fit the tables with ``estimator_``; a LeaveOneOutSelection first picks its best candidate.
 

@@ -36,7 +36,7 @@ from ..estimators.selection import (
     leave_one_out_correction,
 )
 from ..learners.kdb import kdb_ranking, kdb_substructure
-from ..stats.counting import DEFAULT_MAX_CELLS, TableTooLargeError
+from ..stats.counting import DEFAULT_MAX_CELLS
 from . import _fitted
 from .kdb import KDB
 from .registry import register_model
@@ -387,11 +387,7 @@ class SelectiveKDB(KDB):
         ``grid_estimator="laplace"`` (:class:`~graphmodels.BNClassifier`'s inner folds).
         """
         self.set_params(estimator=estimator, grid_estimator=None)
-        self.estimator_ = get_estimator(estimator)
-        try:
-            self._fit_selected_tables(engine)
-        except TableTooLargeError as error:  # named by its model, as a fit's refusal is
-            raise error.for_model(type(self).__name__) from None
+        self._refit_tables(engine, estimator)
 
     def _kept_columns(self):
         return np.flatnonzero(self.support_)
