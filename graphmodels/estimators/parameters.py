@@ -983,7 +983,10 @@ _LOG_GRID_STEPS = {n: np.linspace(0.0, 1.0, n) for n in set(SEARCH_PASSES)}
 
 def _log_grids(lows: np.ndarray, highs: np.ndarray, n: int) -> np.ndarray:
     """Row ``t``: ``n`` log-spaced values from ``lows[t]`` to ``highs[t]``, both included (``np.geomspace``, cheaper)."""
-    grids = lows[:, None] * (highs / lows)[:, None] ** _LOG_GRID_STEPS[n]
+    steps = _LOG_GRID_STEPS.get(n)
+    if steps is None:  # another SEARCH_PASSES (a study setting it): worked out once too
+        steps = _LOG_GRID_STEPS[n] = np.linspace(0.0, 1.0, n)
+    grids = lows[:, None] * (highs / lows)[:, None] ** steps
     grids[:, -1] = highs
     return grids
 

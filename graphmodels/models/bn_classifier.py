@@ -116,9 +116,9 @@ MAX_SCORED_ROWS = 1500
 #: fifths of the rows no longer stands for the one the chosen model learns on all of them: on car
 #: (1,382 rows), the folds' trees and KDB parents, learned again on 1,105 rows, scored TAN-D 0.07 and
 #: KDB(k=2)-D 0.08-0.10 nats where the structures of every row reach 0.014 on the outer folds, and
-#: BNClassifier chose 0.062 against 0.014. On the 13 shared sets from 1,000 rows it took 0.84x the CPU
-#: (skipping the structure searches and the selective KDB grids of the folds), car 0.062 -> 0.014,
-#: letter 0.390 -> 0.385, the largest loss satimage +0.0015 (RESULTS ``bnclassifier-settings``).
+#: BNClassifier chose 0.062 against 0.014. On the 13 shared sets from 1,000 rows it took 0.86x the CPU
+#: (no structure searches nor selective KDB grids in the folds), car 0.062 -> 0.014, letter 0.390 ->
+#: 0.385, the largest loss satimage +0.0014 (RESULTS ``bnclassifier-settings``).
 STRUCTURE_KEPT_ROWS = 1000
 
 #: The floor of a held-out probability, as in scikit-learn's log_loss.
