@@ -102,11 +102,13 @@ PATH_RACE_Z = 1.0
 INNER_GTOL_ROWS = 1000
 
 #: Held-out rows scored at most (see :func:`scored_folds`): only the first inner folds that hold
-#: this many rows are held out, each still fitted on every other row. On the six shared sets it changes (kr-vs-kp, splice, waveform, mushroom, satimage, nursery: 2,556-10,368 training
-#: rows), 1,500 instead of 3,000 took 0.73x the CPU (143.7 -> 104.4 s, side by side) for +0.0001,
-#: +0.0007 and +0.0011 nats on kr-vs-kp, splice and nursery, the other three the same (RESULTS
-#: ``bnclassifier-settings``).
-MAX_SCORED_ROWS = 1500
+#: this many rows are held out, each still fitted on every other row. 1,500 instead of 3,000 took 0.73x
+#: the CPU on the six shared sets it changed (+0.0001 to +0.0011 nats on three). Once the folds kept the
+#: structure learned on every row (:data:`STRUCTURE_KEPT_ROWS`), 1,000 instead of 1,500 took 0.71x the
+#: CPU on the six sets it changes (titanic, segment, kr-vs-kp, splice, mushroom, satimage: 1,761-6,499
+#: training rows; 61.2 -> 43.6 s), the same choices in 28 of their 30 outer folds: kr-vs-kp +0.0043
+#: nats, titanic +0.0002 (RESULTS ``bnclassifier-settings``).
+MAX_SCORED_ROWS = 1000
 
 #: From this many training rows, the inner folds of a candidate that learns its structure (TAN, KDB,
 #: selective KDB, ...) keep the structure learned on every row and fit only its tables on each fold's
@@ -202,7 +204,7 @@ class BNClassifier(BaseClassifier, Queryable):
     n_folds : int or "auto", default="auto"
         Inner folds: ``"auto"`` is 5, or 10 below 200 training rows. Each is
         held out in turn and the candidates fitted on the other rows; beyond
-        1,500 rows only the first folds that hold 1,500 are held out (see
+        1,000 rows only the first folds that hold 1,000 are held out (see
         :func:`scored_folds`), so that the choice costs about the same at any
         size and every candidate is fitted on as large a share of the rows as
         the model it chooses.
@@ -212,7 +214,7 @@ class BNClassifier(BaseClassifier, Queryable):
         a row is its mean over the repetitions. ``"auto"`` is 3 below 200
         training rows, where one dealing of the folds decides between near
         candidates by chance, and 1 from 200 rows. Repetitions apply only where
-        every row is held out in each (below about 1,900 rows with 5 folds).
+        every row is held out in each (below 1,250 rows with 5 folds).
     estimator : str, dict or Estimator, default="leave-one-out"
         The generative prior of every candidate that takes it (AODE and AnDE,
         which cannot choose theirs by leave-one-out, keep their own default
@@ -722,7 +724,7 @@ def scored_folds(
     n_classes : int
     n_folds : int
     max_scored : int, optional
-        Default :data:`MAX_SCORED_ROWS` (1,500).
+        Default :data:`MAX_SCORED_ROWS` (1,000).
     seed : int, default=0
         The shuffle of each class's rows before they are dealt (one per repetition).
 
