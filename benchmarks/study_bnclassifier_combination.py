@@ -12,6 +12,8 @@ its inner held-out probabilities of the training rows' classes. From these, offl
   Caruana et al. 2004 with continuous weights), then weights below 0.05 dropped and the rest
   renormalized;
 * ``top-3``: the three candidates of lowest inner log-loss, averaged;
+* ``near ties``: the candidates within one standard error (of the paired per-row difference of inner
+  losses) of the best, averaged;
 * ``hybrid``: the mixture only where its weights, fitted on four fifths of the scored rows and
   scored on the fifth (five times), beat the chosen candidate's inner log-loss.
 
@@ -23,6 +25,7 @@ Usage::
 
     python benchmarks/study_bnclassifier_combination.py --collect DIR [--sets ...] [--n-folds 10]
     python benchmarks/study_bnclassifier_combination.py --analyze DIR [--label TEXT] [--results]
+    python benchmarks/study_bnclassifier_combination.py --oracle --sets zoo hepatitis
 
 ``--collect`` saves one ``.npz`` per (set, outer fold) in DIR (a stopped run resumes);
 ``--analyze --results`` writes the section ``bnclassifier-combination`` of RESULTS.md (the
@@ -145,7 +148,23 @@ def rule_hybrid(fold, n_splits=5):
     return rule_mixture(fold) if held_out / w.sum() < _inner_losses(fold)[chosen] else fold["outer"][chosen]
 
 
-RULES = {"select": rule_select, "mixture": rule_mixture, "top-3": rule_top3, "hybrid": rule_hybrid}
+def rule_near_ties(fold, z=1.0):
+    """The candidates whose inner log-loss is within `z` standard errors (of the paired per-row difference) of the best, averaged."""
+    row_loss, w = -np.log(np.clip(fold["inner"], CLIP, 1)), fold["weights"]
+    means = (row_loss * w).sum(axis=1) / w.sum()
+    difference = row_loss - row_loss[int(np.argmin(means))]
+    mean = (difference * w).sum(axis=1) / w.sum()
+    spread = np.sqrt(((difference - mean[:, None]) ** 2 * w).sum(axis=1) / w.sum() / len(w))
+    return fold["outer"][mean <= z * spread].mean(axis=0)
+
+
+RULES = {
+    "select": rule_select,
+    "mixture": rule_mixture,
+    "top-3": rule_top3,
+    "hybrid": rule_hybrid,
+    "near ties": rule_near_ties,
+}
 
 #: Bootstrap resamples of the outer rows for the oracle's regret.
 ORACLE_RESAMPLES = 500
@@ -168,6 +187,44 @@ def oracle_regret(losses, resamples=ORACLE_RESAMPLES):
         means = losses[:, rng.integers(0, losses.shape[1], losses.shape[1])].mean(axis=1)
         regrets.append(means[best] - means.min())
     return float(np.mean(regrets))
+
+
+def oracle_of_candidates(names):
+    """Per set: each default candidate fitted alone on the 5 outer folds, and :func:`oracle_regret` of them.
+
+    The candidates are bench_bnclassifier.py's (the table its regret target reads), each fitted on
+    every training fold and scored on every outer row; the row-weighted mean log-loss of each and the
+    regret the target's own noise gives a rule that always picks the best of them.
+    """
+    from bench_bnclassifier import candidates
+    from sklearn.model_selection import StratifiedKFold
+
+    rows = []
+    for name in names:
+        X, y, _ = load(name, 20_000)
+        models = candidates()
+        losses = np.zeros((len(models), len(y)))
+        for train, test in StratifiedKFold(5, shuffle=True, random_state=0).split(X, y):
+            data = fold_data(X, y, train, test)
+            for i, method in enumerate(models):
+                model = method.make().fit(data["X_train"], data["y_train"])
+                proba = model.predict_proba(data["X_test"])
+                position = {str(c): j for j, c in enumerate(model.classes_)}
+                truth = np.array([position[str(v)] for v in data["y_test"]])
+                losses[i, test] = -np.log(np.clip(proba[np.arange(len(test)), truth], CLIP, 1))
+        means = losses.mean(axis=1)
+        best = int(np.argmin(means))
+        rows.append(
+            {
+                "dataset": name,
+                "best candidate": models[best].label,
+                "its log-loss": round(float(means[best]), 4),
+                "candidates within 0.01": int((means <= means[best] + 0.01).sum()),
+                "oracle": round(oracle_regret(losses), 4),
+            }
+        )
+        print(f"[combination] oracle {name}: {rows[-1]}", file=sys.stderr, flush=True)
+    return pd.DataFrame(rows)
 
 
 def analyze(directory):
@@ -252,7 +309,13 @@ def main(argv=None):
     parser.add_argument("--max-rows", type=int, default=DEFAULT_MAX_ROWS)
     parser.add_argument("--n-folds", default="auto", help="BNClassifier's n_folds")
     parser.add_argument("--results", action="store_true", help="with --analyze: write the RESULTS.md section")
+    parser.add_argument(
+        "--oracle", action="store_true", help="with --sets: the oracle regret of the default candidates fitted alone"
+    )
     args = parser.parse_args(argv)
+    if args.oracle:
+        print(common.markdown_table(oracle_of_candidates(shared_sets(args.sets))))
+        return
     if args.collect:
         manifest = pd.read_csv(common.datasets_dir() / "MANIFEST.tsv", sep="\t").set_index("name")
         names = [n for n in shared_sets(args.sets) if args.sets or manifest.loc[n, "rows"] <= args.max_rows]
