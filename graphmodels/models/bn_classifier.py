@@ -203,8 +203,9 @@ class BNClassifier(BaseClassifier, Queryable):
         ``(0.01, 0.1, 1, 10)``, :class:`~graphmodels.estimators.Discriminative`'s).
     n_folds : int or "auto", default="auto"
         Inner folds: ``"auto"`` is 5, or 10 below 200 training rows. Each is
-        held out in turn and the candidates fitted on the other rows; beyond
-        1,000 rows only the first folds that hold 1,000 are held out (see
+        held out in turn and the candidates fitted on the other rows; from
+        about 1,250 rows (with 5 folds) only the first folds that hold 1,000
+        rows are held out (see
         :func:`scored_folds`), so that the choice costs about the same at any
         size and every candidate is fitted on as large a share of the rows as
         the model it chooses.
@@ -258,10 +259,14 @@ class BNClassifier(BaseClassifier, Queryable):
     Leave-one-out from the counts (:mod:`graphmodels.estimators.selection`)
     is exact for the tables of a fixed structure, and it picks each
     candidate's prior inside its fits here; it is not how the candidates are
-    compared, because the structure it scores was learned on the rows it
-    leaves out: on 181 rows of soybean (19 classes), TAN's leave-one-out
-    log-loss is 0.14 and its 10-fold cross-validated one, the tree learned
-    again in each fold, 0.52.
+    compared below :data:`STRUCTURE_KEPT_ROWS` rows, because the structure it
+    scores was learned on the rows it leaves out: on 181 rows of soybean (19
+    classes), TAN's leave-one-out log-loss is 0.14 and its 10-fold
+    cross-validated one, the tree learned again in each fold, 0.52. From
+    1,000 rows the folds do score the structure learned on every row; the
+    threshold counts rows, not rows per table cell, so on columns of many
+    states just above it that flatters the structures learned from the rows
+    more than on the shared sets it was measured on.
 
     References
     ----------
@@ -390,8 +395,9 @@ class BNClassifier(BaseClassifier, Queryable):
         table = self._choose(evidence)
         chosen = table.loc[table["chosen"]].iloc[0]
         penalty = None if chosen["parameterization"] == "generative" else float(chosen["penalty"])
-        # Each structure was fitted generatively on every row already, to fix its prior for the folds:
-        # a generative choice is that fit, a discriminative one refits its tables (the same structure).
+        # Each structure was fitted generatively on every row already, to fix its prior for the folds or
+        # to give them its structure: a generative choice is that fit, a discriminative one refits its
+        # tables (the same structure).
         model = evidence["on_every_row"].get(chosen["structure"])
         if model is None:
             model = self.candidate(chosen["structure"], penalty).fit_counts(counts)
@@ -452,7 +458,8 @@ class BNClassifier(BaseClassifier, Queryable):
         Each option is a dict: ``structure``, ``parameterization``, ``penalty``,
         ``loss`` and ``error`` (arrays over all rows, NaN where not scored),
         ``folds`` (the number scored) and ``note`` (why a candidate is missing); ``on_every_row``
-        holds the generative fits on every row that fixed a structure's prior, by structure.
+        holds the generative fits on every row that fixed a structure's prior or whose structure the
+        folds keep, by structure.
         """
         codes, weights = counts.engine.rows()
         y = codes[:, -1].astype(np.int64)
@@ -480,7 +487,7 @@ class BNClassifier(BaseClassifier, Queryable):
         scored = np.concatenate([scored + r * n_rows for r in range(repeats)])
         fold_counts = [self._fold_counts(counts, codes, weights, train) for train, _ in folds]
         options: list[dict[str, Any]] = []
-        on_every_row: dict[str, BaseClassifier] = {}  # the fits that fixed each structure's prior
+        on_every_row: dict[str, BaseClassifier] = {}  # fits that fixed a structure's prior or give the folds it
         race_z = RACE_Z if repeats == 1 else REPEATED_RACE_Z
 
         def best_complete():
