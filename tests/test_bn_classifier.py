@@ -563,3 +563,33 @@ def test_from_1000_rows_the_folds_keep_the_structure_learned_on_every_row(monkey
     monkeypatch.setattr(bnc, "STRUCTURE_KEPT_ROWS", len(y) + 1)
     again = gm.BNClassifier(**settings).fit(X, y)
     assert again.selection_.iloc[0]["log_loss"] != pytest.approx(np.nanmean(losses), rel=1e-6)
+
+
+def test_the_structure_is_learned_again_where_the_attributes_have_many_states_for_the_rows(monkeypatch):
+    import graphmodels.models.bn_classifier as bnc
+    from graphmodels.models.bn_classifier import MAX_KEPT_STRUCTURE_BIAS, _structure_kept
+
+    # The bias bound by hand: (r_i - 1)(r_j - 1) r_class / (2 n) for the two attributes of the most states.
+    assert _structure_kept(1382, [4, 4, 3, 3, 3, 4, 4])  # car: 3 * 3 * 4 / 2764 = 0.013
+    assert not _structure_kept(999, [2, 2, 2])  # below STRUCTURE_KEPT_ROWS
+    assert not _structure_kept(1200, [30, 30, 5, 2])  # 29 * 29 * 2 / 2400 = 0.70
+    n = int(np.ceil(29 * 29 * 2 / (2 * MAX_KEPT_STRUCTURE_BIAS)))
+    assert _structure_kept(n, [30, 30, 2]) and not _structure_kept(n - 1, [30, 30, 2])
+    # 1,200 rows of four 30-state noise columns: the folds learn their own trees.
+    rng = np.random.default_rng(0)
+    X = pd.DataFrame({f"x{j}": rng.integers(0, 30, 1200).astype(str) for j in range(4)})
+    y = pd.Series(rng.integers(0, 2, 1200).astype(str), name="class")
+    kept = []
+    original = bnc._FoldFits.model
+
+    def record(self, k):
+        kept.append(self.kept is not None)
+        return original(self, k)
+
+    monkeypatch.setattr(bnc._FoldFits, "model", record)
+    gm.BNClassifier(structures=["tan"], discriminative=False, estimator="laplace").fit(X, y)
+    assert kept and not any(kept)
+    kept.clear()
+    monkeypatch.setattr(bnc, "MAX_KEPT_STRUCTURE_BIAS", 1.0)
+    gm.BNClassifier(structures=["tan"], discriminative=False, estimator="laplace").fit(X, y)
+    assert kept and all(kept)
