@@ -418,7 +418,7 @@ class BNClassifier(BaseClassifier, Queryable):
         self.selection_ = table
         self.structure_ = self.model_.structure_
 
-    def _fold_candidate(self, structure, counts, on_every_row, structure_kept):
+    def _fold_candidate(self, structure, counts, on_every_row, keep_structure):
         """The generative candidate as the inner folds fit it: its prior, when chosen by leave-one-out, fixed.
 
         The leave-one-out choice of the prior (among nine) is made once, on every row, and the
@@ -432,13 +432,13 @@ class BNClassifier(BaseClassifier, Queryable):
         """
         model = self.candidate(structure)
         selects_prior = isinstance(get_estimator(model.estimator), LeaveOneOutSelection)
-        if selects_prior or (structure_kept and _learns_structure(model)):
+        if selects_prior or keep_structure:
             fitted = on_every_row[structure] = self.candidate(structure).fit_counts(counts)
             if selects_prior:
                 model.set_params(estimator=fitted.estimator_)
-            if selects_prior and isinstance(model, SelectiveKDB):
-                # Its (k, attributes) grid scored as under the selection on every row.
-                model.set_params(grid_estimator=GRID_ESTIMATOR)
+                if isinstance(model, SelectiveKDB):
+                    # Its (k, attributes) grid scored as under the selection on every row.
+                    model.set_params(grid_estimator=GRID_ESTIMATOR)
         return model
 
     def _fold_counts(self, counts, codes, weights, rows):
@@ -514,9 +514,10 @@ class BNClassifier(BaseClassifier, Queryable):
         for name in self._structure_names():
             rival = best_complete()
             try:
-                candidate = self._fold_candidate(name, counts, on_every_row, structure_kept)
+                keep_structure = structure_kept and _learns_structure(STRUCTURES[name][0])
+                candidate = self._fold_candidate(name, counts, on_every_row, keep_structure)
                 fits = _FoldFits(candidate, fold_counts, folds, slots, codes, y)
-                if structure_kept and _learns_structure(candidate):
+                if keep_structure:
                     fits.kept = on_every_row[name]
                 elif isinstance(candidate, SelectiveKDB) and name in on_every_row:
                     fits.own_prior = (on_every_row[name], self.candidate(name).estimator)
@@ -840,16 +841,15 @@ def _structure_kept(n_rows, cardinalities):
 
     `cardinalities` are the attributes' numbers of states, the class's last.
     """
-    states = sorted((int(r) for r in cardinalities[:-1]), reverse=True)
-    if n_rows < STRUCTURE_KEPT_ROWS or len(states) < 2:
-        return n_rows >= STRUCTURE_KEPT_ROWS
-    bias = (states[0] - 1) * (states[1] - 1) * int(cardinalities[-1]) / (2.0 * n_rows)
-    return bias <= MAX_KEPT_STRUCTURE_BIAS
+    if n_rows < STRUCTURE_KEPT_ROWS:
+        return False
+    most, second = [*sorted((int(r) for r in cardinalities[:-1]), reverse=True), 1, 1][:2]  # 1: no pair
+    return (most - 1) * (second - 1) * int(cardinalities[-1]) / (2.0 * n_rows) <= MAX_KEPT_STRUCTURE_BIAS
 
 
-def _learns_structure(model):
-    """Whether the model's structure depends on the rows (naive Bayes' and the AnDE family's do not)."""
-    return not isinstance(model, (NaiveBayes, AODE, AnDE))
+def _learns_structure(cls):
+    """Whether a model class's structure depends on the rows (naive Bayes' and the AnDE family's do not)."""
+    return not issubclass(cls, (NaiveBayes, AODE, AnDE))
 
 
 def _option(structure, penalty, loss, error, folds, note="", too_large=None):
